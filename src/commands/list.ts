@@ -1,0 +1,30 @@
+import type { Args } from './spec.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { STATUSES, type Status } from '../core/handoff.js';
+import { shortId } from '../core/id.js';
+import { loadHandoffs, warnProblems } from '../io/store.js';
+import { handoffJson, printJson, truncate } from './output.js';
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const status = args.values.status as string | undefined;
+  if (status !== undefined && !STATUSES.includes(status as Status)) {
+    throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
+  }
+  const branch = args.values.branch as string | undefined;
+  const { items, problems } = await loadHandoffs(ctx);
+  const shown = items
+    .filter((h) => (status === undefined || h.meta.status === status) && (branch === undefined || h.meta.branch === branch))
+    .reverse();
+  if (args.values.json) {
+    printJson(ctx, shown.map(handoffJson));
+  } else if (shown.length === 0) {
+    ctx.stdout(items.length === 0 ? 'No handoffs yet. Write one: handoff new "<goal>"\n' : 'No handoffs match.\n');
+  } else {
+    const ids = items.map((h) => h.meta.id);
+    const rows = shown.map((h) => [shortId(h.meta.id, ids), h.meta.status, h.meta.created.slice(0, 10), h.meta.branch ?? '(detached)', truncate(h.meta.goal, 72)]);
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    ctx.stdout(`${rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n`);
+  }
+  return warnProblems(ctx, problems) ? 1 : 0;
+}

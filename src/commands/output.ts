@@ -1,0 +1,21 @@
+// Shared by the read commands: JSON out, and one-line summaries of handoffs and pins.
+import type { Context } from '../context.js';
+import type { Handoff } from '../core/handoff.js';
+import { inline } from '../core/markdown.js';
+
+export function printJson(ctx: Context, value: unknown): void {
+  ctx.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function handoffJson(h: Handoff) {
+  return { ...h.meta, file: h.file };
+}
+
+export function truncate(text: string, width: number): string {
+  const flat = inline(text);
+  return flat.length > width ? `${flat.slice(0, width - 3)}...` : flat;
+}
+
+export function newestOpenOnBranch(handoffs: readonly Handoff[], branch: string | null): Handoff | undefined {
+  return [...handoffs].reverse().find((h) => h.meta.status === 'open' && h.meta.branch === branch);
+}

@@ -1,0 +1,56 @@
+import path from 'node:path';
+import type { Args } from './spec.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { activePins, checkText, serializePin, type PinMeta } from '../core/pin.js';
+import { checkScope } from '../core/scope.js';
+import { decodeUtf8, readUserFile } from '../io/input.js';
+import { createItem, findById, loadPins, pinsDir, warnProblems } from '../io/store.js';
+
+async function constraintText(ctx: Context, args: Args): Promise<string> {
+  const given = args.positionals[0];
+  const file = args.values.file as string | undefined;
+  if (given !== undefined && file !== undefined) throw new UsageError('give the constraint as an argument or with --file, not both');
+  if (given !== undefined && given !== '-') return given;
+  if (file !== undefined) return readUserFile(path.resolve(ctx.cwd, file), file);
+  if (ctx.stdinIsTTY && given !== '-') throw new UsageError('handoff pin needs the constraint: handoff pin "<text>", --file F, or text on stdin');
+  return decodeUtf8(await ctx.readStdin(), 'stdin');
+}
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const text = checkText(await constraintText(ctx, args), 'the pin text');
+  const scope = (args.values.scope as string[] | undefined) ?? [];
+  for (const glob of scope) {
+    const problem = checkScope(glob);
+    if (problem) throw new UsageError(problem);
+  }
+  const { items: pins, problems } = await loadPins(ctx);
+  warnProblems(ctx, problems);
+  let supersedes: string | undefined;
+  if (typeof args.values.supersedes === 'string') supersedes = findById(pins, args.values.supersedes, 'pin', problems).meta.id;
+
+  const same = activePins(pins).find((p) => p.text === text && sameScope(p.meta.scope, scope));
+  if (same && !supersedes) {
+    ctx.stdout(`Already pinned as ${same.meta.id} (${same.file}); nothing written.\n`);
+    return 0;
+  }
+  const git = await ctx.git();
+  const meta: PinMeta = {
+    id: ctx.newId(),
+    created: ctx.now().toISOString(),
+    author: await git.author(),
+    status: 'active',
+    ...(scope.length > 0 ? { scope } : {}),
+    ...(supersedes ? { supersedes } : {}),
+  };
+  const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, text));
+  ctx.stdout(`Pinned ${meta.id}${supersedes ? `, superseding ${supersedes}` : ''}: ${ctx.rel(file)}\n`);
+  return 0;
+}
+
+function sameScope(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  const x = [...(a ?? [])].sort();
+  const y = [...b].sort();
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+

@@ -1,0 +1,130 @@
+// Every command, its arguments and options, described once. cli.ts parses with this
+// table (node:util parseArgs, a few ms) and help.ts renders it with yargs, which is only
+// loaded for --help and usage errors. Handlers load lazily, one module per command.
+import type { Context } from '../context.js';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  describe: string;
+  short?: string;
+  multiple?: boolean;
+}
+
+export interface PositionalSpec {
+  name: string;
+  describe: string;
+  required?: boolean;
+}
+
+export interface Args {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+export interface CommandModule {
+  run(ctx: Context, args: Args): Promise<number | void>;
+}
+
+export interface CommandSpec {
+  name: string;
+  describe: string;
+  positionals: PositionalSpec[];
+  options: Record<string, OptionSpec>;
+  examples: Array<[string, string]>;
+  load: () => Promise<CommandModule>;
+}
+
+const json: OptionSpec = { type: 'boolean', describe: 'print JSON instead of text' };
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: 'init',
+    describe: 'create .handoff/ with a commented config.yml (safe to run again)',
+    positionals: [],
+    options: {},
+    examples: [['handoff init', 'set up this repository']],
+    load: () => import('./init.js'),
+  },
+  {
+    name: 'new',
+    describe: 'draft a handoff for the next piece of work, review it in your editor, and save it',
+    positionals: [{ name: 'goal', describe: 'the goal of the next piece of work, kept verbatim', required: true }],
+    options: {
+      since: { type: 'string', describe: 'count files and commits from this revision instead of the detected base' },
+      edit: { type: 'boolean', describe: 'open the editor even when stdin is not a terminal (--no-edit: never)' },
+      'message-file': { type: 'string', short: 'F', describe: 'use this file as the handoff body instead of the draft (no editor)' },
+    },
+    examples: [
+      ['handoff new "now implement this for teams"', 'draft, review and save'],
+      ['handoff new "fix the flaky test" --no-edit', 'save the draft as is'],
+    ],
+    load: () => import('./new.js'),
+  },
+  {
+    name: 'resume',
+    describe: 'print the prompt a fresh agent starts from (newest open handoff on this branch)',
+    positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
+    options: { json },
+    examples: [['handoff resume', 'continue where the last session stopped']],
+    load: () => import('./resume.js'),
+  },
+  {
+    name: 'pin',
+    describe: 'record a user constraint verbatim; it reaches every resume prompt unchanged',
+    positionals: [{ name: 'text', describe: 'the constraint (or use --file, or pipe it on stdin)' }],
+    options: {
+      file: { type: 'string', describe: 'read the constraint from this file, byte for byte' },
+      scope: { type: 'string', multiple: true, describe: 'only apply when a file in play matches this glob (repeatable)' },
+      supersedes: { type: 'string', describe: 'the id of the pin this one replaces' },
+    },
+    examples: [
+      ['handoff pin "never touch src/auth"', 'a constraint for every session'],
+      ['handoff pin --scope "db/**" "migrations are append-only"', 'only when db/ is in play'],
+    ],
+    load: () => import('./pin.js'),
+  },
+  {
+    name: 'pins',
+    describe: 'list the active pins (--all: retired and superseded too)',
+    positionals: [],
+    options: { all: { type: 'boolean', describe: 'include retired and superseded pins' }, json },
+    examples: [['handoff pins', 'show what every session must follow']],
+    load: () => import('./pins.js'),
+  },
+  {
+    name: 'unpin',
+    describe: 'retire a pin; its file stays as history',
+    positionals: [{ name: 'id', describe: 'a pin id or unique prefix', required: true }],
+    options: { reason: { type: 'string', describe: 'why the constraint no longer holds' } },
+    examples: [['handoff unpin 01jx7k2m --reason "auth module rewritten"', 'retire a pin']],
+    load: () => import('./unpin.js'),
+  },
+  {
+    name: 'list',
+    describe: 'list handoffs, newest first',
+    positionals: [],
+    options: {
+      status: { type: 'string', describe: 'only this status: open, done or superseded' },
+      branch: { type: 'string', describe: 'only handoffs written on this branch' },
+      json,
+    },
+    examples: [['handoff list --status open', 'what is still open']],
+    load: () => import('./list.js'),
+  },
+  {
+    name: 'show',
+    describe: 'print one handoff',
+    positionals: [{ name: 'id', describe: 'a handoff id or unique prefix', required: true }],
+    options: { json },
+    examples: [['handoff show 01jx7k2m', 'print the file']],
+    load: () => import('./show.js'),
+  },
+  {
+    name: 'done',
+    describe: 'mark a handoff finished (default: the newest open one on this branch)',
+    positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
+    options: {},
+    examples: [['handoff done 01jx7k2m', 'the work it described is finished']],
+    load: () => import('./done.js'),
+  },
+];

@@ -1,0 +1,52 @@
+// Built once per run: where we are, the settings, the clock and id source, and output.
+// Commands receive it; nothing else reads process.* or the clock.
+import path from 'node:path';
+import { parseConfig, type Config } from './core/config.js';
+import { readText } from './io/fs.js';
+import type { Git } from './io/git.js';
+import { newId } from './io/ids.js';
+import { findWorkTree } from './io/repo.js';
+
+export interface Streams {
+  stdout: (text: string) => void;
+  stderr: (line: string) => void;
+  stdinIsTTY: boolean;
+  readStdin: () => Promise<Uint8Array>;
+}
+
+export interface Context extends Streams {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  root: string;
+  dir: string;
+  config: Config;
+  configFile: string;
+  now: () => Date;
+  newId: () => string;
+  git: () => Promise<Git>;
+  /** A path relative to the current directory, for messages. */
+  rel: (file: string) => string;
+}
+
+export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams: Streams): Promise<Context> {
+  const root = await findWorkTree(cwd, env);
+  const dir = path.join(root, '.handoff');
+  const configFile = path.join(dir, 'config.yml');
+  const rel = (file: string) => path.relative(cwd, file) || '.';
+  const config = parseConfig(await readText(configFile), rel(configFile));
+  for (const warning of config.warnings) streams.stderr(`handoff: warning: ${warning}`);
+  let git: Promise<Git> | undefined;
+  return {
+    ...streams,
+    cwd,
+    env,
+    root,
+    dir,
+    config: config.value,
+    configFile,
+    now: () => new Date(),
+    newId: () => newId(Date.now()),
+    git: () => (git ??= import('./io/git.js').then((m) => m.openGit(root))),
+    rel,
+  };
+}

@@ -1,0 +1,47 @@
+// The deterministic draft: what git and the parent handoff know, with no model and no
+// transcript. Every line traces to a commit, a file change, or the parent's own text.
+import type { Handoff, FileChange } from './handoff.js';
+import { code, renderFileGroups } from './files.js';
+import { escapeBlock, findSection, inline, listItems } from './markdown.js';
+import { fill } from './template.js';
+
+export interface DraftInput {
+  goal: string;
+  files: readonly FileChange[];
+  commits: ReadonlyArray<{ hash: string; subject: string }>;
+  parent: Handoff | undefined;
+  parentFile?: string;
+  base: string | null;
+}
+
+/** Unfinished items of a section of the parent: unchecked list items, text as written. */
+function carried(parent: Handoff | undefined, title: string): string[] {
+  const section = parent && findSection(parent.body, title);
+  if (!section) return [];
+  return listItems(section.content)
+    .filter((i) => !i.checked && i.text !== '')
+    .map((i) => `- ${i.text}`);
+}
+
+export function draftBody(template: string, input: DraftInput): string {
+  const completed = input.commits.map((c) => `- ${inline(c.subject)} (${c.hash.slice(0, 7)})`);
+  const references: string[] = [];
+  if (input.parent) {
+    references.push(`- Continues handoff ${input.parent.meta.id}${input.parentFile ? ` (${code(input.parentFile)})` : ''}: ${inline(input.parent.meta.goal)}`);
+  }
+  if (input.base) references.push(`- Files and commits are counted from ${input.base.slice(0, 12)}.`);
+  return fill(template, {
+    goal: escapeBlock(input.goal),
+    completed: completed.join('\n'),
+    current_state: renderFileGroups(input.files),
+    next_steps: carried(input.parent, 'Next steps').join('\n'),
+    open_questions: carried(input.parent, 'Open questions').join('\n'),
+    references: references.join('\n'),
+  });
+}
+
+/** What the editor gave back, minus our instructions; empty means "abort". */
+export function editedBody(edited: string, instructions: string): string {
+  const body = edited.startsWith(instructions) ? edited.slice(instructions.length) : edited;
+  return body.trim() === '' ? '' : body.replace(/^\n+/, '');
+}

@@ -1,0 +1,95 @@
+// The body of a handoff: level-2 sections, split without losing a byte.
+//
+// A small line scanner rather than remark: `list` and `resume` run on every agent session
+// start and must stay close to a bare node start, and remark costs ~150 ms to import.
+// It understands exactly what it needs (ATX level-2 headings outside fenced code);
+// test/markdown.test.ts checks it against remark on the same inputs.
+
+export interface Section {
+  /** The heading text, e.g. "Next steps". */
+  title: string;
+  /** The heading line as written, with its line ending. */
+  heading: string;
+  /** Everything after the heading line up to the next level-2 heading. */
+  content: string;
+}
+
+export interface Body {
+  /** Text before the first level-2 heading. */
+  preamble: string;
+  sections: Section[];
+}
+
+const HEADING = /^ {0,3}##(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*\r?\n?$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+export function parseBody(text: string): Body {
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const body: Body = { preamble: '', sections: [] };
+  let fence: string | null = null;
+  let current: Section | null = null;
+  for (const line of lines) {
+    const fenceMatch = FENCE.exec(line);
+    if (fence) {
+      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length && line.trim() === fenceMatch[1]) fence = null;
+    } else if (fenceMatch) {
+      fence = fenceMatch[1]!;
+    } else {
+      const heading = HEADING.exec(line);
+      if (heading) {
+        current = { title: (heading[1] ?? '').trim(), heading: line, content: '' };
+        body.sections.push(current);
+        continue;
+      }
+    }
+    if (current) current.content += line;
+    else body.preamble += line;
+  }
+  return body;
+}
+
+export function renderBody(body: Body): string {
+  return body.preamble + body.sections.map((s) => s.heading + s.content).join('');
+}
+
+export function findSection(body: Body, title: string): Section | undefined {
+  const wanted = title.toLowerCase();
+  return body.sections.find((s) => s.title.toLowerCase() === wanted);
+}
+
+export interface Item {
+  text: string;
+  checked: boolean;
+}
+
+/** Top-level list items of a section (continuation lines joined), with their checkbox. */
+export function listItems(content: string): Item[] {
+  const items: Item[] = [];
+  for (const line of content.split('\n')) {
+    const m = /^(?:[-*+]|\d+[.)])[ \t]+(?:\[([ xX])\][ \t]+)?(.*)$/.exec(line);
+    if (m) items.push({ text: m[2]!.trimEnd(), checked: m[1] !== undefined && m[1] !== ' ' });
+    else if (/^[ \t]+\S/.test(line) && items.length > 0) items[items.length - 1]!.text += ` ${line.trim()}`;
+  }
+  return items;
+}
+
+/** The section's text without its surrounding blank lines and placeholder comments. */
+export function sectionText(content: string): string {
+  return content.replace(/<!--[\s\S]*?-->/g, '').trim();
+}
+
+/**
+ * Makes arbitrary text safe to place inside a section: a line that would start a
+ * heading or a code fence is escaped, so it cannot split or swallow the sections after it.
+ */
+export function escapeBlock(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (/^ {0,3}(#|`{3}|~{3})/.test(line) ? line.replace(/^( {0,3})/, '$1\\') : line))
+    .join('\n');
+}
+
+/** One line of text for a list item: newlines folded, so an item can never start a block. */
+export function inline(text: string): string {
+  return text.replace(/\s*\r?\n\s*/g, ' ').trim();
+}

@@ -1,0 +1,167 @@
+// Git: the only importer of simple-git. Every command runs at the repository root with
+// argument arrays (never a shell string) and `-z` output where paths appear.
+//
+// simple-git quirks handled here:
+// - It strips GIT_* variables from the commands it runs. Inside a git hook, git passes
+//   GIT_INDEX_FILE (for `commit -a` / `commit -- path`) and GIT_DIR; without them we would
+//   see the wrong index, so they are allowed through.
+// - raw() resolves to "" when git exits non-zero with empty stderr (`rev-parse --verify -q`,
+//   `symbolic-ref -q`), which is how "no such thing" reads below.
+// - It throws GitError with minified class names: test with instanceof.
+import { GitError, simpleGit, type SimpleGit } from 'simple-git';
+import { HandoffError } from '../errors.js';
+import { combineChanges, parseNameStatus, parseNumstat, parsePathList } from '../core/git-output.js';
+import type { FileChange } from '../core/handoff.js';
+
+const PASS_THROUGH = [
+  'GIT_INDEX_FILE',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_NOSYSTEM',
+  'GIT_CEILING_DIRECTORIES',
+  'GIT_EDITOR',
+];
+const EMPTY_TREE: Record<string, string> = {
+  sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+};
+
+export interface Commit {
+  hash: string;
+  subject: string;
+}
+
+export class Git {
+  private readonly git: SimpleGit;
+
+  constructor(readonly root: string) {
+    this.git = simpleGit({ baseDir: root, allowEnvironment: PASS_THROUGH, maxConcurrentProcesses: 6 });
+  }
+
+  private async run(args: string[]): Promise<string> {
+    try {
+      return await this.git.raw(args);
+    } catch (error) {
+      if (error instanceof GitError) {
+        throw new HandoffError(`git ${args[0]} failed: ${error.message.trim().split('\n')[0]}`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /** Like run, but a failure means "no answer". */
+  private async ask(args: string[]): Promise<string> {
+    try {
+      return (await this.git.raw(args)).trim();
+    } catch (error) {
+      if (error instanceof GitError) return '';
+      throw error;
+    }
+  }
+
+  async branch(): Promise<string | null> {
+    return (await this.ask(['symbolic-ref', '--short', '-q', 'HEAD'])) || null;
+  }
+
+  /** The commit HEAD points at, or null on an unborn branch. */
+  async head(): Promise<string | null> {
+    return this.resolveCommit('HEAD');
+  }
+
+  async resolveCommit(rev: string): Promise<string | null> {
+    return (await this.ask(['rev-parse', '--verify', '-q', '--end-of-options', `${rev}^{commit}`])) || null;
+  }
+
+  async author(): Promise<string> {
+    const [name, email] = await Promise.all([this.ask(['config', 'user.name']), this.ask(['config', 'user.email'])]);
+    if (name && email) return `${name} <${email}>`;
+    return name || email || 'unknown';
+  }
+
+  /** The configured default branch, else origin's HEAD, else main or master. */
+  async defaultBranch(configured: string | undefined): Promise<string | null> {
+    if (configured) return (await this.resolveCommit(configured)) ? configured : null;
+    const remoteHead = await this.ask(['symbolic-ref', '-q', '--short', 'refs/remotes/origin/HEAD']);
+    if (remoteHead) return remoteHead;
+    for (const name of ['main', 'master']) if (await this.resolveCommit(`refs/heads/${name}`)) return name;
+    return null;
+  }
+
+  async editor(): Promise<string | null> {
+    return (await this.ask(['var', 'GIT_EDITOR'])) || null;
+  }
+
+  async mergeBase(a: string, b: string): Promise<string | null> {
+    return (await this.ask(['merge-base', a, b])) || null;
+  }
+
+  async rootCommit(): Promise<string | null> {
+    const roots = await this.ask(['rev-list', '--max-parents=0', 'HEAD']);
+    return roots.split('\n').filter(Boolean).pop() ?? null;
+  }
+
+  async isAncestor(ancestor: string, of: string): Promise<boolean> {
+    const base = await this.mergeBase(ancestor, of);
+    return base !== null && base === (await this.resolveCommit(ancestor));
+  }
+
+  /** Commits reachable from HEAD and not from `since` (all of them when since is null), newest first. */
+  async commitsSince(since: string | null, limit: number): Promise<Commit[]> {
+    if (!(await this.head())) return [];
+    const range = since ? [`${since}..HEAD`] : ['HEAD'];
+    const out = await this.run(['log', `--max-count=${limit}`, '--format=%H%x00%s%x00', ...range, '--']);
+    const tokens = out.split('\0');
+    const commits: Commit[] = [];
+    for (let i = 0; i + 1 < tokens.length; i += 2) commits.push({ hash: tokens[i]!.trim(), subject: tokens[i + 1]! });
+    return commits;
+  }
+
+  async countCommitsSince(since: string): Promise<number> {
+    return Number(await this.ask(['rev-list', '--count', `${since}..HEAD`])) || 0;
+  }
+
+  private async emptyTree(): Promise<string> {
+    const format = (await this.ask(['rev-parse', '--show-object-format'])) || 'sha1';
+    return EMPTY_TREE[format] ?? EMPTY_TREE.sha1!;
+  }
+
+  /**
+   * Everything that changed between `base` and the working tree: committed, staged,
+   * unstaged and untracked-but-not-ignored, renames detected, binaries marked.
+   * A null base means "since the empty tree" (an unborn branch, or the root).
+   */
+  async changesSince(base: string | null): Promise<FileChange[]> {
+    const from = base ?? (await this.emptyTree());
+    const diff = ['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M'];
+    const hasHead = (await this.head()) !== null;
+    // With no HEAD there is no worktree diff against a commit: compare the index instead.
+    const overallArgs = hasHead ? [from] : ['--cached', from];
+    const [nameStatus, numstat, staged, unstaged, untracked] = await Promise.all([
+      this.run([...diff, '--name-status', ...overallArgs, '--']),
+      this.run([...diff, '--numstat', ...overallArgs, '--']),
+      this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--']),
+      this.run(['diff', '-z', '--no-relative', '--name-only', '--']),
+      this.run(['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ':/']),
+    ]);
+    return combineChanges({
+      overall: parseNameStatus(nameStatus),
+      stats: parseNumstat(numstat),
+      staged: new Set(parsePathList(staged)),
+      unstaged: new Set(parsePathList(unstaged)),
+      untracked: parsePathList(untracked),
+    });
+  }
+
+  /** Tracked paths that differ between `since` and the working tree. */
+  async pathsChangedSince(since: string): Promise<string[]> {
+    return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--'])).sort();
+  }
+}
+
+export async function openGit(root: string): Promise<Git> {
+  return new Git(root);
+}

@@ -1,0 +1,74 @@
+// Reading and writing the files under .handoff/. Parsing is core's; this is the I/O.
+import path from 'node:path';
+import type { Context } from '../context.js';
+import { HandoffError } from '../errors.js';
+import { parseHandoff, type Handoff } from '../core/handoff.js';
+import { resolveId } from '../core/id.js';
+import { parsePin, type Pin } from '../core/pin.js';
+import { createFileAtomic, listMarkdown, readText, replaceFileAtomic } from './fs.js';
+
+export interface Loaded<T> {
+  items: T[];
+  /** One line per file that could not be read; the rest still load. */
+  problems: string[];
+}
+
+export const handoffsDir = (ctx: Context) => path.join(ctx.dir, 'handoffs');
+export const pinsDir = (ctx: Context) => path.join(ctx.dir, 'pins');
+
+async function loadAll<T extends { meta: { id: string } }>(
+  ctx: Context,
+  dir: string,
+  parse: (text: string, file: string) => T,
+): Promise<Loaded<T>> {
+  const names = await listMarkdown(dir);
+  const items: T[] = [];
+  const problems: string[] = [];
+  await Promise.all(
+    names.map(async (name) => {
+      const file = ctx.rel(path.join(dir, name));
+      try {
+        const item = parse((await readText(path.join(dir, name))) ?? '', file);
+        if (`${item.meta.id}.md` !== name) throw new HandoffError(`${file}: id '${item.meta.id}' does not match the file name; expected ${item.meta.id}.md`);
+        items.push(item);
+      } catch (error) {
+        if (!(error instanceof HandoffError)) throw error;
+        problems.push(error.message);
+      }
+    }),
+  );
+  items.sort((a, b) => (a.meta.id < b.meta.id ? -1 : 1));
+  problems.sort();
+  return { items, problems };
+}
+
+export const loadHandoffs = (ctx: Context) => loadAll(ctx, handoffsDir(ctx), parseHandoff);
+export const loadPins = (ctx: Context) => loadAll(ctx, pinsDir(ctx), parsePin);
+
+/** Prints each problem as a warning; returns whether there were any. */
+export function warnProblems(ctx: Context, problems: readonly string[]): boolean {
+  for (const problem of problems) ctx.stderr(`handoff: warning: skipped ${problem}`);
+  return problems.length > 0;
+}
+
+export function findById<T extends { meta: { id: string } }>(items: readonly T[], query: string, kind: 'handoff' | 'pin', problems: readonly string[] = []): T {
+  try {
+    const id = resolveId(query, items.map((i) => i.meta.id), kind);
+    return items.find((i) => i.meta.id === id)!;
+  } catch (error) {
+    // A file that failed to parse may be the one asked for: say so rather than "no match".
+    const broken = problems.find((p) => path.basename(p.split(':')[0] ?? '').startsWith(query.toLowerCase()));
+    if (broken) throw new HandoffError(broken);
+    throw error;
+  }
+}
+
+export async function createItem(ctx: Context, dir: string, id: string, content: string): Promise<string> {
+  const file = path.join(dir, `${id}.md`);
+  await createFileAtomic(file, content);
+  return file;
+}
+
+export async function rewriteItem(ctx: Context, relFile: string, content: string): Promise<void> {
+  await replaceFileAtomic(path.resolve(ctx.cwd, relFile), content);
+}

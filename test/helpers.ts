@@ -1,0 +1,115 @@
+// Real git in temporary repositories, and the built CLI run as a subprocess.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+
+export const BIN = path.resolve(__dirname, '../bin/handoff.js');
+export const SHARED = path.resolve(__dirname, '../../shared');
+
+/** An environment with a fixed identity and nothing from the user's own git config. */
+export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_') && !k.startsWith('HANDOFF_')) env[k] = v;
+  return {
+    ...env,
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'Test Author',
+    GIT_AUTHOR_EMAIL: 'author@example.com',
+    GIT_COMMITTER_NAME: 'Test Author',
+    GIT_COMMITTER_EMAIL: 'author@example.com',
+    GIT_EDITOR: ':',
+    ...extra,
+  };
+}
+
+const made: string[] = [];
+afterEach(() => {
+  while (made.length > 0) rmSync(made.pop()!, { recursive: true, force: true });
+});
+
+export function tempDir(prefix = 'handoff-test-'): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+export interface Repo {
+  dir: string;
+  git: (...args: string[]) => string;
+  write: (file: string, content: string) => void;
+  read: (file: string) => string;
+  commit: (message: string, files?: Record<string, string>) => string;
+  handoff: (args: string[], options?: RunOptions) => RunResult;
+  files: (sub: string) => string[];
+}
+
+export interface RunOptions {
+  input?: string | Buffer;
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runHandoff(cwd: string, args: string[], options: RunOptions = {}): RunResult {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? cwd,
+    env: gitEnv(options.env),
+    input: options.input ?? '',
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A repository with one commit on `main`, a fixed identity and no signing. */
+export function makeRepo(options: { name?: string; empty?: boolean } = {}): Repo {
+  const dir = path.join(tempDir(), options.name ?? 'repo');
+  mkdirSync(dir, { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: gitEnv(), encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'Test Author');
+  git('config', 'user.email', 'author@example.com');
+  git('config', 'commit.gpgSign', 'false');
+  const write = (file: string, content: string) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  };
+  const commit = (message: string, files: Record<string, string> = {}) => {
+    for (const [f, c] of Object.entries(files)) write(f, c);
+    git('add', '-A');
+    git('commit', '-q', '--allow-empty', '-m', message);
+    return git('rev-parse', 'HEAD').trim();
+  };
+  if (!options.empty) commit('initial', { 'README.md': '# project\n' });
+  return {
+    dir,
+    git,
+    write,
+    read: (file) => readFileSync(path.join(dir, file), 'utf8'),
+    commit,
+    handoff: (args, opts) => runHandoff(dir, args, opts),
+    files: (sub) => {
+      try {
+        return readdirSync(path.join(dir, sub)).filter((n) => !n.startsWith('.')).sort();
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+/** Replaces ids, hashes and times so outputs can be compared. */
+export function normalise(text: string): string {
+  return text
+    .replace(/\b[0-9a-hjkmnp-tv-z]{26}\b/g, '<id>')
+    .replace(/\b[0-9a-f]{40}\b/g, '<sha>')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<time>');
+}
