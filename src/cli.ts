@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { COMMANDS, type Args, type CommandSpec } from './commands/spec.js';
-import { createContext, type Streams } from './context.js';
+import type { Streams } from './context.js';
 import { HandoffError, UsageError, report } from './errors.js';
 
 export function version(): string {
@@ -60,8 +60,8 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
       if (error instanceof UsageError) throw error;
       throw new UsageError(`${(error as Error).message.split('\n')[0]} (handoff ${spec.name} --help lists the options)`);
     }
+    const [{ createContext }, module] = await Promise.all([import('./context.js'), spec.load()]);
     const ctx = await createContext(cwd, env, io);
-    const module = await spec.load();
     return (await module.run(ctx, args)) ?? 0;
   } catch (error) {
     return report(error, io.stderr, env.HANDOFF_DEBUG === '1');

@@ -8,9 +8,9 @@ import { renderResume, resumeParts, type SinceFacts } from '../core/resume.js';
 import { pinsInPlay } from '../core/scope.js';
 import { exists } from '../io/fs.js';
 import type { Git } from '../io/git.js';
-import { findById, loadHandoffs, loadPins, warnProblems } from '../io/store.js';
+import { findById, findNewest, loadHandoffs, loadPins, warnProblems } from '../io/store.js';
 import { readTemplate } from '../io/templates.js';
-import { newestOpenOnBranch, printJson } from './output.js';
+import { printJson } from './output.js';
 
 const SHOWN_COMMITS = 20;
 
@@ -18,24 +18,48 @@ async function sinceFacts(ctx: Context, git: Git, handoff: Handoff): Promise<Sin
   const head = handoff.meta.head;
   const listed = handoff.meta.files.filter((f) => f.change !== 'deleted').map((f) => f.path);
   const missing = (await Promise.all(listed.map(async (p) => ((await exists(path.join(ctx.root, p))) ? null : p)))).filter((p): p is string => p !== null);
-  const headFound = head !== null && (await git.resolveCommit(head)) !== null;
-  if (!head || !headFound) return { head, headFound, commits: [], commitCount: 0, changedFiles: [], missingFiles: missing };
-  const [commits, commitCount, changedFiles] = await Promise.all([git.commitsSince(head, SHOWN_COMMITS), git.countCommitsSince(head), git.pathsChangedSince(head)]);
-  return { head, headFound, commits, commitCount, changedFiles: changedFiles.filter((p) => !p.startsWith('.handoff/')), missingFiles: missing };
+  if (!head) return { head, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
+  // All at once: each is a git process, and this runs at every agent session start.
+  const [found, commits, commitCount, changedFiles] = await Promise.all([
+    git.resolveCommit(head),
+    git.commitsSince(head, SHOWN_COMMITS).catch(() => []),
+    git.countCommitsSince(head),
+    git.pathsChangedSince(head).catch(() => []),
+  ]);
+  const headFound = found !== null;
+  if (!headFound) return { head, headFound, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
+  // Files already uncommitted when the handoff was written differ from its commit by
+  // definition; they are reported apart, not as "changed since".
+  const uncommitted = new Set(handoff.meta.files.filter((f) => f.state !== 'committed').map((f) => f.path));
+  const differing = changedFiles.filter((p) => !p.startsWith('.handoff/'));
+  return {
+    head,
+    headFound,
+    commits,
+    commitCount,
+    changedFiles: differing.filter((p) => !uncommitted.has(p)),
+    stillUncommitted: differing.filter((p) => uncommitted.has(p)),
+    missingFiles: missing,
+  };
 }
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const git = await ctx.git();
-  const [{ items: handoffs, problems }, pins] = await Promise.all([loadHandoffs(ctx), loadPins(ctx)]);
   const query = args.positionals[0];
+  const [branch, pins] = await Promise.all([query === undefined ? git.branch() : null, loadPins(ctx)]);
   let handoff: Handoff | undefined;
+  let problems: string[];
   if (query !== undefined) {
-    handoff = findById(handoffs, query, 'handoff', problems);
+    const all = await loadHandoffs(ctx);
+    handoff = findById(all.items, query, 'handoff', all.problems);
+    problems = all.problems;
   } else {
-    const branch = await git.branch();
-    handoff = newestOpenOnBranch(handoffs, branch);
+    const newest = await findNewest(ctx, (h) => h.meta.status === 'open' && h.meta.branch === branch);
+    problems = newest.problems;
+    handoff = newest.found;
     if (!handoff) {
-      const open = handoffs.filter((h) => h.meta.status === 'open').length;
+      const open = (await loadHandoffs(ctx)).items.filter((h) => h.meta.status === 'open').length;
+      warnProblems(ctx, problems);
       throw new HandoffError(
         `no open handoff on ${branch ? `branch '${branch}'` : 'this detached HEAD'}${open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"'}`,
       );

@@ -12,7 +12,10 @@ export interface SinceFacts {
   headFound: boolean;
   commits: ReadonlyArray<{ hash: string; subject: string }>;
   commitCount: number;
+  /** Tracked files that differ from the handoff's commit and were not uncommitted then. */
   changedFiles: string[];
+  /** Files the handoff listed as uncommitted that still differ from its commit. */
+  stillUncommitted: string[];
   missingFiles: string[];
 }
 
@@ -77,7 +80,10 @@ function renderSince(since: SinceFacts): string {
   if (since.changedFiles.length > 0) {
     lines.push(`- Files changed since then: ${since.changedFiles.map(code).join(', ')}`);
   } else if (since.headFound) {
-    lines.push('- No tracked file has changed since then.');
+    lines.push(`- No ${since.stillUncommitted.length > 0 ? 'other ' : ''}tracked file has changed since then.`);
+  }
+  if (since.stillUncommitted.length > 0) {
+    lines.push(`- Uncommitted when it was written, and still not committed: ${since.stillUncommitted.map(code).join(', ')}`);
   }
   if (since.missingFiles.length > 0) {
     lines.push(`- Listed files that no longer exist: ${since.missingFiles.map(code).join(', ')}`);

@@ -111,7 +111,7 @@ export class Git {
 
   /** Commits reachable from HEAD and not from `since` (all of them when since is null), newest first. */
   async commitsSince(since: string | null, limit: number): Promise<Commit[]> {
-    if (!(await this.head())) return [];
+    if (since === null && !(await this.head())) return [];
     const range = since ? [`${since}..HEAD`] : ['HEAD'];
     const out = await this.run(['log', `--max-count=${limit}`, '--format=%H%x00%s%x00', ...range, '--']);
     const tokens = out.split('\0');

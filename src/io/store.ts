@@ -43,6 +43,27 @@ async function loadAll<T extends { meta: { id: string } }>(
 }
 
 export const loadHandoffs = (ctx: Context) => loadAll(ctx, handoffsDir(ctx), parseHandoff);
+
+/**
+ * The newest handoff that satisfies `wanted`, reading files newest first and stopping at
+ * the first match: resume runs at every agent session start, and a repository gathers
+ * hundreds of handoffs, nearly all of them finished.
+ */
+export async function findNewest(ctx: Context, wanted: (h: Handoff) => boolean): Promise<{ found?: Handoff; problems: string[] }> {
+  const dir = handoffsDir(ctx);
+  const problems: string[] = [];
+  for (const name of (await listMarkdown(dir)).reverse()) {
+    const file = ctx.rel(path.join(dir, name));
+    try {
+      const handoff = parseHandoff((await readText(path.join(dir, name))) ?? '', file);
+      if (`${handoff.meta.id}.md` === name && wanted(handoff)) return { found: handoff, problems };
+    } catch (error) {
+      if (!(error instanceof HandoffError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  return { problems };
+}
 export const loadPins = (ctx: Context) => loadAll(ctx, pinsDir(ctx), parsePin);
 
 /** Prints each problem as a warning; returns whether there were any. */
