@@ -30,6 +30,7 @@ export interface ResumeParts {
   decisions: string;
   current_state: string;
   completed: string;
+  references: string;
   files: string;
   since: SinceFacts;
 }
@@ -59,6 +60,7 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
     // A draft lists the files under Current state; they are shown once, under Files.
     current_state: section('Current state').replace(files, '').trim(),
     completed: section('Completed'),
+    references: section('References'),
     files,
     since,
   };
@@ -105,6 +107,7 @@ export function renderResume(template: string, parts: ResumeParts): string {
     decisions: block('Decisions', parts.decisions),
     current_state: block('Current state', parts.current_state),
     completed: block('Completed', parts.completed),
+    references: block('References', parts.references),
     files: block('Files', parts.files),
     since: block('Since the handoff', renderSince(parts.since)),
     source: `(Handoff ${parts.id}, ${code(parts.file)}. Run \`handoff new "<next goal>"\` before you stop or your context fills.)`,
