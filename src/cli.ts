@@ -58,7 +58,9 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
       args = parse(spec, rest);
     } catch (error) {
       if (error instanceof UsageError) throw error;
-      throw new UsageError(`${(error as Error).message.split('\n')[0]} (handoff ${spec.name} --help lists the options)`);
+      const dashed = rest.find((a) => /^-.*\s/s.test(a));
+      const hint = dashed ? `text that starts with '-' goes after '--': handoff ${spec.name} -- '${dashed}'` : `handoff ${spec.name} --help lists the options`;
+      throw new UsageError(`${((error as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional.*$/, '')} (${hint})`);
     }
     const [{ createContext }, module] = await Promise.all([import('./context.js'), spec.load()]);
     const ctx = await createContext(cwd, env, io);

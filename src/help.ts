@@ -1,5 +1,6 @@
-// Help and usage errors, rendered by yargs from the command table. Loaded only for
-// --help, no command, or an unknown command: yargs costs ~60 ms to import.
+// Help, rendered by yargs from the command table. Loaded only for --help, `help`, no
+// command or an unknown command: yargs costs ~60 ms to import, which the commands that
+// hooks and agents run must not pay.
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
 import { COMMANDS } from './commands/spec.js';
@@ -9,27 +10,18 @@ import { version } from './cli.js';
 
 const EPILOGUE = 'Files live under .handoff/ and are committed with the code. Format: docs/format.md.';
 
-export async function showHelp(given: string[], io: Streams): Promise<number> {
-  // `handoff help [command]` is `handoff [command] --help`.
-  const argv = given[0] === 'help' ? [...given.slice(1), '--help'] : given;
+async function render(argv: string[]): Promise<string> {
   let output = '';
-  let failure: string | undefined;
   const parser: Argv = yargs(argv)
     .scriptName('handoff')
-    .usage('$0 <command> [options]\n\nKeep an AI coding agent\'s working memory in the git repository.')
+    .usage("$0 <command> [options]\n\nKeep an AI coding agent's working memory in the git repository.")
     .version(version())
     .alias('version', 'V')
     .help()
     .alias('help', 'h')
-    .strict()
-    .recommendCommands()
-    .demandCommand(1, 'name a command')
     .epilogue(EPILOGUE)
     .wrap(Math.min(100, process.stdout.columns || 80))
-    .exitProcess(false)
-    .fail((message) => {
-      failure = message;
-    });
+    .exitProcess(false);
   for (const spec of COMMANDS) {
     const positionals = spec.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(' ');
     parser.command(`${spec.name}${positionals ? ` ${positionals}` : ''}`, spec.describe, (y) => {
@@ -44,10 +36,37 @@ export async function showHelp(given: string[], io: Streams): Promise<number> {
   await parser.parseAsync(argv, {}, (_error, _argv, text) => {
     output = text;
   });
-  if (failure !== undefined || (!argv.includes('--help') && !argv.includes('-h'))) {
-    if (output) io.stderr(output.trimEnd());
-    throw new UsageError(failure ?? `unknown command '${argv[0] ?? ''}'; run handoff --help`);
+  return output.trimEnd();
+}
+
+/** Edit distance counting a swap of two neighbours as one edit, for "did you mean". */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
   }
-  io.stdout(`${output.trimEnd()}\n`);
-  return 0;
+  return d[a.length]![b.length]!;
+}
+
+export async function showHelp(given: string[], io: Streams): Promise<number> {
+  // `handoff help [command]` is `handoff [command] --help`.
+  const argv = given[0] === 'help' ? [...given.slice(1), '--help'] : given;
+  const name = argv[0];
+  const known = COMMANDS.some((c) => c.name === name);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(`${await render(known ? [name!, '--help'] : ['--help'])}\n`);
+    return 0;
+  }
+  if (name === undefined) {
+    io.stderr(await render(['--help']));
+    throw new UsageError('name a command (see above)');
+  }
+  const closest = COMMANDS.map((c) => ({ name: c.name, d: distance(name, c.name) })).sort((a, b) => a.d - b.d)[0];
+  const hint = closest && closest.d <= 2 ? ` Did you mean '${closest.name}'?` : '';
+  throw new UsageError(`unknown command '${name}'.${hint} (handoff --help lists the commands)`);
 }

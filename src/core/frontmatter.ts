@@ -61,6 +61,11 @@ export function parseFrontMatter(yaml: string, file: string): FrontMatterDoc {
     const where = error.linePos?.[0] ? ` at line ${error.linePos[0].line + 1}` : '';
     throw new FileFormatError(file, `invalid YAML front-matter${where}: ${error.message.split('\n')[0]}`, { cause: error });
   }
+  // Warnings include unresolved tags such as !!js/function: refuse them rather than guess.
+  const warning = doc.warnings[0];
+  if (warning) {
+    throw new FileFormatError(file, `invalid YAML front-matter: ${warning.message.split('\n')[0]} (tags and other extensions are not allowed)`, { cause: warning });
+  }
   if (doc.contents !== null && !isMap(doc.contents)) {
     throw new FileFormatError(file, 'front-matter must be a mapping of keys to values (key: value)');
   }

@@ -1,0 +1,135 @@
+// The on-disk format: parse/serialize round trips, preservation of what a person added,
+// and the section scanner checked against remark on the same inputs.
+import { remark } from 'remark';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import { describe, expect, it } from 'vitest';
+import { parseHandoff, serializeHandoff, updateHandoff, type HandoffMeta } from '../src/core/handoff.js';
+import { parseBody, renderBody } from '../src/core/markdown.js';
+import { parsePin, retirePin, serializePin } from '../src/core/pin.js';
+import { combineChanges, parseNameStatus, parseNumstat } from '../src/core/git-output.js';
+import { resolveId, shortId } from '../src/core/id.js';
+import { fill } from '../src/core/template.js';
+
+const meta: HandoffMeta = {
+  id: '01m82nhbsz8f055py1rnm6tr6v',
+  goal: 'a: b # c --- \' " | \n---\n- leading dash 😀',
+  status: 'open',
+  created: '2026-11-22T22:21:12.351Z',
+  author: 'Ann <ann@example.com>',
+  branch: 'feature/x',
+  base: '1e51234000000000000000000000000000000000',
+  head: null,
+  parent: null,
+  files: [
+    { path: 'src/a b/ü.ts', change: 'renamed', from: 'old name.ts', insertions: 3, deletions: 1, state: 'staged' },
+    { path: 'img.png', change: 'added', binary: true, state: 'committed' },
+    { path: 'new\nline.txt', change: 'added', state: 'untracked' },
+  ],
+};
+
+describe('handoff files', () => {
+  it('round-trip byte for byte, hostile strings included', () => {
+    const body = '## Goal\n\nx\n\n## Next steps\n\n- one\n';
+    const text = serializeHandoff(meta, body);
+    const parsed = parseHandoff(text, 'h.md');
+    expect(parsed.meta).toEqual(meta);
+    expect(parsed.bodyText).toBe(body);
+    expect(serializeHandoff(parsed.meta, parsed.bodyText)).toBe(text);
+    // Hashes and times stay strings for YAML 1.1 readers too: they are quoted.
+    expect(text).toContain('base: "1e51234000000000000000000000000000000000"');
+  });
+
+  it('keeps unknown keys, comments and sections through an update', () => {
+    const text = serializeHandoff(meta, '## Goal\n\nx\n\n## Reviewer notes\n\nkeep this\n')
+      .replace('status: "open"\n', 'status: "open"\n# a comment a person wrote\nticket: JIRA-12\n');
+    const updated = updateHandoff(parseHandoff(text, 'h.md'), { status: 'done', finished: '2026-11-23T00:00:00.000Z' });
+    expect(updated).toContain('# a comment a person wrote\nticket: JIRA-12\n');
+    expect(updated).toContain('status: "done"');
+    expect(updated.endsWith('## Reviewer notes\n\nkeep this\n')).toBe(true);
+    expect(updated.replace('status: "done"', 'status: "open"').replace(/finished: .*\n/, '')).toBe(text);
+  });
+
+  it('names the file and the problem when front-matter is broken', () => {
+    expect(() => parseHandoff('no front matter', 'x.md')).toThrow(/^x\.md: expected the file to start with a '---'/);
+    expect(() => parseHandoff('---js\nmodule.exports = {}\n---\n', 'x.md')).toThrow(/plain '---' line.*never run/);
+    expect(() => parseHandoff('---\nid: [\n---\n', 'x.md')).toThrow(/^x\.md: invalid YAML front-matter/);
+    expect(() => parseHandoff('---\nid: "01m82nhbsz8f055py1rnm6tr6v"\n---\n', 'x.md')).toThrow(/x\.md: front-matter 'goal' must be the goal text.*missing/);
+    expect(() => parseHandoff('---\nfn: !!js/function "function(){}"\n---\n', 'x.md')).toThrow(/x\.md: invalid YAML/);
+  });
+});
+
+describe('pins', () => {
+  it('keep their text byte for byte', () => {
+    for (const text of ['plain', 'trailing spaces   ', 'newlines\n\n', '---\nnot front matter\n---\n', '```\ncode\n```', 'ü 😀 "q" \'s\' : # |', '\n leading']) {
+      const meta = { id: '01m82nhbf9akf4nc6dq16mjhjv', created: '2026-11-22T22:21:11.977Z', author: 'A', status: 'active' as const };
+      const file = serializePin(meta, text);
+      const pin = parsePin(file, 'p.md');
+      expect(pin.text).toBe(text);
+      expect(serializePin(pin.meta, pin.text)).toBe(file);
+      const retired = parsePin(retirePin(pin, '2026-11-23T00:00:00.000Z', 'done with it'), 'p.md');
+      expect(retired.text).toBe(text);
+      expect(retired.meta).toMatchObject({ status: 'retired', reason: 'done with it' });
+    }
+  });
+});
+
+describe('the section scanner', () => {
+  const samples = [
+    '## A\n\ntext\n\n## B\n',
+    'intro\n## A ##\n```\n## not a heading\n```\n## B\n',
+    '~~~~\n## inside\n~~~\n## still inside\n~~~~\n## Out\n',
+    '   ## indented three\n    ## indented four is code\n##nospace\n## \n',
+    '### level three\n## Two\n# One\n',
+    '```js\n## in code\n',
+  ];
+  it('splits where remark sees level-2 headings, and loses nothing', async () => {
+    const processor = remark().use(remarkGfm).use(remarkFrontmatter);
+    for (const sample of samples) {
+      const body = parseBody(sample);
+      expect(renderBody(body)).toBe(sample);
+      const tree = processor.parse(sample);
+      const titles = tree.children
+        .filter((n) => n.type === 'heading' && n.depth === 2)
+        .map((n) => sample.slice(n.position!.start.offset, n.position!.end.offset).replace(/^ *##/, '').replace(/#+ *$/, '').trim());
+      expect(body.sections.map((s) => s.title)).toEqual(titles);
+    }
+  });
+});
+
+describe('git output parsers', () => {
+  it('read -z name-status and numstat, renames and binaries included', () => {
+    const nameStatus = 'M\0a.ts\0R087\0old name.ts\0new\nname.ts\0A\0img.png\0D\0gone.ts\0';
+    const numstat = '3\t1\ta.ts\0' + '2\t2\t\0old name.ts\0new\nname.ts\0' + '-\t-\timg.png\0' + '0\t5\tgone.ts\0';
+    const files = combineChanges({
+      overall: parseNameStatus(nameStatus),
+      stats: parseNumstat(numstat),
+      staged: new Set(['img.png']),
+      unstaged: new Set(['a.ts']),
+      untracked: ['u.txt'],
+    });
+    expect(files).toEqual([
+      { path: 'a.ts', change: 'modified', insertions: 3, deletions: 1, state: 'unstaged' },
+      { path: 'gone.ts', change: 'deleted', insertions: 0, deletions: 5, state: 'committed' },
+      { path: 'img.png', change: 'added', binary: true, state: 'staged' },
+      { path: 'new\nname.ts', change: 'renamed', from: 'old name.ts', insertions: 2, deletions: 2, state: 'committed' },
+      { path: 'u.txt', change: 'added', state: 'untracked' },
+    ]);
+  });
+});
+
+describe('ids and templates', () => {
+  const ids = ['01m82nhbf9akf4nc6dq16mjhjv', '01m82nhbsz8f055py1rnm6tr6v', '01m8300000000000000000000a'];
+  it('resolve unique prefixes and refuse ambiguous or unknown ones', () => {
+    expect(resolveId('01M82NHBS', ids, 'handoff')).toBe(ids[1]);
+    expect(() => resolveId('01m82nhb', ids, 'handoff')).toThrow(/ambiguous: it matches 2 handoffs/);
+    expect(() => resolveId('01zz', ids, 'handoff')).toThrow(/no handoff matches '01zz'/);
+    expect(() => resolveId('../etc', ids, 'pin')).toThrow(/not a pin id/);
+    expect(shortId(ids[0]!, ids)).toBe('01m82nhbf');
+    expect(shortId(ids[2]!, ids)).toBe('01m83000');
+  });
+  it('fill placeholders exactly and drop empty ones with their blank line', () => {
+    expect(fill('a\n\n{{x}}\n\n{{y}}\n\nb\n', { x: 'X  \n\n' })).toBe('a\n\nX  \n\n\n\nb\n');
+    expect(fill('a\n\n{{x}}\n\n{{y}}\n', {})).toBe('a\n');
+  });
+});
