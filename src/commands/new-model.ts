@@ -91,9 +91,11 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
         stderr(`handoff: the server does not take ${mode === 'none' ? 'JSON mode' : 'a JSON schema'}; asking for plain JSON text instead`);
         continue;
       }
-      if (error.kind === 'context-length' && shrinks < 3 && prompt.tokens > 1_000) {
+      const smaller = error.kind === 'context-length' && shrinks < 3 ? buildPrompt(input, templates, Math.floor(prompt.tokens * 0.6), count) : undefined;
+      // Only the transcript can be dropped; when nothing is left to drop, stop.
+      if (smaller && smaller.tokens < prompt.tokens) {
         shrinks++;
-        prompt = buildPrompt(input, templates, Math.floor(prompt.tokens * 0.6), count);
+        prompt = smaller;
         messages = prompt.messages;
         stats.tokens = prompt.tokens;
         stats.omittedTokens = prompt.omittedTokens;

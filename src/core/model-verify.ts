@@ -94,7 +94,7 @@ export function mergeDraft(draft: string, v: Verification, note: string): string
       return;
     }
     const existing = section.content.replace(/\s+$/, '');
-    const trailing = section.content.slice(existing.length).includes('\n\n') ? '\n\n' : '\n';
+    const trailing = section === body.sections.at(-1) ? '\n' : '\n\n';
     section.content = `${existing === '' ? '\n' : `${existing}\n`}${lines.join('\n')}${trailing}`;
   };
   for (const [s, title] of Object.entries(TITLES)) append(title, v.sections[s as AnswerSection].map(renderItem));
