@@ -2,6 +2,7 @@
 // part (what issue 4's readers will supply) against a real server on 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
 import { draftWithModel } from '../src/commands/new-model.js';
+import { parseConfig } from '../src/core/config.js';
 import { DEFAULT_LLM, resolveEndpoint } from '../src/core/llm-config.js';
 import { parseAnswer, type ModelAnswer } from '../src/core/model-answer.js';
 import type { ModelInput, TranscriptPart } from '../src/core/model-input.js';
@@ -54,6 +55,22 @@ describe('the answer format', () => {
     expect(parseAnswer('[1]').error).toBe('the reply must be one JSON object');
     expect(parseAnswer('{"summary": "x"}').error).toMatch(/^the reply has none of the keys completed/);
     expect(parseAnswer('{"decisions": [{"text": "a", "files": "src"}]}').error).toBe('decisions[0].files must be a list of strings');
+  });
+});
+
+describe('the llm settings', () => {
+  it('the commented block in the config template, uncommented, parses to the defaults it documents', async () => {
+    const text = (await readTemplate('config.yml')).replace(/^# (llm:|  [a-z_]+:)/gm, '$1');
+    const { value, warnings } = parseConfig(text, 'config.yml');
+    expect(warnings).toEqual([]);
+    expect(value.llm).toEqual({ ...DEFAULT_LLM, base_url: 'http://localhost:11434/v1', model: 'qwen2.5-coder:14b' });
+  });
+
+  it('takes the endpoint from the environment first, and needs a model', () => {
+    const llm = { ...DEFAULT_LLM, base_url: 'http://config/v1', model: 'from-config' };
+    expect(resolveEndpoint(llm, { OPENAI_BASE_URL: 'http://env/v1', HANDOFF_MODEL: 'from-env', OPENAI_API_KEY: 'k' })).toEqual({ baseURL: 'http://env/v1', model: 'from-env', apiKey: 'k', configured: true });
+    expect(resolveEndpoint(llm, {}).apiKey).toBe('not-needed');
+    expect(resolveEndpoint(DEFAULT_LLM, { OPENAI_API_KEY: 'k' }).configured).toBe(false);
   });
 });
 
