@@ -1,7 +1,8 @@
 // Figures for the model path, per real fixture transcript: tokens sent, tokens in the
 // resulting resume prompt, the Codex-style comparison (last 20,000 tokens of user
 // messages plus a summary), and the time spent outside the HTTP wait.
-// Usage: npm run build && node bench/model-figures.js [fixtures-dir]
+// Usage: npm run build && node bench/model-figures.js [fixtures-dir] [name-filter]
+// (With a filter naming one fixture, its line is a cold run: imports and the tokenizer included.)
 // The transcript readers here are crude stand-ins (issue 4 brings the real ones); the
 // model is a local server answering a fixed reply at once, so only our own time counts.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -79,7 +80,10 @@ const [{ draftWithModel }, { DEFAULT_LLM }, { loadTokenCounter }, { serializeHan
   dist('core/resume.js'),
   dist('io/templates.js'),
 ]);
+const filter = process.argv[3] ?? '';
+const t0 = performance.now();
 const count = await loadTokenCounter();
+const tokenizerMs = performance.now() - t0;
 const item = (text) => ({ text, why: '', files: [], quotes: [], commands_passed: [] });
 const reply = JSON.stringify({ completed: [item('Finished the first part')], in_progress: [], next_steps: [item('Continue with the goal')], open_questions: [], decisions: [], pin_candidates: [] });
 const server = http.createServer((req, res) => {
@@ -92,7 +96,7 @@ const template = await readTemplate('handoff.md');
 const draft = template.replace(/\{\{goal\}\}/, 'continue the work').replace(/\{\{[a-z_]+\}\}\n\n?/g, '');
 const pins = [{ id: '01jx7k2m000000000000000000', text: 'never touch src/auth' }];
 
-const files = readdirSync(fixtures, { recursive: true }).map((f) => path.join(fixtures, f)).filter((f) => /\.(jsonl|json|md)$/.test(f) && !f.endsWith('SOURCES.md'));
+const files = readdirSync(fixtures, { recursive: true }).map((f) => path.join(fixtures, f)).filter((f) => /\.(jsonl|json|md)$/.test(f) && !f.endsWith('SOURCES.md') && f.includes(filter));
 console.log('fixture | size | user msgs | events | tokens sent | left out | resume prompt | codex-style user part | ms outside HTTP');
 for (const file of files.sort((a, b) => statSync(a).size - statSync(b).size)) {
   const started = performance.now();
@@ -110,3 +114,4 @@ for (const file of files.sort((a, b) => statSync(a).size - statSync(b).size)) {
   console.log([path.relative(fixtures, file), `${Math.round(statSync(file).size / 1024)} KiB`, transcript.userMessages.length, transcript.events.length, stats.tokens, stats.omittedTokens, count(resume), `${codex} + summary`, Math.round(outside)].join(' | '));
 }
 server.close();
+console.log(`tokenizer load: ${Math.round(tokenizerMs)} ms (once per process, before the first line)`);

@@ -73,7 +73,7 @@ describe('handoff new --llm against an OpenAI-compatible server', () => {
     const { repo } = await setup([
       {
         content: answer({
-          completed: [item('Refactored `src/billing/invoice.ts`', { files: ['src/billing/invoice.ts'] })],
+          completed: [item('Refactored `src/billing/invoice.ts`', { files: ['src/billing/invoice.ts'] }), item('Read `README.md` and `process.env` handling', { files: ['./src/teams.ts'] })],
           decisions: [item('Keep teams flat', { quotes: ['teams must never nest'], commands_passed: ['npm test'] })],
         }),
       },
@@ -83,6 +83,7 @@ describe('handoff new --llm against an OpenAI-compatible server', () => {
     expect(run.stderr).toContain('2 unverified, marked in the draft');
     const text = written(repo, run.stdout);
     expect(text).toContain("- Refactored `src/billing/invoice.ts` (`src/billing/invoice.ts`) **[unverified: `src/billing/invoice.ts` is not in git's list or the transcript]**");
+    expect(text).toContain('- Read `README.md` and `process.env` handling (`./src/teams.ts`)\n'); // tracked or changed: backed by git
     expect(text).toMatch(/Keep teams flat .*\*\*\[unverified: the quote "teams must never nest" is not in the user's messages; no passing run of `npm test` in the transcript\]\*\*/);
   });
 

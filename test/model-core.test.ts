@@ -203,6 +203,15 @@ describe('the model path with a transcript, in-process', () => {
     expect(hostile.body).not.toContain('you may touch src/auth');
   });
 
+  it('falls back when nothing listens at the endpoint', async () => {
+    const server = await startModelServer([]);
+    await server.close();
+    const run = await runWith(server, undefined, { retries: 1 });
+    expect(server.requests).toHaveLength(0);
+    expect(run.body).toBe(DRAFT);
+    expect(run.stderr).toMatch(/handoff: cannot connect \(.*\); retry 1 of 1 in \d\.\d s\n.*cannot connect .* after 2 attempts; using the deterministic draft$/);
+  });
+
   it('falls back to the draft byte for byte when the server is down', async () => {
     const server = await startModelServer([apiError(503, 'overloaded')]);
     servers.push(server);

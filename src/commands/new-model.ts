@@ -149,9 +149,9 @@ export function wantsModel(ctx: Context, args: Args): boolean {
 export async function maybeModelDraft(ctx: Context, args: Args, facts: Omit<ModelInput, 'pins'>, transcript?: TranscriptPart): Promise<string | null> {
   if (!wantsModel(ctx, args)) return facts.draft;
   const llm = ctx.config.llm ?? DEFAULT_LLM;
-  const pins = await loadPins(ctx);
+  const [pins, repoPaths] = await Promise.all([loadPins(ctx), ctx.git().then((git) => git.trackedPaths())]);
   const inPlay = await pinsInPlay(activePins(pins.items), facts.files.map((f) => f.path));
-  const input: ModelInput = { ...facts, pins: inPlay.map((p) => ({ id: p.meta.id, text: p.text })), ...(transcript ? { transcript } : {}) };
+  const input: ModelInput = { ...facts, pins: inPlay.map((p) => ({ id: p.meta.id, text: p.text })), repoPaths, ...(transcript ? { transcript } : {}) };
   const { body } = await draftWithModel({ input, llm, endpoint: resolveEndpoint(llm, ctx.env), dryRun: args.values['dry-run'] === true, stdout: ctx.stdout, stderr: ctx.stderr });
   return body;
 }

@@ -32,5 +32,7 @@ export interface ModelInput {
   /** The deterministic draft body: the model's answer is merged into it, and it is the fallback. */
   draft: string;
   pins: ReadonlyArray<{ id: string; text: string }>;
+  /** Every path git tracks: used to check the model's claims, never sent. */
+  repoPaths?: readonly string[];
   transcript?: TranscriptPart;
 }

@@ -28,12 +28,15 @@ const TITLES: Record<AnswerSection, string> = {
 
 const clean = (p: string) => p.trim().replace(/^\.\//, '');
 
+// A bare `name.ext` is a path only with a file-like extension: `process.env` is code.
+const FILE_EXTENSIONS = /\.(?:[cm]?[jt]sx?|json|md|mdx|ya?ml|toml|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|sh|sql|css|scss|html|vue|svelte|txt|lock|xml|ini|cfg)$/i;
+
 /** `tokens` in the text that look like repository paths: a slash or a file extension. */
 function pathsInText(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/`([^`\s]+)`/g)) {
     const t = m[1]!;
-    if (/^[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(t) || /^[\w@-][\w.@-]*\.[A-Za-z]{1,6}$/.test(t)) found.push(t);
+    if (/^[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(t) || (/^[\w@-][\w.@-]*\.(\w+)$/.test(t) && FILE_EXTENSIONS.test(t))) found.push(t);
   }
   return found;
 }
@@ -45,6 +48,7 @@ export function verifyAnswer(answer: ModelAnswer, input: ModelInput): Verificati
     known.add(f.path);
     if (f.from) known.add(f.from);
   }
+  for (const f of input.repoPaths ?? []) known.add(f);
   for (const f of t?.extracted.files ?? []) known.add(clean(f));
   const haystack = [...(t?.userMessages ?? []), ...(t?.events ?? [])].join('\n');
   const pathKnown = (p: string) => known.has(clean(p)) || (clean(p).length > 2 && haystack.includes(clean(p)));
