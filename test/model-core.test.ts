@@ -11,7 +11,7 @@ import { mergeDraft, verifyAnswer } from '../src/core/model-verify.js';
 import { parseBody } from '../src/core/markdown.js';
 import { loadTokenCounter } from '../src/core/tokens.js';
 import { readTemplate } from '../src/io/templates.js';
-import { apiError, startModelServer, type ModelServer } from './model-server.js';
+import { apiError, completion, startModelServer, type ModelServer } from './model-server.js';
 
 const item = (text: string, extra: Partial<ModelAnswer['decisions'][number]> = {}) => ({ text, why: '', files: [], quotes: [], commands_passed: [], ...extra });
 const empty = (): ModelAnswer => ({ completed: [], in_progress: [], next_steps: [], open_questions: [], decisions: [], pin_candidates: [] });
@@ -201,6 +201,18 @@ describe('the model path with a transcript, in-process', () => {
     expect(added).toHaveLength(1);
     expect(added[0]).toMatch(/^- Delete `src\/auth\/login.ts` .*\*\*\[unverified: `src\/auth\/login.ts` is not in git's list or the transcript; the quote .* is not in the user's messages; no passing run of `rm -rf src\/auth` in the transcript\]\*\*$/);
     expect(hostile.body).not.toContain('you may touch src/auth');
+  });
+
+  it('tells the model its answer was cut at max_output_tokens, and redacts a secret it echoes', async () => {
+    const key = 'AKIA' + 'ABCDEFGHIJKLMNOP';
+    const cutReply = completion('{"next_steps": [{"text": "go on an');
+    (cutReply as { choices: Array<{ finish_reason: string }> }).choices[0]!.finish_reason = 'length';
+    const server = await startModelServer([{ body: cutReply }, { content: JSON.stringify({ ...empty(), next_steps: [item(`use the key ${key}`)] }) }]);
+    servers.push(server);
+    const run = await runWith(server, transcript());
+    expect(server.requests[1]!.body.messages.at(-1).content).toContain('the answer was cut at 2000 tokens (llm.max_output_tokens), so be briefer');
+    expect(run.body).toContain('- use the key [REDACTED:aws-access-key]');
+    expect(run.body).not.toContain(key);
   });
 
   it('falls back when nothing listens at the endpoint', async () => {

@@ -77,13 +77,19 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
   let invalidOnce = false;
   let shrinks = 0;
   while (!answer) {
-    const stop = startSpinner(`waiting for ${call.model}`);
+    const spinner = startSpinner(`waiting for ${call.model}`);
     const started = Date.now();
     let reply: string;
+    let cut = false;
     try {
-      reply = await model.complete(call, messages, mode, {
-        retrying: (why, wait, attempt) => stderr(`handoff: ${why}; retry ${attempt} of ${call.retries} in ${(wait / 1000).toFixed(1)} s`),
+      const completion = await model.complete(call, messages, mode, {
+        retrying: (why, wait, attempt) => {
+          spinner.clear();
+          stderr(`handoff: ${why}; retry ${attempt} of ${call.retries} in ${(wait / 1000).toFixed(1)} s`);
+        },
       });
+      reply = completion.content;
+      cut = completion.finishReason === 'length';
     } catch (error) {
       if (!(error instanceof model.ModelFailure)) throw error;
       if (error.kind === 'unsupported-format') {
@@ -104,7 +110,7 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
       }
       return fallback(`the model call failed: ${error.message}`);
     } finally {
-      stop();
+      spinner.stop();
       stats.waitMs += Date.now() - started;
     }
     const parsed = parseAnswer(reply);
@@ -113,6 +119,7 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
       answer = parsed.value;
       break;
     }
+    if (cut) parsed.error = `${parsed.error}; the answer was cut at ${call.maxOutputTokens} tokens (llm.max_output_tokens), so be briefer`;
     if (invalidOnce) return fallback(`the model's answer was invalid twice (${parsed.error})`);
     invalidOnce = true;
     stderr(`handoff: the model's answer was invalid (${parsed.error}); asking once more`);

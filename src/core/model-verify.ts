@@ -77,14 +77,15 @@ export function verifyAnswer(answer: ModelAnswer, input: ModelInput): Verificati
 
 function renderItem(v: Verified): string {
   const { item } = v;
-  // Model text is folded to one line and redacted: it cannot open a section or a fence.
-  let line = `- ${redactSecrets(inline(item.text)).text}`;
-  if (item.why.trim()) line += ` Why: ${redactSecrets(inline(item.why)).text}`;
+  // Model text is folded to one line: it cannot open a section or a fence.
+  let line = `- ${inline(item.text)}`;
+  if (item.why.trim()) line += ` Why: ${inline(item.why)}`;
   const refs = [...item.files.map(code), ...item.commands_passed.map((c) => `${code(c)} passed`)];
   if (refs.length) line += ` (${refs.join(', ')})`;
-  for (const q of item.quotes) line += ` The user: "${redactSecrets(inline(q)).text}"`;
+  for (const q of item.quotes) line += ` The user: "${inline(q)}"`;
   if (v.problems.length) line += ` **[unverified: ${v.problems.join('; ')}]**`;
-  return line;
+  // The model may echo a secret it was never sent (or one redaction missed): not into a file.
+  return redactSecrets(line).text;
 }
 
 /** The deterministic draft with the model's items appended to their sections. */
@@ -104,7 +105,7 @@ export function mergeDraft(draft: string, v: Verification, note: string): string
   for (const [s, title] of Object.entries(TITLES)) append(title, v.sections[s as AnswerSection].map(renderItem));
   append(
     'Open questions',
-    v.pinCandidates.map((p) => `- Pin candidate (\`handoff pin\` to keep it): "${redactSecrets(inline(p.quote)).text}"${p.problems.length ? ` **[unverified: ${p.problems.join('; ')}]**` : ''}`),
+    v.pinCandidates.map((p) => redactSecrets(`- Pin candidate (\`handoff pin\` to keep it): "${inline(p.quote)}"${p.problems.length ? ` **[unverified: ${p.problems.join('; ')}]**` : ''}`).text),
   );
   append('References', [`- ${inline(note)}`]);
   return renderBody(body);

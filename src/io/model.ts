@@ -52,7 +52,13 @@ function backoff(base: number, attempt: number, retryAfter: string | null | unde
 
 const CONTEXT = /context.length|context.window|context size|maximum context|too many tokens|prompt is too long|reduce the length/i;
 
-export async function complete(call: ModelCall, messages: ChatMessage[], mode: JsonMode, events: CallEvents): Promise<string> {
+export interface Completion {
+  content: string;
+  /** "length" means the answer was cut at max_tokens. */
+  finishReason: string | null;
+}
+
+export async function complete(call: ModelCall, messages: ChatMessage[], mode: JsonMode, events: CallEvents): Promise<Completion> {
   const { default: OpenAI, APIError, APIConnectionError, APIConnectionTimeoutError } = await import('openai');
   const client = new OpenAI({ apiKey: call.apiKey, ...(call.baseURL ? { baseURL: call.baseURL } : {}), maxRetries: 0, timeout: call.timeoutMs });
   for (let attempt = 0; ; attempt++) {
@@ -60,8 +66,9 @@ export async function complete(call: ModelCall, messages: ChatMessage[], mode: J
     let retryAfter: string | null | undefined;
     try {
       const reply = await client.chat.completions.create(requestBody(call, messages, mode) as never);
-      const choice = (reply as { choices?: Array<{ message?: { content?: string | null } }> }).choices?.[0];
-      return choice?.message?.content ?? '';
+      // Local servers vary: read the reply defensively rather than trust the SDK's types.
+      const choice = (reply as { choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }> }).choices?.[0];
+      return { content: choice?.message?.content ?? '', finishReason: choice?.finish_reason ?? null };
     } catch (error) {
       if (error instanceof APIConnectionTimeoutError) {
         why = `no answer within ${call.timeoutMs / 1000} s`;

@@ -2,8 +2,14 @@
 // stderr, so pipes and logs never see control characters.
 const FRAMES = ['|', '/', '-', '\\'];
 
-export function startSpinner(label: string): () => void {
-  if (!process.stderr.isTTY) return () => {};
+export interface Spinner {
+  /** Erases the spinner's line so a message can be printed; the next tick redraws it. */
+  clear: () => void;
+  stop: () => void;
+}
+
+export function startSpinner(label: string): Spinner {
+  if (!process.stderr.isTTY) return { clear: () => {}, stop: () => {} };
   const started = Date.now();
   let frame = 0;
   const draw = () => {
@@ -12,8 +18,12 @@ export function startSpinner(label: string): () => void {
   };
   draw();
   const timer = setInterval(draw, 100);
-  return () => {
-    clearInterval(timer);
-    process.stderr.write('\r\x1b[K');
+  const clear = () => void process.stderr.write('\r\x1b[K');
+  return {
+    clear,
+    stop: () => {
+      clearInterval(timer);
+      clear();
+    },
   };
 }
