@@ -27,6 +27,8 @@ export type Counter = (text: string) => number;
 /** Events older than the newest this many are cut to SHORT_EVENT characters. */
 const KEEP_EVENTS_WHOLE = 20;
 const SHORT_EVENT = 400;
+/** The part of the room user messages always get when events compete for it. */
+const USER_SHARE = 0.6;
 
 /** A fence that the text inside cannot close, so data cannot pose as our own prompt. */
 export function dataFence(text: string, name: string): string {
@@ -40,13 +42,13 @@ function shorten(text: string, max: number): string {
 }
 
 /** Takes items newest first while they fit; returns them oldest first. */
-function newestThatFit(items: string[], budget: number, count: Counter): { kept: string[]; used: number; omittedTokens: number } {
+function newestThatFit(items: string[], sizes: number[], budget: number): { kept: string[]; used: number; omittedTokens: number } {
   const kept: string[] = [];
   let used = 0;
   let omittedTokens = 0;
   let full = false;
   for (let i = items.length - 1; i >= 0; i--) {
-    const t = count(items[i]!) + 2;
+    const t = sizes[i]!;
     if (!full && used + t <= budget) {
       kept.unshift(items[i]!);
       used += t;
@@ -88,11 +90,15 @@ export function buildPrompt(input: ModelInput, templates: { system: string; requ
   let room = budget - count(system) - count(skeleton) - 16;
 
   const users = (t?.userMessages ?? []).map(clean);
-  // Recent user turns verbatim first: they carry the constraints and intent.
-  const u = newestThatFit(users, Math.max(0, room), count);
-  room -= u.used;
   const events = (t?.events ?? []).map((e, i, all) => clean(i < all.length - KEEP_EVENTS_WHOLE ? shorten(e, SHORT_EVENT) : e));
-  const e = newestThatFit(events, Math.max(0, room), count);
+  // Recent user turns verbatim first: they carry the constraints and intent. They may not
+  // starve the events (users paste logs), unless the events need less than their share.
+  // +2: the separator between items.
+  const eventSizes = events.map((e) => count(e) + 2);
+  const eventsNeed = eventSizes.reduce((n, t) => n + t, 0);
+  const u = newestThatFit(users, users.map((m) => count(m) + 2), Math.max(0, Math.max(room * USER_SHARE, room - eventsNeed)));
+  room -= u.used;
+  const e = newestThatFit(events, eventSizes, Math.max(0, room));
   const omittedUserMessages = users.length - u.kept.length;
   const omittedEvents = events.length - e.kept.length;
   const omitted =
