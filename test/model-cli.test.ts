@@ -143,6 +143,24 @@ describe('handoff new --llm against an OpenAI-compatible server', () => {
     const run = await newLlm(repo);
     expect(run.code).toBe(0);
     expect(server.requests.map((r) => r.body.response_format?.type ?? 'none')).toEqual(['json_schema', 'json_object', 'none']);
+    expect(run.stderr).toContain('handoff: the server does not take a JSON schema; asking in JSON mode instead\nhandoff: the server does not take JSON mode; asking for plain JSON text instead\n');
+    expect(written(repo, run.stdout)).toContain('Wire the teams model into the API');
+  });
+
+  it('adapts to a model that rejects max_tokens and temperature, without counting retries', async () => {
+    const { server, repo } = await setup(
+      [
+        apiError(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."),
+        apiError(400, "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."),
+        { content: GOOD },
+      ],
+      { retries: 0 },
+    );
+    const run = await newLlm(repo);
+    expect(run.code).toBe(0);
+    expect(server.requests).toHaveLength(3);
+    const last = server.requests[2]!.body;
+    expect([last.max_completion_tokens, last.max_tokens, last.temperature, last.response_format.type]).toEqual([2000, undefined, undefined, 'json_schema']);
     expect(written(repo, run.stdout)).toContain('Wire the teams model into the API');
   });
 

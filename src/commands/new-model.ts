@@ -94,7 +94,7 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
       if (!(error instanceof model.ModelFailure)) throw error;
       if (error.kind === 'unsupported-format') {
         mode = mode === 'json_schema' ? 'json_object' : 'none';
-        stderr(`handoff: the server does not take ${mode === 'none' ? 'JSON mode' : 'a JSON schema'}; asking for plain JSON text instead`);
+        stderr(mode === 'json_object' ? 'handoff: the server does not take a JSON schema; asking in JSON mode instead' : 'handoff: the server does not take JSON mode; asking for plain JSON text instead');
         continue;
       }
       const smaller = error.kind === 'context-length' && shrinks < 3 ? buildPrompt(input, templates, Math.floor(prompt.tokens * 0.6), count) : undefined;

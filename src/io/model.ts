@@ -15,6 +15,15 @@ export interface ModelCall {
   retries: number;
   backoffMs: number;
   maxOutputTokens: number;
+  /** What this server turned out to reject, learned on the way and kept for the next call. */
+  quirks?: Quirks;
+}
+
+export interface Quirks {
+  /** Newer OpenAI models reject max_tokens and want max_completion_tokens; most local servers want max_tokens. */
+  maxCompletionTokens?: boolean;
+  /** Reasoning models accept only the default temperature. */
+  noTemperature?: boolean;
 }
 
 /** How strictly we ask for JSON; servers without structured outputs reject the stricter ones. */
@@ -36,8 +45,10 @@ export interface CallEvents {
 
 const MAX_WAIT_MS = 10_000;
 
-export function requestBody(call: Pick<ModelCall, 'model' | 'maxOutputTokens'>, messages: ChatMessage[], mode: JsonMode): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: call.model, messages, temperature: 0, max_tokens: call.maxOutputTokens };
+export function requestBody(call: Pick<ModelCall, 'model' | 'maxOutputTokens' | 'quirks'>, messages: ChatMessage[], mode: JsonMode): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: call.model, messages };
+  if (!call.quirks?.noTemperature) body.temperature = 0;
+  body[call.quirks?.maxCompletionTokens ? 'max_completion_tokens' : 'max_tokens'] = call.maxOutputTokens;
   if (mode === 'json_schema') body.response_format = { type: 'json_schema', json_schema: { name: 'handoff', strict: true, schema: ANSWER_SCHEMA } };
   if (mode === 'json_object') body.response_format = { type: 'json_object' };
   return body;
@@ -79,10 +90,21 @@ export async function complete(call: ModelCall, messages: ChatMessage[], mode: J
         if (error.code === 'context_length_exceeded' || ((error.status === 400 || error.status === 413) && CONTEXT.test(message))) {
           throw new ModelFailure(`the request is longer than the model's context (${message})`, 'context-length');
         }
+        const quirks = (call.quirks ??= {});
+        if (error.status === 400 && /max_tokens/.test(message) && !quirks.maxCompletionTokens) {
+          quirks.maxCompletionTokens = true; // not a failure: ask again at once, the right way
+          attempt--;
+          continue;
+        }
+        if (error.status === 400 && /temperature/.test(message) && !quirks.noTemperature) {
+          quirks.noTemperature = true;
+          attempt--;
+          continue;
+        }
         if (error.status === 429 || error.status >= 500) {
           why = `HTTP ${error.status}`;
           retryAfter = error.headers?.get('retry-after');
-        } else if (error.status === 400 && mode !== 'none' && /response_format|json_schema|json_object|structured|not supported|unsupported/i.test(message)) {
+        } else if (error.status === 400 && mode !== 'none' && (error.param === 'response_format' || /response_format|json_schema|json_object|structured output|grammar/i.test(message))) {
           throw new ModelFailure(`the server does not support ${mode} (${message})`, 'unsupported-format');
         } else {
           throw new ModelFailure(`HTTP ${error.status}: ${message}`, 'failed');
