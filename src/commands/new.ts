@@ -11,6 +11,7 @@ import { readUserFile } from '../io/input.js';
 import { createItem, handoffsDir, loadHandoffs, rewriteItem, warnProblems } from '../io/store.js';
 import { readTemplate } from '../io/templates.js';
 import { newestOpenOnBranch } from './output.js';
+import { maybeModelDraft } from './new-model.js';
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
 async function findBase(ctx: Context, git: Git, since: string | undefined, parent: Handoff | undefined, head: string | null): Promise<string | null> {
@@ -61,7 +62,9 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   // Our own records are not the work.
   const files = changes.filter((f) => !f.path.startsWith('.handoff/'));
   const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base });
-  const body = checkText(await review(ctx, git, args, draft), 'the handoff body');
+  const offered = await maybeModelDraft(ctx, args, { goal, files, commits, draft });
+  if (offered === null) return 0; // --dry-run: the request was printed, nothing is written
+  const body = checkText(await review(ctx, git, args, offered), 'the handoff body');
 
   const meta: HandoffMeta = {
     id: ctx.newId(),

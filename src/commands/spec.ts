@@ -53,6 +53,8 @@ export const COMMANDS: CommandSpec[] = [
       since: { type: 'string', describe: 'count files and commits from this revision instead of the detected base' },
       edit: { type: 'boolean', describe: 'open the editor even when stdin is not a terminal (--no-edit: never)' },
       'message-file': { type: 'string', short: 'F', describe: 'use this file as the handoff body instead of the draft (no editor)' },
+      llm: { type: 'boolean', describe: 'draft with the configured OpenAI-compatible model (--no-llm: never; default: llm.mode in config)' },
+      'dry-run': { type: 'boolean', describe: 'print the model request and its token count; send nothing, write nothing' },
     },
     examples: [
       ['handoff new "now implement this for teams"', 'draft, review and save'],

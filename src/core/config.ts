@@ -2,12 +2,15 @@
 // config written by a newer version still works with an older one.
 import { FileFormatError } from '../errors.js';
 import { parseYamlFile } from './frontmatter.js';
+import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 
 export interface Config {
   /** Branch whose merge-base starts a new handoff's file list; auto-detected when unset. */
   default_branch?: string;
   /** Commit subjects since the base listed under Completed in a draft. */
   draft_commits: number;
+  /** Model drafting (`handoff new --llm`); absent means the defaults in llm-config.ts. */
+  llm?: LlmConfig;
 }
 
 export const DEFAULT_CONFIG: Config = { draft_commits: 20 };
@@ -32,6 +35,9 @@ export function parseConfig(text: string | undefined, file: string): Parsed<Conf
       case 'draft_commits':
         if (!Number.isInteger(raw) || (raw as number) < 0) throw new FileFormatError(file, `draft_commits must be a whole number, e.g. draft_commits: 20`);
         value.draft_commits = raw as number;
+        break;
+      case 'llm':
+        value.llm = parseLlmConfig(raw, file, warnings);
         break;
       default:
         warnings.push(`${file}: unknown setting '${key}' ignored`);

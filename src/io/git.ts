@@ -160,6 +160,11 @@ export class Git {
   async pathsChangedSince(since: string): Promise<string[]> {
     return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--'])).sort();
   }
+
+  /** Every path in the index: what "exists in the repository" means when checking a model's claims. */
+  async trackedPaths(): Promise<string[]> {
+    return parsePathList(await this.run(['ls-files', '-z', '--full-name']));
+  }
 }
 
 export async function openGit(root: string): Promise<Git> {
