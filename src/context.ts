@@ -5,7 +5,7 @@ import { parseConfig, type Config } from './core/config.js';
 import { readText } from './io/fs.js';
 import type { Git } from './io/git.js';
 import { newId } from './io/ids.js';
-import { findWorkTree } from './io/repo.js';
+import { findGitDir, findWorkTree } from './io/repo.js';
 
 export interface Streams {
   stdout: (text: string) => void;
@@ -21,6 +21,8 @@ export interface Context extends Streams {
   dir: string;
   config: Config;
   configFile: string;
+  /** Where the per-clone parse cache lives (in the git directory), if there is one. */
+  cacheFile: string | null;
   now: () => Date;
   newId: () => string;
   git: () => Promise<Git>;
@@ -33,7 +35,8 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
   const dir = path.join(root, '.handoff');
   const configFile = path.join(dir, 'config.yml');
   const rel = (file: string) => path.relative(cwd, file) || '.';
-  const config = parseConfig(await readText(configFile), rel(configFile));
+  const [configText, gitDir] = await Promise.all([readText(configFile), findGitDir(root, env)]);
+  const config = parseConfig(configText, rel(configFile));
   for (const warning of config.warnings) streams.stderr(`handoff: warning: ${warning}`);
   let git: Promise<Git> | undefined;
   return {
@@ -44,6 +47,7 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
     dir,
     config: config.value,
     configFile,
+    cacheFile: gitDir && path.join(gitDir, 'handoff-cache.json'),
     now: () => new Date(),
     newId: () => newId(Date.now()),
     git: () => (git ??= import('./io/git.js').then((m) => m.openGit(root))),

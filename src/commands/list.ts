@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { STATUSES, type Status } from '../core/handoff.js';
 import { shortId } from '../core/id.js';
-import { loadHandoffs, warnProblems } from '../io/store.js';
+import { loadSummaries, warnProblems } from '../io/store.js';
 import { handoffJson, printJson, truncate } from './output.js';
 
 export async function run(ctx: Context, args: Args): Promise<number> {
@@ -12,7 +12,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
   }
   const branch = args.values.branch as string | undefined;
-  const { items, problems } = await loadHandoffs(ctx);
+  const { items, problems } = await loadSummaries(ctx);
   const shown = items
     .filter((h) => (status === undefined || h.meta.status === status) && (branch === undefined || h.meta.branch === branch))
     .reverse();

@@ -7,7 +7,7 @@ export function printJson(ctx: Context, value: unknown): void {
   ctx.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-export function handoffJson(h: Handoff) {
+export function handoffJson(h: Pick<Handoff, 'file' | 'meta'>) {
   return { ...h.meta, file: h.file };
 }
 

@@ -8,7 +8,7 @@ import { renderResume, resumeParts, type SinceFacts } from '../core/resume.js';
 import { pinsInPlay } from '../core/scope.js';
 import { exists } from '../io/fs.js';
 import type { Git } from '../io/git.js';
-import { findById, findNewest, loadHandoffs, loadPins, warnProblems } from '../io/store.js';
+import { findById, findNewest, loadHandoffs, loadPins, loadSummaries, warnProblems } from '../io/store.js';
 import { readTemplate } from '../io/templates.js';
 import { printJson } from './output.js';
 
@@ -54,11 +54,11 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     handoff = findById(all.items, query, 'handoff', all.problems);
     problems = all.problems;
   } else {
-    const newest = await findNewest(ctx, (h) => h.meta.status === 'open' && h.meta.branch === branch);
+    const newest = await findNewest(ctx, (meta) => meta.status === 'open' && meta.branch === branch);
     problems = newest.problems;
     handoff = newest.found;
     if (!handoff) {
-      const open = (await loadHandoffs(ctx)).items.filter((h) => h.meta.status === 'open').length;
+      const open = (await loadSummaries(ctx)).items.filter((h) => h.meta.status === 'open').length;
       warnProblems(ctx, problems);
       throw new HandoffError(
         `no open handoff on ${branch ? `branch '${branch}'` : 'this detached HEAD'}${open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"'}`,

@@ -20,3 +20,16 @@ export async function findWorkTree(cwd: string, env: NodeJS.ProcessEnv): Promise
   }
   throw new HandoffError(`not inside a git work tree (searched upwards from ${cwd}); run 'git init' or cd into a repository`);
 }
+
+/** The git directory of a work tree (a linked worktree's own), found without starting git. */
+export async function findGitDir(root: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  if (env.GIT_DIR) return path.resolve(root, env.GIT_DIR);
+  const dotGit = path.join(root, '.git');
+  try {
+    if ((await fs.lstat(dotGit)).isDirectory()) return dotGit;
+    const pointer = /^gitdir: (.+)$/m.exec(await fs.readFile(dotGit, 'utf8'));
+    return pointer ? path.resolve(root, pointer[1]!.trim()) : null;
+  } catch {
+    return null;
+  }
+}

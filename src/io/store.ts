@@ -1,10 +1,12 @@
 // Reading and writing the files under .handoff/. Parsing is core's; this is the I/O.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import { HandoffError } from '../errors.js';
-import { parseHandoff, type Handoff } from '../core/handoff.js';
+import { parseHandoff, type Handoff, type HandoffMeta } from '../core/handoff.js';
 import { resolveId } from '../core/id.js';
 import { parsePin, type Pin } from '../core/pin.js';
+import { MetaCache } from './cache.js';
 import { createFileAtomic, listMarkdown, readText, replaceFileAtomic } from './fs.js';
 
 export interface Loaded<T> {
@@ -43,28 +45,71 @@ async function loadAll<T extends { meta: { id: string } }>(
 }
 
 export const loadHandoffs = (ctx: Context) => loadAll(ctx, handoffsDir(ctx), parseHandoff);
+export const loadPins = (ctx: Context) => loadAll(ctx, pinsDir(ctx), parsePin);
+
+export interface HandoffSummary {
+  file: string;
+  meta: HandoffMeta;
+}
+
+/** Visits handoffs newest first with their front-matter (cached), until `visit` returns true. */
+async function scanHandoffs(ctx: Context, visit: (summary: HandoffSummary, parsed?: Handoff) => boolean, problems: string[]): Promise<void> {
+  const dir = handoffsDir(ctx);
+  const names = (await listMarkdown(dir)).reverse();
+  const cache = await MetaCache.open(ctx.cacheFile);
+  try {
+    for (const name of names) {
+      const full = path.join(dir, name);
+      const file = ctx.rel(full);
+      try {
+        const stat = await fs.stat(full);
+        let parsed: Handoff | undefined;
+        let meta = cache.get(name, stat);
+        if (!meta) {
+          parsed = parseHandoff((await readText(full)) ?? '', file);
+          if (`${parsed.meta.id}.md` !== name) throw new HandoffError(`${file}: id '${parsed.meta.id}' does not match the file name; expected ${parsed.meta.id}.md`);
+          meta = parsed.meta;
+          cache.set(name, stat, meta);
+        }
+        if (visit({ file, meta }, parsed)) return;
+      } catch (error) {
+        if (!(error instanceof HandoffError)) throw error;
+        problems.push(error.message);
+      }
+    }
+  } finally {
+    await cache.save(new Set(names));
+  }
+}
+
+/** Every handoff's front-matter, oldest first: what `list` needs, without parsing unchanged files. */
+export async function loadSummaries(ctx: Context): Promise<Loaded<HandoffSummary>> {
+  const items: HandoffSummary[] = [];
+  const problems: string[] = [];
+  await scanHandoffs(
+    ctx,
+    (summary) => {
+      items.push(summary);
+      return false;
+    },
+    problems,
+  );
+  return { items: items.reverse(), problems: problems.sort() };
+}
 
 /**
- * The newest handoff that satisfies `wanted`, reading files newest first and stopping at
- * the first match: resume runs at every agent session start, and a repository gathers
- * hundreds of handoffs, nearly all of them finished.
+ * The newest handoff whose front-matter satisfies `wanted`, stopping at the first match:
+ * resume runs at every agent session start, and a repository gathers hundreds of
+ * handoffs, nearly all of them finished.
  */
-export async function findNewest(ctx: Context, wanted: (h: Handoff) => boolean): Promise<{ found?: Handoff; problems: string[] }> {
-  const dir = handoffsDir(ctx);
+export async function findNewest(ctx: Context, wanted: (meta: HandoffMeta) => boolean): Promise<{ found?: Handoff; problems: string[] }> {
   const problems: string[] = [];
-  for (const name of (await listMarkdown(dir)).reverse()) {
-    const file = ctx.rel(path.join(dir, name));
-    try {
-      const handoff = parseHandoff((await readText(path.join(dir, name))) ?? '', file);
-      if (`${handoff.meta.id}.md` === name && wanted(handoff)) return { found: handoff, problems };
-    } catch (error) {
-      if (!(error instanceof HandoffError)) throw error;
-      problems.push(error.message);
-    }
-  }
-  return { problems };
+  let match: { summary: HandoffSummary; parsed?: Handoff } | undefined;
+  await scanHandoffs(ctx, (summary, parsed) => (wanted(summary.meta) ? ((match = { summary, ...(parsed ? { parsed } : {}) }), true) : false), problems);
+  if (!match) return { problems };
+  const found = match.parsed ?? parseHandoff((await readText(path.resolve(ctx.cwd, match.summary.file))) ?? '', match.summary.file);
+  return { found, problems };
 }
-export const loadPins = (ctx: Context) => loadAll(ctx, pinsDir(ctx), parsePin);
 
 /** Prints each problem as a warning; returns whether there were any. */
 export function warnProblems(ctx: Context, problems: readonly string[]): boolean {
