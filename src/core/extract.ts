@@ -22,7 +22,7 @@ export interface Extraction {
   files: Array<{ path: string; change: EditKind; from?: string; line: number }>;
   todos: { line: number; items: Array<{ text: string; status: TodoStatus }> } | undefined;
   plan: Quoted | undefined;
-  commands: Array<{ command: string; passed: boolean | undefined; line: number }>;
+  commands: Array<{ command: string; passed: boolean | undefined; line: number; subagent?: boolean }>;
   /** The newest user turns of the main thread, oldest first (trim to a budget later). */
   recentUser: Quoted[];
   usage: { contextTokens: number; window?: number; model?: string; line: number } | undefined;
@@ -72,7 +72,7 @@ export const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 export class Extractor {
   private readonly ex: Extraction;
   private readonly files = new Map<string, { path: string; change: EditKind; from?: string; line: number }>();
-  private readonly commands = new Map<string, { command: string; passed: boolean | undefined; line: number }>();
+  private readonly commands = new Map<string, { command: string; passed: boolean | undefined; line: number; subagent?: boolean }>();
   private readonly pending = new Map<string, string>();
   private readonly tasks = new Map<string, { text: string; status: TodoStatus }>();
   private tasksLine = 0;
@@ -135,7 +135,7 @@ export class Extractor {
         // `npm test 2>&1 | tail` and `npm test` are one command run twice.
         const key = commandKey(command);
         this.commands.delete(key);
-        this.commands.set(key, { command, passed, line: e.line });
+        this.commands.set(key, { command, passed, line: e.line, ...(e.sidechain ? { subagent: true } : {}) });
         if (e.id && e.exitCode === undefined) this.pending.set(e.id, key);
         return;
       }
@@ -205,7 +205,8 @@ export class Extractor {
       ex.todos = { line: this.tasksLine, items: [...this.tasks.values()] };
     }
     const clean = (t: string) => {
-      const r = redactSecrets(t);
+      // Control characters (a NUL in a pasted log) would make the handoff a binary file.
+      const r = redactSecrets(t.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ''));
       ex.redactions += r.redactions.length;
       return r.text;
     };

@@ -61,7 +61,7 @@ export function transcriptParts(t: TranscriptDraft, root: string, gitFiles: read
   if (ex.commands.length > 0) {
     if (parts.current_state.length > 0) parts.current_state.push('');
     parts.current_state.push('### Last test and build runs', '');
-    for (const c of ex.commands) parts.current_state.push(`- ${code(c.command)}: ${c.passed === undefined ? 'result not recorded' : c.passed ? 'passed' : 'failed'} (${at(c.line)})`);
+    for (const c of ex.commands) parts.current_state.push(`- ${code(c.command)}: ${c.passed === undefined ? 'result not recorded' : c.passed ? 'passed' : 'failed'} (${c.subagent ? 'run by a subagent, ' : ''}${at(c.line)})`);
   }
 
   parts.references.push(`- Transcript: ${code(t.source)} (${ex.agent}${ex.sessionId ? `, session ${ex.sessionId}` : ''}${ex.last ? `, last activity ${ex.last}` : ''}); items marked with a line number were extracted from it.`);
