@@ -27,10 +27,14 @@ export interface DraftParts {
 
 /** A transcript path relative to the repository, or undefined when it lies outside. */
 export function repoPath(p: string, cwd: string | undefined, root: string): string | undefined {
+  if (p.startsWith('~')) return undefined;
   const abs = path.isAbsolute(p) ? p : path.resolve(cwd ?? root, p);
-  const rel = path.relative(root, abs);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return rel.split(path.sep).join('/');
+  // A session used with --force ran elsewhere: its own directory stands for the repository.
+  for (const base of cwd === undefined ? [root] : [root, cwd]) {
+    const rel = path.relative(base, abs);
+    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+  }
+  return undefined;
 }
 
 const quote = (q: Quoted) => `"${inline(q.text)}"`;
