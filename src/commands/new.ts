@@ -11,7 +11,6 @@ import { readUserFile } from '../io/input.js';
 import { createItem, handoffsDir, loadHandoffs, rewriteItem, warnProblems } from '../io/store.js';
 import { readTemplate } from '../io/templates.js';
 import { newestOpenOnBranch } from './output.js';
-import { draftParts, pinCandidates, readFrom } from './transcript-source.js';
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
 async function findBase(ctx: Context, git: Git, since: string | undefined, parent: Handoff | undefined, head: string | null): Promise<string | null> {
@@ -63,9 +62,10 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const files = changes.filter((f) => !f.path.startsWith('.handoff/'));
   // A transcript (--from auto|<path>) adds what git cannot know; see transcript-source.ts.
   const from = args.values.from as string | undefined;
-  const transcript = from === undefined ? undefined : await readFrom(ctx, from, args.values.force === true);
+  const source = from === undefined ? undefined : await import('./transcript-source.js');
+  const transcript = source && from !== undefined ? await source.readFrom(ctx, from, args.values.force === true) : undefined;
   if (from === 'auto' && !transcript) ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
-  const extraction = transcript ? await draftParts(ctx, transcript, files, args.values['pin-candidates'] === true) : undefined;
+  const extraction = source && transcript ? await source.draftParts(ctx, transcript, files, args.values['pin-candidates'] === true) : undefined;
   const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}) });
   const body = checkText(await review(ctx, git, args, draft), 'the handoff body');
 
@@ -82,7 +82,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     files,
   };
   const file = await createItem(ctx, handoffsDir(ctx), meta.id, serializeHandoff(meta, body));
-  if (transcript && args.values['pin-candidates'] === true) await pinCandidates(ctx, transcript, author);
+  if (source && transcript && args.values['pin-candidates'] === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
     await rewriteItem(ctx, parent.file, updateHandoff(parent, { status: 'superseded', superseded_by: meta.id }));
     ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one`);

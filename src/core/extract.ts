@@ -77,7 +77,6 @@ export class Extractor {
   private readonly tasks = new Map<string, { text: string; status: TodoStatus }>();
   private tasksLine = 0;
   private recentChars = 0;
-  private readonly seen = new Set<string>();
 
   constructor(agent: Agent) {
     this.ex = {
@@ -188,9 +187,8 @@ export class Extractor {
   }
 
   private push(list: Quoted[], q: Quoted, max: number, tag: string): void {
-    const key = tag + q.text;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
+    // Lists stay short, so a scan keeps memory flat where a set of everything seen would not.
+    if (list.some((x) => x.text === q.text)) return;
     list.push(q);
     // Constraints: the first ones stated; decisions: the latest ones.
     if (list.length > max) (tag === 'd' ? list.shift() : list.pop());

@@ -7,7 +7,8 @@
 // connection strings and more. Quirks: secretlint's own runner (@secretlint/core) is
 // async, and this API is synchronous, so we drive the rules directly: each rule's
 // `file(source)` handler is synchronous and reports `{range: [start, end]}`; a rule that
-// ever answers with a promise is skipped rather than awaited. The preset is one bundled
+// ever answers with a promise is skipped rather than awaited. Pinned to 12.x: 13.x declares
+// engines node >=22. The preset is one bundled
 // file (a few ms to import), so loading it eagerly is cheap.
 // A few extra patterns below cover shapes the preset deliberately leaves to context
 // (bare AWS key ids, OpenAI keys without their marker).
