@@ -136,6 +136,17 @@ describe('bad transcripts', () => {
   });
 });
 
+describe('help', () => {
+  it('lists sessions and meter, and the new options of new', () => {
+    const repo = makeRepo();
+    const help = repo.handoff(['--help']);
+    expect(help.stdout).toContain('sessions');
+    expect(help.stdout).toContain('meter');
+    const sub = repo.handoff(['new', '--help']).stdout;
+    for (const option of ['--from', '--pin-candidates', '--force']) expect(sub).toContain(option);
+  });
+});
+
 describe('handoff meter', () => {
   it('reports the latest main-chain usage and exits 3 above the threshold', () => {
     const repo = makeRepo();
