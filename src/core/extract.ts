@@ -39,7 +39,7 @@ const RECENT_CHARS = 200_000;
 // A lasting rule in imperative form: the sentence starts with the rule word.
 const CONSTRAINT = /^(?:please\s+)?(?:never|always|don['’]t|do not|must(?: not)?|only|prefer|avoid|make sure|keep|no more)\b|^(?:you|we)\s+(?:must|should (?:never|always)|must not|shouldn['’]t|should not)\b/i;
 // A choice with its reason: both halves must be there.
-const CHOICE = /\b(?:decided to|decide to|i['’]ll use|we['’]ll use|i will use|we will use|going with|went with|opted (?:to|for)|chose|choosing|switched to|i['’]ll go with|let['’]s use)\b/i;
+const CHOICE = /\b(?:decided to|decide to|going with|went with|opted (?:to|for)|chose|choosing|switched to|settled on)\b|\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|we should|i['’]m going to)\b(?:[^.]|\.(?!\s)){0,120}?\b(?:use|switch|catch|keep|go with|mock|replace|store|move)\b/i;
 const REASON = /\b(?:because|since|so that|instead of|rather than|to avoid|as it|which (?:keeps|avoids|means))\b/i;
 const TEST_OR_BUILD = /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|check)\b|npx\s+(?:vitest|jest|tsc|eslint|playwright)\b|vitest\b|jest\b|pytest\b|python3? -m (?:pytest|unittest)\b|cargo (?:test|build|check|clippy)\b|go (?:test|build|vet)\b|make(?:\s|$)|tsc\b|mvn\b|gradle\b|\.\/gradlew\b|dotnet (?:test|build)\b|ruff\b|mypy\b|golangci-lint\b|eslint\b|ctest\b|cmake --build\b|swift (?:test|build)\b|deno (?:test|check)\b|rspec\b|rake\b|phpunit\b)/;
 
