@@ -5,13 +5,13 @@ import type { Context } from '../context.js';
 import { DEFAULT_TRANSCRIPT_CONFIG } from '../core/config.js';
 import { computeMeter } from '../core/meter.js';
 import { discoverSessions } from '../io/sessions.js';
-import { insideRepo, readCandidate } from './transcript-source.js';
+import { readCandidate } from './transcript-source.js';
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const rows = [];
   for (const c of await discoverSessions(ctx.root, ctx.env)) {
     const r = await readCandidate(ctx, c).catch(() => undefined);
-    if (!r || insideRepo(ctx, r.extraction.cwd) === false) continue;
+    if (!r) continue;
     const meter = computeMeter(r.extraction.usage, ctx.config.context_window ?? DEFAULT_TRANSCRIPT_CONFIG.context_window, ctx.config.meter_threshold ?? DEFAULT_TRANSCRIPT_CONFIG.meter_threshold);
     rows.push({
       agent: r.opened.agent,

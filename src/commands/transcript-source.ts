@@ -12,6 +12,7 @@ import { loadTokenCounter } from '../core/tokens.js';
 import { discoverSessions, type Candidate } from '../io/sessions.js';
 import { createItem, loadPins, pinsDir, warnProblems } from '../io/store.js';
 import { openTranscript, type OpenedTranscript } from '../io/transcript.js';
+import { newStats } from '../transcripts/events.js';
 
 export interface Read {
   opened: OpenedTranscript;
@@ -45,20 +46,34 @@ function noteSkipped(ctx: Context, r: Read): void {
   if (unknown > 0) ctx.stderr(`handoff: skipped ${unknown} record${unknown === 1 ? '' : 's'} of a type this version does not know in ${r.shown}`);
 }
 
-export async function readCandidate(ctx: Context, c: Candidate): Promise<Read> {
+/** The session's working directory from its first records, without reading the rest. */
+async function peekCwd(opened: OpenedTranscript): Promise<string | undefined> {
+  let seen = 0;
+  for await (const e of opened.events()) {
+    if (e.kind === 'meta' && e.cwd) return e.cwd;
+    if (++seen > 50) break;
+  }
+  return undefined;
+}
+
+/** A discovered session, or undefined when it ran outside this repository (checked before the full read). */
+export async function readCandidate(ctx: Context, c: Candidate): Promise<Read | undefined> {
   const shown = showPath(ctx, c.file);
   const opened = await openTranscript(c.file, shown, ctx.root, c.sessionId);
-  return { opened, extraction: await scan(opened), shown };
+  if (insideRepo(ctx, await peekCwd(opened)) === false) return undefined;
+  Object.assign(opened.stats, newStats());
+  const extraction = await scan(opened);
+  if (insideRepo(ctx, extraction.cwd) === false) return undefined;
+  return { opened, extraction, shown };
 }
 
 /** The transcript named by --from: `auto` (the newest session of this repository) or a path. */
 export async function readFrom(ctx: Context, from: string, force: boolean): Promise<Read | undefined> {
   if (from === 'auto') {
     for (const c of await discoverSessions(ctx.root, ctx.env)) {
+      // In-repo files (Aider, SpecStory) carry no cwd: they are this repository's.
       const r = await readCandidate(ctx, c).catch(() => undefined);
       if (!r) continue;
-      // In-repo files (Aider, SpecStory) carry no cwd: they are this repository's.
-      if (insideRepo(ctx, r.extraction.cwd) === false) continue;
       ctx.stderr(`handoff: reading the ${r.opened.agent} session ${r.extraction.sessionId ?? ''}${r.extraction.sessionId ? ' ' : ''}(${r.shown}), the newest for this repository`);
       noteSkipped(ctx, r);
       return r;

@@ -5,11 +5,14 @@ import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 
 export async function* readLines(file: string): AsyncGenerator<string> {
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }), crlfDelay: Infinity });
+  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const rl = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of rl) yield line;
   } finally {
+    // A reader that stops early (a peek at the header) must not leave the file open.
     rl.close();
+    input.destroy();
   }
 }
 
