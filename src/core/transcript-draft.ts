@@ -6,6 +6,7 @@ import type { FileChange } from './handoff.js';
 import type { Extraction, Quoted } from './extract.js';
 import { code } from './files.js';
 import { escapeBlock, inline } from './markdown.js';
+import { redactSecrets } from './redact.js';
 
 export interface TranscriptDraft {
   extraction: Extraction;
@@ -69,6 +70,7 @@ export function transcriptParts(t: TranscriptDraft, root: string, gitFiles: read
   }
 
   parts.references.push(`- Transcript: ${code(t.source)} (${ex.agent}${ex.sessionId ? `, session ${ex.sessionId}` : ''}${ex.last ? `, last activity ${ex.last}` : ''}); items marked with a line number were extracted from it.`);
+  if (ex.counts.sidechainEvents > 0) parts.references.push(`- ${ex.counts.sidechainEvents} event${ex.counts.sidechainEvents === 1 ? '' : 's'} came from subagents (sidechains): their files and commands are listed above, their text is not quoted.`);
   if (ex.redactions > 0) parts.references.push(`- ${ex.redactions} secret${ex.redactions === 1 ? '' : 's'} redacted from the transcript text.`);
   if (ex.plan) parts.references.push(`- The last approved plan (${at(ex.plan.line)}):`, '', ...escapeBlock(ex.plan.text.trim()).split('\n').map((l) => (l === '' ? '>' : `> ${l}`)), '');
   const r = t.recent;
@@ -77,5 +79,7 @@ export function transcriptParts(t: TranscriptDraft, root: string, gitFiles: read
     for (const q of r.kept) parts.references.push(`  ${at(q.line)}:`, '', ...escapeBlock(q.text.trim()).split('\n').map((l) => (l === '' ? '  >' : `  > ${l}`)), '');
   }
   while (parts.references.at(-1) === '') parts.references.pop();
+  // Paths, commands and ids pass through redaction too: nothing from a transcript is written unchecked.
+  for (const key of Object.keys(parts) as Array<keyof DraftParts>) parts[key] = parts[key].map((line) => redactSecrets(line).text);
   return parts;
 }
