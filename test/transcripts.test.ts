@@ -77,6 +77,9 @@ describe('handoff new --from a Claude Code session', () => {
     expect(handoffBody(repo)).not.toContain('Pin candidate');
     repo.handoff(['new', 'g2', '--from', file, '--no-edit', '--pin-candidates']);
     expect(repo.files('.handoff/pins')).toHaveLength(2);
+    const without = repo.handoff(['new', 'g3', '--no-edit', '--pin-candidates']);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toContain('--pin-candidates needs a transcript');
   });
 });
 

@@ -62,6 +62,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const files = changes.filter((f) => !f.path.startsWith('.handoff/'));
   // A transcript (--from auto|<path>) adds what git cannot know; see transcript-source.ts.
   const from = args.values.from as string | undefined;
+  if (from === undefined && args.values['pin-candidates'] === true) throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
   const source = from === undefined ? undefined : await import('./transcript-source.js');
   const transcript = source && from !== undefined ? await source.readFrom(ctx, from, args.values.force === true) : undefined;
   if (from === 'auto' && !transcript) ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
