@@ -247,5 +247,8 @@ describe('discovery: --from auto and handoff sessions', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('drafting from git alone');
     expect(repo.handoff(['sessions'], { env: { HOME: tempDir() } }).stdout).toContain('No agent sessions found');
+    const meter = repo.handoff(['meter', '--json'], { env: { HOME: tempDir() } });
+    expect(meter.code).toBe(0);
+    expect(JSON.parse(meter.stdout)).toEqual({ agent: null, tokens: null, above: false });
   });
 });

@@ -2,7 +2,6 @@
 // Exit 3 above the threshold, so a hook or a shell prompt can act on it.
 import type { Args } from './spec.js';
 import type { Context } from '../context.js';
-import { HandoffError } from '../errors.js';
 import { DEFAULT_TRANSCRIPT_CONFIG } from '../core/config.js';
 import { computeMeter } from '../core/meter.js';
 import { readFrom } from './transcript-source.js';
@@ -12,7 +11,12 @@ export const ABOVE_THRESHOLD = 3;
 export async function run(ctx: Context, args: Args): Promise<number> {
   const from = (args.values.from as string | undefined) ?? 'auto';
   const r = await readFrom(ctx, from, args.values.force === true);
-  if (!r) throw new HandoffError('no session of a supported agent found for this repository; name one with --from <file> (see handoff sessions)');
+  if (!r) {
+    // Nothing to measure is not a failure: a shell prompt or hook calling this stays quiet.
+    if (args.values.json === true) ctx.stdout(JSON.stringify({ agent: null, tokens: null, above: false }, null, 2) + '\n');
+    else ctx.stdout('No agent session found for this repository; nothing to measure (name one with --from <file>).\n');
+    return 0;
+  }
   const threshold = ctx.config.meter_threshold ?? DEFAULT_TRANSCRIPT_CONFIG.meter_threshold;
   const meter = computeMeter(r.extraction.usage, ctx.config.context_window ?? DEFAULT_TRANSCRIPT_CONFIG.context_window, threshold);
   const session = { agent: r.opened.agent, session: r.extraction.sessionId ?? null, file: r.shown, model: r.extraction.model ?? null };
