@@ -88,11 +88,11 @@ describe('Gemini CLI JSONL and pi', () => {
     const ex = await extract('pi', readPi(lines([
       { type: 'session', id: 'p1', cwd: '/r', timestamp: '2026-11-20T10:00:00Z' },
       { type: 'message', message: { role: 'assistant', content: [{ type: 'toolCall', id: 'x', name: 'edit', arguments: { path: 'src/a.ts' } }], usage: { input: 100, cacheRead: 50000, cacheWrite: 0 } } },
-      { type: 'compaction', summary: 's', details: { readFiles: [], modifiedFiles: [] } },
+      { type: 'compaction', summary: 's', details: { readFiles: ['README.md'], modifiedFiles: ['src/b.ts'] } },
     ])));
     expect(ex.usage).toBeUndefined();
     expect(ex.counts.compactions).toBe(1);
-    expect(ex.files[0]!.path).toBe('src/a.ts');
+    expect(ex.files.map((f) => f.path)).toEqual(['src/a.ts', 'src/b.ts']);
   });
 });
 

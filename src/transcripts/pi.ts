@@ -31,6 +31,9 @@ export async function* readPi(lines: Lines, stats: ReadStats = newStats()): Asyn
       yield { kind: 'meta', line: n, ...(str(rec.id) ? { sessionId: str(rec.id)! } : {}), ...(str(rec.cwd) ? { cwd: str(rec.cwd)! } : {}), ...(str(rec.timestamp) ? { start: str(rec.timestamp)! } : {}), ...(str(rec.modelId) ? { model: str(rec.modelId)! } : {}) };
     } else if (type === 'compaction') {
       yield { kind: 'compaction', ...base };
+      // The summary carries the files modified before it, which the dropped entries named.
+      const details = isObject(rec.details) ? rec.details : {};
+      if (Array.isArray(details.modifiedFiles)) for (const f of details.modifiedFiles) if (typeof f === 'string') yield { kind: 'file-edit', path: f, change: 'edit', ...base };
     } else if (type === 'message' && isObject(rec.message)) {
       const m = rec.message;
       if (m.role === 'user') {
