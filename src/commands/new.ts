@@ -61,7 +61,14 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   ]);
   // Our own records are not the work.
   const files = changes.filter((f) => !f.path.startsWith('.handoff/'));
-  const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base });
+  // A transcript (--from auto|<path>) adds what git cannot know; see transcript-source.ts.
+  const from = args.values.from as string | undefined;
+  if (from === undefined && args.values['pin-candidates'] === true) throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
+  const source = from === undefined ? undefined : await import('./transcript-source.js');
+  const transcript = source && from !== undefined ? await source.readFrom(ctx, from, args.values.force === true) : undefined;
+  if (from === 'auto' && !transcript) ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
+  const extraction = source && transcript ? await source.draftParts(ctx, transcript, files, args.values['pin-candidates'] === true) : undefined;
+  const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}) });
   const offered = await maybeModelDraft(ctx, args, { goal, files, commits, draft });
   if (offered === null) return 0; // --dry-run: the request was printed, nothing is written
   const body = checkText(await review(ctx, git, args, offered), 'the handoff body');
@@ -79,6 +86,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     files,
   };
   const file = await createItem(ctx, handoffsDir(ctx), meta.id, serializeHandoff(meta, body));
+  if (source && transcript && args.values['pin-candidates'] === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
     await rewriteItem(ctx, parent.file, updateHandoff(parent, { status: 'superseded', superseded_by: meta.id }));
     ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one`);

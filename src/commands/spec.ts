@@ -55,6 +55,9 @@ export const COMMANDS: CommandSpec[] = [
       'message-file': { type: 'string', short: 'F', describe: 'use this file as the handoff body instead of the draft (no editor)' },
       llm: { type: 'boolean', describe: 'draft with the configured OpenAI-compatible model (--no-llm: never; default: llm.mode in config)' },
       'dry-run': { type: 'boolean', describe: 'print the model request and its token count; send nothing, write nothing' },
+      from: { type: 'string', describe: "read an agent transcript too: 'auto' (the newest session of this repository) or a file" },
+      'pin-candidates': { type: 'boolean', describe: "pin the user's constraints found in the transcript, verbatim" },
+      force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
     },
     examples: [
       ['handoff new "now implement this for teams"', 'draft, review and save'],
@@ -128,5 +131,28 @@ export const COMMANDS: CommandSpec[] = [
     options: {},
     examples: [['handoff done 01jx7k2m', 'the work it described is finished']],
     load: () => import('./done.js'),
+  },
+  {
+    name: 'sessions',
+    describe: 'list the agent sessions found for this repository, newest first',
+    positionals: [],
+    options: { json },
+    examples: [['handoff sessions', 'pick a transcript for handoff new --from']],
+    load: () => import('./sessions.js'),
+  },
+  {
+    name: 'meter',
+    describe: "how full the agent session's context window is (exit 3 above the threshold)",
+    positionals: [],
+    options: {
+      from: { type: 'string', describe: "'auto' (default: the newest session of this repository) or a transcript file" },
+      force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
+      json,
+    },
+    examples: [
+      ['handoff meter', 'how full is the current session?'],
+      ['handoff meter --json || handoff new "..."', 'hand off when the meter says so'],
+    ],
+    load: () => import('./meter.js'),
   },
 ];

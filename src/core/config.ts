@@ -11,6 +11,10 @@ export interface Config {
   draft_commits: number;
   /** Model drafting (`handoff new --llm`); absent means the defaults in llm-config.ts. */
   llm?: LlmConfig;
+  /** Transcript settings (see TranscriptConfig below); unset means the default. */
+  meter_threshold?: number;
+  context_window?: number;
+  recent_user_tokens?: number;
 }
 
 export const DEFAULT_CONFIG: Config = { draft_commits: 20 };
@@ -40,8 +44,35 @@ export function parseConfig(text: string | undefined, file: string): Parsed<Conf
         value.llm = parseLlmConfig(raw, file, warnings);
         break;
       default:
-        warnings.push(`${file}: unknown setting '${key}' ignored`);
+        if (TRANSCRIPT_KEYS.has(key)) (value as unknown as Record<string, unknown>)[key] = parseTranscriptConfig({ [key]: raw }, file)[key as keyof TranscriptConfig];
+        else warnings.push(`${file}: unknown setting '${key}' ignored`);
     }
   }
   return { value, warnings };
+}
+
+// Transcript settings (issue 4), parsed apart from the keys above so the switch stays
+// as it was: `handoff meter` and `handoff new --from`.
+export interface TranscriptConfig {
+  /** Percent of the context window above which `handoff meter` recommends a handoff. */
+  meter_threshold: number;
+  /** Context window when neither the log nor the model name tells it. */
+  context_window: number;
+  /** Tokens of the latest user messages kept verbatim in a draft. */
+  recent_user_tokens: number;
+}
+
+export const DEFAULT_TRANSCRIPT_CONFIG: TranscriptConfig = { meter_threshold: 85, context_window: 200_000, recent_user_tokens: 4_000 };
+export const TRANSCRIPT_KEYS = new Set(Object.keys(DEFAULT_TRANSCRIPT_CONFIG));
+
+export function parseTranscriptConfig(data: Record<string, unknown>, file: string): TranscriptConfig {
+  const value = { ...DEFAULT_TRANSCRIPT_CONFIG };
+  for (const key of TRANSCRIPT_KEYS as Set<keyof TranscriptConfig>) {
+    const raw = data[key];
+    if (raw === undefined || raw === null) continue;
+    const ok = typeof raw === 'number' && Number.isFinite(raw) && raw > 0 && (key !== 'meter_threshold' || raw <= 100);
+    if (!ok) throw new FileFormatError(file, `${key} must be a positive number${key === 'meter_threshold' ? ' up to 100, e.g. meter_threshold: 85' : `, e.g. ${key}: ${DEFAULT_TRANSCRIPT_CONFIG[key]}`}`);
+    value[key] = raw;
+  }
+  return value;
 }

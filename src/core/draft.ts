@@ -4,6 +4,7 @@ import type { Handoff, FileChange } from './handoff.js';
 import { code, renderFileGroups } from './files.js';
 import { escapeBlock, findSection, inline, listItems } from './markdown.js';
 import { fill } from './template.js';
+import type { DraftParts } from './transcript-draft.js';
 
 export interface DraftInput {
   goal: string;
@@ -12,7 +13,11 @@ export interface DraftInput {
   parent: Handoff | undefined;
   parentFile?: string;
   base: string | null;
+  /** What a transcript adds (core/transcript-draft.ts), section by section. */
+  extraction?: DraftParts;
 }
+
+const join = (...lists: string[][]) => lists.flat().join('\n');
 
 /** Unfinished items of a section of the parent: unchecked list items, text as written. */
 function carried(parent: Handoff | undefined, title: string): string[] {
@@ -30,13 +35,17 @@ export function draftBody(template: string, input: DraftInput): string {
     references.push(`- Continues handoff ${input.parent.meta.id}${input.parentFile ? ` (${code(input.parentFile)})` : ''}: ${inline(input.parent.meta.goal)}`);
   }
   if (input.base) references.push(`- Files and commits are counted from ${input.base.slice(0, 12)}.`);
+  const x = input.extraction;
+  const state = [renderFileGroups(input.files), ...(x && x.current_state.length > 0 ? [x.current_state.join('\n')] : [])].filter((s) => s !== '');
   return fill(template, {
     goal: escapeBlock(input.goal),
-    completed: completed.join('\n'),
-    current_state: renderFileGroups(input.files),
-    next_steps: carried(input.parent, 'Next steps').join('\n'),
-    open_questions: carried(input.parent, 'Open questions').join('\n'),
-    references: references.join('\n'),
+    completed: join(completed, x?.completed ?? []),
+    current_state: state.join('\n\n'),
+    in_progress: join(x?.in_progress ?? []),
+    next_steps: join(carried(input.parent, 'Next steps'), x?.next_steps ?? []),
+    open_questions: join(carried(input.parent, 'Open questions'), x?.open_questions ?? []),
+    decisions: join(x?.decisions ?? []),
+    references: join(references, x?.references ?? []),
   });
 }
 

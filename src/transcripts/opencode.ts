@@ -1,0 +1,59 @@
+// OpenCode sessions, from its SQLite database (io/opencode-db.ts) or the legacy JSON
+// storage: messages `{role, modelID, tokens}` each with parts `text`, `tool {tool,
+// callID, state {status, input}}`, `patch {files[]}`, `step-finish {tokens}`, `compaction`.
+import { isObject, str, type ReadStats, type TranscriptEvent } from './events.js';
+import { toolEvents } from './tools.js';
+
+export interface OpenCodeMessage {
+  data: Record<string, unknown>;
+  parts: Array<Record<string, unknown>>;
+}
+
+export interface OpenCodeSession {
+  id: string;
+  directory?: string;
+  created?: number;
+  updated?: number;
+  messages: () => AsyncIterable<OpenCodeMessage>;
+}
+
+function contextTokens(t: unknown): number | undefined {
+  if (!isObject(t) || typeof t.input !== 'number') return undefined;
+  const cache = isObject(t.cache) ? t.cache : {};
+  return t.input + (typeof cache.read === 'number' ? cache.read : 0) + (typeof cache.write === 'number' ? cache.write : 0);
+}
+
+export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats): AsyncGenerator<TranscriptEvent> {
+  yield { kind: 'meta', line: 0, sessionId: session.id, ...(session.directory ? { cwd: session.directory } : {}), ...(session.created ? { start: new Date(session.created).toISOString() } : {}) };
+  let n = 0;
+  for await (const m of session.messages()) {
+    n++;
+    stats.records++;
+    const base = { line: n };
+    const role = m.data.role;
+    const model = str(m.data.modelID);
+    for (const p of m.parts) {
+      const type = str(p.type);
+      if (type === 'text' && typeof p.text === 'string' && p.synthetic !== true) {
+        if (role === 'user') yield { kind: 'user', text: p.text, ...base };
+        else yield { kind: 'assistant', text: p.text, ...base };
+      } else if (type === 'tool') {
+        const name = str(p.tool) ?? '';
+        const id = str(p.callID);
+        const state = isObject(p.state) ? p.state : {};
+        yield { kind: 'tool-call', name, ...(id ? { id } : {}), input: state.input, ...base };
+        yield* toolEvents(name, id, state.input, base);
+        if (state.status === 'completed' || state.status === 'error') yield { kind: 'tool-result', ...(id ? { id } : {}), isError: state.status === 'error', ...base };
+      } else if (type === 'patch' && Array.isArray(p.files)) {
+        for (const f of p.files) if (typeof f === 'string') yield { kind: 'file-edit', path: f, change: 'edit', ...base };
+      } else if (type === 'step-finish') {
+        const tokens = contextTokens(p.tokens);
+        if (tokens !== undefined) yield { kind: 'usage', contextTokens: tokens, ...(model ? { model } : {}), ...base };
+      } else if (type === 'compaction') {
+        yield { kind: 'compaction', ...base };
+      } else if (type !== 'reasoning' && type !== 'step-start' && type !== 'file' && type !== 'snapshot' && type !== 'agent') {
+        stats.unknown++;
+      }
+    }
+  }
+}
