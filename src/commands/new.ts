@@ -48,11 +48,18 @@ async function review(ctx: Context, git: Git, args: Args, draft: string): Promis
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const goal = checkText(args.positionals[0]!, 'the goal');
+  const file = await writeHandoff(ctx, goal, args.values.since as string | undefined, (git, draft) => review(ctx, git, args, draft));
+  ctx.stdout(`${ctx.rel(file)}\n`);
+  return 0;
+}
+
+/** The body of `handoff new`, shared with the agent hooks: draft, let `review` settle the body, save. Returns the new file. */
+export async function writeHandoff(ctx: Context, goal: string, since: string | undefined, reviewDraft: (git: Git, draft: string) => Promise<string>): Promise<string> {
   const git = await ctx.git();
   const [{ items: handoffs, problems }, branch, head, author] = await Promise.all([loadHandoffs(ctx), git.branch(), git.head(), git.author()]);
   warnProblems(ctx, problems);
   const parent = newestOpenOnBranch(handoffs, branch);
-  const base = await findBase(ctx, git, args.values.since as string | undefined, parent, head);
+  const base = await findBase(ctx, git, since, parent, head);
   const [changes, commits, template] = await Promise.all([
     git.changesSince(base),
     base === head ? Promise.resolve([]) : git.commitsSince(base, ctx.config.draft_commits),
@@ -61,7 +68,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   // Our own records are not the work.
   const files = changes.filter((f) => !f.path.startsWith('.handoff/'));
   const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base });
-  const body = checkText(await review(ctx, git, args, draft), 'the handoff body');
+  const body = checkText(await reviewDraft(git, draft), 'the handoff body');
 
   const meta: HandoffMeta = {
     id: ctx.newId(),
@@ -81,6 +88,5 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one`);
   }
   ctx.stderr(`handoff: ${files.length} file${files.length === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`);
-  ctx.stdout(`${ctx.rel(file)}\n`);
-  return 0;
+  return file;
 }
