@@ -43,8 +43,8 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
   const { text, form } = sessionContext(built.prompt, built.parts);
   const output: Record<string, unknown> = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
   if (form !== 'full') {
-    const what = form === 'pins-goal-next' ? 'pins, goal and next steps' : form === 'pins-goal' ? 'pins and goal' : 'a pointer';
-    const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over ${agent}'s 10,000-character hook limit; sent the ${what} and pointed the agent to ${built.parts.file}`;
+    const what = form === 'pins-goal-next' ? 'the pins, goal and next steps' : form === 'pins-goal' ? 'the pins and goal' : 'only a pointer';
+    const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over ${agent}'s 10,000-character hook limit; sent ${what} and pointed the agent to ${built.parts.file}`;
     output.systemMessage = line;
     ctx.stderr(line);
   } else {
