@@ -216,3 +216,20 @@ describe('handoff hook gemini-*', () => {
     expect(repo.read(file)).toContain('- Gemini CLI session transcript: `');
   });
 });
+
+describe('handoff hook claude-meter (opt-in)', () => {
+  it('suggests a handoff once per session when the last reply passed the threshold', () => {
+    const repo = withHandoff();
+    // The fixture's last assistant reply used 6 + 132 + 36,388 + 12 = 36,538 tokens.
+    const stop = JSON.stringify({ session_id: 'meter-1', transcript_path: TRANSCRIPT, cwd: repo.dir, hook_event_name: 'Stop', stop_hook_active: false });
+    const env = { TMPDIR: tempDir(), HANDOFF_CONTEXT_WINDOW: '40000' };
+    const first = repo.handoff(['hook', 'claude-meter'], { input: stop, env });
+    expect(first.code).toBe(0);
+    const line = "handoff: Claude Code's context is at 91% (36,538 of 40,000 tokens); consider `handoff new \"<next goal>\"` and a fresh session before it compacts";
+    expect(JSON.parse(first.stdout)).toEqual({ systemMessage: line });
+    const second = repo.handoff(['hook', 'claude-meter'], { input: stop, env });
+    expect(second).toEqual({ code: 0, stdout: '', stderr: '' });
+    const below = repo.handoff(['hook', 'claude-meter'], { input: stop.replace('meter-1', 'meter-2'), env: { ...env, HANDOFF_CONTEXT_WINDOW: '200000' } });
+    expect(below).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+});

@@ -23,6 +23,7 @@ interface HookSpec {
 export const HOOKS: Record<string, HookSpec> = {
   'claude-session-start': { agent: 'Claude Code', run: sessionStart },
   'claude-pre-compact': { agent: 'Claude Code', run: preCompact },
+  'claude-meter': { agent: 'Claude Code', run: meter },
   'gemini-session-start': { agent: 'Gemini CLI', run: sessionStart },
   'gemini-pre-compress': { agent: 'Gemini CLI', run: preCompact },
 };
@@ -65,6 +66,26 @@ async function preCompact(ctx: Context, input: HookInput, agent: string): Promis
   const { writeHandoff } = await import('./new.js');
   const file = await writeHandoff(ctx, goal, undefined, async (_git, draft) => addToSections(draft, sources.sections));
   const line = `handoff: wrote ${ctx.rel(file)} before ${agent} compacts (${input.trigger ?? 'compaction'}); goal: ${truncate(goal, 80)}`;
+  ctx.stderr(line);
+  answer(ctx, { systemMessage: line });
+}
+
+// Until a threshold setting exists in config.yml (shared with `handoff meter`), these hold.
+export const METER_THRESHOLD = 0.85;
+export const CLAUDE_WINDOW = 200_000;
+
+/** Opt-in (Stop hook): once per session, one line when the context passes the threshold. The user decides. */
+async function meter(ctx: Context, input: HookInput, agent: string): Promise<void> {
+  if (!input.transcript_path || !(await exists(ctx.dir))) return;
+  const { lastUsage, readTranscriptTail } = await import('../agents/claude-usage.js');
+  const usage = lastUsage(await readTranscriptTail(input.transcript_path));
+  if (!usage) return;
+  const window = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || CLAUDE_WINDOW;
+  const share = usage.tokens / window;
+  if (share < METER_THRESHOLD) return;
+  const { firstSuggestion } = await import('../io/meter-state.js');
+  if (!(await firstSuggestion(input.session_id ?? input.transcript_path))) return;
+  const line = `handoff: ${agent}'s context is at ${Math.round(share * 100)}% (${usage.tokens.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens); consider \`handoff new "<next goal>"\` and a fresh session before it compacts`;
   ctx.stderr(line);
   answer(ctx, { systemMessage: line });
 }
