@@ -105,5 +105,7 @@ export function removeHooks(text: string, isOurs: (command: string) => boolean, 
       out = applyEdits(out, modify(out, ['hooks'], undefined, options));
     }
   }
+  // What is left of a file that held only our hooks reads as it was before: `{}`.
+  if (removed.length > 0 && /^\{\s*\}\s*$/.test(out)) out = `{}${out.includes('\r\n') ? '\r\n' : '\n'}`;
   return { text: out, removed };
 }

@@ -35,8 +35,10 @@ function find(text: string, file: string): Found | null {
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 export function upsertBlock(text: string | undefined, content: string, file: string, limitBytes?: number): BlockResult {
-  const block = `${BLOCK_START}\n${content.replace(/\n+$/, '')}\n${BLOCK_END}`;
   const old = text ?? '';
+  // Written in the file's own line endings, so a CRLF file stays CRLF throughout.
+  const eol = old.includes('\r\n') ? '\r\n' : '\n';
+  const block = `${BLOCK_START}\n${content.replace(/\n+$/, '')}\n${BLOCK_END}`.replace(/\r?\n/g, eol);
   const found = find(old, file);
   let out: string;
   let blockEnd: number;
@@ -44,14 +46,15 @@ export function upsertBlock(text: string | undefined, content: string, file: str
     out = old.slice(0, found.start) + block + old.slice(found.end);
     blockEnd = found.start + block.length;
   } else {
-    const before = old === '' ? '' : `${old.replace(/\n*$/, '')}\n\n`;
-    out = `${before}${block}\n`;
-    blockEnd = out.length - 1;
+    // One blank line before the block; the user's own trailing newlines are left as they are.
+    const before = old === '' ? '' : old.endsWith('\n') ? `${old}${eol}` : `${old}${eol}${eol}`;
+    out = `${before}${block}${eol}`;
+    blockEnd = out.length - eol.length;
   }
   if (limitBytes !== undefined && bytes(out.slice(0, blockEnd)) > limitBytes) {
     // An agent that reads only the first limitBytes would miss the block: put it first.
-    const rest = found ? old.slice(0, found.start) + old.slice(found.end).replace(/^\n/, '') : old;
-    out = `${block}\n\n${rest.replace(/^\n+/, '')}`;
+    const rest = found ? (removeBlock(old, file) ?? old) : old;
+    out = `${block}${eol}${eol}${rest}`;
     return {
       text: out,
       action: found ? 'updated' : 'added',
@@ -67,11 +70,16 @@ export function removeBlock(text: string, file: string): string | null {
   if (!found) return null;
   let start = found.start;
   let end = found.end;
-  if (text[end] === '\n') end++;
+  const newline = (at: number) => (text.startsWith('\r\n', at) ? 2 : text[at] === '\n' ? 1 : 0);
+  end += newline(end);
   if (start === 0) {
-    while (text[end] === '\n') end++;
-  } else if (text.slice(start - 2, start) === '\n\n') {
-    start--;
+    // Placed first: we also added the blank line after it.
+    end += newline(end);
+  } else {
+    // Appended: we added the blank line before it.
+    const before = text.slice(0, start);
+    const m = /(\r?\n)(\r?\n)$/.exec(before);
+    if (m) start -= m[2]!.length;
   }
   return text.slice(0, start) + text.slice(end);
 }
