@@ -180,6 +180,17 @@ describe('handoff hook claude-pre-compact', () => {
     expect(JSON.parse(hook.stdout).systemMessage).toContain('(manual); goal: continue: focus on the billing form');
   });
 
+  it('redacts a secret typed into the custom instructions before it reaches the goal', () => {
+    const repo = withHandoff();
+    const fakeKey = 'gh' + 'p_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+    const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT, `use token ${fakeKey} for the deploy`) });
+    expect(hook.code).toBe(0);
+    const made = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0];
+    expect(made.goal).toBe('continue: use token [REDACTED:github-token] for the deploy');
+    expect(repo.read(made.file)).not.toContain(fakeKey);
+    expect(hook.stdout + hook.stderr).not.toContain(fakeKey);
+  });
+
   it('still writes the handoff when the transcript does not exist, and says so', () => {
     const repo = withHandoff();
     const missing = path.join(tempDir(), 'gone.jsonl');
