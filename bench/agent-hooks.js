@@ -6,12 +6,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.join(here, '..', 'bin', 'handoff.js');
 const TRANSCRIPT = path.join(here, '..', '..', 'shared', 'fixtures', 'transcripts', 'claude-code', 'codemie-4c2ddfdc-v2.0.64.jsonl');
 const runs = Number(process.argv[2]) || 21;
+const dist = (file) => pathToFileURL(path.join(here, '..', 'dist', file)).href;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));
 const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_EDITOR: ':' };
@@ -47,7 +48,9 @@ const rows = [
   // Resolved from this package's own node_modules.
   ['node: import yaml', () => once(process.execPath, ['--input-type=module', '-e', "await import('yaml')"], '', path.join(here, '..'))],
   ['node: import simple-git', () => once(process.execPath, ['--input-type=module', '-e', "await import('simple-git')"], '', path.join(here, '..'))],
-  ['git rev-parse HEAD (one git process)', () => once('git', ['rev-parse', 'HEAD'])],
+  ['node: import dist/cli.js (cli, context, yaml, ulid)', () => once(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(dist('cli.js'))})`])],
+  ['node: + the session-start modules (simple-git, ...)', () => once(process.execPath, ['--input-type=module', '-e', ['cli.js', 'io/git.js', 'commands/hook.js', 'commands/resume.js'].map((f) => `await import(${JSON.stringify(dist(f))});`).join('')])],
+  ['git rev-parse HEAD (one git process; the hook runs 6)', () => once('git', ['rev-parse', 'HEAD'])],
   ['handoff --version (launcher + cli + context modules)', () => once(process.execPath, [BIN, '--version'])],
   ['handoff list (no git)', () => once(process.execPath, [BIN, 'list'])],
   ['handoff resume', () => once(process.execPath, [BIN, 'resume'])],

@@ -1,5 +1,5 @@
 // The agent hook entry points through the built CLI, fed the JSON each agent sends.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -202,6 +202,19 @@ describe('handoff hook claude-pre-compact', () => {
     const none = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, undefined) });
     expect(none.code).toBe(0);
     expect(none.stderr).toContain('Claude Code sent no transcript_path');
+  });
+
+  it('shows a transcript under the home directory as ~/..., keeping the user name out of the repository', () => {
+    const repo = withHandoff();
+    const home = tempDir();
+    const transcript = path.join(home, '.claude/projects/-repo/4c2ddfdc.jsonl');
+    mkdirSync(path.dirname(transcript), { recursive: true });
+    writeFileSync(transcript, readFileSync(TRANSCRIPT));
+    expect(repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, transcript), env: { HOME: home } }).code).toBe(0);
+    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0].file;
+    const text = repo.read(file);
+    expect(text).toContain('- Claude Code session transcript: `~/.claude/projects/-repo/4c2ddfdc.jsonl`');
+    expect(text).not.toContain(home);
   });
 
   it('writes nothing on malformed stdin', () => {
