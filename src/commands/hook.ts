@@ -49,7 +49,7 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     output.systemMessage = line;
     ctx.stderr(line);
   } else {
-    ctx.stderr(`handoff: resumed ${built.parts.id} (${input.source ?? 'session start'})`);
+    ctx.stderr(`handoff: resumed ${built.parts.id} (${input.source ?? input.trigger ?? 'session start'})`);
   }
   answer(ctx, output);
 }
