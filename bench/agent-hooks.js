@@ -3,7 +3,7 @@
 // pieces they are made of, in a real temporary repository with a handoff and a pin.
 // Usage: node bench/agent-hooks.js [runs]   (build first: npm run build)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,11 +14,13 @@ const TRANSCRIPT = path.join(here, '..', '..', 'shared', 'fixtures', 'transcript
 const runs = Number(process.argv[2]) || 21;
 const dist = (file) => pathToFileURL(path.join(here, '..', 'dist', file)).href;
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));
+const root = mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));
+const dir = path.join(root, 'repo');
 const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_EDITOR: ':' };
 const git = (...args) => execFileSync('git', args, { cwd: dir, env });
 const handoff = (args, input = '') => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, input, encoding: 'utf8' });
 
+mkdirSync(dir);
 git('init', '-q', '-b', 'main');
 for (let i = 0; i < 20; i++) {
   writeFileSync(path.join(dir, `file${i}.ts`), `export const x${i} = ${i};\n`);
@@ -29,6 +31,27 @@ handoff(['init']);
 handoff(['pin', 'never touch src/auth']);
 writeFileSync(path.join(dir, 'file0.ts'), 'export const x0 = 100;\n');
 if (handoff(['new', 'build the teams page', '--no-edit']).status !== 0) throw new Error('setup failed');
+
+// Pre-compact adds a handoff on every run: it gets its own copy, so the other rows
+// always see one handoff. A third copy holds 200 finished handoffs from other branches,
+// because resume parses every handoff file to find the newest open one.
+const compactDir = path.join(root, 'compact');
+cpSync(dir, compactDir, { recursive: true });
+const manyDir = path.join(root, 'many');
+cpSync(dir, manyDir, { recursive: true });
+const handoffs = path.join(manyDir, '.handoff', 'handoffs');
+const [one] = readdirSync(handoffs);
+const sample = readFileSync(path.join(handoffs, one), 'utf8');
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+for (let i = 0; i < 200; i++) {
+  const id = `00${i.toString(32).padStart(24, '0').replace(/[0-9a-v]/g, (d) => ALPHABET[parseInt(d, 32)])}`;
+  writeFileSync(path.join(handoffs, `${id}.md`), sample.replace(one.slice(0, 26), id).replace('status: "open"', 'status: "done"').replace('branch: "main"', `branch: "feature-${i}"`));
+}
+{
+  const listed = spawnSync(process.execPath, [BIN, 'list', '--json'], { cwd: manyDir, env, encoding: 'utf8' });
+  const count = JSON.parse(listed.stdout).length;
+  if (count !== 201 || listed.stderr) throw new Error(`bad bench setup: ${count} handoffs listed; ${listed.stderr}`);
+}
 
 const start = JSON.stringify({ session_id: 'bench', transcript_path: TRANSCRIPT, cwd: dir, hook_event_name: 'SessionStart', source: 'startup' });
 const compact = JSON.stringify({ session_id: 'bench', transcript_path: TRANSCRIPT, cwd: dir, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
@@ -55,7 +78,8 @@ const rows = [
   ['handoff list (no git)', () => once(process.execPath, [BIN, 'list'])],
   ['handoff resume', () => once(process.execPath, [BIN, 'resume'])],
   ['handoff hook claude-session-start', () => once(process.execPath, [BIN, 'hook', 'claude-session-start'], start)],
-  ['handoff hook claude-pre-compact (writes a handoff)', () => once(process.execPath, [BIN, 'hook', 'claude-pre-compact'], compact)],
+  ['handoff hook claude-session-start, 200 other handoffs', () => once(process.execPath, [BIN, 'hook', 'claude-session-start'], start, manyDir)],
+  ['handoff hook claude-pre-compact (writes a handoff)', () => once(process.execPath, [BIN, 'hook', 'claude-pre-compact'], compact, compactDir)],
 ];
 
 const times = rows.map(() => []);
@@ -65,4 +89,4 @@ const results = rows.map(([name], r) => [name, median(times[r])]);
 const bare = results[0][1];
 console.log(`median of ${runs} runs, node ${process.version}, ${os.cpus().length} cores`);
 for (const [name, ms] of results) console.log(`${name.padEnd(52)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / bare).toFixed(2)}x bare node`);
-rmSync(dir, { recursive: true, force: true });
+rmSync(root, { recursive: true, force: true });
