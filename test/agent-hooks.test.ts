@@ -78,7 +78,7 @@ describe('handoff hook claude-session-start', () => {
     expect(context).toContain(`\`${file}\``);
     expect(context).toContain('handoff resume');
     // Never cut silently: the user is told too.
-    expect(out.systemMessage).toMatch(/over Claude Code's 10,000-character hook limit; sent the pins, goal and next steps/);
+    expect(out.systemMessage).toMatch(/over the 10,000 a session-start hook can pass to Claude Code uncut; sent the pins, goal and next steps/);
     expect(hook.stderr).toContain(out.systemMessage);
   });
 

@@ -45,7 +45,7 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
   const output: Record<string, unknown> = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
   if (form !== 'full') {
     const what = form === 'pins-goal-next' ? 'the pins, goal and next steps' : form === 'pins-goal' ? 'the pins and goal' : 'only a pointer';
-    const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over ${agent}'s 10,000-character hook limit; sent ${what} and pointed the agent to ${built.parts.file}`;
+    const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what} and pointed the agent to ${built.parts.file}`;
     output.systemMessage = line;
     ctx.stderr(line);
   } else {

@@ -1,5 +1,6 @@
-// What a session-start hook hands the agent. Claude Code (and Gemini CLI) cut hook output
-// above 10,000 characters to a short preview without telling the agent, so a long resume
+// What a session-start hook hands the agent. Claude Code cuts hook output above 10,000
+// characters to a short preview without telling the agent (Gemini CLI gets the same
+// budget, as its own limit is not documented), so a long resume
 // prompt is never passed whole and hoped for: it is replaced by the parts a session
 // cannot start without (pins verbatim, goal, next steps) plus an explicit pointer to the
 // rest. Pins are never shortened; when even they do not fit, the agent is told to read
