@@ -42,6 +42,7 @@ function streams(): Streams {
 }
 
 export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  let failOpen = false;
   try {
     const [name, ...rest] = argv;
     if (name === '--version' || name === '-V' || name === 'version') {
@@ -49,6 +50,7 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
       return 0;
     }
     const spec = COMMANDS.find((c) => c.name === name);
+    failOpen = spec?.failOpen === true;
     if (!spec || name === undefined || argv.includes('--help') || argv.includes('-h') || name === 'help') {
       const { showHelp } = await import('./help.js');
       return await showHelp(argv, io);
@@ -66,6 +68,11 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
     const ctx = await createContext(cwd, env, io);
     return (await module.run(ctx, args)) ?? 0;
   } catch (error) {
+    // An agent hook must never stop the agent: its failure is reported, then ignored.
+    if (failOpen) {
+      report(error, (line) => io.stderr(line.replace(/^handoff: /, 'handoff: warning: hook failed, ignored: ')), env.HANDOFF_DEBUG === '1');
+      return 0;
+    }
     return report(error, io.stderr, env.HANDOFF_DEBUG === '1');
   }
 }

@@ -49,11 +49,40 @@ async function review(ctx: Context, git: Git, args: Args, draft: string): Promis
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const goal = checkText(args.positionals[0]!, 'the goal');
+  const from = args.values.from as string | undefined;
+  const pinCandidates = args.values['pin-candidates'] === true;
+  if (from === undefined && pinCandidates) throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
+  const file = await writeHandoff(ctx, goal, {
+    since: args.values.since as string | undefined,
+    from,
+    force: args.values.force === true,
+    pinCandidates,
+    model: (facts) => maybeModelDraft(ctx, args, facts),
+    review: (git, draft) => review(ctx, git, args, draft),
+  });
+  if (file !== null) ctx.stdout(`${ctx.rel(file)}\n`);
+  return 0;
+}
+
+export interface WriteOptions {
+  since?: string | undefined;
+  /** A transcript: 'auto' or a path (see transcript-source.ts). */
+  from?: string | undefined;
+  force?: boolean;
+  pinCandidates?: boolean;
+  /** The model's pass over the draft; null means "dry run: nothing to write". */
+  model?: (facts: Parameters<typeof maybeModelDraft>[2]) => Promise<string | null>;
+  /** Settles the final body (editor, message file, or the draft as is). */
+  review: (git: Git, draft: string) => Promise<string>;
+}
+
+/** The body of `handoff new`, shared with the agent hooks. Returns the new file, or null for a dry run. */
+export async function writeHandoff(ctx: Context, goal: string, options: WriteOptions): Promise<string | null> {
   const git = await ctx.git();
   const [{ items: handoffs, problems }, branch, head, author] = await Promise.all([loadHandoffs(ctx), git.branch(), git.head(), git.author()]);
   warnProblems(ctx, problems);
   const parent = newestOpenOnBranch(handoffs, branch);
-  const base = await findBase(ctx, git, args.values.since as string | undefined, parent, head);
+  const base = await findBase(ctx, git, options.since, parent, head);
   const [changes, commits, template] = await Promise.all([
     git.changesSince(base),
     base === head ? Promise.resolve([]) : git.commitsSince(base, ctx.config.draft_commits),
@@ -61,17 +90,16 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   ]);
   // Our own records are not the work.
   const files = changes.filter((f) => !f.path.startsWith('.handoff/'));
-  // A transcript (--from auto|<path>) adds what git cannot know; see transcript-source.ts.
-  const from = args.values.from as string | undefined;
-  if (from === undefined && args.values['pin-candidates'] === true) throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
+  // A transcript adds what git cannot know; see transcript-source.ts.
+  const { from } = options;
   const source = from === undefined ? undefined : await import('./transcript-source.js');
-  const transcript = source && from !== undefined ? await source.readFrom(ctx, from, args.values.force === true) : undefined;
+  const transcript = source && from !== undefined ? await source.readFrom(ctx, from, options.force === true) : undefined;
   if (from === 'auto' && !transcript) ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
-  const extraction = source && transcript ? await source.draftParts(ctx, transcript, files, args.values['pin-candidates'] === true) : undefined;
+  const extraction = source && transcript ? await source.draftParts(ctx, transcript, files, options.pinCandidates === true) : undefined;
   const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}) });
-  const offered = await maybeModelDraft(ctx, args, { goal, files, commits, draft });
-  if (offered === null) return 0; // --dry-run: the request was printed, nothing is written
-  const body = checkText(await review(ctx, git, args, offered), 'the handoff body');
+  const offered = options.model ? await options.model({ goal, files, commits, draft }) : draft;
+  if (offered === null) return null; // --dry-run: the request was printed, nothing is written
+  const body = checkText(await options.review(git, offered), 'the handoff body');
 
   const meta: HandoffMeta = {
     id: ctx.newId(),
@@ -86,12 +114,11 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     files,
   };
   const file = await createItem(ctx, handoffsDir(ctx), meta.id, serializeHandoff(meta, body));
-  if (source && transcript && args.values['pin-candidates'] === true) await source.pinCandidates(ctx, transcript, author);
+  if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
     await rewriteItem(ctx, parent.file, updateHandoff(parent, { status: 'superseded', superseded_by: meta.id }));
     ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one`);
   }
   ctx.stderr(`handoff: ${files.length} file${files.length === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`);
-  ctx.stdout(`${ctx.rel(file)}\n`);
-  return 0;
+  return file;
 }

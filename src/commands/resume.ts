@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { HandoffError } from '../errors.js';
 import type { Handoff } from '../core/handoff.js';
 import { activePins } from '../core/pin.js';
-import { renderResume, resumeParts, type SinceFacts } from '../core/resume.js';
+import { renderResume, resumeParts, type ResumeParts, type SinceFacts } from '../core/resume.js';
 import { pinsInPlay } from '../core/scope.js';
 import { exists } from '../io/fs.js';
 import type { Git } from '../io/git.js';
@@ -44,8 +44,15 @@ async function sinceFacts(ctx: Context, git: Git, handoff: Handoff): Promise<Sin
 }
 
 export async function run(ctx: Context, args: Args): Promise<number> {
+  const { prompt, parts } = await buildResume(ctx, args.positionals[0]);
+  if (args.values.json) printJson(ctx, { prompt, ...parts });
+  else ctx.stdout(prompt);
+  return 0;
+}
+
+/** The resume prompt and its parts, shared with the agent session-start hooks. */
+export async function buildResume(ctx: Context, query: string | undefined): Promise<{ prompt: string; parts: ResumeParts }> {
   const git = await ctx.git();
-  const query = args.positionals[0];
   const [branch, pins] = await Promise.all([query === undefined ? git.branch() : null, loadPins(ctx)]);
   let handoff: Handoff | undefined;
   let problems: string[];
@@ -69,8 +76,5 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const since = await sinceFacts(ctx, git, handoff);
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
   const parts = resumeParts(handoff, await pinsInPlay(activePins(pins.items), inPlay), since);
-  const prompt = renderResume(await readTemplate('resume.md'), parts);
-  if (args.values.json) printJson(ctx, { prompt, ...parts });
-  else ctx.stdout(prompt);
-  return 0;
+  return { prompt: renderResume(await readTemplate('resume.md'), parts), parts };
 }

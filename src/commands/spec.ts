@@ -32,6 +32,8 @@ export interface CommandSpec {
   options: Record<string, OptionSpec>;
   examples: Array<[string, string]>;
   load: () => Promise<CommandModule>;
+  /** Agent hooks: any failure is a warning on stderr and exit 0, so an agent always starts. */
+  failOpen?: boolean;
 }
 
 const json: OptionSpec = { type: 'boolean', describe: 'print JSON instead of text' };
@@ -154,5 +156,32 @@ export const COMMANDS: CommandSpec[] = [
       ['handoff meter --json || handoff new "..."', 'hand off when the meter says so'],
     ],
     load: () => import('./meter.js'),
+  },
+  {
+    name: 'agent',
+    describe: 'connect an agent: install its hooks or instruction block, uninstall them, or show what is installed',
+    positionals: [
+      { name: 'action', describe: 'install, uninstall or status', required: true },
+      { name: 'agent', describe: 'claude, codex, gemini, opencode, pi, claude-md or all (default for status: all)' },
+    ],
+    options: {
+      meter: { type: 'boolean', describe: 'claude: also suggest a handoff when the context passes the threshold (opt-in)' },
+      json,
+    },
+    examples: [
+      ['handoff agent install claude', 'hand off at compaction, resume at session start'],
+      ['handoff agent install codex', 'a marked block in AGENTS.md'],
+      ['handoff agent status', 'what is installed for each agent'],
+    ],
+    load: () => import('./agent.js'),
+  },
+  {
+    name: 'hook',
+    describe: 'entry point an agent calls (reads its JSON on stdin, answers in its format; never fails the agent)',
+    positionals: [{ name: 'name', describe: 'claude-session-start, claude-pre-compact, claude-meter, gemini-session-start or gemini-pre-compress', required: true }],
+    options: {},
+    examples: [['handoff hook claude-session-start < input.json', 'what Claude Code runs at session start']],
+    load: () => import('./hook.js'),
+    failOpen: true,
   },
 ];

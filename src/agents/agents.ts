@@ -1,0 +1,55 @@
+// What `handoff agent install <agent>` puts where, per agent. Hooks where the agent has
+// them (Claude Code, Gemini CLI); otherwise a marked block in the instruction file the
+// agent reads at the start of a session (AGENTS.md for Codex CLI, OpenCode and pi).
+import type { HookEntry } from '../core/hook-settings.js';
+import { CODEX_DOC_LIMIT } from '../core/marked-block.js';
+
+export interface AgentSpec {
+  name: string;
+  title: string;
+  settings?: { file: string; hooks: HookEntry[]; meter?: HookEntry[] };
+  block?: { file: string; limitBytes?: number };
+  /** One line printed after install, when the agent needs something we cannot do. */
+  note?: string;
+}
+
+/** Hook commands we own start with this; uninstall removes exactly these. */
+export const HOOK_COMMAND = 'handoff hook ';
+export const isOurCommand = (command: string) => command.trim().startsWith(HOOK_COMMAND);
+
+// AGENTS.md is shared by several agents; Codex reads only its first 32 KiB.
+const agentsMd = { file: 'AGENTS.md', limitBytes: CODEX_DOC_LIMIT };
+
+export const AGENTS: AgentSpec[] = [
+  {
+    name: 'claude',
+    title: 'Claude Code',
+    settings: {
+      file: '.claude/settings.json',
+      hooks: [
+        // Seconds. `clear` starts a fresh conversation on purpose, so it is not matched.
+        { event: 'SessionStart', matcher: 'startup|resume|compact', command: `${HOOK_COMMAND}claude-session-start`, timeout: 30 },
+        { event: 'PreCompact', command: `${HOOK_COMMAND}claude-pre-compact`, timeout: 60 },
+      ],
+      meter: [{ event: 'Stop', command: `${HOOK_COMMAND}claude-meter`, timeout: 10 }],
+    },
+  },
+  { name: 'claude-md', title: 'CLAUDE.md readers', block: { file: 'CLAUDE.md' } },
+  { name: 'codex', title: 'Codex CLI', block: agentsMd },
+  { name: 'opencode', title: 'OpenCode', block: agentsMd, note: 'OpenCode reads AGENTS.md at session start; its compaction is not hooked (use handoff new before /compact)' },
+  { name: 'pi', title: 'pi', block: agentsMd, note: 'pi reads AGENTS.md at session start; its compaction is not hooked (use handoff new before /compact)' },
+  {
+    name: 'gemini',
+    title: 'Gemini CLI',
+    settings: {
+      file: '.gemini/settings.json',
+      hooks: [
+        // Milliseconds. Lifecycle matchers are exact strings in Gemini CLI, so none: every start.
+        { event: 'SessionStart', name: 'handoff-resume', command: `${HOOK_COMMAND}gemini-session-start`, timeout: 30_000 },
+        { event: 'PreCompress', name: 'handoff-before-compress', command: `${HOOK_COMMAND}gemini-pre-compress`, timeout: 60_000 },
+      ],
+    },
+    block: { file: 'GEMINI.md' },
+    note: 'Gemini CLI runs project hooks only where hooks are enabled for it; GEMINI.md works either way',
+  },
+];

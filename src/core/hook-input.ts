@@ -1,0 +1,48 @@
+// The JSON an agent writes on a hook's stdin. Claude Code and Gemini CLI send the same
+// base fields (session_id, transcript_path, cwd, hook_event_name) plus per-event ones
+// (SessionStart: source; PreCompact/PreCompress: trigger, custom_instructions). Unknown
+// fields are ignored so a newer agent version does not break the hook.
+
+export interface HookInput {
+  session_id?: string;
+  transcript_path?: string;
+  cwd?: string;
+  hook_event_name?: string;
+  /** SessionStart: startup, resume, clear or compact. */
+  source?: string;
+  /** PreCompact: manual or auto. */
+  trigger?: string;
+  /** PreCompact: what the user typed after /compact (empty for auto). */
+  custom_instructions?: string;
+}
+
+const STRING_FIELDS = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source', 'trigger', 'custom_instructions'] as const;
+
+export type ParsedHookInput = { ok: true; input: HookInput } | { ok: false; problem: string };
+
+export function parseHookInput(text: string): ParsedHookInput {
+  if (text.trim() === '') return { ok: true, input: {} };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `stdin is not JSON (${(error as Error).message.split('\n')[0]}); expected the agent's hook object, e.g. {"session_id":"...","hook_event_name":"SessionStart"}` };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return { ok: false, problem: `stdin is ${Array.isArray(data) ? 'an array' : typeof data === 'object' ? 'null' : `a ${typeof data}`}; expected the agent's hook object, e.g. {"session_id":"..."}` };
+  }
+  const input: HookInput = {};
+  const record = data as Record<string, unknown>;
+  for (const key of STRING_FIELDS) {
+    const value = record[key];
+    if (typeof value === 'string') input[key] = value;
+  }
+  return { ok: true, input };
+}
+
+/** "continue: <goal>" without stacking prefixes when a compacted session was itself a continuation. */
+export function continuationGoal(current: string | undefined, custom: string | undefined, sessionId: string | undefined): string {
+  const wanted = custom?.trim() || current?.trim();
+  if (wanted) return `continue: ${wanted.replace(/^(?:continue:\s*)+/i, '')}`;
+  return `continue: the work of the compacted agent session${sessionId ? ` ${sessionId}` : ''}`;
+}

@@ -1,0 +1,123 @@
+// The pure parts of the agent integrations: blocks, settings edits, the session-start
+// budget, hook input and the usage read. Round trips are checked over generated input.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { lastUsage } from '../src/agents/claude-usage.js';
+import { addToSections } from '../src/core/draft-additions.js';
+import { addHooks, removeHooks } from '../src/core/hook-settings.js';
+import { continuationGoal, parseHookInput } from '../src/core/hook-input.js';
+import { BLOCK_END, BLOCK_START, removeBlock, upsertBlock } from '../src/core/marked-block.js';
+import type { ResumeParts } from '../src/core/resume.js';
+import { sessionContext } from '../src/core/session-context.js';
+
+const lineText = fc.stringMatching(/^[^\r\n<]{0,40}$/);
+const docText = (eol: string) => fc.array(lineText, { maxLength: 8 }).map((lines) => (lines.length ? `${lines.join(eol)}${eol}` : ''));
+
+describe('marked blocks', () => {
+  it('install then uninstall gives back the file byte for byte (LF and CRLF), and install is idempotent', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('\n', '\r\n').chain(docText), lineText, (text, content) => {
+        const once = upsertBlock(text, `## Handoffs\n\n${content}\n`, 'AGENTS.md');
+        expect(once.text.startsWith(text)).toBe(true);
+        expect(upsertBlock(once.text, `## Handoffs\n\n${content}\n`, 'AGENTS.md').action).toBe('unchanged');
+        expect(removeBlock(once.text, 'AGENTS.md')).toBe(text);
+        if (text.includes('\r\n')) expect(once.text.replace(/\r\n/g, '')).not.toContain('\n');
+      }),
+    );
+  });
+
+  it('keeps text on both sides of an updated block, and places the block first past the limit', () => {
+    const text = `intro\n\n${BLOCK_START}\nold\n${BLOCK_END}\n\nafter\n`;
+    expect(upsertBlock(text, 'new', 'F').text).toBe(`intro\n\n${BLOCK_START}\nnew\n${BLOCK_END}\n\nafter\n`);
+    const big = `${'x'.repeat(100)}\n`;
+    const first = upsertBlock(big, 'new', 'F', 64);
+    expect(first.text).toBe(`${BLOCK_START}\nnew\n${BLOCK_END}\n\n${big}`);
+    expect(first.note).toContain('placed first');
+    expect(removeBlock(first.text, 'F')).toBe(big);
+    expect(() => upsertBlock(`${BLOCK_END}\n${BLOCK_START}\n`, 'x', 'F')).toThrow(/^F: expected one/);
+  });
+});
+
+describe('settings hooks', () => {
+  const ours = { event: 'SessionStart', matcher: 'startup', command: 'handoff hook claude-session-start', timeout: 30 };
+  // Containers that held only our hooks are removed with them, so an empty "hooks" object
+  // or empty event list the user had is not restored; the generator leaves those out.
+  it('add then remove restores generated settings exactly', () => {
+    const settings = fc.record({
+      model: fc.option(fc.string({ maxLength: 10 }), { nil: undefined }),
+      hooks: fc.option(
+        fc.dictionary(fc.constantFrom('SessionStart', 'PreCompact', 'Stop'), fc.array(fc.record({ matcher: fc.string({ maxLength: 5 }), hooks: fc.array(fc.record({ type: fc.constant('command'), command: fc.constantFrom('echo a', 'npm test') }), { minLength: 1, maxLength: 2 }) }), { minLength: 1, maxLength: 2 }), { minKeys: 1 }),
+        { nil: undefined },
+      ),
+    });
+    fc.assert(
+      fc.property(settings, fc.constantFrom(2, 4), (value, indent) => {
+        const text = `${JSON.stringify(value, null, indent)}\n`;
+        const added = addHooks(text, [ours, { event: 'PreCompact', command: 'handoff hook claude-pre-compact' }], 'S');
+        expect(added.added).toHaveLength(2);
+        expect(addHooks(added.text, [ours], 'S').added).toHaveLength(0);
+        const removed = removeHooks(added.text, (c) => c.startsWith('handoff hook '), 'S');
+        expect(removed.removed).toHaveLength(2);
+        expect(removed.text).toBe(text);
+      }),
+    );
+  });
+});
+
+const parts = (over: Partial<ResumeParts> = {}): ResumeParts => ({
+  id: '01jx7k2m9q8r4s5t6v7w8x9y0z',
+  file: '.handoff/handoffs/01jx7k2m9q8r4s5t6v7w8x9y0z.md',
+  goal: 'ship teams',
+  pins: [{ id: 'p1', text: 'never touch src/auth' }],
+  next_steps: '- do the next thing',
+  in_progress: '',
+  open_questions: '',
+  decisions: '',
+  current_state: '',
+  completed: '',
+  files: '',
+  since: { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], missingFiles: [] },
+  ...over,
+});
+
+describe('session context budget', () => {
+  it('passes a prompt at the limit whole and shortens one character more', () => {
+    expect(sessionContext('a'.repeat(10_000), parts())).toEqual({ text: 'a'.repeat(10_000), form: 'full' });
+    const short = sessionContext('a'.repeat(10_001), parts());
+    expect(short.form).toBe('pins-goal-next');
+    expect(short.text).toContain('10,001 characters');
+    expect(sessionContext('a'.repeat(20_000), parts({ next_steps: 'n'.repeat(9_900) })).form).toBe('pins-goal');
+    const pointer = sessionContext('a'.repeat(20_000), parts({ pins: [{ id: 'p1', text: 'p'.repeat(10_000) }] }));
+    expect(pointer.form).toBe('pointer');
+    expect(pointer.text).toContain('1 pinned constraint ');
+  });
+});
+
+describe('hook input', () => {
+  it('keeps known string fields, and says what was wrong otherwise', () => {
+    expect(parseHookInput('{"session_id":"s","trigger":"auto","custom_instructions":"","extra":1,"cwd":5}')).toEqual({ ok: true, input: { session_id: 's', trigger: 'auto', custom_instructions: '' } });
+    expect(parseHookInput('')).toEqual({ ok: true, input: {} });
+    expect(parseHookInput('null')).toMatchObject({ ok: false, problem: expect.stringContaining('stdin is null') });
+    expect(parseHookInput('{')).toMatchObject({ ok: false, problem: expect.stringContaining('stdin is not JSON') });
+  });
+
+  it('builds the continuation goal without stacking prefixes', () => {
+    expect(continuationGoal('continue: continue: ship teams', undefined, 's')).toBe('continue: ship teams');
+    expect(continuationGoal('ship teams', '  focus on billing ', 's')).toBe('continue: focus on billing');
+    expect(continuationGoal(undefined, '', 'abc')).toBe('continue: the work of the compacted agent session abc');
+  });
+});
+
+describe('draft additions and usage', () => {
+  it('appends lines at the end of a section and adds a missing one', () => {
+    expect(addToSections('## Goal\n\nx\n\n## References\n\n- one\n', { References: ['- two'], Decisions: ['- d'] })).toBe('## Goal\n\nx\n\n## References\n\n- one\n- two\n\n## Decisions\n\n- d\n');
+    expect(addToSections('## References\n\n', { References: ['## not a heading'] })).toBe('## References\n\n\\## not a heading\n');
+  });
+
+  it('reads the last main-thread assistant usage and skips torn lines', () => {
+    const a = (usage: object, extra = {}) => JSON.stringify({ type: 'assistant', message: { model: 'm', usage }, ...extra });
+    const text = ['{"torn', a({ input_tokens: 1, output_tokens: 2 }), a({ input_tokens: 100 }, { isSidechain: true }), '{"type":"user"}', ''].join('\n');
+    expect(lastUsage(text)).toEqual({ tokens: 3, model: 'm' });
+    expect(lastUsage('{"type":"user"}\n')).toBeUndefined();
+  });
+});

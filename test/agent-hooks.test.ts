@@ -1,0 +1,259 @@
+// The agent hook entry points through the built CLI, fed the JSON each agent sends.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, SHARED, tempDir, type Repo } from './helpers.js';
+
+const TRANSCRIPT = path.join(SHARED, 'fixtures/transcripts/claude-code/codemie-4c2ddfdc-v2.0.64.jsonl');
+
+/** What Claude Code sends at session start (hooks reference: common fields + source). */
+const claudeSessionStart = (cwd: string, source = 'startup') =>
+  JSON.stringify({
+    session_id: '4c2ddfdc-b619-4525-8d03-1950fb1b0257',
+    transcript_path: TRANSCRIPT,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'SessionStart',
+    source,
+    model: 'claude-sonnet-4-5',
+  });
+
+/** What Claude Code sends before compacting (PreCompact: trigger + custom_instructions). */
+const claudePreCompact = (cwd: string, transcript: string | undefined, custom = '') =>
+  JSON.stringify({
+    session_id: '4c2ddfdc-b619-4525-8d03-1950fb1b0257',
+    ...(transcript === undefined ? {} : { transcript_path: transcript }),
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreCompact',
+    trigger: custom ? 'manual' : 'auto',
+    custom_instructions: custom,
+  });
+
+function withHandoff(goal = 'build the teams page', body?: string): Repo {
+  const repo = makeRepo();
+  expect(repo.handoff(['init']).code).toBe(0);
+  expect(repo.handoff(['pin', 'never touch src/auth']).code).toBe(0);
+  repo.write('src/teams.ts', 'export const teams = 1;\n');
+  const args = ['new', goal, '--no-edit'];
+  if (body !== undefined) {
+    repo.write('body.md', body);
+    args.push('-F', 'body.md');
+  }
+  const made = repo.handoff(args);
+  expect(made.code).toBe(0);
+  return repo;
+}
+
+describe('handoff hook claude-session-start', () => {
+  it('answers with the resume prompt as SessionStart additionalContext', () => {
+    const repo = withHandoff();
+    const resume = repo.handoff(['resume']);
+    const hook = repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir) });
+    expect(hook.code).toBe(0);
+    const out = JSON.parse(hook.stdout);
+    expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(out.hookSpecificOutput.additionalContext).toBe(resume.stdout);
+    expect(out.systemMessage).toBeUndefined();
+    expect(hook.stderr).toMatch(/^handoff: resumed [0-9a-z]{26} \(startup\)\n$/);
+  });
+
+  it('sends pins, goal and next steps inline and points to the file when the prompt is 50,000 characters', () => {
+    const decisions = Array.from({ length: 730 }, (_, i) => `- decision ${i}: ${'the table is documents_v2 because of the migration '.slice(0, 80)}`).join('\n');
+    const body = `## Goal\n\nship teams\n\n## Next steps\n\n- wire the billing form\n- run the migration\n\n## Decisions\n\n${decisions}\n`;
+    const repo = withHandoff('ship teams', body);
+    const prompt = repo.handoff(['resume']).stdout;
+    expect(prompt.length).toBeGreaterThanOrEqual(50_000);
+    const hook = repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir, 'compact') });
+    expect(hook.code).toBe(0);
+    const out = JSON.parse(hook.stdout);
+    const context: string = out.hookSpecificOutput.additionalContext;
+    expect(context.length).toBeLessThanOrEqual(10_000);
+    expect(context).toContain('```text\nnever touch src/auth\n```');
+    expect(context).toContain('```text\nship teams\n```');
+    expect(context).toContain('- wire the billing form\n- run the migration');
+    expect(context).not.toContain('decision 729');
+    const file = JSON.parse(repo.handoff(['list', '--json']).stdout)[0].file;
+    expect(context).toContain(`\`${file}\``);
+    expect(context).toContain('handoff resume');
+    // Never cut silently: the user is told too.
+    expect(out.systemMessage).toMatch(/over the 10,000 a session-start hook can pass to Claude Code uncut; sent the pins, goal and next steps/);
+    expect(hook.stderr).toContain(out.systemMessage);
+  });
+
+  it('points to the pins, with their count, when even they do not fit', () => {
+    const repo = withHandoff();
+    repo.write('long-pin.txt', `${'x'.repeat(11_000)}\n`);
+    expect(repo.handoff(['pin', '--file', 'long-pin.txt']).code).toBe(0);
+    const out = JSON.parse(repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir) }).stdout);
+    const context: string = out.hookSpecificOutput.additionalContext;
+    expect(context.length).toBeLessThanOrEqual(10_000);
+    expect(context).toContain('2 pinned constraints');
+    expect(context).toContain('handoff resume');
+    expect(out.systemMessage).toContain('sent only a pointer');
+  });
+
+  it('says nothing in a repository without .handoff/, and exits 0 when there is nothing to resume', () => {
+    const bare = makeRepo();
+    const none = bare.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(bare.dir) });
+    expect(none).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(bare.handoff(['init']).code).toBe(0);
+    const empty = bare.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(bare.dir) });
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toBe('');
+    expect(empty.stderr).toMatch(/^handoff: nothing to resume: no open handoff on branch 'main'/);
+  });
+
+  it('fails open: malformed stdin, a broken config, or no repository at all is a warning and exit 0', () => {
+    const repo = withHandoff();
+    for (const input of ['{"session_id": "abc', '[1,2]', '"SessionStart"']) {
+      const r = repo.handoff(['hook', 'claude-session-start'], { input });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^handoff: warning: claude-session-start: stdin is .*; nothing done\n$/);
+    }
+    const unknown = repo.handoff(['hook', 'no-such-hook'], { input: '{}' });
+    expect(unknown.code).toBe(0);
+    expect(unknown.stderr).toContain("no hook named 'no-such-hook'");
+    repo.write('.handoff/config.yml', 'draft_commits: [oops\n');
+    const broken = repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir) });
+    expect(broken.code).toBe(0);
+    expect(broken.stdout).toBe('');
+    expect(broken.stderr).toMatch(/^handoff: warning: hook failed, ignored: .*config\.yml/);
+    const outside = tempDir();
+    const nowhere = makeRepo().handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(outside), cwd: outside });
+    expect(nowhere.code).toBe(0);
+    expect(nowhere.stderr).toMatch(/^handoff: warning: hook failed, ignored: not inside a git work tree/);
+  });
+
+  it('loads no yargs, remark, openai or tokenizer', () => {
+    const repo = withHandoff();
+    const dir = tempDir();
+    const log = path.join(dir, 'modules.log');
+    writeFileSync(path.join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`);
+    writeFileSync(path.join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});\n`);
+    const env = { NODE_OPTIONS: `--import=${pathToFileURL(path.join(dir, 'register.mjs')).href}` };
+    for (const [name, input] of [
+      ['claude-session-start', claudeSessionStart(repo.dir)],
+      ['claude-pre-compact', claudePreCompact(repo.dir, TRANSCRIPT)],
+    ] as const) {
+      writeFileSync(log, '');
+      const r = repo.handoff(['hook', name], { input, env });
+      expect(r.code).toBe(0);
+      const loaded = readFileSync(log, 'utf8');
+      expect(loaded).toContain('/dist/commands/hook.js'); // the log works
+      expect(loaded).toContain('/simple-git/');
+      for (const heavy of ['/yargs', '/remark', '/openai/', '/gpt-tokenizer/', 'tiktoken', '/dist/help.js']) expect(loaded).not.toContain(heavy);
+    }
+  });
+});
+
+describe('handoff hook claude-pre-compact', () => {
+  it('writes a handoff "continue: <goal>" that supersedes the open one and records the transcript', () => {
+    const repo = withHandoff('build the teams page');
+    const [parent] = JSON.parse(repo.handoff(['list', '--json']).stdout);
+    const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
+    expect(hook.code).toBe(0);
+    const list = JSON.parse(repo.handoff(['list', '--json']).stdout);
+    expect(list).toHaveLength(2);
+    const made = list.find((h: { id: string }) => h.id !== parent.id);
+    expect(made.goal).toBe('continue: build the teams page');
+    expect(made.parent).toBe(parent.id);
+    expect(list.find((h: { id: string }) => h.id === parent.id).status).toBe('superseded');
+    const text = repo.read(made.file);
+    expect(text).toMatch(/## References\n\n[\s\S]*- Claude Code session transcript: `[^`]*codemie-4c2ddfdc-v2\.0\.64\.jsonl`\n$/);
+    expect(text).toContain('`src/teams.ts` (added, untracked)');
+    const line = `handoff: wrote ${made.file} before Claude Code compacts (auto); goal: continue: build the teams page`;
+    expect(JSON.parse(hook.stdout)).toEqual({ systemMessage: line });
+    expect(hook.stderr).toContain(`${line}\n`);
+    // A second compaction continues the same goal, without stacking prefixes.
+    repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
+    const goals = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).map((h: { goal: string }) => h.goal);
+    expect(goals).toEqual(['continue: build the teams page']);
+  });
+
+  it('uses the custom instructions as the goal when given', () => {
+    const repo = withHandoff();
+    const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT, 'focus on the billing form') });
+    expect(hook.code).toBe(0);
+    expect(JSON.parse(hook.stdout).systemMessage).toContain('(manual); goal: continue: focus on the billing form');
+  });
+
+  it('redacts a secret typed into the custom instructions before it reaches the goal', () => {
+    const repo = withHandoff();
+    const fakeKey = 'gh' + 'p_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+    const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT, `use token ${fakeKey} for the deploy`) });
+    expect(hook.code).toBe(0);
+    const made = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0];
+    expect(made.goal).toMatch(/^continue: use token \[REDACTED:github[a-z-]*\] for the deploy$/);
+    expect(repo.read(made.file)).not.toContain(fakeKey);
+    expect(hook.stdout + hook.stderr).not.toContain(fakeKey);
+  });
+
+  it('still writes the handoff when the transcript does not exist, and says so', () => {
+    const repo = withHandoff();
+    const missing = path.join(tempDir(), 'gone.jsonl');
+    const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, missing) });
+    expect(hook.code).toBe(0);
+    expect(hook.stderr).toContain(`handoff: warning: the transcript ${missing} does not exist; the handoff is drafted from git alone`);
+    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0].file;
+    expect(repo.read(file)).toContain(`- Claude Code session transcript: \`${missing}\` (it does not exist at the time of this handoff)`);
+    const none = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, undefined) });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('Claude Code sent no transcript_path');
+  });
+
+  it('shows a transcript under the home directory as ~/..., keeping the user name out of the repository', () => {
+    const repo = withHandoff();
+    const home = tempDir();
+    const transcript = path.join(home, '.claude/projects/-repo/4c2ddfdc.jsonl');
+    mkdirSync(path.dirname(transcript), { recursive: true });
+    writeFileSync(transcript, readFileSync(TRANSCRIPT));
+    expect(repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, transcript), env: { HOME: home } }).code).toBe(0);
+    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0].file;
+    const text = repo.read(file);
+    expect(text).toContain('- Claude Code session transcript: `~/.claude/projects/-repo/4c2ddfdc.jsonl`');
+    expect(text).not.toContain(home);
+  });
+
+  it('writes nothing on malformed stdin', () => {
+    const repo = withHandoff();
+    const r = repo.handoff(['hook', 'claude-pre-compact'], { input: 'not json' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(repo.files('.handoff/handoffs')).toHaveLength(1);
+  });
+});
+
+describe('handoff hook gemini-*', () => {
+  it('answers Gemini CLI SessionStart and PreCompress input', () => {
+    const repo = withHandoff();
+    const base = { session_id: 'c0ffee', transcript_path: path.join(SHARED, 'fixtures/transcripts/gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json'), cwd: repo.dir, timestamp: '2026-01-16T11:01:00.000Z' };
+    const start = repo.handoff(['hook', 'gemini-session-start'], { input: JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }) });
+    expect(start.code).toBe(0);
+    expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toBe(repo.handoff(['resume']).stdout);
+    const compress = repo.handoff(['hook', 'gemini-pre-compress'], { input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'auto' }) });
+    expect(compress.code).toBe(0);
+    expect(JSON.parse(compress.stdout).systemMessage).toMatch(/before Gemini CLI compacts \(auto\); goal: continue: build the teams page$/);
+    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0].file;
+    expect(repo.read(file)).toContain('- Gemini CLI session transcript: `');
+  });
+});
+
+describe('handoff hook claude-meter (opt-in)', () => {
+  it('suggests a handoff once per session when the last reply passed the threshold', () => {
+    const repo = withHandoff();
+    // The fixture's last assistant reply used 6 + 132 + 36,388 + 12 = 36,538 tokens.
+    const stop = JSON.stringify({ session_id: 'meter-1', transcript_path: TRANSCRIPT, cwd: repo.dir, hook_event_name: 'Stop', stop_hook_active: false });
+    const env = { TMPDIR: tempDir(), HANDOFF_CONTEXT_WINDOW: '40000' };
+    const first = repo.handoff(['hook', 'claude-meter'], { input: stop, env });
+    expect(first.code).toBe(0);
+    const line = "handoff: Claude Code's context is at 91% (36,538 of 40,000 tokens); consider `handoff new \"<next goal>\"` and a fresh session before it compacts";
+    expect(JSON.parse(first.stdout)).toEqual({ systemMessage: line });
+    const second = repo.handoff(['hook', 'claude-meter'], { input: stop, env });
+    expect(second).toEqual({ code: 0, stdout: '', stderr: '' });
+    const below = repo.handoff(['hook', 'claude-meter'], { input: stop.replace('meter-1', 'meter-2'), env: { ...env, HANDOFF_CONTEXT_WINDOW: '200000' } });
+    expect(below).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+});

@@ -1,0 +1,162 @@
+// `handoff agent install | uninstall | status`: settings merges and marked blocks, with
+// the user's own content kept byte for byte.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from './helpers.js';
+
+// Existing project settings with other hooks, permissions and (JSONC) comments.
+const CLAUDE_SETTINGS = `{
+  // team settings
+  "permissions": { "allow": ["Bash(npm test)"] },
+  "hooks": {
+    "SessionStart": [
+      {
+        "matcher": "startup",
+        "hooks": [{ "type": "command", "command": "echo hello" }]
+      }
+    ],
+    "PostToolUse": [
+      { "matcher": "Write|Edit", "hooks": [{ "type": "command", "command": "npx prettier --write" }] }
+    ]
+  }
+}
+`;
+
+describe('handoff agent install claude', () => {
+  it('merges our hooks into existing settings, is idempotent, and uninstall restores the file', () => {
+    const repo = makeRepo();
+    repo.write('.claude/settings.json', CLAUDE_SETTINGS);
+    const r = repo.handoff(['agent', 'install', 'claude']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('handoff: .claude/settings.json: added the SessionStart, PreCompact hooks for Claude Code\n');
+    const text = repo.read('.claude/settings.json');
+    expect(text).toContain('// team settings');
+    expect(text).toContain('"permissions": { "allow": ["Bash(npm test)"] }');
+    expect(text).toContain('{ "matcher": "Write|Edit", "hooks": [{ "type": "command", "command": "npx prettier --write" }] }');
+    const settings = JSON.parse(text.replace(/^\s*\/\/.*$/m, ''));
+    expect(settings.hooks.SessionStart).toEqual([
+      { matcher: 'startup', hooks: [{ type: 'command', command: 'echo hello' }] },
+      { matcher: 'startup|resume|compact', hooks: [{ type: 'command', command: 'handoff hook claude-session-start', timeout: 30 }] },
+    ]);
+    expect(settings.hooks.PreCompact).toEqual([{ hooks: [{ type: 'command', command: 'handoff hook claude-pre-compact', timeout: 60 }] }]);
+
+    const again = repo.handoff(['agent', 'install', 'claude']);
+    expect(again.stderr).toContain('already installed; nothing changed');
+    expect(repo.read('.claude/settings.json')).toBe(text);
+
+    const status = JSON.parse(repo.handoff(['agent', 'status', 'claude', '--json']).stdout);
+    expect(status).toEqual([{ agent: 'claude', title: 'Claude Code', file: path.join('.claude', 'settings.json'), kind: 'hooks', installed: ['SessionStart', 'PreCompact'], missing: [] }]);
+
+    const gone = repo.handoff(['agent', 'uninstall', 'claude']);
+    expect(gone.code).toBe(0);
+    expect(gone.stderr).toBe('handoff: .claude/settings.json: removed 2 handoff hooks\n');
+    expect(repo.read('.claude/settings.json')).toBe(CLAUDE_SETTINGS);
+  });
+
+  it('creates the settings file, adds the opt-in meter hook, and removes everything it added', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['agent', 'install', 'claude', '--meter']).code).toBe(0);
+    const settings = JSON.parse(repo.read('.claude/settings.json'));
+    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'PreCompact', 'Stop']);
+    expect(repo.handoff(['agent', 'uninstall', 'claude']).code).toBe(0);
+    expect(JSON.parse(repo.read('.claude/settings.json'))).toEqual({});
+  });
+
+  it('removes only our hook from a group the user shares with it', () => {
+    const repo = makeRepo();
+    const shared = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }, { type: 'command', command: 'handoff hook claude-meter' }] }] } };
+    repo.write('.claude/settings.json', JSON.stringify(shared, null, 2));
+    expect(repo.handoff(['agent', 'uninstall', 'claude']).stderr).toBe('handoff: .claude/settings.json: removed 1 handoff hook\n');
+    expect(JSON.parse(repo.read('.claude/settings.json'))).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] } });
+  });
+
+  it('refuses settings that are not JSON, naming the file, and changes nothing', () => {
+    const repo = makeRepo();
+    repo.write('.claude/settings.json', '{ "hooks": [ }');
+    const r = repo.handoff(['agent', 'install', 'claude']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^handoff: \.claude\/settings\.json: not valid JSON \(\w+ at offset \d+\); expected an object/);
+    expect(repo.read('.claude/settings.json')).toBe('{ "hooks": [ }');
+    repo.write('.claude/settings.json', '{ "hooks": [] }');
+    expect(repo.handoff(['agent', 'install', 'claude']).stderr).toContain('"hooks" must be an object');
+  });
+});
+
+describe('instruction-file blocks', () => {
+  it('appends a marked block once, updates only inside the markers, and uninstall restores the bytes', () => {
+    const repo = makeRepo();
+    const original = '# Agents\n\nRun `npm test` before you commit.\n';
+    repo.write('AGENTS.md', original);
+    const r = repo.handoff(['agent', 'install', 'codex']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('handoff: AGENTS.md: added the handoff block for Codex CLI\n');
+    const text = repo.read('AGENTS.md');
+    expect(text.startsWith(`${original}\n<!-- git-handoff:start -->\n## Handoffs (git-handoff)\n`)).toBe(true);
+    expect(text.endsWith('<!-- git-handoff:end -->\n')).toBe(true);
+    expect(text).toContain('handoff resume');
+    expect(text).toContain('handoff new');
+
+    expect(repo.handoff(['agent', 'install', 'pi']).stderr).toContain('already current; nothing changed');
+    expect(repo.read('AGENTS.md')).toBe(text);
+
+    // A stale block (edited by hand) is replaced; text after the block is kept.
+    const stale = text.replace(/<!-- git-handoff:start -->[\s\S]*<!-- git-handoff:end -->/, '<!-- git-handoff:start -->\nold words\n<!-- git-handoff:end -->') + '\n## Later section\n';
+    repo.write('AGENTS.md', stale);
+    expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain('updated the handoff block for OpenCode');
+    expect(repo.read('AGENTS.md')).toBe(`${text}\n## Later section\n`);
+
+    expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe('handoff: AGENTS.md: removed the handoff block\n');
+    expect(repo.read('AGENTS.md')).toBe(`${original}\n## Later section\n`);
+  });
+
+  it('creates CLAUDE.md and GEMINI.md, and removes a file that held only the block', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['agent', 'install', 'claude-md']).code).toBe(0);
+    expect(repo.read('CLAUDE.md').startsWith('<!-- git-handoff:start -->\n')).toBe(true);
+    const gemini = repo.handoff(['agent', 'install', 'gemini']);
+    expect(gemini.code).toBe(0);
+    expect(gemini.stderr).toContain('GEMINI.md: added the handoff block for Gemini CLI');
+    const settings = JSON.parse(repo.read('.gemini/settings.json'));
+    expect(settings.hooks.SessionStart[0].hooks[0]).toEqual({ name: 'handoff-resume', type: 'command', command: 'handoff hook gemini-session-start', timeout: 30_000 });
+    expect(settings.hooks.PreCompress[0].hooks[0].command).toBe('handoff hook gemini-pre-compress');
+    const status = repo.handoff(['agent', 'status']).stdout;
+    expect(status).toMatch(/claude-md +block +CLAUDE\.md: installed/);
+    expect(status).toMatch(/codex +block +AGENTS\.md: not installed/);
+    expect(repo.handoff(['agent', 'uninstall', 'all']).code).toBe(0);
+    expect(existsSync(path.join(repo.dir, 'CLAUDE.md'))).toBe(false);
+    expect(existsSync(path.join(repo.dir, 'GEMINI.md'))).toBe(false);
+  });
+
+  it('keeps the block inside the first 32 KiB of a long AGENTS.md', () => {
+    const repo = makeRepo();
+    const long = `# Agents\n\n${'- a rule the team wrote down at some point in the past\n'.repeat(700)}`;
+    expect(Buffer.byteLength(long)).toBeGreaterThan(32 * 1024);
+    repo.write('AGENTS.md', long);
+    const r = repo.handoff(['agent', 'install', 'codex']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/handoff: AGENTS\.md is [\d,]+ bytes, more than the 32,768 an agent reads; the block is placed first so it is read/);
+    const text = repo.read('AGENTS.md');
+    const firstKiB = Buffer.from(text).subarray(0, 32 * 1024).toString();
+    expect(firstKiB).toContain('<!-- git-handoff:end -->');
+    expect(repo.handoff(['agent', 'install', 'codex']).stderr).toContain('nothing changed');
+    repo.handoff(['agent', 'uninstall', 'codex']);
+    expect(repo.read('AGENTS.md')).toBe(long);
+  });
+
+  it('refuses broken markers, naming the file, and changes nothing', () => {
+    const repo = makeRepo();
+    repo.write('AGENTS.md', '# Agents\n<!-- git-handoff:start -->\nhalf a block\n');
+    const r = repo.handoff(['agent', 'install', 'codex']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('handoff: AGENTS.md: expected one <!-- git-handoff:start --> line followed by one <!-- git-handoff:end --> line; fix or remove the markers by hand\n');
+    expect(repo.read('AGENTS.md')).toBe('# Agents\n<!-- git-handoff:start -->\nhalf a block\n');
+  });
+
+  it('rejects unknown agents and actions as usage errors', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['agent', 'install', 'vim']).code).toBe(2);
+    expect(repo.handoff(['agent', 'install']).code).toBe(2);
+    expect(repo.handoff(['agent', 'frobnicate', 'claude']).code).toBe(2);
+  });
+});
