@@ -6,6 +6,7 @@
 // stderr and exit 0: a broken handoff never stops an agent from starting.
 import type { Args } from './spec.js';
 import type { Context } from '../context.js';
+import { DEFAULT_TRANSCRIPT_CONFIG } from '../core/config.js';
 import { addToSections } from '../core/draft-additions.js';
 import { continuationGoal, parseHookInput, type HookInput } from '../core/hook-input.js';
 import { redactSecrets } from '../core/redact.js';
@@ -80,9 +81,6 @@ async function preCompact(ctx: Context, input: HookInput, agent: string): Promis
   answer(ctx, { systemMessage: line });
 }
 
-// Until a threshold setting exists in config.yml (shared with `handoff meter`), these hold.
-export const METER_THRESHOLD = 0.85;
-export const CLAUDE_WINDOW = 200_000;
 
 /** Opt-in (Stop hook): once per session, one line when the context passes the threshold. The user decides. */
 async function meter(ctx: Context, input: HookInput, agent: string): Promise<void> {
@@ -90,9 +88,10 @@ async function meter(ctx: Context, input: HookInput, agent: string): Promise<voi
   const { lastUsage, readTranscriptTail } = await import('../agents/claude-usage.js');
   const usage = lastUsage(await readTranscriptTail(input.transcript_path));
   if (!usage) return;
-  const window = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || CLAUDE_WINDOW;
+  // The same settings as `handoff meter` (config.yml meter_threshold, context_window).
+  const window = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || ctx.config.context_window || DEFAULT_TRANSCRIPT_CONFIG.context_window;
   const share = usage.tokens / window;
-  if (share < METER_THRESHOLD) return;
+  if (share * 100 < (ctx.config.meter_threshold ?? DEFAULT_TRANSCRIPT_CONFIG.meter_threshold)) return;
   const { firstSuggestion } = await import('../io/meter-state.js');
   if (!(await firstSuggestion(input.session_id ?? input.transcript_path))) return;
   const line = `handoff: ${agent}'s context is at ${Math.round(share * 100)}% (${usage.tokens.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens); consider \`handoff new "<next goal>"\` and a fresh session before it compacts`;
