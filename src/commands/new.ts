@@ -5,6 +5,7 @@ import { HandoffError, UsageError } from '../errors.js';
 import { draftBody, editedBody } from '../core/draft.js';
 import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../core/handoff.js';
 import { checkText } from '../core/pin.js';
+import { redactionNotice, scrub } from '../core/secrets.js';
 import type { Git } from '../io/git.js';
 import { editText } from '../io/editor.js';
 import { readUserFile } from '../io/input.js';
@@ -47,7 +48,17 @@ async function review(ctx: Context, git: Git, args: Args, draft: string): Promis
 }
 
 export async function run(ctx: Context, args: Args): Promise<number> {
-  const goal = checkText(args.positionals[0]!, 'the goal');
+  // Secrets never land: the goal, the file names and the body are redacted before use
+  // unless --allow-secret says a match is a false positive.
+  const allow = args.values['allow-secret'] === true;
+  const kinds: string[] = [];
+  const clean = <T>(value: T): T => {
+    if (allow) return value;
+    const out = scrub(value);
+    kinds.push(...out.kinds);
+    return out.value;
+  };
+  const goal = clean(checkText(args.positionals[0]!, 'the goal'));
   const git = await ctx.git();
   const [{ items: handoffs, problems }, branch, head, author] = await Promise.all([loadHandoffs(ctx), git.branch(), git.head(), git.author()]);
   warnProblems(ctx, problems);
@@ -59,9 +70,11 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     readTemplate('handoff.md'),
   ]);
   // Our own records are not the work.
-  const files = changes.filter((f) => !f.path.startsWith('.handoff/'));
+  const files = clean(changes.filter((f) => !f.path.startsWith('.handoff/')));
   const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base });
-  const body = checkText(await review(ctx, git, args, draft), 'the handoff body');
+  const body = clean(checkText(await review(ctx, git, args, draft), 'the handoff body'));
+  const notice = redactionNotice(kinds, 'the goal, file names and body before writing', 'handoff new --allow-secret keeps them (false positives)');
+  if (notice) ctx.stderr(notice);
 
   const meta: HandoffMeta = {
     id: ctx.newId(),

@@ -6,6 +6,7 @@ import type { Handoff } from '../core/handoff.js';
 import { activePins } from '../core/pin.js';
 import { renderResume, resumeParts, type SinceFacts } from '../core/resume.js';
 import { pinsInPlay } from '../core/scope.js';
+import { redactionNotice, scrub } from '../core/secrets.js';
 import { exists } from '../io/fs.js';
 import type { Git } from '../io/git.js';
 import { findById, loadHandoffs, loadPins, warnProblems } from '../io/store.js';
@@ -45,8 +46,12 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const since = await sinceFacts(ctx, git, handoff);
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
   const parts = resumeParts(handoff, await pinsInPlay(activePins(pins.items), inPlay), since);
-  const prompt = renderResume(await readTemplate('resume.md'), parts);
-  if (args.values.json) printJson(ctx, { prompt, ...parts });
-  else ctx.stdout(prompt);
+  const raw = { prompt: renderResume(await readTemplate('resume.md'), parts), ...parts };
+  // Handoff files can be written by hand or by older versions: redact on the way out too.
+  const out = args.values['allow-secret'] === true ? { value: raw, kinds: [] } : scrub(raw);
+  const notice = redactionNotice(args.values.json ? out.kinds : scrub(raw.prompt).kinds, 'the resume prompt', 'handoff resume --allow-secret prints them');
+  if (notice) ctx.stderr(notice);
+  if (args.values.json) printJson(ctx, out.value);
+  else ctx.stdout(out.value.prompt);
   return 0;
 }

@@ -53,6 +53,7 @@ export const COMMANDS: CommandSpec[] = [
       since: { type: 'string', describe: 'count files and commits from this revision instead of the detected base' },
       edit: { type: 'boolean', describe: 'open the editor even when stdin is not a terminal (--no-edit: never)' },
       'message-file': { type: 'string', short: 'F', describe: 'use this file as the handoff body instead of the draft (no editor)' },
+      'allow-secret': { type: 'boolean', describe: 'keep text that looks like a secret (a false positive); see docs/security.md' },
     },
     examples: [
       ['handoff new "now implement this for teams"', 'draft, review and save'],
@@ -64,7 +65,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'resume',
     describe: 'print the prompt a fresh agent starts from (newest open handoff on this branch)',
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
-    options: { json },
+    options: { json, 'allow-secret': { type: 'boolean', describe: 'print text that looks like a secret instead of redacting it' } },
     examples: [['handoff resume', 'continue where the last session stopped']],
     load: () => import('./resume.js'),
   },
@@ -76,6 +77,7 @@ export const COMMANDS: CommandSpec[] = [
       file: { type: 'string', describe: 'read the constraint from this file, byte for byte' },
       scope: { type: 'string', multiple: true, describe: 'only apply when a file in play matches this glob (repeatable)' },
       supersedes: { type: 'string', describe: 'the id of the pin this one replaces' },
+      'allow-secret': { type: 'boolean', describe: 'keep text that looks like a secret (a false positive); see docs/security.md' },
     },
     examples: [
       ['handoff pin "never touch src/auth"', 'a constraint for every session'],

@@ -12,6 +12,7 @@ import {
   type FrontMatterDoc,
 } from './frontmatter.js';
 import { isId } from './id.js';
+import { repoPathProblem } from './paths.js';
 import { parseBody, type Body } from './markdown.js';
 
 export const SECTION_TITLES = [
@@ -146,6 +147,10 @@ function validateFile(value: unknown, index: number, file: string): FileChange {
   const where = `files[${index}]`;
   if (typeof value !== 'object' || value === null || typeof f.path !== 'string' || f.path === '') {
     throw new FileFormatError(file, `${where} must have a path, e.g. - path: "src/app.ts"`);
+  }
+  for (const key of ['path', 'from'] as const) {
+    const problem = typeof f[key] === 'string' ? repoPathProblem(f[key]) : undefined;
+    if (problem) throw new FileFormatError(file, `${where}.${key} ${problem}; found ${JSON.stringify(f[key]).slice(0, 80)}`);
   }
   if (!CHANGE_KINDS.includes(f.change as ChangeKind)) {
     throw new FileFormatError(file, `${where}.change must be one of ${CHANGE_KINDS.join(', ')}`);

@@ -6,6 +6,7 @@ import { parseHandoff, type Handoff } from '../core/handoff.js';
 import { resolveId } from '../core/id.js';
 import { parsePin, type Pin } from '../core/pin.js';
 import { createFileAtomic, listMarkdown, readText, replaceFileAtomic } from './fs.js';
+import { assertInside, isSymlink } from './guard.js';
 
 export interface Loaded<T> {
   items: T[];
@@ -21,6 +22,7 @@ async function loadAll<T extends { meta: { id: string } }>(
   dir: string,
   parse: (text: string, file: string) => T,
 ): Promise<Loaded<T>> {
+  await assertInside(ctx.root, dir, ctx.rel(dir));
   const names = await listMarkdown(dir);
   const items: T[] = [];
   const problems: string[] = [];
@@ -28,6 +30,7 @@ async function loadAll<T extends { meta: { id: string } }>(
     names.map(async (name) => {
       const file = ctx.rel(path.join(dir, name));
       try {
+        if (await isSymlink(path.join(dir, name))) throw new HandoffError(`${file}: is a symbolic link; expected a regular file (a link could point outside the repository)`);
         const item = parse((await readText(path.join(dir, name))) ?? '', file);
         if (`${item.meta.id}.md` !== name) throw new HandoffError(`${file}: id '${item.meta.id}' does not match the file name; expected ${item.meta.id}.md`);
         items.push(item);
@@ -65,10 +68,13 @@ export function findById<T extends { meta: { id: string } }>(items: readonly T[]
 
 export async function createItem(ctx: Context, dir: string, id: string, content: string): Promise<string> {
   const file = path.join(dir, `${id}.md`);
+  await assertInside(ctx.root, dir, ctx.rel(dir));
   await createFileAtomic(file, content);
   return file;
 }
 
 export async function rewriteItem(ctx: Context, relFile: string, content: string): Promise<void> {
-  await replaceFileAtomic(path.resolve(ctx.cwd, relFile), content);
+  const file = path.resolve(ctx.cwd, relFile);
+  await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
+  await replaceFileAtomic(file, content);
 }
