@@ -28,6 +28,8 @@ async function sinceFacts(ctx: Context, git: Git, handoff: Handoff): Promise<Sin
 export async function run(ctx: Context, args: Args): Promise<number> {
   const git = await ctx.git();
   const [{ items: handoffs, problems }, pins] = await Promise.all([loadHandoffs(ctx), loadPins(ctx)]);
+  // Before choosing: a skipped file may be the very handoff the user expected.
+  warnProblems(ctx, [...problems, ...pins.problems]);
   const query = args.positionals[0];
   let handoff: Handoff | undefined;
   if (query !== undefined) {
@@ -42,7 +44,6 @@ export async function run(ctx: Context, args: Args): Promise<number> {
       );
     }
   }
-  warnProblems(ctx, [...problems, ...pins.problems]);
   const since = await sinceFacts(ctx, git, handoff);
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
   const parts = resumeParts(handoff, await pinsInPlay(activePins(pins.items), inPlay), since);

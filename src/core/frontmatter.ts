@@ -56,7 +56,9 @@ export function splitFrontMatter(text: string, file: string): Split {
 /** Parses front-matter YAML into a document that keeps comments and unknown keys. */
 export function parseFrontMatter(yaml: string, file: string): FrontMatterDoc {
   const doc = parseDocument(yaml, PARSE_OPTIONS);
-  const error = doc.errors[0];
+  // An unknown tag (!!js/function, !custom) is only a warning to yaml, which then reads
+  // the value as a plain string; a file that asks for one is refused instead.
+  const error = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (error) {
     const where = error.linePos?.[0] ? ` at line ${error.linePos[0].line + 1}` : '';
     throw new FileFormatError(file, `invalid YAML front-matter${where}: ${error.message.split('\n')[0]}`, { cause: error });
