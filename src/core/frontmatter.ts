@@ -17,6 +17,9 @@ const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   uniqueKeys: true,
   prettyErrors: true,
   strict: true,
+  // yaml reports odd input (a mapping used as a key) with process.emitWarning, which would
+  // print a multi-line Node warning from a read command; the file is judged here instead.
+  logLevel: 'error',
 };
 const TO_JS_OPTIONS = { maxAliasCount: 100 } as const;
 const WRITE_OPTIONS = {
