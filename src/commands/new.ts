@@ -6,7 +6,7 @@ import { draftBody, editedBody } from '../core/draft.js';
 import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../core/handoff.js';
 import { checkText } from '../core/pin.js';
 import { redactionNotice, scrub } from '../core/secrets.js';
-import type { Git } from '../io/git.js';
+import { operationInProgress, type Git } from '../io/git.js';
 import { editText } from '../io/editor.js';
 import { readUserFile } from '../io/input.js';
 import { createItem, handoffsDir, loadHandoffs, rewriteItem, warnProblems } from '../io/store.js';
@@ -88,6 +88,8 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     parent: parent?.meta.id ?? null,
     files,
   };
+  const operation = await operationInProgress(git);
+  if (operation) ctx.stderr(`handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`);
   const file = await createItem(ctx, handoffsDir(ctx), meta.id, serializeHandoff(meta, body));
   if (parent) {
     await rewriteItem(ctx, parent.file, updateHandoff(parent, { status: 'superseded', superseded_by: meta.id }));
