@@ -5,7 +5,7 @@ import { HandoffError } from '../errors.js';
 import { parseHandoff, type Handoff } from '../core/handoff.js';
 import { resolveId } from '../core/id.js';
 import { parsePin, type Pin } from '../core/pin.js';
-import { createFileAtomic, listMarkdown, readText, replaceFileAtomic } from './fs.js';
+import { createFileAtomic, listMarkdown, readText, replaceFileAtomic, sweepTemps } from './fs.js';
 import { assertInside, isSymlink } from './guard.js';
 
 export interface Loaded<T> {
@@ -69,6 +69,7 @@ export function findById<T extends { meta: { id: string } }>(items: readonly T[]
 export async function createItem(ctx: Context, dir: string, id: string, content: string): Promise<string> {
   const file = path.join(dir, `${id}.md`);
   await assertInside(ctx.root, dir, ctx.rel(dir));
+  await sweep(ctx, dir);
   await createFileAtomic(file, content);
   return file;
 }
@@ -76,5 +77,12 @@ export async function createItem(ctx: Context, dir: string, id: string, content:
 export async function rewriteItem(ctx: Context, relFile: string, content: string): Promise<void> {
   const file = path.resolve(ctx.cwd, relFile);
   await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
+  await sweep(ctx, path.dirname(file));
   await replaceFileAtomic(file, content);
+}
+
+/** Writers clean up after writers that were killed, and say so. */
+async function sweep(ctx: Context, dir: string): Promise<void> {
+  const removed = await sweepTemps(dir);
+  if (removed > 0) ctx.stderr(`handoff: removed ${removed} temp file${removed === 1 ? '' : 's'} left in ${ctx.rel(dir)} by an interrupted write`);
 }
