@@ -45,7 +45,7 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
       fc.property(handoffMeta, pinMeta, key, text(80), text(500), fc.constantFrom('done', 'superseded'), (meta, pin, extraKey, extraValue, extraSection, edit) => {
         const extraLine = `${extraKey}: ${JSON.stringify(extraValue)} # kept by hand`;
         const section = `\n## Notes from a person\n\n${extraSection}\n`;
-        const handoffText = serializeHandoff({ ...meta, status: 'open' }, `## Goal\n\ngoal\n${section}`).replace(/\n---\n/, `\n${extraLine}\n---\n`);
+        const handoffText = serializeHandoff({ ...meta, status: 'open' }, `## Goal\n\ngoal\n${section}`).replace(/\n---\n/, () => `\n${extraLine}\n---\n`);
         const handoff = parseHandoff(handoffText, 'h.md');
         const changes = edit === 'done' ? { status: 'done' as const, finished: '2026-01-01T00:00:00.000Z' } : { status: 'superseded' as const, superseded_by: '01jx7k2m9q8r4s5t6v7w8x9y0z' };
         const edited = updateHandoff(handoff, changes);
@@ -58,7 +58,7 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
         expect(reread.meta.status).toBe(edit);
         expect({ ...reread.meta, status: 'open', finished: undefined, superseded_by: undefined }).toEqual({ ...meta, status: 'open', finished: undefined, superseded_by: undefined });
 
-        const pinText = serializePin({ ...pin, status: 'active' }, 'never touch src/auth\n').replace(/\n---\n/, `\n${extraLine}\n---\n`);
+        const pinText = serializePin({ ...pin, status: 'active' }, 'never touch src/auth\n').replace(/\n---\n/, () => `\n${extraLine}\n---\n`);
         const retired = retirePin(parsePin(pinText, 'p.md'), '2026-01-01T00:00:00.000Z', 'done with it');
         expect(parsePin(retired, 'p.md').doc.get(extraKey)).toBe(extraValue);
         if (/^[\x20-\x7e]*$/.test(extraValue)) expect(retired).toContain(`\n${extraLine}\n`);
@@ -80,5 +80,31 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
       }),
       { numRuns: 3 },
     );
+  });
+});
+
+describe('a person edits the files, then the CLI edits them', () => {
+  it('unknown keys, comments and sections survive handoff new (supersede), done and unpin', async () => {
+    const { makeRepo } = await import('../helpers.js');
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    const first = repo.handoff(['new', 'first', '--no-edit']).stdout.trim();
+    const pin = repo.handoff(['pin', 'never touch src/auth']).stdout.trim().split(': ').pop()!;
+    const extra = 'reviewer: "sam" # asked for this\nlabels:\n  - "billing"\n';
+    const section = '\n## Notes from a person\n\nkeep this ```odd``` text\n';
+    repo.write(first, repo.read(first).replace('\n---\n', () => `\n${extra}---\n`) + section);
+    repo.write(pin, repo.read(pin).replace('\n---\n', () => `\n${extra}---\n`));
+    const beforeFirst = repo.read(first);
+    const beforePin = repo.read(pin);
+
+    const second = repo.handoff(['new', 'second', '--no-edit']).stdout.trim();
+    const superseded = repo.read(first);
+    expect(superseded).toBe(beforeFirst.replace('status: "open"', 'status: "superseded"').replace(section, '').replace(`${extra}---\n`, () => `${extra}superseded_by: "${second.slice(-29, -3)}"\n---\n`) + section);
+    expect(repo.handoff(['done', second.slice(-29, -3)]).code).toBe(0);
+    expect(repo.handoff(['unpin', pin.slice(-29, -3), '--reason', 'moved']).code).toBe(0);
+    const unpinned = repo.read(pin);
+    expect(unpinned).toContain(extra);
+    expect(unpinned.endsWith('---\nnever touch src/auth')).toBe(true);
+    expect(unpinned.replace(/status: "retired"\n/, 'status: "active"\n').replace(/retired: ".*"\nreason: "moved"\n/, '')).toBe(beforePin);
   });
 });
