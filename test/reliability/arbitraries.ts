@@ -78,3 +78,6 @@ export const pinMeta: fc.Arbitrary<PinMeta> = fc
     reason: fc.option(text(60), { nil: undefined }),
   })
   .map((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) as unknown as PinMeta);
+
+/** Per-test time limit: the stress forms run for minutes. */
+export const TIMEOUT = STRESS ? 1_800_000 : 120_000;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/core/handoff.js';
 import { parsePin } from '../../src/core/pin.js';
 import { makeRepo } from '../helpers.js';
-import { runs } from './arbitraries.js';
+import { runs, TIMEOUT } from './arbitraries.js';
 import { start } from './spawn.js';
 
 describe('concurrent writers', () => {
@@ -59,5 +59,5 @@ describe('concurrent writers', () => {
     expect(pins.stderr).toBe('');
     expect(JSON.parse(pins.stdout)).toHaveLength(n);
     console.log(`concurrency: ${2 * n} writers, ${handoffFiles.length + pinFiles.length} files parsed and checked`);
-  });
+  }, TIMEOUT);
 });

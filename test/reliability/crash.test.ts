@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/core/handoff.js';
 import { parsePin } from '../../src/core/pin.js';
 import { makeRepo, type Repo } from '../helpers.js';
-import { runs } from './arbitraries.js';
+import { runs, TIMEOUT } from './arbitraries.js';
 import { prng } from './fuzz.js';
 import { start } from './spawn.js';
 
-const KILLS = runs(8, 200);
+const KILLS = runs(8, 100);
 const BIG = '## Goal\n\nship it\n\n## Notes\n\n' + 'the quick brown fox jumps over the lazy dog\n'.repeat(120_000); // ~5 MB
 
 interface Tally {
@@ -85,7 +85,7 @@ describe(`crashes: SIGKILL at random points (${KILLS} kills per writer)`, () => 
     expect(everyFileValid(repo)).toBe(0);
     console.log(`crash/done: ${tally.kills} kills, ${tally.finished} runs finished first; states seen: ${tally.old} old, ${tally.new} new, 0 partial; ${tally.tempLeft} temp files from killed writers, removed by the next write`);
     expect(tally.old + tally.new).toBe(tally.kills + tally.finished);
-  });
+  }, TIMEOUT);
 
   it('new and pin (create): each file is absent or complete', async () => {
     const repo = makeRepo();
@@ -113,5 +113,5 @@ describe(`crashes: SIGKILL at random points (${KILLS} kills per writer)`, () => 
     expect(repo.handoff(['pin', 'after the crashes']).code).toBe(0);
     expect(repo.handoff(['new', 'after the crashes', '--no-edit']).code).toBe(0);
     expect(everyFileValid(repo)).toBe(0);
-  });
+  }, TIMEOUT);
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED } from '../helpers.js';
-import { runs } from './arbitraries.js';
+import { runs, TIMEOUT } from './arbitraries.js';
 import { fuzz } from './fuzz.js';
 
 describe('fuzzing the front-matter, handoff, pin and config parsers', () => {
@@ -17,5 +17,5 @@ describe('fuzzing the front-matter, handoff, pin and config parsers', () => {
     expect(warnings.slice(0, 3)).toEqual([]);
     expect(outcome.parsed).toBeGreaterThan(0);
     expect(outcome.refused).toBeGreaterThan(0);
-  });
+  }, TIMEOUT);
 });

@@ -89,7 +89,7 @@ describe('hostile files under .handoff/', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/is not a (handoff|pin) id/);
     }
-    repo.write(H, handoffText().replace(`id: "${ID}"`, 'id: "../../../tmp/x"'));
+    repo.write(H, handoffText().replace(`id: "${ID}"`, 'id: "../../../etc/x"'));
     expectSkipped(repo, H, /'id' must be a 26-character handoff id/);
     repo.write(`.handoff/pins/${PIN}.md`, `---\nid: "../${PIN}"\ncreated: "2026-01-05T10:00:00.000Z"\n---\nnever\n`);
     const pins = repo.handoff(['pins']);

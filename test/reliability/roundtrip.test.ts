@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff, serializeHandoff, updateHandoff } from '../../src/core/handoff.js';
 import { parsePin, retirePin, serializePin } from '../../src/core/pin.js';
-import { handoffMeta, nonEmptyText, pinMeta, runs, text } from './arbitraries.js';
+import { handoffMeta, nonEmptyText, pinMeta, runs, text, TIMEOUT } from './arbitraries.js';
 
 const RUNS = runs(300, 5000);
 const bytes = (s: string) => Buffer.from(s, 'utf8');
@@ -24,7 +24,7 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 
   it('pin: write -> read -> write is byte-identical; the text is kept verbatim', () => {
     fc.assert(
@@ -37,7 +37,7 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 
   it('unknown keys, comments and sections survive done, supersede and unpin', () => {
     const key = fc.stringMatching(/^x_[a-z_]{1,12}$/);
@@ -66,7 +66,7 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
       }),
       { numRuns: Math.ceil(RUNS / 3) },
     );
-  });
+  }, TIMEOUT);
 
   it('huge fields round trip (a 200 KB goal and a 900 KB body)', () => {
     fc.assert(
@@ -80,7 +80,7 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
       }),
       { numRuns: 3 },
     );
-  });
+  }, TIMEOUT);
 });
 
 describe('a person edits the files, then the CLI edits them', () => {
@@ -106,5 +106,5 @@ describe('a person edits the files, then the CLI edits them', () => {
     expect(unpinned).toContain(extra);
     expect(unpinned.endsWith('---\nnever touch src/auth')).toBe(true);
     expect(unpinned.replace(/status: "retired"\n/, 'status: "active"\n').replace(/retired: ".*"\nreason: "moved"\n/, '')).toBe(beforePin);
-  });
+  }, TIMEOUT);
 });
