@@ -123,6 +123,10 @@ function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta 
   for (const key of ['author', 'branch', 'base', 'head', 'parent', 'superseded_by', 'finished']) {
     need(key, data[key] === undefined || data[key] === null || typeof data[key] === 'string', 'a string or null');
   }
+  // Commit hashes reach git's command line: anything but hex (say "--output=x") is refused.
+  for (const key of ['base', 'head']) {
+    need(key, data[key] === undefined || data[key] === null || (typeof data[key] === 'string' && /^[0-9a-f]{7,64}$/.test(data[key])), 'a commit hash or null');
+  }
   need('parent', data.parent === undefined || data.parent === null || isId(data.parent), 'a handoff id or null');
   const files = data.files ?? [];
   need('files', Array.isArray(files), 'a list of files');

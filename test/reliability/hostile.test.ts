@@ -96,6 +96,16 @@ describe('hostile files under .handoff/', () => {
     expect(pins.stderr).toContain(`.handoff/pins/${PIN}.md: front-matter 'id' must be a 26-character pin id`);
   });
 
+  it('commit fields that look like git options are refused, never passed to git', () => {
+    const repo = setup();
+    repo.write(H, handoffText().replace('head: null', 'head: "--output=pwned"'));
+    expectSkipped(repo, H, /front-matter 'head' must be a commit hash or null/);
+    repo.write(H, handoffText().replace('base: null', 'base: "--exec=touch pwned"'));
+    expectSkipped(repo, H, /front-matter 'base' must be a commit hash or null/);
+    expect(repo.handoff(['new', 'next', '--no-edit']).code).toBe(0);
+    expect(existsSync(path.join(repo.dir, 'pwned'))).toBe(false);
+  });
+
   it('a handoff that claims files outside the repository is skipped with a warning', () => {
     const repo = setup();
     for (const bad of ['../../../etc/passwd', '/etc/passwd', 'C:\\\\Windows\\\\win.ini']) {
