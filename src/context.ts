@@ -1,8 +1,10 @@
 // Built once per run: where we are, the settings, the clock and id source, and output.
 // Commands receive it; nothing else reads process.* or the clock.
 import path from 'node:path';
+import { HandoffError } from './errors.js';
 import { parseConfig, type Config } from './core/config.js';
 import { readText } from './io/fs.js';
+import { assertInside, isSymlink } from './io/guard.js';
 import type { Git } from './io/git.js';
 import { newId } from './io/ids.js';
 import { findGitDir, findWorkTree } from './io/repo.js';
@@ -35,6 +37,9 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
   const dir = path.join(root, '.handoff');
   const configFile = path.join(dir, 'config.yml');
   const rel = (file: string) => path.relative(cwd, file) || '.';
+  // A .handoff/ (or config.yml) that links outside the repository is refused up front.
+  await assertInside(root, dir, rel(dir));
+  if (await isSymlink(configFile)) throw new HandoffError(`${rel(configFile)} is a symbolic link; expected a regular file`);
   const [configText, gitDir] = await Promise.all([readText(configFile), findGitDir(root, env)]);
   const config = parseConfig(configText, rel(configFile));
   for (const warning of config.warnings) streams.stderr(`handoff: warning: ${warning}`);

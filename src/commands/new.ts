@@ -5,7 +5,8 @@ import { HandoffError, UsageError } from '../errors.js';
 import { draftBody, editedBody } from '../core/draft.js';
 import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../core/handoff.js';
 import { checkText } from '../core/pin.js';
-import type { Git } from '../io/git.js';
+import { redactionNotice, scrub } from '../core/secrets.js';
+import { operationInProgress, type Git } from '../io/git.js';
 import { editText } from '../io/editor.js';
 import { readUserFile } from '../io/input.js';
 import { createItem, handoffsDir, loadHandoffs, rewriteItem, warnProblems } from '../io/store.js';
@@ -57,6 +58,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     from,
     force: args.values.force === true,
     pinCandidates,
+    allowSecret: args.values['allow-secret'] === true,
     model: (facts) => maybeModelDraft(ctx, args, facts),
     review: (git, draft) => review(ctx, git, args, draft),
   });
@@ -70,6 +72,8 @@ export interface WriteOptions {
   from?: string | undefined;
   force?: boolean;
   pinCandidates?: boolean;
+  /** Keep text that looks like a secret (the user says it is a false positive). */
+  allowSecret?: boolean;
   /** The model's pass over the draft; null means "dry run: nothing to write". */
   model?: (facts: Parameters<typeof maybeModelDraft>[2]) => Promise<string | null>;
   /** Settles the final body (editor, message file, or the draft as is). */
@@ -77,7 +81,17 @@ export interface WriteOptions {
 }
 
 /** The body of `handoff new`, shared with the agent hooks. Returns the new file, or null for a dry run. */
-export async function writeHandoff(ctx: Context, goal: string, options: WriteOptions): Promise<string | null> {
+export async function writeHandoff(ctx: Context, givenGoal: string, options: WriteOptions): Promise<string | null> {
+  // Secrets never land: the goal, the file names and the body are redacted before use
+  // unless allowSecret says a match is a false positive.
+  const kinds: string[] = [];
+  const clean = <T>(value: T): T => {
+    if (options.allowSecret) return value;
+    const out = scrub(value);
+    kinds.push(...out.kinds);
+    return out.value;
+  };
+  const goal = clean(givenGoal);
   const git = await ctx.git();
   const [{ items: handoffs, problems }, branch, head, author] = await Promise.all([loadHandoffs(ctx), git.branch(), git.head(), git.author()]);
   warnProblems(ctx, problems);
@@ -89,7 +103,7 @@ export async function writeHandoff(ctx: Context, goal: string, options: WriteOpt
     readTemplate('handoff.md'),
   ]);
   // Our own records are not the work.
-  const files = changes.filter((f) => !f.path.startsWith('.handoff/'));
+  const files = clean(changes.filter((f) => !f.path.startsWith('.handoff/')));
   // A transcript adds what git cannot know; see transcript-source.ts.
   const { from } = options;
   const source = from === undefined ? undefined : await import('./transcript-source.js');
@@ -99,7 +113,9 @@ export async function writeHandoff(ctx: Context, goal: string, options: WriteOpt
   const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}) });
   const offered = options.model ? await options.model({ goal, files, commits, draft }) : draft;
   if (offered === null) return null; // --dry-run: the request was printed, nothing is written
-  const body = checkText(await options.review(git, offered), 'the handoff body');
+  const body = clean(checkText(await options.review(git, offered), 'the handoff body'));
+  const notice = redactionNotice(kinds, 'the goal, file names and body before writing', 'handoff new --allow-secret keeps them (false positives)');
+  if (notice) ctx.stderr(notice);
 
   const meta: HandoffMeta = {
     id: ctx.newId(),
@@ -113,6 +129,8 @@ export async function writeHandoff(ctx: Context, goal: string, options: WriteOpt
     parent: parent?.meta.id ?? null,
     files,
   };
+  const operation = await operationInProgress(git);
+  if (operation) ctx.stderr(`handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`);
   const file = await createItem(ctx, handoffsDir(ctx), meta.id, serializeHandoff(meta, body));
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {

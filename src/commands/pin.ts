@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Args } from './spec.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { HandoffError, UsageError } from '../errors.js';
 import { activePins, checkText, serializePin, type PinMeta } from '../core/pin.js';
 import { checkScope } from '../core/scope.js';
+import { kindList, scrub } from '../core/secrets.js';
 import { decodeUtf8, readUserFile } from '../io/input.js';
 import { createItem, findById, loadPins, pinsDir, warnProblems } from '../io/store.js';
 
@@ -19,6 +20,11 @@ async function constraintText(ctx: Context, args: Args): Promise<string> {
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const text = checkText(await constraintText(ctx, args), 'the pin text');
+  // Pins are kept byte for byte, so a secret cannot be redacted out of one: refuse it.
+  const found = scrub(text).kinds;
+  if (found.length > 0 && args.values['allow-secret'] !== true) {
+    throw new HandoffError(`the pin text looks like it holds a secret (${kindList(found)}); nothing written. Remove it, or pass --allow-secret if it is a false positive`);
+  }
   const scope = (args.values.scope as string[] | undefined) ?? [];
   for (const glob of scope) {
     const problem = checkScope(glob);

@@ -6,6 +6,7 @@ import type { Handoff } from '../core/handoff.js';
 import { activePins } from '../core/pin.js';
 import { renderResume, resumeParts, type ResumeParts, type SinceFacts } from '../core/resume.js';
 import { pinsInPlay } from '../core/scope.js';
+import { redactionNotice, scrub } from '../core/secrets.js';
 import { exists } from '../io/fs.js';
 import type { Git } from '../io/git.js';
 import { findById, findNewest, loadHandoffs, loadPins, loadSummaries, warnProblems } from '../io/store.js';
@@ -44,14 +45,20 @@ async function sinceFacts(ctx: Context, git: Git, handoff: Handoff): Promise<Sin
 }
 
 export async function run(ctx: Context, args: Args): Promise<number> {
-  const { prompt, parts } = await buildResume(ctx, args.positionals[0]);
+  const { prompt, parts, redacted } = await buildResume(ctx, args.positionals[0], args.values['allow-secret'] === true);
+  const notice = redactionNotice(redacted, 'the resume prompt', 'handoff resume --allow-secret prints them');
+  if (notice) ctx.stderr(notice);
   if (args.values.json) printJson(ctx, { prompt, ...parts });
   else ctx.stdout(prompt);
   return 0;
 }
 
-/** The resume prompt and its parts, shared with the agent session-start hooks. */
-export async function buildResume(ctx: Context, query: string | undefined): Promise<{ prompt: string; parts: ResumeParts }> {
+/**
+ * The resume prompt and its parts, shared with the agent session-start hooks. Handoff
+ * files can be written by hand or by older versions, so secrets are redacted on the way
+ * out too, unless the user asked to see them.
+ */
+export async function buildResume(ctx: Context, query: string | undefined, allowSecret = false): Promise<{ prompt: string; parts: ResumeParts; redacted: string[] }> {
   const git = await ctx.git();
   const [branch, pins] = await Promise.all([query === undefined ? git.branch() : null, loadPins(ctx)]);
   let handoff: Handoff | undefined;
@@ -72,9 +79,11 @@ export async function buildResume(ctx: Context, query: string | undefined): Prom
       );
     }
   }
-  warnProblems(ctx, [...problems, ...pins.problems]);
   const since = await sinceFacts(ctx, git, handoff);
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
   const parts = resumeParts(handoff, await pinsInPlay(activePins(pins.items), inPlay), since);
-  return { prompt: renderResume(await readTemplate('resume.md'), parts), parts };
+  const prompt = renderResume(await readTemplate('resume.md'), parts);
+  if (allowSecret) return { prompt, parts, redacted: [] };
+  const scrubbed = scrub(prompt);
+  return { prompt: scrubbed.value, parts: scrub(parts).value, redacted: scrubbed.kinds };
 }

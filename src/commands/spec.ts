@@ -60,6 +60,7 @@ export const COMMANDS: CommandSpec[] = [
       from: { type: 'string', describe: "read an agent transcript too: 'auto' (the newest session of this repository) or a file" },
       'pin-candidates': { type: 'boolean', describe: "pin the user's constraints found in the transcript, verbatim" },
       force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
+      'allow-secret': { type: 'boolean', describe: 'keep text that looks like a secret (a false positive); see docs/security.md' },
     },
     examples: [
       ['handoff new "now implement this for teams"', 'draft, review and save'],
@@ -71,7 +72,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'resume',
     describe: 'print the prompt a fresh agent starts from (newest open handoff on this branch)',
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
-    options: { json },
+    options: { json, 'allow-secret': { type: 'boolean', describe: 'print text that looks like a secret instead of redacting it' } },
     examples: [['handoff resume', 'continue where the last session stopped']],
     load: () => import('./resume.js'),
   },
@@ -83,6 +84,7 @@ export const COMMANDS: CommandSpec[] = [
       file: { type: 'string', describe: 'read the constraint from this file, byte for byte' },
       scope: { type: 'string', multiple: true, describe: 'only apply when a file in play matches this glob (repeatable)' },
       supersedes: { type: 'string', describe: 'the id of the pin this one replaces' },
+      'allow-secret': { type: 'boolean', describe: 'keep text that looks like a secret (a false positive); see docs/security.md' },
     },
     examples: [
       ['handoff pin "never touch src/auth"', 'a constraint for every session'],

@@ -17,6 +17,9 @@ const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   uniqueKeys: true,
   prettyErrors: true,
   strict: true,
+  // yaml reports odd input (a mapping used as a key) with process.emitWarning, which would
+  // print a multi-line Node warning from a read command; the file is judged here instead.
+  logLevel: 'error',
 };
 const TO_JS_OPTIONS = { maxAliasCount: 100 } as const;
 const WRITE_OPTIONS = {
@@ -56,7 +59,9 @@ export function splitFrontMatter(text: string, file: string): Split {
 /** Parses front-matter YAML into a document that keeps comments and unknown keys. */
 export function parseFrontMatter(yaml: string, file: string): FrontMatterDoc {
   const doc = parseDocument(yaml, PARSE_OPTIONS);
-  const error = doc.errors[0];
+  // An unknown tag (!!js/function, !custom) is only a warning to yaml, which then reads
+  // the value as a plain string; a file that asks for one is refused instead.
+  const error = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (error) {
     const where = error.linePos?.[0] ? ` at line ${error.linePos[0].line + 1}` : '';
     throw new FileFormatError(file, `invalid YAML front-matter${where}: ${error.message.split('\n')[0]}`, { cause: error });

@@ -12,6 +12,7 @@ import {
   type FrontMatterDoc,
 } from './frontmatter.js';
 import { isId } from './id.js';
+import { repoPathProblem } from './paths.js';
 import { parseBody, type Body } from './markdown.js';
 
 export const SECTION_TITLES = [
@@ -122,6 +123,10 @@ function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta 
   for (const key of ['author', 'branch', 'base', 'head', 'parent', 'superseded_by', 'finished']) {
     need(key, data[key] === undefined || data[key] === null || typeof data[key] === 'string', 'a string or null');
   }
+  // Commit hashes reach git's command line: anything but hex (say "--output=x") is refused.
+  for (const key of ['base', 'head']) {
+    need(key, data[key] === undefined || data[key] === null || (typeof data[key] === 'string' && /^[0-9a-f]{7,64}$/.test(data[key])), 'a commit hash or null');
+  }
   need('parent', data.parent === undefined || data.parent === null || isId(data.parent), 'a handoff id or null');
   const files = data.files ?? [];
   need('files', Array.isArray(files), 'a list of files');
@@ -146,6 +151,10 @@ function validateFile(value: unknown, index: number, file: string): FileChange {
   const where = `files[${index}]`;
   if (typeof value !== 'object' || value === null || typeof f.path !== 'string' || f.path === '') {
     throw new FileFormatError(file, `${where} must have a path, e.g. - path: "src/app.ts"`);
+  }
+  for (const key of ['path', 'from'] as const) {
+    const problem = typeof f[key] === 'string' ? repoPathProblem(f[key]) : undefined;
+    if (problem) throw new FileFormatError(file, `${where}.${key} ${problem}; found ${JSON.stringify(f[key]).slice(0, 80)}`);
   }
   if (!CHANGE_KINDS.includes(f.change as ChangeKind)) {
     throw new FileFormatError(file, `${where}.change must be one of ${CHANGE_KINDS.join(', ')}`);

@@ -11,7 +11,8 @@
 // engines node >=22. The preset is one bundled
 // file (a few ms to import), so loading it eagerly is cheap.
 // A few extra patterns below cover shapes the preset deliberately leaves to context
-// (bare AWS key ids, OpenAI keys without their marker).
+// (bare AWS key ids, OpenAI keys without their marker, JWTs, Stripe keys, passwords in
+// URLs and KEY=value lines that name a password, secret or token).
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 
 export interface Redaction {
@@ -33,11 +34,17 @@ interface Rule {
   create(context: unknown, options: unknown): { file?: (source: unknown) => unknown };
 }
 
+// Where a pattern has a `secret` group, only that part is redacted, so the label stays
+// readable ("DATABASE_PASSWORD=[REDACTED:dotenv-secret]").
 const EXTRA: ReadonlyArray<[string, RegExp]> = [
-  ['private-key', /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g],
-  ['aws-access-key', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g],
-  ['github-token', /\bgh[pousr]_[A-Za-z0-9]{36,}\b/g],
-  ['openai-key', /\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}\b/g],
+  ['private-key', /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/dg],
+  ['aws-access-key', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/dg],
+  ['github-token', /\bgh[pousr]_[A-Za-z0-9]{36,}\b/dg],
+  ['openai-key', /\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}\b/dg],
+  ['stripe-key', /\b[rs]k_(?:live|test)_[0-9a-zA-Z]{16,}\b/dg],
+  ['jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/dg],
+  ['password-in-url', /\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:(?<secret>[^\s@/]+)@/dgi],
+  ['dotenv-secret', /\b[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Z0-9_]*[ \t]*=[ \t]*["']?(?<secret>[^\s"'#]{6,})/dg],
 ];
 
 let rules: Array<[Rule, unknown]> | undefined;
@@ -77,10 +84,20 @@ function libraryMatches(text: string): Array<{ kind: string; start: number; end:
   return out;
 }
 
+/** Some rules report a range that stops short of the key (secretlint's AWS rule does): a
+ *  finding always runs to the end of the token it starts, so no tail of a key survives. */
+function toTokenEnd(text: string, end: number): number {
+  while (end < text.length && /[A-Za-z0-9+/=_-]/.test(text[end]!)) end++;
+  return end;
+}
+
 export function redactSecrets(text: string): Redacted {
-  const spans = libraryMatches(text);
+  const spans = libraryMatches(text).map((s) => ({ ...s, end: toTokenEnd(text, s.end) }));
   for (const [kind, pattern] of EXTRA) {
-    for (const m of text.matchAll(pattern)) spans.push({ kind, start: m.index, end: m.index + m[0].length });
+    for (const m of text.matchAll(pattern)) {
+      const [start, end] = m.indices?.groups?.secret ?? [m.index, m.index + m[0].length];
+      spans.push({ kind, start, end });
+    }
   }
   if (spans.length === 0) return { text, redactions: [] };
   // Overlapping findings (two rules on one key) become one redaction: the earliest start wins.

@@ -80,3 +80,36 @@ export async function exists(file: string): Promise<boolean> {
 export async function ensureDir(dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
 }
+
+const TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Removes temp files whose writer is gone (killed mid-write): they are hidden from the
+ * tool but `git add -A` would commit them. A temp file whose process id is alive (or
+ * reused) is left alone. Returns how many were removed.
+ */
+export async function sweepTemps(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const pid = Number(TEMP.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    await fs.rm(path.join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -156,6 +156,11 @@ export class Git {
     });
   }
 
+  /** Where git keeps `name` for this work tree (linked worktrees have their own). */
+  async gitPath(name: string): Promise<string> {
+    return this.ask(['rev-parse', '--git-path', name]);
+  }
+
   /** Tracked paths that differ between `since` and the working tree. */
   async pathsChangedSince(since: string): Promise<string[]> {
     return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--'])).sort();
@@ -166,6 +171,25 @@ export class Git {
     return parsePathList(await this.run(['ls-files', '-z', '--full-name']));
   }
 }
+
+/** A merge, rebase, cherry-pick or revert stopped half-way: its name, or null. */
+export async function operationInProgress(git: Git): Promise<string | null> {
+  const { access } = await import('node:fs/promises');
+  const path = await import('node:path');
+  for (const [name, what] of OPERATIONS) {
+    const where = (await git.gitPath(name)) || null;
+    if (where && (await access(path.resolve(git.root, where)).then(() => true, () => false))) return what;
+  }
+  return null;
+}
+
+const OPERATIONS: ReadonlyArray<[string, string]> = [
+  ['MERGE_HEAD', 'a merge'],
+  ['rebase-merge', 'a rebase'],
+  ['rebase-apply', 'a rebase'],
+  ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+  ['REVERT_HEAD', 'a revert'],
+];
 
 export async function openGit(root: string): Promise<Git> {
   return new Git(root);

@@ -7,7 +7,8 @@ import { parseHandoff, type Handoff, type HandoffMeta } from '../core/handoff.js
 import { resolveId } from '../core/id.js';
 import { parsePin, type Pin } from '../core/pin.js';
 import { MetaCache } from './cache.js';
-import { createFileAtomic, listMarkdown, readText, replaceFileAtomic } from './fs.js';
+import { createFileAtomic, listMarkdown, readText, replaceFileAtomic, sweepTemps } from './fs.js';
+import { assertInside, isSymlink } from './guard.js';
 
 export interface Loaded<T> {
   items: T[];
@@ -23,6 +24,7 @@ async function loadAll<T extends { meta: { id: string } }>(
   dir: string,
   parse: (text: string, file: string) => T,
 ): Promise<Loaded<T>> {
+  await assertInside(ctx.root, dir, ctx.rel(dir));
   const names = await listMarkdown(dir);
   const items: T[] = [];
   const problems: string[] = [];
@@ -30,6 +32,7 @@ async function loadAll<T extends { meta: { id: string } }>(
     names.map(async (name) => {
       const file = ctx.rel(path.join(dir, name));
       try {
+        if (await isSymlink(path.join(dir, name))) throw new HandoffError(`${file}: is a symbolic link; expected a regular file (a link could point outside the repository)`);
         const item = parse((await readText(path.join(dir, name))) ?? '', file);
         if (`${item.meta.id}.md` !== name) throw new HandoffError(`${file}: id '${item.meta.id}' does not match the file name; expected ${item.meta.id}.md`);
         items.push(item);
@@ -55,6 +58,7 @@ export interface HandoffSummary {
 /** Visits handoffs newest first with their front-matter (cached), until `visit` returns true. */
 async function scanHandoffs(ctx: Context, visit: (summary: HandoffSummary, parsed?: Handoff) => boolean, problems: string[]): Promise<void> {
   const dir = handoffsDir(ctx);
+  await assertInside(ctx.root, dir, ctx.rel(dir));
   const names = (await listMarkdown(dir)).reverse();
   const cache = await MetaCache.open(ctx.cacheFile);
   try {
@@ -62,7 +66,8 @@ async function scanHandoffs(ctx: Context, visit: (summary: HandoffSummary, parse
       const full = path.join(dir, name);
       const file = ctx.rel(full);
       try {
-        const stat = await fs.stat(full);
+        const stat = await fs.lstat(full);
+        if (stat.isSymbolicLink()) throw new HandoffError(`${file}: is a symbolic link; expected a regular file (a link could point outside the repository)`);
         let parsed: Handoff | undefined;
         let meta = cache.get(name, stat);
         if (!meta) {
@@ -131,10 +136,21 @@ export function findById<T extends { meta: { id: string } }>(items: readonly T[]
 
 export async function createItem(ctx: Context, dir: string, id: string, content: string): Promise<string> {
   const file = path.join(dir, `${id}.md`);
+  await assertInside(ctx.root, dir, ctx.rel(dir));
+  await sweep(ctx, dir);
   await createFileAtomic(file, content);
   return file;
 }
 
 export async function rewriteItem(ctx: Context, relFile: string, content: string): Promise<void> {
-  await replaceFileAtomic(path.resolve(ctx.cwd, relFile), content);
+  const file = path.resolve(ctx.cwd, relFile);
+  await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
+  await sweep(ctx, path.dirname(file));
+  await replaceFileAtomic(file, content);
+}
+
+/** Writers clean up after writers that were killed, and say so. */
+async function sweep(ctx: Context, dir: string): Promise<void> {
+  const removed = await sweepTemps(dir);
+  if (removed > 0) ctx.stderr(`handoff: removed ${removed} temp file${removed === 1 ? '' : 's'} left in ${ctx.rel(dir)} by an interrupted write`);
 }
