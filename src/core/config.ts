@@ -8,6 +8,8 @@ export interface Config {
   default_branch?: string;
   /** Commit subjects since the base listed under Completed in a draft. */
   draft_commits: number;
+  /** Where `handoff roadmap` writes, relative to the repository root; default .handoff/ROADMAP.md. */
+  roadmap?: string;
 }
 
 export const DEFAULT_CONFIG: Config = { draft_commits: 20 };
@@ -32,6 +34,12 @@ export function parseConfig(text: string | undefined, file: string): Parsed<Conf
       case 'draft_commits':
         if (!Number.isInteger(raw) || (raw as number) < 0) throw new FileFormatError(file, `draft_commits must be a whole number, e.g. draft_commits: 20`);
         value.draft_commits = raw as number;
+        break;
+      case 'roadmap':
+        if (typeof raw !== 'string' || !/^[^/\\][^\\]*\.md$/.test(raw.trim()) || /(^|\/)\.\.(\/|$)/.test(raw)) {
+          throw new FileFormatError(file, `roadmap must be a .md path inside the repository, relative to its root, e.g. roadmap: ROADMAP.md`);
+        }
+        value.roadmap = raw.trim().replace(/^\.\//, '');
         break;
       default:
         warnings.push(`${file}: unknown setting '${key}' ignored`);
