@@ -95,3 +95,16 @@ export async function stageContent(cwd: string, path: string, content: string): 
   const blob = (await gitText(cwd, ['hash-object', '-w', '--stdin', '--path', path], content)).trim();
   await gitText(cwd, ['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`]);
 }
+
+/** Which of the objects named by id or `rev:path` exist, in one `git cat-file --batch-check`. */
+export async function existingObjects(cwd: string, specs: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (specs.length === 0) return found;
+  const { code, stdout, stderr } = await gitRaw(cwd, ['cat-file', '--batch-check'], `${specs.join('\n')}\n`);
+  if (code !== 0) throw new HandoffError(`git cat-file failed: ${stderr.trim().split('\n')[0]}`);
+  const lines = stdout.toString('utf8').split('\n');
+  specs.forEach((spec, i) => {
+    if (/^[0-9a-f]+ \w+ \d+$/.test(lines[i] ?? '')) found.add(spec);
+  });
+  return found;
+}
