@@ -107,7 +107,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   if (hasHead) findings.push(...(await editedPins(root, tree, texts)), ...(await missingCommittedFiles(root, tree)));
 
   const changes = base ? await changedSince(root, base) : null;
-  const reported = (changes ? findings.filter((f) => changes.has(f.file) || f.rule === 'roadmap') : findings).sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
+  const reported = (changes ? findings.filter((f) => changes.has(f.file) || f.rule === 'roadmap') : findings).sort((a, b) => (a.file !== b.file ? (a.file < b.file ? -1 : 1) : (a.line ?? 0) - (b.line ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
   const errors = reported.filter((f) => f.level === 'error').length;
 
   if (format === 'json') {
