@@ -3,6 +3,7 @@ import type { Args } from './spec.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import {
+  attributes,
   configureDriver,
   currentCli,
   driverConfigured,
@@ -73,7 +74,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
       const state = !h.installed ? 'not installed' : h.current ? 'installed' : "installed, but written by another handoff install (run 'handoff hooks install' to update)";
       ctx.stdout(`${h.hook}: ${state}${h.chained ? ' (runs your hook after it)' : ''} (${ctx.rel(h.file)})\n`);
     }
-    ctx.stdout(`merge driver: ${driver.configured ? 'registered' : 'not registered'} in the git config; .gitattributes ${driver.attributes ? 'routes' : 'does not route'} ${roadmap} to it\n`);
+    ctx.stdout(`merge driver: ${driver.configured ? 'registered' : 'not registered'} in the git config; ${attributes(roadmap).file} ${driver.attributes ? 'routes' : 'does not route'} ${roadmap} to it\n`);
     for (const m of managers) ctx.stdout(`note: ${MANAGER_NOTES[m]}\n`);
     return 0;
   }

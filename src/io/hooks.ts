@@ -173,20 +173,26 @@ export async function unconfigureDriver(root: string): Promise<boolean> {
   return r.code === 0;
 }
 
-export function attributesLine(roadmap: string): string {
-  return `/${roadmap} merge=${DRIVER}`;
+/**
+ * Where the roadmap's attribute line goes: .handoff/.gitattributes when the roadmap lives
+ * under .handoff/ (git reads attributes files in subdirectories, and everything of ours
+ * stays in one directory), else the root .gitattributes.
+ */
+export function attributes(roadmap: string): { file: string; line: string } {
+  if (roadmap.startsWith('.handoff/')) return { file: '.handoff/.gitattributes', line: `/${roadmap.slice('.handoff/'.length)} merge=${DRIVER}` };
+  return { file: '.gitattributes', line: `/${roadmap} merge=${DRIVER}` };
 }
 
-/** Adds the roadmap's line to .gitattributes; returns whether it changed the file. */
-export async function addAttributes(root: string, roadmap: string): Promise<boolean> {
-  const file = path.join(root, '.gitattributes');
-  const text = (await readText(file)) ?? '';
-  const line = attributesLine(roadmap);
-  if (text.split(/\r?\n/).includes(line)) return false;
-  await replaceFileAtomic(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${line}\n`);
-  return true;
+/** Adds the roadmap's attribute line; returns the file it changed, if any. */
+export async function addAttributes(root: string, roadmap: string): Promise<string | undefined> {
+  const { file, line } = attributes(roadmap);
+  const text = (await readText(path.join(root, file))) ?? '';
+  if (text.split(/\r?\n/).includes(line)) return undefined;
+  await replaceFileAtomic(path.join(root, file), `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${line}\n`);
+  return file;
 }
 
 export async function hasAttributes(root: string, roadmap: string): Promise<boolean> {
-  return ((await readText(path.join(root, '.gitattributes'))) ?? '').split(/\r?\n/).includes(attributesLine(roadmap));
+  const { file, line } = attributes(roadmap);
+  return ((await readText(path.join(root, file))) ?? '').split(/\r?\n/).includes(line);
 }
