@@ -97,7 +97,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const roadmap = roadmapPath(ctx.config);
   const files = await readWorkTree(root);
   const texts = new Map(files.map((f) => [f.path, f.text]));
-  const { tree, content } = await renderFiles(files, roadmap);
+  const { tree, content } = await renderFiles(files, roadmap, ctx.root, ctx.env);
   const findings = treeFindings(tree, texts);
   const currentRoadmap = await readText(path.join(root, roadmap));
   if (currentRoadmap !== content && (currentRoadmap !== undefined || tree.handoffs.length + tree.pins.length > 0)) {

@@ -23,7 +23,7 @@ async function preCommit(ctx: Context): Promise<number> {
     indexBlobs(root, roadmap),
   ]);
   const staged = new Set(stagedOut.split('\0').filter(Boolean));
-  const { tree, content } = await renderFiles(await filesOf(root, index), roadmap);
+  const { tree, content } = await renderFiles(await filesOf(root, index), roadmap, ctx.root, ctx.env);
   const problems: Problem[] = [...tree.problems];
   const configBlob = index.get(CONFIG_PATH);
   if (configBlob && staged.has(CONFIG_PATH)) {
@@ -68,7 +68,7 @@ async function refresh(ctx: Context): Promise<number> {
   if (await operationInProgress(ctx)) return 0;
   const roadmap = roadmapPath(ctx.config);
   if (!(await exists(path.join(ctx.root, HANDOFF_DIR)))) return 0;
-  const { content } = await renderFiles(await readWorkTree(ctx.root), roadmap);
+  const { content } = await renderFiles(await readWorkTree(ctx.root), roadmap, ctx.root, ctx.env);
   const before = await readText(path.join(ctx.root, roadmap));
   if (before === undefined && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'handoffs'))) && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'pins')))) return 0;
   if (await writeRoadmap(ctx.root, roadmap, content)) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);

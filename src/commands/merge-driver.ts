@@ -51,7 +51,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
       return await textMerge(ctx, base, ours, theirs);
     }
     const [o, a, b] = await Promise.all([treeBlobs(ctx.root, sides.base, HANDOFF_DIR), treeBlobs(ctx.root, 'HEAD', HANDOFF_DIR), treeBlobs(ctx.root, sides.theirs, HANDOFF_DIR)]);
-    const { content } = await renderFiles(await filesOf(ctx.root, mergeMaps(o, a, b)), roadmap);
+    const { content } = await renderFiles(await filesOf(ctx.root, mergeMaps(o, a, b)), roadmap, ctx.root, ctx.env);
     await fs.writeFile(ours, content);
     ctx.stderr(`handoff: regenerated ${roadmap} for the merge instead of merging its text`);
     return 0;

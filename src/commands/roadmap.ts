@@ -14,7 +14,7 @@ export function warnSkipped(ctx: Context, problems: readonly Problem[]): void {
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const roadmap = roadmapPath(ctx.config);
-  const { tree, content } = await renderFiles(await readWorkTree(ctx.root), roadmap);
+  const { tree, content } = await renderFiles(await readWorkTree(ctx.root), roadmap, ctx.root, ctx.env);
   warnSkipped(ctx, tree.problems);
   const shown = ctx.rel(path.join(ctx.root, roadmap));
   if (args.values.check) {

@@ -5,7 +5,6 @@
 import { posix } from 'node:path';
 import type { Handoff } from './handoff.js';
 import { code } from './files.js';
-import { shortId } from './id.js';
 import { findSection, inline, sectionText } from './markdown.js';
 import { activePins, type Pin } from './pin.js';
 import { fill } from './template.js';
@@ -15,6 +14,26 @@ export const DEFAULT_ROADMAP = '.handoff/ROADMAP.md';
 /** Finished and superseded handoffs listed one line each; older ones are counted. */
 export const RECENT = 20;
 const MAX_CHAIN = 8;
+
+/**
+ * shortId() for every id at once: in sorted order an id shares its longest prefix with a
+ * neighbour, so this is O(n log n) where calling shortId per id is O(n^2) (1,200 ids: ms, not 100s of ms).
+ */
+export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, string> {
+  const sorted = [...new Set(ids)].sort();
+  const common = (a: string | undefined, b: string) => {
+    let i = 0;
+    if (a === undefined) return 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return i;
+  };
+  const out = new Map<string, string>();
+  sorted.forEach((id, i) => {
+    const length = Math.max(min, common(sorted[i - 1], id) + 1, common(sorted[i + 1], id) + 1);
+    out.set(id, id.slice(0, Math.min(length, id.length)));
+  });
+  return out;
+}
 
 /** A fence that nothing inside the text can close. */
 function fenced(text: string): string {
@@ -56,8 +75,8 @@ export function chain(h: Handoff, byId: ReadonlyMap<string, Handoff>, short: (id
 }
 
 export function renderRoadmap(template: string, tree: Tree, roadmapPath: string): string {
-  const ids = [...tree.handoffs, ...tree.pins].map((i) => i.meta.id);
-  const short = (id: string) => shortId(id, ids);
+  const shortIds = uniquePrefixes([...tree.handoffs, ...tree.pins].map((i) => i.meta.id));
+  const short = (id: string) => shortIds.get(id) ?? id.slice(0, 8);
   const link = (file: string) => posix.relative(posix.dirname(roadmapPath), file);
   const byId = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
   const newestFirst = [...tree.handoffs].reverse();

@@ -2,9 +2,11 @@
 // they come from the working tree, the index, a commit, or a three-way merge of commits.
 // The roadmap, the pre-commit hook, the merge driver and `handoff check` all read
 // through here, so the same files give the same result whatever their source.
+import { createHash } from 'node:crypto';
 import { HandoffError } from '../errors.js';
-import { parseHandoff, type Handoff } from './handoff.js';
-import { parsePin, type Pin } from './pin.js';
+import { parseHandoff, type Handoff, type HandoffMeta } from './handoff.js';
+import { parseBody } from './markdown.js';
+import { parsePin, type Pin, type PinMeta } from './pin.js';
 
 export const HANDOFF_DIR = '.handoff';
 export const HANDOFFS_PREFIX = `${HANDOFF_DIR}/handoffs/`;
@@ -50,24 +52,63 @@ function problemText(error: HandoffError, file: string): string {
   return error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message;
 }
 
-export function parseTree(files: readonly TreeFile[]): Tree {
+/**
+ * What parsing one file produced, in a form that survives JSON: YAML parsing is most of
+ * the cost of reading 1,000 handoffs (~0.5 ms each), and a git hook pays it on every
+ * commit that touches .handoff/, so results are cached by a hash of path and content.
+ * Cached items carry no YAML document (`doc`): tree readers only need meta and text.
+ */
+export interface CachedItem {
+  meta?: HandoffMeta | PinMeta;
+  body?: string;
+  misnamed?: boolean;
+  problem?: Omit<Problem, 'file'>;
+}
+
+export interface ParseCache {
+  get(key: string): CachedItem | undefined;
+  set(key: string, item: CachedItem): void;
+}
+
+function parseOne(f: TreeFile, kind: ItemKind): CachedItem {
+  try {
+    const item = kind === 'handoff' ? parseHandoff(f.text, f.path) : parsePin(f.text, f.path);
+    const body = kind === 'handoff' ? (item as Handoff).bodyText : (item as Pin).text;
+    if (`${item.meta.id}.md` !== baseName(f.path)) {
+      const line = idLine(f.text);
+      return { meta: item.meta, body, misnamed: true, problem: { message: `id '${item.meta.id}' does not match the file name; expected ${item.meta.id}.md`, ...(line ? { line } : {}) } };
+    }
+    return { meta: item.meta, body };
+  } catch (error) {
+    if (!(error instanceof HandoffError)) throw error;
+    return { problem: { message: problemText(error, f.path), ...lineOf(error) } };
+  }
+}
+
+function toItem(kind: ItemKind, file: string, c: CachedItem): Handoff | Pin {
+  const doc = undefined as unknown as Handoff['doc'];
+  return kind === 'handoff'
+    ? { file, meta: c.meta as HandoffMeta, doc, bodyText: c.body ?? '', body: parseBody(c.body ?? '') }
+    : { file, meta: c.meta as PinMeta, doc, text: c.body ?? '' };
+}
+
+export function parseTree(files: readonly TreeFile[], cache?: ParseCache): Tree {
   const tree: Tree = { handoffs: [], pins: [], problems: [], misnamed: [] };
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const kind = itemKind(f.path);
     if (!kind) continue;
-    try {
-      const item = kind === 'handoff' ? parseHandoff(f.text, f.path) : parsePin(f.text, f.path);
-      if (`${item.meta.id}.md` !== baseName(f.path)) {
-        tree.problems.push({ file: f.path, message: `id '${item.meta.id}' does not match the file name; expected ${item.meta.id}.md`, line: idLine(f.text) });
-        tree.misnamed.push(item);
-        continue;
-      }
-      if (kind === 'handoff') tree.handoffs.push(item as Handoff);
-      else tree.pins.push(item as Pin);
-    } catch (error) {
-      if (!(error instanceof HandoffError)) throw error;
-      tree.problems.push({ file: f.path, message: problemText(error, f.path), ...lineOf(error) });
+    const key = cache ? createHash('sha1').update(f.path).update('\0').update(f.text).digest('hex') : '';
+    let parsed = cache?.get(key);
+    if (!parsed) {
+      parsed = parseOne(f, kind);
+      cache?.set(key, parsed);
     }
+    if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });
+    if (!parsed.meta) continue;
+    const item = toItem(kind, f.path, parsed);
+    if (parsed.misnamed) tree.misnamed.push(item);
+    else if (kind === 'handoff') tree.handoffs.push(item as Handoff);
+    else tree.pins.push(item as Pin);
   }
   const byId = <T extends { meta: { id: string } }>(a: T, b: T) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0);
   tree.handoffs.sort(byId);
