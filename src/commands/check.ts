@@ -96,7 +96,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const base = baseArg === undefined ? null : await resolveBase(root, baseArg);
   const roadmap = roadmapPath(ctx.config);
   const files = await readWorkTree(root);
-  const texts = new Map(files.map((f) => [f.path, f.text]));
+  const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
   const { tree, content } = await renderFiles(files, roadmap, ctx.root, ctx.env);
   const findings = treeFindings(tree, texts);
   const currentRoadmap = await readText(path.join(root, roadmap));

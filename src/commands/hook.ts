@@ -8,28 +8,31 @@ import type { Context } from '../context.js';
 import { HandoffError, UsageError } from '../errors.js';
 import { parseConfig } from '../core/config.js';
 import { BLOCK_COMMIT } from '../core/hook-script.js';
-import { CONFIG_PATH, HANDOFF_DIR, type Problem } from '../core/tree.js';
+import { CONFIG_PATH, HANDOFF_DIR, itemKind, type Problem } from '../core/tree.js';
 import { exists, readText } from '../io/fs.js';
-import { filesOf, gitText, indexBlobs, readObjects, stageContent } from '../io/git-plumbing.js';
-import { renderFiles, roadmapPath, writeRoadmap } from '../io/roadmap-file.js';
+import { filesOf, gitText, indexBlobs } from '../io/git-plumbing.js';
+import { openCache, renderFiles, renderTree, roadmapPath, writeRoadmap } from '../io/roadmap-file.js';
 import { readWorkTree } from '../io/work-tree.js';
 
 async function preCommit(ctx: Context): Promise<number> {
   const root = ctx.root;
   const roadmap = roadmapPath(ctx.config);
-  const [index, stagedOut, roadmapIndex] = await Promise.all([
-    indexBlobs(root, HANDOFF_DIR),
+  // Three rounds of git at most: list and diff, one cat-file, one update-index.
+  const [opened, index, stagedOut] = await Promise.all([
+    openCache(root, ctx.env),
+    indexBlobs(root, HANDOFF_DIR, roadmap),
     gitText(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--diff-filter=d', '--', `:/${HANDOFF_DIR}`]),
-    indexBlobs(root, roadmap),
   ]);
   const staged = new Set(stagedOut.split('\0').filter(Boolean));
-  const { tree, content } = await renderFiles(await filesOf(root, index), roadmap, ctx.root, ctx.env);
+  const roadmapBlob = index.get(roadmap);
+  const configBlob = staged.has(CONFIG_PATH) ? index.get(CONFIG_PATH) : undefined;
+  const items = new Map([...index].filter(([p]) => itemKind(p) !== undefined));
+  const { files, extra } = await filesOf(root, items, opened.cache, [roadmapBlob, configBlob].filter((b): b is string => b !== undefined));
+  const { tree, content } = await renderTree(files, roadmap, opened);
   const problems: Problem[] = [...tree.problems];
-  const configBlob = index.get(CONFIG_PATH);
-  if (configBlob && staged.has(CONFIG_PATH)) {
-    const text = (await readObjects(root, [configBlob])).get(configBlob);
+  if (configBlob) {
     try {
-      parseConfig(text, CONFIG_PATH);
+      parseConfig(extra.get(configBlob), CONFIG_PATH);
     } catch (error) {
       if (!(error instanceof HandoffError)) throw error;
       problems.push({ file: CONFIG_PATH, message: error.message.replace(`${CONFIG_PATH}: `, '') });
@@ -42,17 +45,16 @@ async function preCommit(ctx: Context): Promise<number> {
     ctx.stderr(`handoff: commit stopped: fix ${blocking.length === 1 ? 'that file' : 'those files'} and 'git add' again (or unstage ${blocking.length === 1 ? 'it' : 'them'}); to commit anyway: HANDOFF_SKIP=1 git commit ... (or git commit --no-verify)`);
     return BLOCK_COMMIT;
   }
-  const current = roadmapIndex.get(roadmap);
-  const stagedText = current ? (await readObjects(root, [current])).get(current) : undefined;
-  if (stagedText !== content) {
-    await stageContent(root, roadmap, content);
+  await writeRoadmap(root, roadmap, content);
+  if ((roadmapBlob && extra.get(roadmapBlob)) !== content) {
+    // update-index hashes the file we just wrote: one git process instead of hash-object + update-index.
+    await gitText(root, ['update-index', '--add', '--', roadmap]);
     ctx.stderr(`handoff: regenerated ${roadmap} and staged it`);
     if (path.basename(ctx.env.GIT_INDEX_FILE ?? '').startsWith('next-index')) {
       // `git commit -- <paths>` commits from a temporary index; git's own index keeps the old roadmap.
       ctx.stderr(`handoff: this commit names its paths, so git's index still has the old ${roadmap}: run 'git add ${roadmap}' after it`);
     }
   }
-  await writeRoadmap(root, roadmap, content);
   return 0;
 }
 

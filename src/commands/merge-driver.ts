@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { mergeMaps, HANDOFF_DIR } from '../core/tree.js';
 import { readText } from '../io/fs.js';
 import { filesOf, gitRaw, gitText, resolveRev, treeBlobs } from '../io/git-plumbing.js';
-import { renderFiles } from '../io/roadmap-file.js';
+import { openCache, renderTree } from '../io/roadmap-file.js';
 
 interface Sides {
   base: string | null;
@@ -51,7 +51,9 @@ export async function run(ctx: Context, args: Args): Promise<number> {
       return await textMerge(ctx, base, ours, theirs);
     }
     const [o, a, b] = await Promise.all([treeBlobs(ctx.root, sides.base, HANDOFF_DIR), treeBlobs(ctx.root, 'HEAD', HANDOFF_DIR), treeBlobs(ctx.root, sides.theirs, HANDOFF_DIR)]);
-    const { content } = await renderFiles(await filesOf(ctx.root, mergeMaps(o, a, b)), roadmap, ctx.root, ctx.env);
+    const opened = await openCache(ctx.root, ctx.env);
+    const { files } = await filesOf(ctx.root, mergeMaps(o, a, b), opened.cache);
+    const { content } = await renderTree(files, roadmap, opened);
     await fs.writeFile(ours, content);
     ctx.stderr(`handoff: regenerated ${roadmap} for the merge instead of merging its text`);
     return 0;

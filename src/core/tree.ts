@@ -16,7 +16,10 @@ export const CONFIG_PATH = `${HANDOFF_DIR}/config.yml`;
 export interface TreeFile {
   /** Repository-relative, with forward slashes. */
   path: string;
-  text: string;
+  /** The content; may be left out when `blob` is given and the cache knows that blob. */
+  text?: string;
+  /** The git blob id, when the file comes from the index or a commit. */
+  blob?: string;
 }
 
 export interface Problem {
@@ -70,7 +73,22 @@ export interface ParseCache {
   set(key: string, item: CachedItem): void;
 }
 
-function parseOne(f: TreeFile, kind: ItemKind): CachedItem {
+/**
+ * Keyed by path and git blob id: a file read from the index or a commit is looked up by
+ * the id git already has, without reading it; a working-tree file gets the same id by
+ * hashing it as git does (sha1 "blob <size>\0<content>").
+ */
+export function cacheKey(f: TreeFile): string {
+  const blob = f.blob ?? createHash('sha1').update(`blob ${Buffer.byteLength(f.text ?? '')}\0`).update(f.text ?? '').digest('hex');
+  return `${f.path}\0${blob}`;
+}
+
+/** The files whose text must be read before parseTree can run. */
+export function needText(files: readonly TreeFile[], cache?: ParseCache): TreeFile[] {
+  return files.filter((f) => f.text === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined);
+}
+
+function parseOne(f: { path: string; text: string }, kind: ItemKind): CachedItem {
   try {
     const item = kind === 'handoff' ? parseHandoff(f.text, f.path) : parsePin(f.text, f.path);
     const body = kind === 'handoff' ? (item as Handoff).bodyText : (item as Pin).text;
@@ -97,10 +115,11 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache): Tree 
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const kind = itemKind(f.path);
     if (!kind) continue;
-    const key = cache ? createHash('sha1').update(f.path).update('\0').update(f.text).digest('hex') : '';
+    const key = cacheKey(f);
     let parsed = cache?.get(key);
     if (!parsed) {
-      parsed = parseOne(f, kind);
+      if (f.text === undefined) throw new Error(`internal: ${f.path} was not read (blob ${f.blob ?? 'unknown'})`);
+      parsed = parseOne({ path: f.path, text: f.text }, kind);
       cache?.set(key, parsed);
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });

@@ -5,7 +5,7 @@
 // (`commit -a`, `commit -- path`) and GIT_DIR, and those must reach every git we run.
 import { spawn } from 'node:child_process';
 import { HandoffError } from '../errors.js';
-import type { TreeFile } from '../core/tree.js';
+import { needText, type ParseCache, type TreeFile } from '../core/tree.js';
 
 export interface GitResult {
   code: number;
@@ -40,9 +40,9 @@ export async function resolveRev(cwd: string, rev: string): Promise<string | nul
   return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
 }
 
-/** path -> blob id for the index entries under `prefix` (stage 0 only). */
-export async function indexBlobs(cwd: string, prefix: string): Promise<Map<string, string>> {
-  const out = await gitText(cwd, ['ls-files', '-s', '-z', '--full-name', '--', `:/${prefix}`]);
+/** path -> blob id for the index entries under the prefixes (stage 0 only). */
+export async function indexBlobs(cwd: string, ...prefixes: string[]): Promise<Map<string, string>> {
+  const out = await gitText(cwd, ['ls-files', '-s', '-z', '--full-name', '--', ...prefixes.map((p) => `:/${p}`)]);
   const map = new Map<string, string>();
   for (const entry of out.split('\0')) {
     const m = /^(\d+) ([0-9a-f]+) (\d)\t(.*)$/s.exec(entry);
@@ -84,10 +84,16 @@ export async function readObjects(cwd: string, specs: readonly string[]): Promis
   return result;
 }
 
-/** The text of every file in a path -> blob map. */
-export async function filesOf(cwd: string, blobs: ReadonlyMap<string, string>): Promise<TreeFile[]> {
-  const texts = await readObjects(cwd, [...new Set(blobs.values())]);
-  return [...blobs].flatMap(([path, blob]) => (texts.has(blob) ? [{ path, text: texts.get(blob)! }] : []));
+/**
+ * The files of a path -> blob map, with the text of those the cache does not know (and
+ * of any `extra` objects, returned alongside so one `cat-file` serves the whole call).
+ */
+export async function filesOf(cwd: string, blobs: ReadonlyMap<string, string>, cache?: ParseCache, extra: readonly string[] = []): Promise<{ files: TreeFile[]; extra: Map<string, string> }> {
+  const files: TreeFile[] = [...blobs].map(([path, blob]) => ({ path, blob }));
+  const wanted = needText(files, cache).map((f) => f.blob!);
+  const texts = await readObjects(cwd, [...new Set([...wanted, ...extra])]);
+  for (const f of files) if (texts.has(f.blob!)) f.text = texts.get(f.blob!)!;
+  return { files: files.filter((f) => f.text !== undefined || !needText([f], cache).length), extra: texts };
 }
 
 /** Writes `content` as a blob and stages it at `path` in the current index. */

@@ -5,7 +5,7 @@ import type { Config } from '../core/config.js';
 import { DEFAULT_ROADMAP, renderRoadmap } from '../core/roadmap.js';
 import { parseTree, type Tree, type TreeFile } from '../core/tree.js';
 import { readText, replaceFileAtomic } from './fs.js';
-import { openParseCache } from './parse-cache.js';
+import { openParseCache, type OpenCache } from './parse-cache.js';
 import { readTemplate } from './templates.js';
 
 export function roadmapPath(config: Config): string {
@@ -17,12 +17,20 @@ export interface Rendered {
   content: string;
 }
 
+export function openCache(root: string, env: NodeJS.ProcessEnv): Promise<OpenCache> {
+  return openParseCache(root, env, toolVersion());
+}
+
+/** Parses through an open cache (saving it) and renders. */
+export async function renderTree(files: readonly TreeFile[], roadmap: string, opened: OpenCache): Promise<Rendered> {
+  const tree = parseTree(files, opened.cache);
+  const [template] = await Promise.all([readTemplate('roadmap.md'), opened.save()]);
+  return { tree, content: renderRoadmap(template, tree, roadmap) };
+}
+
 /** Parses (through the cache in the git dir) and renders. */
 export async function renderFiles(files: readonly TreeFile[], roadmap: string, root: string, env: NodeJS.ProcessEnv): Promise<Rendered> {
-  const [{ cache, save }, template] = await Promise.all([openParseCache(root, env, toolVersion()), readTemplate('roadmap.md')]);
-  const tree = parseTree(files, cache);
-  await save();
-  return { tree, content: renderRoadmap(template, tree, roadmap) };
+  return renderTree(files, roadmap, await openCache(root, env));
 }
 
 let cachedVersion: string | undefined;
