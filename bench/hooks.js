@@ -99,7 +99,9 @@ const setups = {
 const results = {};
 let counter = 0;
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, setUp] of Object.entries(setups)) {
+  // Rotate the order each round so no set-up always follows the same one.
+  const order = Object.entries(setups);
+  for (const [name, setUp] of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
     setUp();
     for (const kind of ['code', 'handoff']) {
       counter++;

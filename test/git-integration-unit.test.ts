@@ -34,8 +34,9 @@ describe('hook blocks', () => {
     expect(created.startsWith(CREATED_HEADER)).toBe(true);
     expect(removeBlock(created)).toBe('');
     expect(created).toContain(`'/opt/node'\\''s/bin/node'`);
-    const out = execFileSync('sh', ['-n'], { input: created });
-    expect(out.toString()).toBe('');
+    for (const hook of HOOK_NAMES) {
+      for (const c of [cli, null]) expect(execFileSync('sh', ['-n'], { input: addBlock(undefined, hookBlock(hook, c, true), 'after-shebang') }).toString()).toBe('');
+    }
   });
 });
 

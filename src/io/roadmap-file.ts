@@ -1,5 +1,5 @@
 // Rendering the roadmap from a tree and reading/writing the file itself.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../core/config.js';
 import { DEFAULT_ROADMAP, renderRoadmap } from '../core/roadmap.js';
@@ -34,8 +34,17 @@ export async function renderFiles(files: readonly TreeFile[], roadmap: string, r
 }
 
 let cachedVersion: string | undefined;
+/**
+ * What the cached parse results depend on: the package version, and the build of the
+ * parsers (their modification times), so a rebuilt or upgraded tool never reads entries
+ * an older parser wrote.
+ */
 function toolVersion(): string {
-  cachedVersion ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  if (cachedVersion === undefined) {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const builds = ['../core/handoff.js', '../core/pin.js', '../core/tree.js', '../core/frontmatter.js'].map((f) => statSync(new URL(f, import.meta.url)).mtimeMs);
+    cachedVersion = [pkg.version, ...builds].join(':');
+  }
   return cachedVersion;
 }
 
