@@ -6,7 +6,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CachedItem, ParseCache } from '../core/tree.js';
-import { replaceFileAtomic } from './fs.js';
 
 const FILE = 'handoff-parse-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
@@ -59,7 +58,11 @@ export async function openParseCache(root: string, env: NodeJS.ProcessEnv, versi
     save: async () => {
       if (!file || (!changed && Object.keys(used).length === Object.keys(stored).length)) return;
       try {
-        await replaceFileAtomic(file, JSON.stringify({ format: FORMAT, version, items: used }));
+        // Atomic (temp + rename) but not fsynced: losing the cache in a crash costs one re-parse,
+        // and an fsync here would be on every commit that touches .handoff/.
+        const temp = `${file}.${process.pid}.tmp`;
+        await fs.writeFile(temp, JSON.stringify({ format: FORMAT, version, items: used }));
+        await fs.rename(temp, file);
       } catch {
         // a read-only git dir: next run parses again
       }
