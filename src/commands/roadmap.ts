@@ -3,7 +3,8 @@ import type { Args } from './spec.js';
 import type { Context } from '../context.js';
 import { unifiedDiff } from '../core/text-diff.js';
 import type { Problem } from '../core/tree.js';
-import { readText } from '../io/fs.js';
+import { HandoffError } from '../errors.js';
+import { exists, readText } from '../io/fs.js';
 import { renderFiles, roadmapPath, writeRoadmap } from '../io/roadmap-file.js';
 import { readWorkTree } from '../io/work-tree.js';
 import { printJson } from './output.js';
@@ -13,6 +14,7 @@ export function warnSkipped(ctx: Context, problems: readonly Problem[]): void {
 }
 
 export async function run(ctx: Context, args: Args): Promise<number> {
+  if (!(await exists(ctx.dir))) throw new HandoffError(`no ${ctx.rel(ctx.dir)} directory here; run 'handoff init' first`);
   const roadmap = roadmapPath(ctx.config);
   const { tree, content } = await renderFiles(await readWorkTree(ctx.root), roadmap, ctx.root, ctx.env);
   warnSkipped(ctx, tree.problems);
