@@ -4,8 +4,8 @@
 //
 // Git does not tell a driver which commits it merges; what it leaves behind:
 // - `git merge` sets GITHEAD_<commit>=<name> for the commit being merged in;
-// - a rebase (or `cherry-pick` of a sequence) lists the commit being picked last in
-//   <git dir>/rebase-merge/done (or the sequencer's todo); its parent is the base.
+// - a rebase lists the commit being picked last in <git dir>/rebase-merge/done, and
+//   `rebase --apply` names it in rebase-apply/original-commit; its parent is the base.
 // When neither is there, or anything fails, git's own text merge runs instead, so the
 // worst case is the conflict a user would have had without us.
 import { promises as fs } from 'node:fs';
@@ -28,9 +28,10 @@ async function findSides(ctx: Context): Promise<Sides | null> {
     const base = (await gitRaw(ctx.root, ['merge-base', 'HEAD', theirs])).stdout.toString('utf8').trim();
     return { theirs, base: base || null };
   }
-  const [done] = (await gitText(ctx.root, ['rev-parse', '--path-format=absolute', '--git-path', 'rebase-merge/done'])).split('\n');
+  const [done, original] = (await gitText(ctx.root, ['rev-parse', '--path-format=absolute', '--git-path', 'rebase-merge/done', '--git-path', 'rebase-apply/original-commit'])).split('\n');
   const lines = ((done && (await readText(done))) ?? '').split('\n').filter((l) => /^\s*(p|pick|r|reword|e|edit|s|squash|f|fixup)\s/.test(l));
-  const sha = /^\s*\w+\s+([0-9a-f]{7,64})\b/.exec(lines.at(-1) ?? '')?.[1];
+  // `git rebase --apply` (git am -3) names the commit it is applying in rebase-apply/original-commit.
+  const sha = /^\s*\w+\s+([0-9a-f]{7,64})\b/.exec(lines.at(-1) ?? '')?.[1] ?? /^[0-9a-f]{40,64}$/m.exec((original && (await readText(original))) ?? '')?.[0];
   if (!sha) return null;
   const theirs = await resolveRev(ctx.root, sha);
   if (!theirs) return null;
