@@ -54,6 +54,14 @@ describe('the roadmap merge driver', () => {
     expectCurrent(repo);
   });
 
+  it('works with the apply backend of rebase too', () => {
+    const repo = twoBranches();
+    const rebase = gitRun(repo, ['rebase', '--apply', 'left']);
+    expect(rebase.code).toBe(0);
+    expect(rebase.stderr + rebase.stdout).toContain('handoff: regenerated .handoff/ROADMAP.md for the merge');
+    expectCurrent(repo);
+  });
+
   it('without the driver the same merge conflicts (the test would notice a dead driver)', () => {
     const repo = twoBranches();
     repo.git('config', '--remove-section', 'merge.handoff-roadmap');
