@@ -145,6 +145,8 @@ describe('the installed hooks', () => {
     expect(only.code).toBe(0);
     expect(roadmapAt(repo, 'HEAD')).toContain('#### changed for commit -- path');
     expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['.handoff/ROADMAP.md', handoffPath(id(1))]);
+    // git's own index got the new roadmap too: nothing left staged or modified but the file not named.
+    expect(repo.git('status', '--porcelain')).toBe('?? unrelated.txt\n');
 
     // --amend
     repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'amended' }));

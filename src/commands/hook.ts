@@ -10,7 +10,7 @@ import { parseConfig } from '../core/config.js';
 import { BLOCK_COMMIT } from '../core/hook-script.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind, type Problem } from '../core/tree.js';
 import { exists, readText } from '../io/fs.js';
-import { filesOf, gitText, indexBlobs } from '../io/git-plumbing.js';
+import { filesOf, gitRaw, gitText, indexBlobs } from '../io/git-plumbing.js';
 import { openCache, renderFiles, renderTree, roadmapPath, writeRoadmap } from '../io/roadmap-file.js';
 import { readWorkTree } from '../io/work-tree.js';
 
@@ -50,9 +50,14 @@ async function preCommit(ctx: Context): Promise<number> {
     // update-index hashes the file we just wrote: one git process instead of hash-object + update-index.
     await gitText(root, ['update-index', '--add', '--', roadmap]);
     ctx.stderr(`handoff: regenerated ${roadmap} and staged it`);
-    if (path.basename(ctx.env.GIT_INDEX_FILE ?? '').startsWith('next-index')) {
-      // `git commit -- <paths>` commits from a temporary index; git's own index keeps the old roadmap.
-      ctx.stderr(`handoff: this commit names its paths, so git's index still has the old ${roadmap}: run 'git add ${roadmap}' after it`);
+    const indexFile = ctx.env.GIT_INDEX_FILE ?? '';
+    if (path.basename(indexFile).startsWith('next-index')) {
+      // `git commit -- <paths>` commits from this temporary index, and has already written
+      // the index it will keep to index.lock, which it only renames afterwards. Stage the
+      // roadmap there too, or `git status` would show the old roadmap staged after the commit.
+      const kept = path.join(path.dirname(path.resolve(root, indexFile)), 'index.lock');
+      const r = await gitRaw(root, ['update-index', '--add', '--', roadmap], undefined, { GIT_INDEX_FILE: kept });
+      if (r.code !== 0) ctx.stderr(`handoff: this commit names its paths, so git's index still has the old ${roadmap}: run 'git add ${roadmap}' after it`);
     }
   }
   return 0;

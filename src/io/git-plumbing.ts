@@ -13,9 +13,9 @@ export interface GitResult {
   stderr: string;
 }
 
-export function gitRaw(cwd: string, args: string[], input?: string | Buffer): Promise<GitResult> {
+export function gitRaw(cwd: string, args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
