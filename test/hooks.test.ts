@@ -100,6 +100,27 @@ describe('handoff hooks install / uninstall', () => {
     expect(existsSync(path.join(repo.dir, '.husky/post-merge'))).toBe(false);
   });
 
+  it('init routes the roadmap to the merge driver once, however often it runs', () => {
+    const repo = makeRepo();
+    const first = repo.handoff(['init']);
+    expect(first.stdout).toContain("Added '/ROADMAP.md merge=handoff-roadmap' to .handoff/.gitattributes");
+    expect(first.stdout).toContain('Registered the roadmap merge driver');
+    const second = repo.handoff(['init']);
+    expect(second.stdout).toBe('.handoff is already initialized; nothing changed.\n');
+    expect(repo.read('.handoff/.gitattributes')).toBe('/ROADMAP.md merge=handoff-roadmap\n');
+    expect(repo.git('check-attr', 'merge', '--', '.handoff/ROADMAP.md')).toBe('.handoff/ROADMAP.md: merge: handoff-roadmap\n');
+  });
+
+  it('writes no machine paths into a committed core.hooksPath directory', () => {
+    const repo = makeRepo();
+    repo.git('config', 'core.hooksPath', '.githooks');
+    expect(repo.handoff(['hooks', 'install']).code).toBe(0);
+    const script = repo.read('.githooks/pre-commit');
+    expect(script).toContain('# >>> handoff >>>');
+    expect(script).not.toContain(process.execPath);
+    expect(JSON.parse(repo.handoff(['hooks', 'status', '--json']).stdout).hooks[0].current).toBe(true);
+  });
+
   it('installs into the common git dir from a linked worktree', () => {
     const repo = makeRepo();
     const linked = path.join(path.dirname(repo.dir), 'linked');

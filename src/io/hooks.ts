@@ -43,7 +43,9 @@ export async function hooksDir(root: string): Promise<HooksDir> {
     return { dir: path.dirname(dir), style: 'append', shared: true, manager: 'husky' };
   }
   if (configured && path.basename(dir) === '.husky') return { dir, style: 'after-shebang', shared: true, manager: 'husky' };
-  return { dir, style: 'after-shebang', shared: false };
+  // A hooks directory inside the work tree (e.g. .githooks) is usually committed: no machine paths there either.
+  const inside = !path.relative(root, dir).startsWith('..') && !path.isAbsolute(path.relative(root, dir));
+  return { dir, style: 'after-shebang', shared: Boolean(configured) && inside };
 }
 
 /** Hook managers that regenerate .git/hooks: they need one line in their own config instead. */
