@@ -96,12 +96,6 @@ export async function filesOf(cwd: string, blobs: ReadonlyMap<string, string>, c
   return { files: files.filter((f) => f.text !== undefined || !needText([f], cache).length), extra: texts };
 }
 
-/** Writes `content` as a blob and stages it at `path` in the current index. */
-export async function stageContent(cwd: string, path: string, content: string): Promise<void> {
-  const blob = (await gitText(cwd, ['hash-object', '-w', '--stdin', '--path', path], content)).trim();
-  await gitText(cwd, ['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`]);
-}
-
 /** Which of the objects named by id or `rev:path` exist, in one `git cat-file --batch-check`. */
 export async function existingObjects(cwd: string, specs: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
