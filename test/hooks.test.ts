@@ -95,6 +95,13 @@ describe('handoff hooks install / uninstall', () => {
     // No machine paths in a file the team commits.
     expect(script).not.toContain(process.execPath);
     expect(repo.read('.husky/_/pre-commit')).not.toContain('handoff');
+    // husky runs the script; with no handoff on PATH the block warns and the commit goes through.
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1) }));
+    repo.git('add', '-A');
+    const noHandoff = (process.env.PATH ?? '').split(path.delimiter).filter((d) => !existsSync(path.join(d, 'handoff'))).join(path.delimiter);
+    const commit = gitRun(repo, ['commit', '-q', '-m', 'with husky'], { PATH: noHandoff });
+    expect(commit.code).toBe(0);
+    expect(commit.stderr).toBe('husky user script\nhandoff: warning: the handoff CLI was not found; skipped (reinstall: handoff hooks install)\n');
     repo.handoff(['hooks', 'uninstall']);
     expect(repo.read('.husky/pre-commit')).toBe('echo "husky user script" >&2\n');
     expect(existsSync(path.join(repo.dir, '.husky/post-merge'))).toBe(false);
