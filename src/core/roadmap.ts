@@ -116,10 +116,15 @@ export function renderRoadmap(template: string, tree: Tree, roadmapPath: string)
   });
 }
 
+/** "Name <email>" -> "Name": an address in angle brackets would render as a link or vanish as HTML. */
+function authorName(author: string): string {
+  return inline(author).replace(/\s*<[^>]*>$/, '').replace(/[<>]/g, '');
+}
+
 function renderOpen(h: Handoff, short: (id: string) => string, link: (file: string) => string, byId: ReadonlyMap<string, Handoff>): string {
   const parts = [
     `#### ${inline(h.meta.goal) || '(no goal)'}`,
-    `[${code(short(h.meta.id))}](${link(h.file)}), written ${h.meta.created.slice(0, 10)}${h.meta.author ? ` by ${inline(h.meta.author)}` : ''}${h.meta.parent ? `; chain ${chain(h, byId, short)}` : ''}`,
+    `[${code(short(h.meta.id))}](${link(h.file)}), written ${h.meta.created.slice(0, 10)}${authorName(h.meta.author) ? ` by ${authorName(h.meta.author)}` : ''}${h.meta.parent ? `; chain ${chain(h, byId, short)}` : ''}`,
   ];
   const next = section(h, 'Next steps');
   const questions = section(h, 'Open questions');
