@@ -27,7 +27,7 @@ describe('module loading on the git paths', () => {
     repo.handoff(['init']);
     repo.write(handoffPath(id(1)), handoffText({ id: id(1) }));
     repo.git('add', '-A');
-    for (const args of [['hook', 'pre-commit'], ['hook', 'refresh'], ['roadmap']]) {
+    for (const args of [['git-hook', 'pre-commit'], ['git-hook', 'refresh'], ['roadmap']]) {
       const { modules, code } = loaded(repo.dir, args);
       expect(code).toBe(0);
       expect(modules.some((m) => m.includes('/dist/commands/'))).toBe(true);

@@ -244,7 +244,7 @@ describe('the installed hooks', () => {
     const stop = gitRun(repo, ['rebase', '-q', '-i', 'main'], { GIT_SEQUENCE_EDITOR: 'sed -i s/^pick/edit/' });
     expect(stop.code).toBe(0);
     expect(existsSync(path.join(repo.dir, '.git/rebase-merge'))).toBe(true);
-    const during = repo.handoff(['hook', 'refresh']);
+    const during = repo.handoff(['git-hook', 'refresh']);
     expect(during.code).toBe(0);
     expect(during.stderr).toBe('');
     expect(repo.read('.handoff/ROADMAP.md')).not.toContain('feature work');

@@ -153,12 +153,12 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./hooks.js'),
   },
   {
-    name: 'hook',
-    describe: '(run by the installed git hooks) pre-commit or refresh',
+    name: 'git-hook',
+    describe: '(run by the git hooks that handoff hooks install writes) pre-commit or refresh',
     positionals: [{ name: 'name', describe: 'pre-commit or refresh', required: true }],
     options: {},
     examples: [['HANDOFF_SKIP=1 git commit', 'skip the hooks for one commit']],
-    load: () => import('./hook.js'),
+    load: () => import('./git-hook.js'),
   },
   {
     name: 'merge-driver',

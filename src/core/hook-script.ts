@@ -5,7 +5,7 @@
 // do, so a commit that does not touch .handoff/ costs one `git diff --cached --quiet`.
 // The CLI is found through the node binary and bin script recorded at install time
 // (nvm, volta and npx installs need not be on the PATH that git gives hooks), falling
-// back to `handoff` on PATH. Only exit status 3 from `handoff hook pre-commit` (invalid
+// back to `handoff` on PATH. Only exit status 3 from `handoff git-hook pre-commit` (invalid
 // staged .handoff/ files) stops a commit; anything else warns and lets it through.
 
 export const HOOK_NAMES = ['pre-commit', 'post-merge', 'post-checkout', 'post-rewrite'] as const;
@@ -16,7 +16,7 @@ export const BLOCK_END = '# <<< handoff <<<';
 export const CREATED_HEADER = "#!/bin/sh\n# Created by 'handoff hooks install'.\n";
 /** A non-shell hook is moved here and run from a small shell wrapper. */
 export const CHAINED_SUFFIX = '.handoff-chained';
-/** `handoff hook pre-commit` exits with this when staged .handoff/ files are invalid. */
+/** `handoff git-hook pre-commit` exits with this when staged .handoff/ files are invalid. */
 export const BLOCK_COMMIT = 3;
 
 export interface Cli {
@@ -29,20 +29,20 @@ function quote(value: string): string {
 }
 
 /**
- * Runs `handoff hook <args>` and sets handoff_status; never fails the script itself (husky
+ * Runs `handoff git-hook <args>` and sets handoff_status; never fails the script itself (husky
  * runs hooks with sh -e). With no recorded CLI (hooks committed to the repository, where
  * machine paths do not belong) it looks on PATH, then in node_modules/.bin.
  */
 function invoke(cli: Cli | null, args: string): string {
   const recorded = cli
-    ? [`  if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then`, `    ${quote(cli.node)} ${quote(cli.bin)} hook ${args} </dev/null || handoff_status=$?`, `  elif command -v handoff >/dev/null 2>&1; then`]
+    ? [`  if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then`, `    ${quote(cli.node)} ${quote(cli.bin)} git-hook ${args} </dev/null || handoff_status=$?`, `  elif command -v handoff >/dev/null 2>&1; then`]
     : [`  if command -v handoff >/dev/null 2>&1; then`];
   return [
     `  handoff_status=0`,
     ...recorded,
-    `    handoff hook ${args} </dev/null || handoff_status=$?`,
+    `    handoff git-hook ${args} </dev/null || handoff_status=$?`,
     `  elif [ -x node_modules/.bin/handoff ]; then`,
-    `    node_modules/.bin/handoff hook ${args} </dev/null || handoff_status=$?`,
+    `    node_modules/.bin/handoff git-hook ${args} </dev/null || handoff_status=$?`,
     `  else`,
     `    echo "handoff: warning: the handoff CLI was not found; skipped (reinstall: handoff hooks install)" >&2`,
     `  fi`,

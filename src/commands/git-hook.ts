@@ -1,4 +1,4 @@
-// `handoff hook pre-commit | refresh`: what the installed git hooks call, only after
+// `handoff git-hook pre-commit | refresh`: what the installed git hooks call, only after
 // their shell has seen that .handoff/ is involved. Never blocks a commit on our own
 // failure: every error is one warning and exit 0. The single exception is the user's
 // own staged .handoff/ files being invalid (exit 3, which the hook turns into a refusal).
@@ -84,7 +84,7 @@ async function refresh(ctx: Context): Promise<number> {
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const which = args.positionals[0];
-  if (which !== 'pre-commit' && which !== 'refresh') throw new UsageError(`'handoff hook' takes pre-commit or refresh; got '${which ?? ''}' (git hooks run it; see handoff hooks install)`);
+  if (which !== 'pre-commit' && which !== 'refresh') throw new UsageError(`'handoff git-hook' takes pre-commit or refresh; got '${which ?? ''}' (git hooks run it; see handoff hooks install)`);
   try {
     return which === 'pre-commit' ? await preCommit(ctx) : await refresh(ctx);
   } catch (error) {
