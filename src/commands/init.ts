@@ -3,8 +3,10 @@ import type { Context } from '../context.js';
 import { createFileAtomic, ensureDir, exists } from '../io/fs.js';
 import { handoffsDir, pinsDir } from '../io/store.js';
 import { readTemplate } from '../io/templates.js';
+import type { Args } from './spec.js';
+import { setUpGit } from './init-git.js';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context, args?: Args): Promise<number> {
   const created: string[] = [];
   for (const dir of [ctx.dir, handoffsDir(ctx), pinsDir(ctx)]) {
     if (!(await exists(dir))) {
@@ -21,5 +23,6 @@ export async function run(ctx: Context): Promise<number> {
       ? `Initialized ${ctx.rel(ctx.dir)}: created ${created.join(', ')}. Next: handoff pin "<constraint>", handoff new "<goal>".\n`
       : `${ctx.rel(ctx.dir)} is already initialized; nothing changed.\n`,
   );
+  await setUpGit(ctx, args?.values.hooks === true);
   return 0;
 }

@@ -15,6 +15,8 @@ export interface Config {
   meter_threshold?: number;
   context_window?: number;
   recent_user_tokens?: number;
+  /** Where `handoff roadmap` writes, relative to the repository root; default .handoff/ROADMAP.md. */
+  roadmap?: string;
 }
 
 export const DEFAULT_CONFIG: Config = { draft_commits: 20 };
@@ -42,6 +44,12 @@ export function parseConfig(text: string | undefined, file: string): Parsed<Conf
         break;
       case 'llm':
         value.llm = parseLlmConfig(raw, file, warnings);
+        break;
+      case 'roadmap':
+        if (typeof raw !== 'string' || !/^[^/\\][^\\]*\.md$/.test(raw.trim()) || /(^|\/)\.\.(\/|$)/.test(raw)) {
+          throw new FileFormatError(file, `roadmap must be a .md path inside the repository, relative to its root, e.g. roadmap: ROADMAP.md`);
+        }
+        value.roadmap = raw.trim().replace(/^\.\//, '');
         break;
       default:
         if (TRANSCRIPT_KEYS.has(key)) (value as unknown as Record<string, unknown>)[key] = parseTranscriptConfig({ [key]: raw }, file)[key as keyof TranscriptConfig];

@@ -1,0 +1,147 @@
+// The shell that `handoff hooks install` puts into git hooks, and the rules for adding it
+// to, and removing it from, a hook that may already hold the user's own script.
+//
+// Each block decides with git alone, without starting node, whether there is anything to
+// do, so a commit that does not touch .handoff/ costs one `git diff --cached --quiet`.
+// The CLI is found through the node binary and bin script recorded at install time
+// (nvm, volta and npx installs need not be on the PATH that git gives hooks), falling
+// back to `handoff` on PATH. Only exit status 3 from `handoff git-hook pre-commit` (invalid
+// staged .handoff/ files) stops a commit; anything else warns and lets it through.
+
+export const HOOK_NAMES = ['pre-commit', 'post-merge', 'post-checkout', 'post-rewrite'] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
+
+export const BLOCK_START = '# >>> handoff >>>';
+export const BLOCK_END = '# <<< handoff <<<';
+export const CREATED_HEADER = "#!/bin/sh\n# Created by 'handoff hooks install'.\n";
+/** A non-shell hook is moved here and run from a small shell wrapper. */
+export const CHAINED_SUFFIX = '.handoff-chained';
+/** `handoff git-hook pre-commit` exits with this when staged .handoff/ files are invalid. */
+export const BLOCK_COMMIT = 3;
+
+export interface Cli {
+  node: string;
+  bin: string;
+}
+
+function quote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Runs `handoff git-hook <args>` and sets handoff_status; never fails the script itself (husky
+ * runs hooks with sh -e). With no recorded CLI (hooks committed to the repository, where
+ * machine paths do not belong) it looks on PATH, then in node_modules/.bin.
+ */
+function invoke(cli: Cli | null, args: string): string {
+  const recorded = cli
+    ? [`  if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then`, `    ${quote(cli.node)} ${quote(cli.bin)} git-hook ${args} </dev/null || handoff_status=$?`, `  elif command -v handoff >/dev/null 2>&1; then`]
+    : [`  if command -v handoff >/dev/null 2>&1; then`];
+  return [
+    `  handoff_status=0`,
+    ...recorded,
+    `    handoff git-hook ${args} </dev/null || handoff_status=$?`,
+    `  elif [ -x node_modules/.bin/handoff ]; then`,
+    `    node_modules/.bin/handoff git-hook ${args} </dev/null || handoff_status=$?`,
+    `  else`,
+    `    echo "handoff: warning: the handoff CLI was not found; skipped (reinstall: handoff hooks install)" >&2`,
+    `  fi`,
+  ].join('\n');
+}
+
+const WARN = `  [ "$handoff_status" -eq 0 ] || echo "handoff: warning: the $handoff_hook hook failed (exit $handoff_status); carrying on" >&2`;
+
+function body(hook: HookName, cli: Cli | null): string {
+  const skip = `[ "\${HANDOFF_SKIP:-0}" != 1 ]`;
+  switch (hook) {
+    case 'pre-commit':
+      return [
+        `if ${skip} && ! git diff --cached --quiet -- .handoff 2>/dev/null; then`,
+        `  handoff_hook=pre-commit`,
+        invoke(cli, 'pre-commit'),
+        `  if [ "$handoff_status" -eq ${BLOCK_COMMIT} ]; then exit 1; fi`,
+        WARN,
+        `fi`,
+      ].join('\n');
+    case 'post-checkout':
+      return [
+        `if ${skip} && [ "\${3:-1}" = 1 ] && [ -d .handoff ] && ! git diff --quiet "\${1:-HEAD}" "\${2:-HEAD}" -- .handoff 2>/dev/null; then`,
+        `  handoff_hook=post-checkout`,
+        invoke(cli, 'refresh'),
+        WARN,
+        `fi`,
+      ].join('\n');
+    case 'post-merge':
+      return [
+        `if ${skip} && [ -d .handoff ] && ! git diff --quiet ORIG_HEAD HEAD -- .handoff 2>/dev/null; then`,
+        `  handoff_hook=post-merge`,
+        invoke(cli, 'refresh'),
+        WARN,
+        `fi`,
+      ].join('\n');
+    case 'post-rewrite':
+      return [
+        `if [ "\${1:-}" = rebase ]; then handoff_from=ORIG_HEAD; else handoff_from='HEAD@{1}'; fi`,
+        `if ${skip} && [ -d .handoff ] && ! git diff --quiet "$handoff_from" HEAD -- .handoff 2>/dev/null; then`,
+        `  handoff_hook=post-rewrite`,
+        invoke(cli, 'refresh'),
+        WARN,
+        `fi`,
+      ].join('\n');
+  }
+}
+
+/** The block for one hook, marker lines included, ending with a newline. */
+export function hookBlock(hook: HookName, cli: Cli | null, chained = false): string {
+  const lines = [`${BLOCK_START} added by 'handoff hooks install'; 'handoff hooks uninstall' removes it`, body(hook, cli)];
+  if (chained) lines.push(`exec "$0${CHAINED_SUFFIX}" "$@"`);
+  lines.push(BLOCK_END);
+  return `${lines.join('\n')}\n`;
+}
+
+const BLOCK = new RegExp(`${escape(BLOCK_START)}[^\\n]*\\n[\\s\\S]*?${escape(BLOCK_END)}\\n?`);
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function findBlock(content: string): string | undefined {
+  return BLOCK.exec(content)?.[0];
+}
+
+/** Is this hook a shell script we can add lines to? */
+export function isShellScript(content: string): boolean {
+  if (content.includes('\0')) return false;
+  const first = content.split('\n', 1)[0] ?? '';
+  if (!first.startsWith('#!')) return false;
+  return /^#!\s*(\/usr\/bin\/env\s+)?(\S*\/)?(sh|bash|dash|zsh|ksh|ash)(\s|$)/.test(first);
+}
+
+export type AddStyle = 'after-shebang' | 'append';
+
+/**
+ * The hook with our block in it. Inserted right after the shebang so an `exit` at the end
+ * of the user's script cannot skip it; appended for husky's shebang-less scripts.
+ * The removal below restores the original byte for byte.
+ */
+export function addBlock(existing: string | undefined, block: string, style: AddStyle): string {
+  const current = existing === undefined ? undefined : findBlock(existing);
+  if (existing !== undefined && current !== undefined) return existing.replace(current, () => block);
+  if (existing === undefined || existing === '') return style === 'append' ? block : CREATED_HEADER + block;
+  if (style === 'append') return existing.endsWith('\n') ? existing + block : `${existing}\n${block}`;
+  const eol = existing.indexOf('\n');
+  if (eol < 0) return `${existing}\n${block}`;
+  return existing.slice(0, eol + 1) + block + existing.slice(eol + 1);
+}
+
+/**
+ * The hook without our block: '' when nothing of the user's is left (the file was ours),
+ * undefined when there was no block. Exact for every file install changed, except one
+ * that did not end in a newline and got the block appended: its added newline stays.
+ */
+export function removeBlock(content: string): string | undefined {
+  const block = findBlock(content);
+  if (block === undefined) return undefined;
+  const at = content.indexOf(block);
+  const rest = content.slice(0, at) + content.slice(at + block.length);
+  return rest === CREATED_HEADER || rest === '' ? '' : rest;
+}

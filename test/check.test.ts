@@ -1,0 +1,143 @@
+// `handoff check`: every rule, the --base limit, and the three formats.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitEnv, makeRepo, runHandoff, type Repo } from './helpers.js';
+import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
+
+function setUp(): Repo {
+  const repo = makeRepo();
+  repo.handoff(['init']);
+  repo.write(pinPath(id(1)), pinText({ id: id(1) }, 'never touch src/auth\n'));
+  repo.write(handoffPath(id(2)), handoffText({ id: id(2), goal: 'first' }));
+  repo.handoff(['roadmap']);
+  repo.commit('handoff set up');
+  return repo;
+}
+
+function check(repo: Repo, ...args: string[]) {
+  const r = repo.handoff(['check', '--json', ...args]);
+  return { code: r.code, stderr: r.stderr, report: r.stdout ? (JSON.parse(r.stdout) as { ok: boolean; findings: Array<{ rule: string; file: string; line?: number; message: string; level: string }> }) : undefined };
+}
+
+const rules = (r: ReturnType<typeof check>) => r.report!.findings.map((f) => `${f.rule} ${f.file}`);
+
+describe('handoff check', () => {
+  it('passes a clean tree', () => {
+    const repo = setUp();
+    const r = repo.handoff(['check']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('handoff: check passed: 1 handoffs, 1 pins\n');
+  });
+
+  it('reports a malformed handoff with its line', () => {
+    const repo = setUp();
+    repo.write(handoffPath(id(3)), '---\nid: "' + id(3) + '"\ngoal: [unclosed\n---\n');
+    const r = repo.handoff(['check']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`^${handoffPath(id(3)).replace(/\./g, '\\.')}:\\d+: error: invalid YAML front-matter`, 'm'));
+  });
+
+  it('reports a pin edited in place', () => {
+    const repo = setUp();
+    repo.write(pinPath(id(1)), pinText({ id: id(1) }, 'never touch src/auth, except on Fridays\n'));
+    repo.handoff(['roadmap']);
+    repo.commit('soften the rule');
+    const r = check(repo);
+    expect(r.code).toBe(1);
+    expect(rules(r)).toEqual([`pin-edited ${pinPath(id(1))}`]);
+    expect(r.report!.findings[0]!.message).toContain(`handoff pin --supersedes ${id(1)}`);
+    // Retiring it (front-matter only) is not an edit.
+    repo.write(pinPath(id(1)), pinText({ id: id(1), status: 'retired' }, 'never touch src/auth\n'));
+    repo.handoff(['roadmap']);
+    expect(check(repo).code).toBe(0);
+  });
+
+  it('reports two handoffs with the same id arriving from two branches', () => {
+    const repo = setUp();
+    repo.git('checkout', '-q', '-b', 'a');
+    repo.commit('a', { [handoffPath(id(5))]: handoffText({ id: id(5), goal: 'from a' }) });
+    repo.git('checkout', '-q', 'main');
+    repo.git('checkout', '-q', '-b', 'b');
+    // Copied from a template of the other branch's file, renamed, id left as it was.
+    repo.commit('b', { [handoffPath(id(6))]: handoffText({ id: id(5), goal: 'from b' }) });
+    repo.git('merge', '-q', '--no-edit', 'a');
+    repo.handoff(['roadmap']);
+    const r = check(repo);
+    expect(r.code).toBe(1);
+    expect(rules(r)).toEqual([`duplicate-id ${handoffPath(id(5))}`, `duplicate-id ${handoffPath(id(6))}`, `format ${handoffPath(id(6))}`]);
+  });
+
+  it('reports a parent cycle, a missing parent and paths outside the repository', () => {
+    const repo = setUp();
+    repo.write(handoffPath(id(3)), handoffText({ id: id(3), parent: id(4) }));
+    repo.write(handoffPath(id(4)), handoffText({ id: id(4), parent: id(3) }));
+    repo.write(handoffPath(id(7)), handoffText({ id: id(7), parent: id(9) }));
+    // A path outside the repository is refused when the file is read: a format finding.
+    repo.write(handoffPath(id(8)), handoffText({ id: id(8), files: [{ path: '../outside.txt', change: 'added', state: 'untracked' }] }));
+    repo.handoff(['roadmap']);
+    const r = check(repo);
+    expect(r.code).toBe(1);
+    expect(rules(r)).toEqual([`cycle ${handoffPath(id(3))}`, `parent ${handoffPath(id(7))}`, `format ${handoffPath(id(8))}`]);
+    expect(r.report!.findings[0]!.message).toContain(`${id(3)} -> ${id(4)} -> ${id(3)}`);
+  });
+
+  it('reports committed files missing at the head commit, and a stale roadmap', () => {
+    const repo = setUp();
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    repo.write(handoffPath(id(3)), handoffText({ id: id(3), head, files: [
+      { path: 'README.md', change: 'modified', state: 'committed' },
+      { path: 'src/never-committed.ts', change: 'added', state: 'committed' },
+      { path: 'gone.ts', change: 'deleted', state: 'committed' },
+      { path: 'wip.ts', change: 'added', state: 'untracked' },
+    ] }));
+    const r = check(repo);
+    expect(rules(r)).toEqual([`roadmap .handoff/ROADMAP.md`, `files ${handoffPath(id(3))}`]);
+    expect(r.report!.findings[1]!.message).toContain(`'src/never-committed.ts'`);
+    expect(r.report!.findings[1]!.message).not.toContain('README.md');
+  });
+
+  it('--base limits the report to what the branch changed; github format annotates and summarises', () => {
+    const repo = setUp();
+    repo.write(handoffPath(id(2)), '---\nbroken on main\n');
+    repo.commit('broken before the branch');
+    const base = repo.git('rev-parse', 'HEAD').trim();
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.write(handoffPath(id(3)), handoffText({ id: id(3), goal: 'feature goal', parent: id(9) }));
+    repo.write(pinPath(id(4)), pinText({ id: id(4) }, 'new rule\n'));
+    repo.handoff(['roadmap']);
+    repo.commit('feature');
+    expect(rules(check(repo, '--base', base))).toEqual([`parent ${handoffPath(id(3))}`]);
+    expect(rules(check(repo))).toContain(`format ${handoffPath(id(2))}`);
+
+    const summary = path.join(repo.dir, '..', 'summary.md');
+    const gh = repo.handoff(['check', '--base', base, '--format', 'github', '--summary', summary]);
+    expect(gh.code).toBe(1);
+    expect(gh.stdout).toBe(`::error file=${handoffPath(id(3))},line=10,title=handoff check%3A parent::parent ${id(9)} is not a handoff in .handoff/handoffs/\n`);
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toContain('| added | open | feature goal |');
+    expect(md).toMatch(/\d+ chars \(~\d+ tokens\)/);
+    expect(md).toContain(`- added \`${id(4).slice(0, 16)}\`: new rule`);
+    expect(md).toContain('```mermaid\ngraph TD\n');
+  });
+
+  it('says clearly when --base is not in a shallow clone', () => {
+    const repo = setUp();
+    const old = repo.git('rev-parse', 'HEAD').trim();
+    repo.commit('later', { 'later.txt': 'x\n' });
+    const clone = path.join(repo.dir, '..', 'shallow');
+    execFileSync('git', ['clone', '-q', '--depth', '1', `file://${repo.dir}`, clone], { env: gitEnv() });
+    const r = runHandoff(clone, ['check', '--base', old]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`handoff: --base '${old}' is not in this shallow clone; fetch it (git fetch --deepen=50 origin, or actions/checkout with fetch-depth: 0)\n`);
+  });
+
+  it('exits 2 on a usage error', () => {
+    const repo = setUp();
+    const r = repo.handoff(['check', '--format', 'xml']);
+    expect(r.code).toBe(2);
+    expect(spawnSync('true').status).toBe(0);
+  });
+});

@@ -1,0 +1,111 @@
+// Pure parts of the git integration: hook blocks in and out, short ids, the tree merge, the parse cache.
+import fc from 'fast-check';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addBlock, CREATED_HEADER, hookBlock, removeBlock, HOOK_NAMES } from '../src/core/hook-script.js';
+import { shortId } from '../src/core/id.js';
+import { uniquePrefixes } from '../src/core/roadmap.js';
+import { cacheKey, mergeMaps } from '../src/core/tree.js';
+import { makeRepo, runHandoff, tempDir } from './helpers.js';
+import { handoffPath, handoffText, id } from './fixtures-items.js';
+import { execFileSync } from 'node:child_process';
+
+const cli = { node: "/opt/node's/bin/node", bin: '/opt/handoff/bin/handoff.js' };
+
+describe('hook blocks', () => {
+  it('come out exactly as they went in', () => {
+    const script = fc.tuple(fc.constantFrom('#!/bin/sh', '#!/usr/bin/env bash', '#!/bin/bash -e'), fc.array(fc.string({ unit: 'grapheme-ascii' }).map((s) => s.replace(/\n/g, '')), { maxLength: 6 }), fc.boolean());
+    fc.assert(
+      fc.property(script, fc.constantFrom(...HOOK_NAMES), ([shebang, lines, finalNewline], hook) => {
+        const original = [shebang, ...lines].join('\n') + (finalNewline ? '\n' : '');
+        const block = hookBlock(hook, cli);
+        const added = addBlock(original, block, 'after-shebang');
+        expect(added.startsWith(`${shebang}\n# >>> handoff >>>`)).toBe(true);
+        expect(addBlock(added, block, 'after-shebang')).toBe(added);
+        expect(removeBlock(added)).toBe(original === shebang ? `${shebang}\n` : original);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('make a created hook disappear on removal, and quote paths for the shell', () => {
+    const created = addBlock(undefined, hookBlock('pre-commit', cli), 'after-shebang');
+    expect(created.startsWith(CREATED_HEADER)).toBe(true);
+    expect(removeBlock(created)).toBe('');
+    expect(created).toContain(`'/opt/node'\\''s/bin/node'`);
+    for (const hook of HOOK_NAMES) {
+      for (const c of [cli, null]) expect(execFileSync('sh', ['-n'], { input: addBlock(undefined, hookBlock(hook, c, true), 'after-shebang') }).toString()).toBe('');
+    }
+  });
+});
+
+describe('uniquePrefixes', () => {
+  it('agrees with shortId', () => {
+    const ids = fc.uniqueArray(fc.stringMatching(/^[0-9a-hjkmnp-tv-z]{26}$/), { minLength: 1, maxLength: 40 });
+    const near = fc.uniqueArray(fc.stringMatching(/^[01]{6}$/).map((s) => `01jx${s}0000000000000000`), { minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(fc.oneof(ids, near), (list) => {
+        const fast = uniquePrefixes(list);
+        for (const i of list) expect(fast.get(i)).toBe(shortId(i, list));
+      }),
+    );
+  });
+});
+
+describe('mergeMaps', () => {
+  it('takes the side that changed, keeps additions from both, honours deletions', () => {
+    const base = new Map([['a', '1'], ['b', '1'], ['c', '1']]);
+    const ours = new Map([['a', '2'], ['b', '1'], ['d', 'ours']]);
+    const theirs = new Map([['a', '1'], ['b', '3'], ['c', '1'], ['e', 'theirs']]);
+    expect(Object.fromEntries(mergeMaps(base, ours, theirs))).toEqual({ a: '2', b: '3', d: 'ours', e: 'theirs' });
+  });
+});
+
+describe('the parse cache', () => {
+  it('keys a working-tree file by the blob id git gives it', () => {
+    const repo = makeRepo();
+    const text = handoffText({ id: id(1) });
+    repo.write(handoffPath(id(1)), text);
+    const blob = repo.git('hash-object', handoffPath(id(1))).trim();
+    expect(cacheKey({ path: handoffPath(id(1)), text })).toBe(cacheKey({ path: handoffPath(id(1)), blob }));
+  });
+
+  it('lives in the git dir, gives the same bytes, notices edits and survives corruption', () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'before' }));
+    repo.handoff(['roadmap']);
+    const cacheFile = path.join(repo.dir, '.git/handoff-parse-cache.json');
+    expect(existsSync(cacheFile)).toBe(true);
+    const first = repo.read('.handoff/ROADMAP.md');
+    repo.write('.handoff/ROADMAP.md', '');
+    repo.handoff(['roadmap']);
+    expect(repo.read('.handoff/ROADMAP.md')).toBe(first);
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'after' }));
+    repo.handoff(['roadmap']);
+    expect(repo.read('.handoff/ROADMAP.md')).toContain('#### after');
+    writeFileSync(cacheFile, '{not json');
+    const r = repo.handoff(['roadmap', '--check']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).items).toBeDefined();
+  });
+});
+
+describe('handoff merge-driver outside a merge', () => {
+  it('falls back to a text merge when it cannot tell which commits are merged', () => {
+    const repo = makeRepo();
+    const dir = tempDir();
+    const f = (name: string, text: string) => {
+      writeFileSync(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    const base = f('base', 'a\nb\nc\nd\ne\n');
+    const ours = f('ours', 'a\nB\nc\nd\ne\n');
+    const theirs = f('theirs', 'a\nb\nc\nD\ne\n');
+    const r = runHandoff(repo.dir, ['merge-driver', base, ours, theirs, '.handoff/ROADMAP.md']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('cannot tell which commit is being merged');
+    expect(readFileSync(ours, 'utf8')).toBe('a\nB\nc\nD\ne\n');
+  });
+});

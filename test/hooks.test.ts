@@ -1,0 +1,253 @@
+// The git hooks: install/uninstall/status where hooks live, and what they do on commit.
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitEnv, makeRepo, type Repo } from './helpers.js';
+import { handoffPath, handoffText, id } from './fixtures-items.js';
+import { execFileSync, spawnSync } from 'node:child_process';
+
+/** git with the hooks' view of the world; returns code and output instead of throwing. */
+function gitRun(repo: Repo, args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync('git', args, { cwd: repo.dir, env: gitEnv(env), encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+function initWithHooks(repo: Repo) {
+  const r = repo.handoff(['init', '--hooks']);
+  expect(r.code).toBe(0);
+  repo.commit('set up handoff');
+}
+
+const roadmapAt = (repo: Repo, rev: string) => repo.git('show', `${rev}:.handoff/ROADMAP.md`);
+
+describe('handoff hooks install / uninstall', () => {
+  it('chains an existing shell hook and removes exactly what it added', () => {
+    const repo = makeRepo();
+    const own = '#!/bin/bash\n# my own checks\necho "user hook ran" >&2\nexit 0\n';
+    const hook = path.join(repo.dir, '.git/hooks/pre-commit');
+    writeFileSync(hook, own);
+    chmodSync(hook, 0o755);
+    const install = repo.handoff(['hooks', 'install']);
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain('pre-commit: added to your existing hook');
+    expect(install.stdout).toContain('post-merge: installed');
+    const installed = readFileSync(hook, 'utf8');
+    expect(installed.startsWith('#!/bin/bash\n# >>> handoff >>>')).toBe(true);
+    expect(installed.endsWith('# my own checks\necho "user hook ran" >&2\nexit 0\n')).toBe(true);
+
+    const again = repo.handoff(['hooks', 'install']);
+    expect(again.stdout).toContain('pre-commit: already installed; unchanged');
+    expect(readFileSync(hook, 'utf8')).toBe(installed);
+
+    // The user's hook still runs (after ours), on a commit that touches nothing of ours.
+    repo.write('a.txt', 'a\n');
+    repo.git('add', 'a.txt');
+    const commit = gitRun(repo, ['commit', '-q', '-m', 'a']);
+    expect(commit.code).toBe(0);
+    expect(commit.stderr).toBe('user hook ran\n');
+
+    const status = JSON.parse(repo.handoff(['hooks', 'status', '--json']).stdout);
+    expect(status.hooks.map((h: { installed: boolean; current: boolean }) => h.installed && h.current)).toEqual([true, true, true, true]);
+    expect(status.mergeDriver.configured).toBe(true);
+
+    const uninstall = repo.handoff(['hooks', 'uninstall']);
+    expect(uninstall.code).toBe(0);
+    expect(readFileSync(hook, 'utf8')).toBe(own);
+    expect(statSync(hook).mode & 0o777).toBe(0o755);
+    expect(existsSync(path.join(repo.dir, '.git/hooks/post-merge'))).toBe(false);
+    expect(gitRun(repo, ['config', '--get', 'merge.handoff-roadmap.driver']).code).toBe(1);
+    expect(repo.handoff(['hooks', 'status']).stdout).toContain('pre-commit: not installed');
+  });
+
+  it('wraps a non-shell hook and puts it back byte for byte', () => {
+    const repo = makeRepo();
+    const hook = path.join(repo.dir, '.git/hooks/pre-commit');
+    const python = '#!/usr/bin/env python3\nimport sys\nsys.stderr.write("python hook ran\\n")\n';
+    writeFileSync(hook, python);
+    chmodSync(hook, 0o750);
+    const install = repo.handoff(['hooks', 'install']);
+    expect(install.stdout).toContain('pre-commit: installed; your non-shell hook runs after it');
+    expect(readFileSync(`${hook}.handoff-chained`, 'utf8')).toBe(python);
+    const hasPython = spawnSync('python3', ['--version']).status === 0;
+    if (hasPython) {
+      repo.write('a.txt', 'a\n');
+      repo.git('add', 'a.txt');
+      expect(gitRun(repo, ['commit', '-q', '-m', 'a']).stderr).toBe('python hook ran\n');
+    }
+    repo.handoff(['hooks', 'uninstall']);
+    expect(readFileSync(hook, 'utf8')).toBe(python);
+    expect(statSync(hook).mode & 0o777).toBe(0o750);
+    expect(existsSync(`${hook}.handoff-chained`)).toBe(false);
+  });
+
+  it("appends to husky's user scripts, not its regenerated _ directory", () => {
+    const repo = makeRepo();
+    repo.write('.husky/_/pre-commit', '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n');
+    repo.write('.husky/_/h', '#!/usr/bin/env sh\nn=$(basename "$0"); s=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n');
+    for (const f of ['.husky/_/pre-commit', '.husky/_/h']) chmodSync(path.join(repo.dir, f), 0o755);
+    repo.write('.husky/pre-commit', 'echo "husky user script" >&2\n');
+    repo.git('config', 'core.hooksPath', '.husky/_');
+    const install = repo.handoff(['hooks', 'install']);
+    expect(install.code).toBe(0);
+    expect(install.stderr).toContain('husky keeps hooks in the repository');
+    const script = repo.read('.husky/pre-commit');
+    expect(script.startsWith('echo "husky user script" >&2\n# >>> handoff >>>')).toBe(true);
+    // No machine paths in a file the team commits.
+    expect(script).not.toContain(process.execPath);
+    expect(repo.read('.husky/_/pre-commit')).not.toContain('handoff');
+    // husky runs the script; with no handoff on PATH the block warns and the commit goes through.
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1) }));
+    repo.git('add', '-A');
+    const noHandoff = (process.env.PATH ?? '').split(path.delimiter).filter((d) => !existsSync(path.join(d, 'handoff'))).join(path.delimiter);
+    const commit = gitRun(repo, ['commit', '-q', '-m', 'with husky'], { PATH: noHandoff });
+    expect(commit.code).toBe(0);
+    expect(commit.stderr).toBe('husky user script\nhandoff: warning: the handoff CLI was not found; skipped (reinstall: handoff hooks install)\n');
+    repo.handoff(['hooks', 'uninstall']);
+    expect(repo.read('.husky/pre-commit')).toBe('echo "husky user script" >&2\n');
+    expect(existsSync(path.join(repo.dir, '.husky/post-merge'))).toBe(false);
+  });
+
+  it('init routes the roadmap to the merge driver once, however often it runs', () => {
+    const repo = makeRepo();
+    const first = repo.handoff(['init']);
+    expect(first.stdout).toContain("Added '/ROADMAP.md merge=handoff-roadmap' to .handoff/.gitattributes");
+    expect(first.stdout).toContain('Registered the roadmap merge driver');
+    const second = repo.handoff(['init']);
+    expect(second.stdout).toBe('.handoff is already initialized; nothing changed.\n');
+    expect(repo.read('.handoff/.gitattributes')).toBe('/ROADMAP.md merge=handoff-roadmap\n');
+    expect(repo.git('check-attr', 'merge', '--', '.handoff/ROADMAP.md')).toBe('.handoff/ROADMAP.md: merge: handoff-roadmap\n');
+  });
+
+  it('writes no machine paths into a committed core.hooksPath directory', () => {
+    const repo = makeRepo();
+    repo.git('config', 'core.hooksPath', '.githooks');
+    expect(repo.handoff(['hooks', 'install']).code).toBe(0);
+    const script = repo.read('.githooks/pre-commit');
+    expect(script).toContain('# >>> handoff >>>');
+    expect(script).not.toContain(process.execPath);
+    expect(JSON.parse(repo.handoff(['hooks', 'status', '--json']).stdout).hooks[0].current).toBe(true);
+  });
+
+  it('installs into the common git dir from a linked worktree', () => {
+    const repo = makeRepo();
+    const linked = path.join(path.dirname(repo.dir), 'linked');
+    repo.git('worktree', 'add', '-q', '-b', 'side', linked);
+    const r = repo.handoff(['hooks', 'install'], { cwd: linked });
+    expect(r.code).toBe(0);
+    expect(readFileSync(path.join(repo.dir, '.git/hooks/pre-commit'), 'utf8')).toContain('# >>> handoff >>>');
+  });
+
+  it('refuses a bare repository with a clear message', () => {
+    const repo = makeRepo();
+    const bare = path.join(path.dirname(repo.dir), 'bare.git');
+    execFileSync('git', ['clone', '-q', '--bare', repo.dir, bare], { env: gitEnv() });
+    const r = repo.handoff(['hooks', 'install'], { cwd: bare });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^handoff: not inside a git work tree/);
+    expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe('the installed hooks', () => {
+  it('regenerate and stage the roadmap on commit -a, commit -- path and --amend', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    expect(roadmapAt(repo, 'HEAD')).toContain('No open handoffs');
+
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'staged with add' }));
+    repo.git('add', '-A');
+    const plain = gitRun(repo, ['commit', '-q', '-m', 'one']);
+    expect(plain.stderr).toBe('handoff: regenerated .handoff/ROADMAP.md and staged it\n');
+    expect(roadmapAt(repo, 'HEAD')).toContain('#### staged with add');
+
+    // commit -a: git gives the hook a temporary index in GIT_INDEX_FILE.
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'changed for commit -a' }));
+    expect(gitRun(repo, ['commit', '-q', '-a', '-m', 'two']).code).toBe(0);
+    expect(roadmapAt(repo, 'HEAD')).toContain('#### changed for commit -a');
+    expect(repo.git('status', '--porcelain')).toBe('');
+
+    // commit -- path: another temporary index.
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'changed for commit -- path' }));
+    repo.write('unrelated.txt', 'not committed\n');
+    const only = gitRun(repo, ['commit', '-q', '-m', 'three', '--', handoffPath(id(1))]);
+    expect(only.code).toBe(0);
+    expect(roadmapAt(repo, 'HEAD')).toContain('#### changed for commit -- path');
+    expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['.handoff/ROADMAP.md', handoffPath(id(1))]);
+    // git's own index got the new roadmap too: nothing left staged or modified but the file not named.
+    expect(repo.git('status', '--porcelain')).toBe('?? unrelated.txt\n');
+
+    // --amend
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'amended' }));
+    repo.git('add', handoffPath(id(1)));
+    expect(gitRun(repo, ['commit', '-q', '--amend', '-m', 'three, amended']).code).toBe(0);
+    expect(roadmapAt(repo, 'HEAD')).toContain('#### amended');
+    expect(repo.handoff(['check']).code).toBe(0);
+  });
+
+  it('leave commits that do not touch .handoff/ alone', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    // A broken handoff already committed (bypassing the hook): node would warn about it if it ran.
+    repo.write(handoffPath(id(1)), '---\nid: broken\n---\n');
+    repo.git('add', '-A');
+    expect(gitRun(repo, ['commit', '-q', '--no-verify', '-m', 'broken']).code).toBe(0);
+    repo.write('src/app.ts', 'export {};\n');
+    repo.git('add', '-A');
+    const r = gitRun(repo, ['commit', '-q', '-m', 'code only']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+
+  it('stop a commit with an invalid staged handoff, and HANDOFF_SKIP=1 lets it through', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1) }).replace('status: "open"', 'status: "halfway"'));
+    repo.git('add', '-A');
+    const r = gitRun(repo, ['commit', '-q', '-m', 'bad']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`handoff: ${handoffPath(id(1))}: front-matter 'status' must be one of open, done, superseded`);
+    expect(r.stderr).toContain('HANDOFF_SKIP=1');
+    expect(gitRun(repo, ['rev-list', '--count', 'HEAD']).stdout.trim()).toBe('2');
+    const skipped = gitRun(repo, ['commit', '-q', '-m', 'bad'], { HANDOFF_SKIP: '1' });
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toBe('');
+  });
+
+  it('fail open on their own errors', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    // The roadmap path is a directory: writing it fails inside the hook.
+    repo.write('.handoff/config.yml', 'roadmap: docs/ROADMAP.md\n');
+    repo.write('docs/ROADMAP.md/keep', 'x\n');
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1) }));
+    repo.git('add', '-A');
+    const r = gitRun(repo, ['commit', '-q', '-m', 'still commits']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^handoff: warning: the pre-commit hook failed \(.*\); carrying on without it/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refresh the roadmap after checkout, but not in the middle of a rebase', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'feature work', branch: 'feature' }));
+    repo.git('add', '-A');
+    gitRun(repo, ['commit', '-q', '--no-verify', '-m', 'no roadmap update']);
+    gitRun(repo, ['checkout', '-q', 'main']);
+    const back = gitRun(repo, ['checkout', '-q', 'feature']);
+    expect(back.stderr).toBe('handoff: refreshed .handoff/ROADMAP.md in the working tree\n');
+    expect(repo.read('.handoff/ROADMAP.md')).toContain('#### feature work');
+    repo.git('checkout', '-q', '--', '.handoff/ROADMAP.md');
+
+    // Stop a rebase at its first commit; the refresh must leave the tree alone.
+    const stop = gitRun(repo, ['rebase', '-q', '-i', 'main'], { GIT_SEQUENCE_EDITOR: 'sed -i s/^pick/edit/' });
+    expect(stop.code).toBe(0);
+    expect(existsSync(path.join(repo.dir, '.git/rebase-merge'))).toBe(true);
+    const during = repo.handoff(['git-hook', 'refresh']);
+    expect(during.code).toBe(0);
+    expect(during.stderr).toBe('');
+    expect(repo.read('.handoff/ROADMAP.md')).not.toContain('feature work');
+    gitRun(repo, ['rebase', '--abort']);
+  });
+});
