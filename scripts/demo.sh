@@ -22,5 +22,7 @@ echo "export const teams = [];" > src/teams.ts
 step new "'Add team accounts on top of billing'" --no-edit
 step list
 step resume
+step roadmap
+printf '\n$ head -n 12 .handoff/ROADMAP.md\n'; head -n 12 .handoff/ROADMAP.md
 step done
 printf '\nDemo finished: the loop ran end to end in %s (now removed).\n' "$repo"

@@ -62,7 +62,7 @@ describe('handoff roadmap', () => {
     for (const f of sampleFiles()) repo.write(f.path, f.text);
     const first = repo.handoff(['roadmap']);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^Wrote \.handoff\/ROADMAP\.md \(2 open handoffs, 1 active pins\)\.\n$/);
+    expect(first.stdout).toMatch(/^Wrote \.handoff\/ROADMAP\.md \(2 open handoffs, 1 active pin\)\.\n$/);
     const bytes = repo.read('.handoff/ROADMAP.md');
     expect(repo.handoff(['roadmap']).stdout).toContain('up to date; nothing changed');
     expect(repo.handoff(['roadmap', '--check']).code).toBe(0);

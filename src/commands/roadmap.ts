@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { activePins } from '../core/pin.js';
 import type { Args } from './spec.js';
 import type { Context } from '../context.js';
 import { unifiedDiff } from '../core/text-diff.js';
@@ -32,7 +33,8 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     return upToDate ? 0 : 1;
   }
   const wrote = await writeRoadmap(ctx.root, roadmap, content);
-  const counts = `${tree.handoffs.filter((h) => h.meta.status === 'open').length} open handoffs, ${tree.pins.filter((p) => p.meta.status === 'active').length} active pins`;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const counts = `${plural(tree.handoffs.filter((h) => h.meta.status === 'open').length, 'open handoff')}, ${plural(activePins(tree.pins).length, 'active pin')}`;
   if (args.values.json) printJson(ctx, { file: roadmap, written: wrote });
   else ctx.stdout(wrote ? `Wrote ${shown} (${counts}).\n` : `${shown} is up to date; nothing changed.\n`);
   return 0;
