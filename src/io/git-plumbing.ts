@@ -1,7 +1,6 @@
-// Git plumbing for the hook and merge-driver paths, spawned directly rather than through
-// simple-git (io/git.ts): `cat-file --batch` needs stdin, which simple-git's raw() cannot
-// feed, and a pre-commit hook should not pay simple-git's ~30 ms import. The child
-// inherits the whole environment on purpose: inside a hook git sets GIT_INDEX_FILE
+// Git plumbing: the one place git is spawned (io/git.ts builds the commands' queries on
+// it). Spawned directly, with stdin for `cat-file --batch`. The child inherits the whole
+// environment on purpose: inside a hook git sets GIT_INDEX_FILE
 // (`commit -a`, `commit -- path`) and GIT_DIR, and those must reach every git we run.
 import { spawn } from 'node:child_process';
 import { HandoffError } from '../errors.js';

@@ -1,5 +1,5 @@
 // Finding the work tree without starting git: `list`, `show` and `pins` only read files,
-// and a git process plus simple-git would double their start-up time.
+// and starting a git process would cost more than the rest of their work.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors.js';
