@@ -6,7 +6,7 @@ import { posix } from 'node:path';
 import type { Handoff } from './handoff.js';
 import { code } from './files.js';
 import { findSection, inline, sectionText } from './markdown.js';
-import { activePins, type Pin } from './pin.js';
+import { activePins } from './pin.js';
 import { fill } from './template.js';
 import type { Tree } from './tree.js';
 

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { HandoffError } from '../errors.js';
 import { parseHandoff, type Handoff, type HandoffMeta } from '../core/handoff.js';
 import { resolveId } from '../core/id.js';
-import { parsePin, type Pin } from '../core/pin.js';
+import { parsePin } from '../core/pin.js';
 import { MetaCache } from './cache.js';
 import { createFileAtomic, listMarkdown, readText, replaceFileAtomic, sweepTemps } from './fs.js';
 import { assertInside, isSymlink } from './guard.js';

@@ -1,6 +1,6 @@
 // Claude Code session JSONL (1.0 through 2.1). One JSON object per line; unknown record
 // types are counted and skipped. Subagent records (isSidechain) are marked as such.
-import { isObject, newStats, parseJson, str, todoStatus, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
+import { isObject, jsonRecords, newStats, str, todoStatus, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
 import { toolEvents } from './tools.js';
 
 const WRAPPED = /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook)>/;
@@ -21,17 +21,8 @@ function userText(rec: Record<string, unknown>, content: unknown): string | unde
 const KNOWN = new Set(['user', 'assistant', 'summary', 'system', 'file-history-snapshot', 'queue-operation', 'progress', 'custom-title', 'tag']);
 
 export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats()): AsyncGenerator<TranscriptEvent> {
-  let n = 0;
   let metaSent = false;
-  for await (const raw of lines) {
-    n++;
-    if (raw.trim() === '') continue;
-    const rec = parseJson(raw);
-    if (!isObject(rec)) {
-      stats.badLines++;
-      continue;
-    }
-    stats.records++;
+  for await (const { n, rec } of jsonRecords(lines, stats)) {
     const type = str(rec.type) ?? '';
     if (!KNOWN.has(type)) stats.unknown++;
     const sidechain = rec.isSidechain === true;

@@ -1,23 +1,14 @@
 // Codex CLI rollout JSONL: `{timestamp, type, payload}` lines. Clean user text comes from
 // event_msg user_message (response_item user messages carry injected context blocks).
-import { isObject, newStats, parseJson, str, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
+import { isObject, jsonRecords, newStats, parseJson, str, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
 import { shellText, toolEvents } from './tools.js';
 
 const KNOWN = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
 
 export async function* readCodex(lines: Lines, stats: ReadStats = newStats()): AsyncGenerator<TranscriptEvent> {
-  let n = 0;
   let window: number | undefined;
   let model: string | undefined;
-  for await (const raw of lines) {
-    n++;
-    if (raw.trim() === '') continue;
-    const rec = parseJson(raw);
-    if (!isObject(rec)) {
-      stats.badLines++;
-      continue;
-    }
-    stats.records++;
+  for await (const { n, rec } of jsonRecords(lines, stats)) {
     const type = str(rec.type) ?? '';
     const p = isObject(rec.payload) ? rec.payload : {};
     const base = { line: n };

@@ -1,7 +1,7 @@
 // pi coding agent session JSONL: a `session` header, then `message` entries whose
 // message has role user / assistant (with toolCall blocks) / toolResult, and
 // `compaction` entries.
-import { isObject, newStats, parseJson, str, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
+import { isObject, jsonRecords, newStats, str, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
 import { toolEvents } from './tools.js';
 
 const KNOWN = new Set(['session', 'message', 'compaction', 'model_change', 'thinking_level_change', 'branch_summary', 'custom', 'label']);
@@ -13,16 +13,7 @@ function text(content: unknown): string {
 }
 
 export async function* readPi(lines: Lines, stats: ReadStats = newStats()): AsyncGenerator<TranscriptEvent> {
-  let n = 0;
-  for await (const raw of lines) {
-    n++;
-    if (raw.trim() === '') continue;
-    const rec = parseJson(raw);
-    if (!isObject(rec)) {
-      stats.badLines++;
-      continue;
-    }
-    stats.records++;
+  for await (const { n, rec } of jsonRecords(lines, stats)) {
     const type = str(rec.type) ?? '';
     const base = { line: n };
     if (!KNOWN.has(type)) stats.unknown++;
