@@ -58,6 +58,29 @@ describe('concurrent writers', () => {
     const pins = repo.handoff(['pins', '--json']);
     expect(pins.stderr).toBe('');
     expect(JSON.parse(pins.stdout)).toHaveLength(n);
+    // The roadmap of all of it is consistent: generated once, then current.
+    expect(repo.handoff(['roadmap']).code).toBe(0);
+    expect(repo.handoff(['roadmap', '--check']).code).toBe(0);
     console.log(`concurrency: ${2 * n} writers, ${handoffFiles.length + pinFiles.length} files parsed and checked`);
+  }, TIMEOUT);
+
+  it('hooks racing on the roadmap (a commit, a checkout, a manual run) leave it whole and current', async () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    for (let i = 0; i < 5; i++) repo.handoff(['pin', `rule ${i}`]);
+    repo.handoff(['new', 'race the roadmap', '--no-edit']);
+    const racers = runs(10, 40);
+    const jobs = [];
+    for (let i = 0; i < racers; i++) {
+      jobs.push(start(repo.dir, ['git-hook', 'refresh']).done); // what post-checkout/merge run
+      jobs.push(start(repo.dir, ['roadmap']).done);
+    }
+    const results = await Promise.all(jobs);
+    expect(results.filter((r) => r.code !== 0).map((r) => r.stderr).slice(0, 3)).toEqual([]);
+    const check = repo.handoff(['roadmap', '--check']);
+    expect(check.stdout + check.stderr).not.toContain('differs');
+    expect(check.code).toBe(0);
+    expect(readdirSync(path.join(repo.dir, '.handoff')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    console.log(`concurrency: ${2 * racers} roadmap writers raced; the file is whole and current`);
   }, TIMEOUT);
 });
