@@ -151,7 +151,6 @@ export function wantsModel(ctx: Context, args: Args): boolean {
 /**
  * The draft `new` should offer: the model's when asked for, else the deterministic one.
  * Null means --dry-run: the request was printed and nothing is to be written.
- * (The transcript part is filled in once transcript readers are wired into `new`.)
  */
 export async function maybeModelDraft(ctx: Context, args: Args, facts: Omit<ModelInput, 'pins'>, transcript?: TranscriptPart): Promise<string | null> {
   if (!wantsModel(ctx, args)) return facts.draft;

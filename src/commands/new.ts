@@ -13,6 +13,8 @@ import { createItem, handoffsDir, loadHandoffs, rewriteItem, warnProblems } from
 import { readTemplate } from '../io/templates.js';
 import { newestOpenOnBranch } from './output.js';
 import { maybeModelDraft } from './new-model.js';
+import type { TranscriptPart } from '../core/model-input.js';
+import { transcriptPart } from '../core/transcript-model.js';
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
 async function findBase(ctx: Context, git: Git, since: string | undefined, parent: Handoff | undefined, head: string | null): Promise<string | null> {
@@ -59,7 +61,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     force: args.values.force === true,
     pinCandidates,
     allowSecret: args.values['allow-secret'] === true,
-    model: (facts) => maybeModelDraft(ctx, args, facts),
+    model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript),
     review: (git, draft) => review(ctx, git, args, draft),
   });
   if (file !== null) ctx.stdout(`${ctx.rel(file)}\n`);
@@ -75,7 +77,7 @@ export interface WriteOptions {
   /** Keep text that looks like a secret (the user says it is a false positive). */
   allowSecret?: boolean;
   /** The model's pass over the draft; null means "dry run: nothing to write". */
-  model?: (facts: Parameters<typeof maybeModelDraft>[2]) => Promise<string | null>;
+  model?: (facts: Parameters<typeof maybeModelDraft>[2], transcript: TranscriptPart | undefined) => Promise<string | null>;
   /** Settles the final body (editor, message file, or the draft as is). */
   review: (git: Git, draft: string) => Promise<string>;
 }
@@ -111,7 +113,7 @@ export async function writeHandoff(ctx: Context, givenGoal: string, options: Wri
   if (from === 'auto' && !transcript) ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
   const extraction = source && transcript ? await source.draftParts(ctx, transcript, files, options.pinCandidates === true) : undefined;
   const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}) });
-  const offered = options.model ? await options.model({ goal, files, commits, draft }) : draft;
+  const offered = options.model ? await options.model({ goal, files, commits, draft }, transcript ? transcriptPart(transcript.extraction) : undefined) : draft;
   if (offered === null) return null; // --dry-run: the request was printed, nothing is written
   const body = clean(checkText(await options.review(git, offered), 'the handoff body'));
   const notice = redactionNotice(kinds, 'the goal, file names and body before writing', 'handoff new --allow-secret keeps them (false positives)');
