@@ -1,20 +1,20 @@
 import type { Args } from './spec.js';
 import type { Context } from '../context.js';
 import { HandoffError } from '../errors.js';
-import { updateHandoff } from '../core/handoff.js';
-import { findById, loadHandoffs, rewriteItem, warnProblems } from '../io/store.js';
-import { newestOpenOnBranch } from './output.js';
+import { updateHandoff, type Handoff } from '../core/handoff.js';
+import { findById, findOpenOnBranch, loadHandoffs, rewriteItem, warnProblems } from '../io/store.js';
 
 export async function run(ctx: Context, args: Args): Promise<number> {
-  const { items, problems } = await loadHandoffs(ctx);
   const query = args.positionals[0];
-  let handoff;
+  let handoff: Handoff | undefined;
   if (query !== undefined) {
+    const { items, problems } = await loadHandoffs(ctx);
     handoff = findById(items, query, 'handoff', problems);
   } else {
-    warnProblems(ctx, problems);
     const branch = await (await ctx.git()).branch();
-    handoff = newestOpenOnBranch(items, branch);
+    const open = await findOpenOnBranch(ctx, branch);
+    warnProblems(ctx, open.problems);
+    handoff = open.found;
     if (!handoff) throw new HandoffError(`no open handoff on ${branch ? `branch '${branch}'` : 'this detached HEAD'}; name one: handoff done <id>`);
   }
   if (handoff.meta.status === 'done') {

@@ -13,8 +13,8 @@ import { redactSecrets } from '../core/redact.js';
 import { sessionContext } from '../core/session-context.js';
 import { HandoffError } from '../errors.js';
 import { exists } from '../io/fs.js';
-import { loadHandoffs } from '../io/store.js';
-import { newestOpenOnBranch, truncate } from './output.js';
+import { findOpenOnBranch } from '../io/store.js';
+import { truncate } from './output.js';
 
 interface HookSpec {
   agent: string;
@@ -57,8 +57,7 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
 
 async function preCompact(ctx: Context, input: HookInput, agent: string): Promise<void> {
   const git = await ctx.git();
-  const [{ items }, branch] = await Promise.all([loadHandoffs(ctx), git.branch()]);
-  const current = newestOpenOnBranch(items, branch)?.meta.goal;
+  const current = (await findOpenOnBranch(ctx, await git.branch())).found?.meta.goal;
   // Custom instructions are typed by the user into the agent: they may carry a secret.
   const goal = redactSecrets(continuationGoal(current, input.custom_instructions, input.session_id)).text;
   const { draftSourcesFor } = await import('../agents/draft-sources.js');

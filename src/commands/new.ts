@@ -9,9 +9,8 @@ import { redactionNotice, scrub } from '../core/secrets.js';
 import { operationInProgress, type Git } from '../io/git.js';
 import { editText } from '../io/editor.js';
 import { readUserFile } from '../io/input.js';
-import { createItem, handoffsDir, loadHandoffs, rewriteItem, warnProblems } from '../io/store.js';
+import { createItem, findOpenOnBranch, handoffsDir, rewriteItem, warnProblems } from '../io/store.js';
 import { readTemplate } from '../io/templates.js';
-import { newestOpenOnBranch } from './output.js';
 import { maybeModelDraft } from './new-model.js';
 import type { TranscriptPart } from '../core/model-input.js';
 import { transcriptPart } from '../core/transcript-model.js';
@@ -95,9 +94,9 @@ export async function writeHandoff(ctx: Context, givenGoal: string, options: Wri
   };
   const goal = clean(givenGoal);
   const git = await ctx.git();
-  const [{ items: handoffs, problems }, branch, head, author] = await Promise.all([loadHandoffs(ctx), git.branch(), git.head(), git.author()]);
+  const [branch, head, author] = await Promise.all([git.branch(), git.head(), git.author()]);
+  const { found: parent, problems } = await findOpenOnBranch(ctx, branch);
   warnProblems(ctx, problems);
-  const parent = newestOpenOnBranch(handoffs, branch);
   const base = await findBase(ctx, git, options.since, parent, head);
   const [changes, commits, template] = await Promise.all([
     git.changesSince(base),

@@ -15,7 +15,3 @@ export function truncate(text: string, width: number): string {
   const flat = inline(text);
   return flat.length > width ? `${flat.slice(0, width - 3)}...` : flat;
 }
-
-export function newestOpenOnBranch(handoffs: readonly Handoff[], branch: string | null): Handoff | undefined {
-  return [...handoffs].reverse().find((h) => h.meta.status === 'open' && h.meta.branch === branch);
-}

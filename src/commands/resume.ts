@@ -9,7 +9,7 @@ import { pinsInPlay } from '../core/scope.js';
 import { redactionNotice, scrub } from '../core/secrets.js';
 import { exists } from '../io/fs.js';
 import type { Git } from '../io/git.js';
-import { findById, findNewest, loadHandoffs, loadPins, loadSummaries, warnProblems } from '../io/store.js';
+import { findById, findOpenOnBranch, loadHandoffs, loadPins, loadSummaries, warnProblems } from '../io/store.js';
 import { readTemplate } from '../io/templates.js';
 import { printJson } from './output.js';
 
@@ -68,7 +68,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
     handoff = findById(all.items, query, 'handoff', all.problems);
     problems = all.problems;
   } else {
-    const newest = await findNewest(ctx, (meta) => meta.status === 'open' && meta.branch === branch);
+    const newest = await findOpenOnBranch(ctx, branch);
     problems = newest.problems;
     handoff = newest.found;
     if (!handoff) {

@@ -116,6 +116,11 @@ export async function findNewest(ctx: Context, wanted: (meta: HandoffMeta) => bo
   return { found, problems };
 }
 
+/** The handoff that `new`, `resume`, `done` and the hooks continue: the newest open one on the branch. */
+export function findOpenOnBranch(ctx: Context, branch: string | null): Promise<{ found?: Handoff; problems: string[] }> {
+  return findNewest(ctx, (meta) => meta.status === 'open' && meta.branch === branch);
+}
+
 /** Prints each problem as a warning; returns whether there were any. */
 export function warnProblems(ctx: Context, problems: readonly string[]): boolean {
   for (const problem of problems) ctx.stderr(`handoff: warning: skipped ${problem}`);
