@@ -1,5 +1,5 @@
 // The model path's pure parts, and the whole path in-process with a hand-built transcript
-// part (what issue 4's readers will supply) against a real server on 127.0.0.1.
+// part (what the transcript readers supply) against a real server on 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
 import { draftWithModel } from '../src/commands/new-model.js';
 import { parseConfig } from '../src/core/config.js';

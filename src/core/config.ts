@@ -59,7 +59,7 @@ export function parseConfig(text: string | undefined, file: string): Parsed<Conf
   return { value, warnings };
 }
 
-// Transcript settings (issue 4), parsed apart from the keys above so the switch stays
+// Transcript settings (meter and recent user turns), parsed apart from the keys above so the switch stays
 // as it was: `handoff meter` and `handoff new --from`.
 export interface TranscriptConfig {
   /** Percent of the context window above which `handoff meter` recommends a handoff. */
