@@ -29,7 +29,7 @@ describe('handoff check', () => {
     const r = repo.handoff(['check']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('handoff: check passed: 1 handoffs, 1 pins\n');
+    expect(r.stderr).toBe('handoff: check passed: 1 handoff, 1 pin\n');
   });
 
   it('reports a malformed handoff with its line', () => {

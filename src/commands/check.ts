@@ -114,7 +114,8 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     printJson(ctx, { ok: errors === 0, base, findings: reported });
   } else if (format === 'text') {
     ctx.stdout(textReport(reported));
-    const checked = `${tree.handoffs.length} handoffs, ${tree.pins.length} pins${base ? ` (reporting changes since ${base.slice(0, 12)})` : ''}`;
+    const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const checked = `${count(tree.handoffs.length, 'handoff')}, ${count(tree.pins.length, 'pin')}${base ? ` (reporting changes since ${base.slice(0, 12)})` : ''}`;
     ctx.stderr(errors === 0 ? `handoff: check passed: ${checked}` : `handoff: check found ${errors} problem${errors === 1 ? '' : 's'} in ${checked}`);
   } else {
     ctx.stdout(githubAnnotations(reported));
