@@ -19,7 +19,9 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   if (args.values.json) {
     printJson(ctx, shown.map(handoffJson));
   } else if (shown.length === 0) {
-    ctx.stdout(items.length === 0 ? 'No handoffs yet. Write one: handoff new "<goal>"\n' : 'No handoffs match.\n');
+    ctx.stdout(
+      items.length > 0 ? 'No handoffs match.\n' : problems.length > 0 ? `No readable handoffs: ${problems.length} file${problems.length === 1 ? '' : 's'} could not be read (see below).\n` : 'No handoffs yet. Write one: handoff new "<goal>"\n',
+    );
   } else {
     const ids = items.map((h) => h.meta.id);
     const rows = shown.map((h) => [shortId(h.meta.id, ids), h.meta.status, h.meta.created.slice(0, 10), h.meta.branch ?? '(detached)', truncate(h.meta.goal, 72)]);

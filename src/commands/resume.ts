@@ -74,15 +74,26 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
     if (!handoff) {
       const open = (await loadSummaries(ctx)).items.filter((h) => h.meta.status === 'open').length;
       warnProblems(ctx, problems);
+      const unreadable = problems.length > 0 ? `; ${problems.length} handoff file${problems.length === 1 ? '' : 's'} could not be read (see above): fix ${problems.length === 1 ? 'it' : 'them'} before writing a new one` : '';
       throw new HandoffError(
-        `no open handoff on ${branch ? `branch '${branch}'` : 'this detached HEAD'}${open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"'}`,
+        `no open handoff on ${branch ? `branch '${branch}'` : 'this detached HEAD'}${unreadable || (open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"')}`,
       );
     }
   }
+  warnProblems(ctx, [...problems, ...pins.problems]);
   const since = await sinceFacts(ctx, git, handoff);
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
   const parts = resumeParts(handoff, await pinsInPlay(activePins(pins.items), inPlay), since);
-  const prompt = renderResume(await readTemplate('resume.md'), parts);
+  // Said in the prompt itself, not only on stderr: the agent reading it must know.
+  const notes: string[] = [];
+  if (handoff.meta.status !== 'open') {
+    notes.push(`Note: this handoff is ${handoff.meta.status === 'done' ? 'marked done' : `superseded${handoff.meta.superseded_by ? ` by ${handoff.meta.superseded_by}` : ''}`}; its work may be finished or continued elsewhere.`);
+  }
+  if (pins.problems.length > 0) {
+    notes.push(`Warning: ${pins.problems.length} pinned constraint file${pins.problems.length === 1 ? '' : 's'} could not be read and ${pins.problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${pins.problems.join('; ')}).`);
+  }
+  const rendered = renderResume(await readTemplate('resume.md'), parts);
+  const prompt = notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered;
   if (allowSecret) return { prompt, parts, redacted: [] };
   const scrubbed = scrub(prompt);
   return { prompt: scrubbed.value, parts: scrub(parts).value, redacted: scrubbed.kinds };

@@ -17,6 +17,9 @@ const EMPTY_TREE: Record<string, string> = {
   sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
 };
 
+/** Commits that only save handoff records are not work: leave them out of commit lists. */
+const WORK = [':/', ':(top,exclude).handoff'];
+
 export interface Commit {
   hash: string;
   subject: string;
@@ -87,7 +90,7 @@ export class Git {
   async commitsSince(since: string | null, limit: number): Promise<Commit[]> {
     if (since === null && !(await this.head())) return [];
     const range = since ? [`${since}..HEAD`] : ['HEAD'];
-    const out = await this.run(['log', `--max-count=${limit}`, '--format=%H%x00%s%x00', ...range, '--']);
+    const out = await this.run(['log', `--max-count=${limit}`, '--format=%H%x00%s%x00', ...range, '--', ...WORK]);
     const tokens = out.split('\0');
     const commits: Commit[] = [];
     for (let i = 0; i + 1 < tokens.length; i += 2) commits.push({ hash: tokens[i]!.trim(), subject: tokens[i + 1]! });
@@ -95,7 +98,7 @@ export class Git {
   }
 
   async countCommitsSince(since: string): Promise<number> {
-    return Number(await this.ask(['rev-list', '--count', `${since}..HEAD`])) || 0;
+    return Number(await this.ask(['rev-list', '--count', `${since}..HEAD`, '--', ...WORK])) || 0;
   }
 
   private async emptyTree(): Promise<string> {
