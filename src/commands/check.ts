@@ -15,7 +15,7 @@ import { existingObjects, gitRaw, gitText, readObjects, resolveRev } from '../io
 import { renderFiles, roadmapPath } from '../io/roadmap-file.js';
 import { readTemplate } from '../io/templates.js';
 import { readWorkTree } from '../io/work-tree.js';
-import { printJson } from './output.js';
+import { plural, printJson } from './output.js';
 
 const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -114,8 +114,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     printJson(ctx, { ok: errors === 0, base, findings: reported });
   } else if (format === 'text') {
     ctx.stdout(textReport(reported));
-    const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-    const checked = `${count(tree.handoffs.length, 'handoff')}, ${count(tree.pins.length, 'pin')}${base ? ` (reporting changes since ${base.slice(0, 12)})` : ''}`;
+    const checked = `${plural(tree.handoffs.length, 'handoff')}, ${plural(tree.pins.length, 'pin')}${base ? ` (reporting changes since ${base.slice(0, 12)})` : ''}`;
     ctx.stderr(errors === 0 ? `handoff: check passed: ${checked}` : `handoff: check found ${errors} problem${errors === 1 ? '' : 's'} in ${checked}`);
   } else {
     ctx.stdout(githubAnnotations(reported));

@@ -3,6 +3,7 @@
 // draft. Any failure ends in the deterministic draft with one line saying why; nothing
 // is written until the caller has the final body.
 import type { Args } from './spec.js';
+import { plural } from './output.js';
 import type { Context } from '../context.js';
 import { DEFAULT_LLM, resolveEndpoint, type Endpoint, type LlmConfig } from '../core/llm-config.js';
 import { parseAnswer, type ModelAnswer } from '../core/model-answer.js';
@@ -35,7 +36,6 @@ export interface ModelStats {
   unverified: number;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function describe(p: Prompt): string {
   const left = p.omittedTokens > 0 ? `${p.omittedTokens} tokens left out (${plural(p.omittedUserMessages, 'older user message')}, ${plural(p.omittedEvents, 'older event')})` : 'nothing left out';

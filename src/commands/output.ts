@@ -15,3 +15,6 @@ export function truncate(text: string, width: number): string {
   const flat = inline(text);
   return flat.length > width ? `${flat.slice(0, width - 3)}...` : flat;
 }
+
+/** "1 handoff", "2 handoffs". */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -8,7 +8,7 @@ import { HandoffError } from '../errors.js';
 import { exists, readText } from '../io/fs.js';
 import { renderFiles, roadmapPath, writeRoadmap } from '../io/roadmap-file.js';
 import { readWorkTree } from '../io/work-tree.js';
-import { printJson } from './output.js';
+import { plural, printJson } from './output.js';
 
 export function warnSkipped(ctx: Context, problems: readonly Problem[]): void {
   for (const p of problems) ctx.stderr(`handoff: warning: skipped ${p.file}: ${p.message}`);
@@ -33,7 +33,6 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     return upToDate ? 0 : 1;
   }
   const wrote = await writeRoadmap(ctx.root, roadmap, content);
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const counts = `${plural(tree.handoffs.filter((h) => h.meta.status === 'open').length, 'open handoff')}, ${plural(activePins(tree.pins).length, 'active pin')}`;
   if (args.values.json) printJson(ctx, { file: roadmap, written: wrote });
   else ctx.stdout(wrote ? `Wrote ${shown} (${counts}).\n` : `${shown} is up to date; nothing changed.\n`);
