@@ -15,7 +15,7 @@ const fixtures = process.argv[2] ?? path.resolve(here, '../../shared/fixtures/tr
 
 // The real pipeline: detect the format, stream the events, extract, map to the model input.
 async function read(file) {
-  const [{ openTranscript }, { Extractor }, { transcriptPart }] = await Promise.all([dist('io/transcript.js'), dist('core/extract.js'), dist('core/transcript-model.js')]);
+  const [{ openTranscript }, { Extractor }, { transcriptPart }] = await Promise.all([dist('transcripts/open.js'), dist('transcripts/extract.js'), dist('model/transcript-model.js')]);
   const opened = await openTranscript(file, path.basename(file));
   const x = new Extractor(opened.agent);
   for await (const e of opened.events()) x.add(e);
@@ -24,12 +24,12 @@ async function read(file) {
 
 const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
 const [{ draftWithModel }, { DEFAULT_LLM }, { loadTokenCounter }, { serializeHandoff, parseHandoff }, { resumeParts, renderResume }, { readTemplate }] = await Promise.all([
-  dist('commands/new-model.js'),
-  dist('core/llm-config.js'),
-  dist('core/tokens.js'),
-  dist('core/handoff.js'),
-  dist('core/resume.js'),
-  dist('io/templates.js'),
+  dist('model/new-model.js'),
+  dist('model/llm-config.js'),
+  dist('transcripts/tokens.js'),
+  dist('store/handoff.js'),
+  dist('resume/prompt.js'),
+  dist('store/templates.js'),
 ]);
 const filter = process.argv[3] ?? '';
 const t0 = performance.now();

@@ -4,5 +4,5 @@
 import module from 'node:module';
 
 module.enableCompileCache?.();
-const { main } = await import('../dist/cli.js');
+const { main } = await import('../dist/cli/cli.js');
 await main(process.argv.slice(2));

@@ -3,12 +3,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lastUsage } from '../src/agents/claude-usage.js';
-import { addToSections } from '../src/core/draft-additions.js';
-import { addHooks, removeHooks } from '../src/core/hook-settings.js';
-import { continuationGoal, parseHookInput } from '../src/core/hook-input.js';
-import { BLOCK_END, BLOCK_START, removeBlock, upsertBlock } from '../src/core/marked-block.js';
-import type { ResumeParts } from '../src/core/resume.js';
-import { sessionContext } from '../src/core/session-context.js';
+import { addToSections } from '../src/handoff/draft-additions.js';
+import { addHooks, removeHooks } from '../src/agents/hook-settings.js';
+import { continuationGoal, parseHookInput } from '../src/agents/hook-input.js';
+import { BLOCK_END, BLOCK_START, removeBlock, upsertBlock } from '../src/agents/marked-block.js';
+import type { ResumeParts } from '../src/resume/prompt.js';
+import { sessionContext } from '../src/resume/session-context.js';
 
 const lineText = fc.stringMatching(/^[^\r\n<]{0,40}$/);
 const docText = (eol: string) => fc.array(lineText, { maxLength: 8 }).map((lines) => (lines.length ? `${lines.join(eol)}${eol}` : ''));

@@ -142,7 +142,7 @@ describe('handoff hook claude-session-start', () => {
       const r = repo.handoff(['hook', name], { input, env });
       expect(r.code).toBe(0);
       const loaded = readFileSync(log, 'utf8');
-      expect(loaded).toContain('/dist/commands/hook.js'); // the log works
+      expect(loaded).toContain('/dist/agents/agent-hook.js'); // the log works
       for (const heavy of ['/simple-git/', '/yargs', '/remark', '/openai/', '/gpt-tokenizer/', 'tiktoken', '/dist/help.js']) expect(loaded).not.toContain(heavy);
     }
   });

@@ -1,7 +1,7 @@
 // Handoff and pin files written directly (fixed ids and times), for tests that need a
 // particular tree rather than the one the commands would make.
-import { serializeHandoff, type HandoffMeta } from '../src/core/handoff.js';
-import { serializePin, type PinMeta } from '../src/core/pin.js';
+import { serializeHandoff, type HandoffMeta } from '../src/store/handoff.js';
+import { serializePin, type PinMeta } from '../src/store/pin.js';
 
 /** A valid id whose first characters order it: id(1) < id(2) < ... */
 export function id(n: number, tail = 'abcdefghjk'): string {

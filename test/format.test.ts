@@ -4,12 +4,12 @@ import { remark } from 'remark';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import { describe, expect, it } from 'vitest';
-import { parseHandoff, serializeHandoff, updateHandoff, type HandoffMeta } from '../src/core/handoff.js';
-import { parseBody, renderBody } from '../src/core/markdown.js';
-import { parsePin, retirePin, serializePin } from '../src/core/pin.js';
-import { combineChanges, parseNameStatus, parseNumstat } from '../src/core/git-output.js';
-import { resolveId, shortId } from '../src/core/id.js';
-import { fill } from '../src/core/template.js';
+import { parseHandoff, serializeHandoff, updateHandoff, type HandoffMeta } from '../src/store/handoff.js';
+import { parseBody, renderBody } from '../src/store/markdown.js';
+import { parsePin, retirePin, serializePin } from '../src/store/pin.js';
+import { combineChanges, parseNameStatus, parseNumstat } from '../src/git/git-output.js';
+import { resolveId, shortId } from '../src/store/id.js';
+import { fill } from '../src/store/template.js';
 
 const meta: HandoffMeta = {
   id: '01m82nhbsz8f055py1rnm6tr6v',

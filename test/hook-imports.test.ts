@@ -30,7 +30,7 @@ describe('module loading on the git paths', () => {
     for (const args of [['git-hook', 'pre-commit'], ['git-hook', 'refresh'], ['roadmap']]) {
       const { modules, code } = loaded(repo.dir, args);
       expect(code).toBe(0);
-      expect(modules.some((m) => m.includes('/dist/commands/'))).toBe(true);
+      expect(modules.some((m) => m.includes('/dist/roadmap/'))).toBe(true);
       expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
     }
     expect(loaded(repo.dir, ['--help']).modules.some((m) => HEAVY.test(m))).toBe(true);

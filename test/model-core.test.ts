@@ -1,16 +1,16 @@
 // The model path's pure parts, and the whole path in-process with a hand-built transcript
 // part (what the transcript readers supply) against a real server on 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
-import { draftWithModel } from '../src/commands/new-model.js';
-import { parseConfig } from '../src/core/config.js';
-import { DEFAULT_LLM, resolveEndpoint } from '../src/core/llm-config.js';
-import { parseAnswer, type ModelAnswer } from '../src/core/model-answer.js';
-import type { ModelInput, TranscriptPart } from '../src/core/model-input.js';
-import { buildPrompt } from '../src/core/model-prompt.js';
-import { mergeDraft, verifyAnswer } from '../src/core/model-verify.js';
-import { parseBody } from '../src/core/markdown.js';
-import { loadTokenCounter } from '../src/core/tokens.js';
-import { readTemplate } from '../src/io/templates.js';
+import { draftWithModel } from '../src/model/new-model.js';
+import { parseConfig } from '../src/store/config.js';
+import { DEFAULT_LLM, resolveEndpoint } from '../src/model/llm-config.js';
+import { parseAnswer, type ModelAnswer } from '../src/model/model-answer.js';
+import type { ModelInput, TranscriptPart } from '../src/model/model-input.js';
+import { buildPrompt } from '../src/model/model-prompt.js';
+import { mergeDraft, verifyAnswer } from '../src/model/model-verify.js';
+import { parseBody } from '../src/store/markdown.js';
+import { loadTokenCounter } from '../src/transcripts/tokens.js';
+import { readTemplate } from '../src/store/templates.js';
 import { apiError, completion, startModelServer, type ModelServer } from './model-server.js';
 
 const item = (text: string, extra: Partial<ModelAnswer['decisions'][number]> = {}) => ({ text, why: '', files: [], quotes: [], commands_passed: [], ...extra });

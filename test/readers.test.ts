@@ -1,7 +1,7 @@
 // Readers and extraction on small in-memory inputs: formats the real fixtures do not cover.
 import { describe, expect, it } from 'vitest';
-import { Extractor, withinBudget } from '../src/core/extract.js';
-import { redactSecrets } from '../src/core/redact.js';
+import { Extractor, withinBudget } from '../src/transcripts/extract.js';
+import { redactSecrets } from '../src/security/redact.js';
 import { readClaudeCode } from '../src/transcripts/claude-code.js';
 import { readCodex } from '../src/transcripts/codex.js';
 import { detectFormat } from '../src/transcripts/detect.js';

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderRoadmap } from '../src/core/roadmap.js';
-import { parseTree, type TreeFile } from '../src/core/tree.js';
+import { renderRoadmap } from '../src/roadmap/render.js';
+import { parseTree, type TreeFile } from '../src/store/tree.js';
 import { makeRepo } from './helpers.js';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
 

@@ -1,8 +1,8 @@
 // What `handoff agent install <agent>` puts where, per agent. Hooks where the agent has
 // them (Claude Code, Gemini CLI); otherwise a marked block in the instruction file the
 // agent reads at the start of a session (AGENTS.md for Codex CLI, OpenCode and pi).
-import type { HookEntry } from '../core/hook-settings.js';
-import { CODEX_DOC_LIMIT } from '../core/marked-block.js';
+import type { HookEntry } from './hook-settings.js';
+import { CODEX_DOC_LIMIT } from './marked-block.js';
 
 export interface AgentSpec {
   name: string;

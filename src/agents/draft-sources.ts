@@ -6,9 +6,9 @@
 // (decisions, open questions, next steps), already redacted.
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
-import type { SectionLines } from '../core/draft-additions.js';
-import { code } from '../core/files.js';
-import { inline } from '../core/markdown.js';
+import type { SectionLines } from '../handoff/draft-additions.js';
+import { code } from '../handoff/files.js';
+import { inline } from '../store/markdown.js';
 
 export interface DraftSources {
   /** Lines to append, by section title ("References", "Decisions", ...). */

@@ -1,4 +1,4 @@
-// OpenCode sessions, from its SQLite database (io/opencode-db.ts) or the legacy JSON
+// OpenCode sessions, from its SQLite database (opencode-db.ts) or the legacy JSON
 // storage: messages `{role, modelID, tokens}` each with parts `text`, `tool {tool,
 // callID, state {status, input}}`, `patch {files[]}`, `step-finish {tokens}`, `compaction`.
 import { isObject, str, type ReadStats, type TranscriptEvent } from './events.js';

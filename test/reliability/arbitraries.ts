@@ -1,9 +1,9 @@
 // Generators shared by the property and fuzz tests: text a person or an agent could put
 // in a handoff, with YAML's traps over-represented.
 import fc from 'fast-check';
-import type { FileChange, HandoffMeta } from '../../src/core/handoff.js';
-import { CHANGE_KINDS, FILE_STATES } from '../../src/core/handoff.js';
-import type { PinMeta } from '../../src/core/pin.js';
+import type { FileChange, HandoffMeta } from '../../src/store/handoff.js';
+import { CHANGE_KINDS, FILE_STATES } from '../../src/store/handoff.js';
+import type { PinMeta } from '../../src/store/pin.js';
 
 /** Case counts: small in `npm test`, large under `npm run test:stress`. */
 export const STRESS = process.env.HANDOFF_STRESS === '1';

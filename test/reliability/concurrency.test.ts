@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseHandoff } from '../../src/core/handoff.js';
-import { parsePin } from '../../src/core/pin.js';
+import { parseHandoff } from '../../src/store/handoff.js';
+import { parsePin } from '../../src/store/pin.js';
 import { makeRepo } from '../helpers.js';
 import { runs, TIMEOUT } from './arbitraries.js';
 import { start } from './spawn.js';

@@ -4,11 +4,11 @@
 // HandoffError (the one-line error a user sees); anything else is a bug.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { HandoffError } from '../../src/errors.js';
-import { parseConfig } from '../../src/core/config.js';
-import { frontMatterData, parseFrontMatter, splitFrontMatter } from '../../src/core/frontmatter.js';
-import { parseHandoff, serializeHandoff } from '../../src/core/handoff.js';
-import { parsePin, serializePin } from '../../src/core/pin.js';
+import { HandoffError } from '../../src/cli/errors.js';
+import { parseConfig } from '../../src/store/config.js';
+import { frontMatterData, parseFrontMatter, splitFrontMatter } from '../../src/store/frontmatter.js';
+import { parseHandoff, serializeHandoff } from '../../src/store/handoff.js';
+import { parsePin, serializePin } from '../../src/store/pin.js';
 
 /** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
 export function prng(seed: number): () => number {

@@ -2,8 +2,8 @@
 // sections a person added survive the tool's own edits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseHandoff, serializeHandoff, updateHandoff } from '../../src/core/handoff.js';
-import { parsePin, retirePin, serializePin } from '../../src/core/pin.js';
+import { parseHandoff, serializeHandoff, updateHandoff } from '../../src/store/handoff.js';
+import { parsePin, retirePin, serializePin } from '../../src/store/pin.js';
 import { handoffMeta, nonEmptyText, pinMeta, runs, text, TIMEOUT } from './arbitraries.js';
 
 const RUNS = runs(300, 5000);

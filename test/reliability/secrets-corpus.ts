@@ -27,7 +27,7 @@ export const CORPUS: Planted[] = [
   { kind: 'dotenv-password', value: 'DATABASE_PASSWORD=' + r(ALNUM, 18, 17), oneWord: true },
 ];
 
-/** Kinds the first-cut patterns in src/core/redact.ts do not catch yet: expected to leak
+/** Kinds the first-cut patterns in src/security/redact.ts do not catch yet: expected to leak
  *  until the library-backed redactor lands; their tests are marked it.fails. */
 export const FIRST_CUT_GAPS = new Set<string>();
 

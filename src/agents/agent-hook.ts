@@ -1,0 +1,116 @@
+// `handoff hook <name>`: the entry points agents call. Each reads the agent's JSON on
+// stdin and answers on stdout in that agent's format, and nothing else goes to stdout
+// (Gemini CLI parses all of it as JSON). These run on every session start: only the
+// modules `handoff resume` needs are loaded (no yargs, remark, openai or tokenizer), and
+// the command is marked fail-open in spec.ts, so an internal error is a warning on
+// stderr and exit 0: a broken handoff never stops an agent from starting.
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { DEFAULT_TRANSCRIPT_CONFIG } from '../store/config.js';
+import { addToSections } from '../handoff/draft-additions.js';
+import { continuationGoal, parseHookInput, type HookInput } from './hook-input.js';
+import { redactSecrets } from '../security/redact.js';
+import { sessionContext } from '../resume/session-context.js';
+import { HandoffError } from '../cli/errors.js';
+import { exists } from '../store/fs.js';
+import { findOpenOnBranch } from '../store/store.js';
+import { truncate } from '../cli/output.js';
+
+interface HookSpec {
+  agent: string;
+  run: (ctx: Context, input: HookInput, agent: string) => Promise<void>;
+}
+
+export const HOOKS: Record<string, HookSpec> = {
+  'claude-session-start': { agent: 'Claude Code', run: sessionStart },
+  'claude-pre-compact': { agent: 'Claude Code', run: preCompact },
+  'claude-meter': { agent: 'Claude Code', run: meter },
+  'gemini-session-start': { agent: 'Gemini CLI', run: sessionStart },
+  'gemini-pre-compress': { agent: 'Gemini CLI', run: preCompact },
+};
+
+const answer = (ctx: Context, value: unknown) => ctx.stdout(`${JSON.stringify(value)}\n`);
+
+async function sessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
+  if (!(await exists(ctx.dir))) return; // this repository does not use handoffs: say nothing
+  const { buildResume } = await import('../resume/resume.js');
+  let built: Awaited<ReturnType<typeof buildResume>>;
+  try {
+    built = await buildResume(ctx, undefined);
+  } catch (error) {
+    if (!(error instanceof HandoffError)) throw error;
+    ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}`);
+    return;
+  }
+  const { text, form } = sessionContext(built.prompt, built.parts);
+  const output: Record<string, unknown> = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
+  if (form !== 'full') {
+    const what = form === 'pins-goal-next' ? 'the pins, goal and next steps' : form === 'pins-goal' ? 'the pins and goal' : 'only a pointer';
+    const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what} and pointed the agent to ${built.parts.file}`;
+    output.systemMessage = line;
+    ctx.stderr(line);
+  } else {
+    ctx.stderr(`handoff: resumed ${built.parts.id} (${input.source ?? input.trigger ?? 'session start'})`);
+  }
+  answer(ctx, output);
+}
+
+async function preCompact(ctx: Context, input: HookInput, agent: string): Promise<void> {
+  const git = await ctx.git();
+  const current = (await findOpenOnBranch(ctx, await git.branch())).found?.meta.goal;
+  // Custom instructions are typed by the user into the agent: they may carry a secret.
+  const goal = redactSecrets(continuationGoal(current, input.custom_instructions, input.session_id)).text;
+  const { draftSourcesFor } = await import('./draft-sources.js');
+  const sources = await draftSourcesFor(input.transcript_path, agent);
+  for (const warning of sources.warnings) ctx.stderr(`handoff: warning: ${warning}`);
+  const { writeHandoff } = await import('../handoff/new.js');
+  const review = async (_git: unknown, draft: string) => addToSections(draft, sources.sections);
+  let file: string | null;
+  try {
+    // The transcript adds decisions, todos and the user's words; git alone if it cannot be read.
+    file = await writeHandoff(ctx, goal, { ...(sources.readable ? { from: input.transcript_path } : {}), review });
+  } catch (error) {
+    if (!sources.readable || !(error instanceof HandoffError)) throw error;
+    ctx.stderr(`handoff: warning: ${error.message}; drafting from git alone`);
+    file = await writeHandoff(ctx, goal, { review });
+  }
+  if (file === null) return;
+  const line = `handoff: wrote ${ctx.rel(file)} before ${agent} compacts (${input.trigger ?? 'compaction'}); goal: ${truncate(goal, 80)}`;
+  ctx.stderr(line);
+  answer(ctx, { systemMessage: line });
+}
+
+
+/** Opt-in (Stop hook): once per session, one line when the context passes the threshold. The user decides. */
+async function meter(ctx: Context, input: HookInput, agent: string): Promise<void> {
+  if (!input.transcript_path || !(await exists(ctx.dir))) return;
+  const { lastUsage, readTranscriptTail } = await import('./claude-usage.js');
+  const usage = lastUsage(await readTranscriptTail(input.transcript_path));
+  if (!usage) return;
+  // The same settings as `handoff meter` (config.yml meter_threshold, context_window).
+  const window = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || ctx.config.context_window || DEFAULT_TRANSCRIPT_CONFIG.context_window;
+  const share = usage.tokens / window;
+  if (share * 100 < (ctx.config.meter_threshold ?? DEFAULT_TRANSCRIPT_CONFIG.meter_threshold)) return;
+  const { firstSuggestion } = await import('./meter-state.js');
+  if (!(await firstSuggestion(input.session_id ?? input.transcript_path))) return;
+  const line = `handoff: ${agent}'s context is at ${Math.round(share * 100)}% (${usage.tokens.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens); consider \`handoff new "<next goal>"\` and a fresh session before it compacts`;
+  ctx.stderr(line);
+  answer(ctx, { systemMessage: line });
+}
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const name = args.positionals[0]!;
+  const hook = HOOKS[name];
+  if (!hook) {
+    ctx.stderr(`handoff: warning: no hook named '${name}'; expected one of ${Object.keys(HOOKS).join(', ')}`);
+    return 0;
+  }
+  const raw = ctx.stdinIsTTY ? '' : new TextDecoder().decode(await ctx.readStdin());
+  const parsed = parseHookInput(raw);
+  if (!parsed.ok) {
+    ctx.stderr(`handoff: warning: ${name}: ${parsed.problem}; nothing done`);
+    return 0;
+  }
+  await hook.run(ctx, parsed.input, hook.agent);
+  return 0;
+}

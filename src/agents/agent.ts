@@ -1,0 +1,130 @@
+// `handoff agent install <agent> | uninstall <agent> | status [agent]`: put our hooks
+// into an agent's project settings, or our block into the instruction file it reads,
+// and take exactly those out again. One line per file changed.
+import path from 'node:path';
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { AGENTS, isOurCommand, type AgentSpec } from './agents.js';
+import { UsageError } from '../cli/errors.js';
+import { addHooks, installedCommands, removeHooks, type HookEntry } from './hook-settings.js';
+import { hasBlock, removeBlock, upsertBlock } from './marked-block.js';
+import { deleteFile } from './agent-files.js';
+import { readText, replaceFileAtomic } from '../store/fs.js';
+import { readTemplate } from '../store/templates.js';
+import { printJson } from '../cli/output.js';
+
+const ACTIONS = ['install', 'uninstall', 'status'];
+
+function pick(name: string | undefined, action: string): AgentSpec[] {
+  if (name === undefined || name === 'all') {
+    if (action === 'install') throw new UsageError(`'handoff agent install' needs <agent>: one of ${AGENTS.map((a) => a.name).join(', ')}`);
+    return AGENTS;
+  }
+  const agent = AGENTS.find((a) => a.name === name);
+  if (!agent) throw new UsageError(`no agent named '${name}'; expected one of ${AGENTS.map((a) => a.name).join(', ')} or all`);
+  return [agent];
+}
+
+async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<void> {
+  if (agent.settings) {
+    const file = path.join(ctx.root, agent.settings.file);
+    const shown = ctx.rel(file);
+    const wanted: HookEntry[] = [...agent.settings.hooks, ...(meter ? (agent.settings.meter ?? []) : [])];
+    const before = await readText(file);
+    const { text, added } = addHooks(before, wanted, shown);
+    if (added.length > 0) {
+      await replaceFileAtomic(file, text);
+      ctx.stderr(`handoff: ${shown}: added the ${added.map((h) => h.event).join(', ')} hook${added.length === 1 ? '' : 's'} for ${agent.title}`);
+    } else {
+      ctx.stderr(`handoff: ${shown}: the ${agent.title} hooks are already installed; nothing changed`);
+    }
+  }
+  if (agent.block) {
+    const file = path.join(ctx.root, agent.block.file);
+    const shown = ctx.rel(file);
+    const before = await readText(file);
+    const result = upsertBlock(before, await readTemplate('agent-block.md'), shown, agent.block.limitBytes);
+    if (result.action !== 'unchanged') await replaceFileAtomic(file, result.text);
+    ctx.stderr(`handoff: ${shown}: ${result.action === 'unchanged' ? 'the handoff block is already current; nothing changed' : `${result.action} the handoff block for ${agent.title}`}`);
+    if (result.note) ctx.stderr(`handoff: ${result.note}`);
+  }
+  if (agent.note) ctx.stderr(`handoff: note: ${agent.note}`);
+}
+
+async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
+  if (agent.settings) {
+    const file = path.join(ctx.root, agent.settings.file);
+    const before = await readText(file);
+    const { text, removed } = before === undefined ? { text: '', removed: [] } : removeHooks(before, isOurCommand, ctx.rel(file));
+    if (removed.length > 0) await replaceFileAtomic(file, text);
+    ctx.stderr(`handoff: ${ctx.rel(file)}: ${removed.length > 0 ? `removed ${removed.length} handoff hook${removed.length === 1 ? '' : 's'}` : 'no handoff hooks; nothing changed'}`);
+  }
+  if (agent.block) {
+    const file = path.join(ctx.root, agent.block.file);
+    const before = await readText(file);
+    const after = before === undefined ? null : removeBlock(before, ctx.rel(file));
+    if (after === null) {
+      ctx.stderr(`handoff: ${ctx.rel(file)}: no handoff block; nothing changed`);
+    } else if (after.trim() === '') {
+      await deleteFile(file);
+      ctx.stderr(`handoff: ${ctx.rel(file)}: removed the handoff block and the file, which held nothing else`);
+    } else {
+      await replaceFileAtomic(file, after);
+      ctx.stderr(`handoff: ${ctx.rel(file)}: removed the handoff block`);
+    }
+  }
+}
+
+interface Status {
+  agent: string;
+  title: string;
+  file: string;
+  kind: 'hooks' | 'block';
+  installed: string[];
+  missing: string[];
+}
+
+async function status(ctx: Context, agent: AgentSpec): Promise<Status[]> {
+  const out: Status[] = [];
+  if (agent.settings) {
+    const file = path.join(ctx.root, agent.settings.file);
+    const text = await readText(file);
+    const all = [...agent.settings.hooks, ...(agent.settings.meter ?? [])];
+    const present = (h: HookEntry) => installedCommands(text, h.event, ctx.rel(file)).includes(h.command);
+    const installed = all.filter(present).map((h) => h.event);
+    // The opt-in meter hook is not "missing" when it was never asked for.
+    const missing = agent.settings.hooks.filter((h) => !present(h)).map((h) => h.event);
+    out.push({ agent: agent.name, title: agent.title, file: ctx.rel(file), kind: 'hooks', installed, missing });
+  }
+  if (agent.block) {
+    const file = path.join(ctx.root, agent.block.file);
+    const has = hasBlock(await readText(file), ctx.rel(file));
+    out.push({ agent: agent.name, title: agent.title, file: ctx.rel(file), kind: 'block', installed: has ? ['block'] : [], missing: has ? [] : ['block'] });
+  }
+  return out;
+}
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const [action, name] = args.positionals;
+  if (!ACTIONS.includes(action!)) throw new UsageError(`'handoff agent' takes install, uninstall or status; got '${action}'`);
+  const agents = pick(name, action!);
+  if (action === 'install') {
+    for (const agent of agents) await install(ctx, agent, args.values.meter === true);
+    return 0;
+  }
+  if (action === 'uninstall') {
+    for (const agent of agents) await uninstall(ctx, agent);
+    return 0;
+  }
+  const rows = (await Promise.all(agents.map((a) => status(ctx, a)))).flat();
+  if (args.values.json) {
+    printJson(ctx, rows);
+    return 0;
+  }
+  for (const row of rows) {
+    const state = row.missing.length === 0 ? 'installed' : row.installed.length === 0 ? 'not installed' : `partly installed (missing ${row.missing.join(', ')})`;
+    const detail = row.kind === 'hooks' && row.installed.length > 0 ? ` (${row.installed.join(', ')})` : '';
+    ctx.stdout(`${row.agent.padEnd(10)} ${row.kind.padEnd(6)} ${row.file}: ${state}${row.missing.length === 0 ? detail : ''}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,111 @@
+// Hooks in an agent's settings file (.claude/settings.json, .gemini/settings.json):
+// `{"hooks": {"<Event>": [{"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}]}}`.
+//
+// The only importer of jsonc-parser. It edits the text in place (modify + applyEdits)
+// rather than parse-and-restringify, so the user's key order, indentation, other hooks
+// and any comments survive byte for byte outside the few lines we add or remove. Its
+// ESM build is picked up through the package's "module" field by bundlers only; Node
+// loads the UMD build, whose named exports Node's CJS detection finds.
+import { applyEdits, modify, parse, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import { FileFormatError } from '../cli/errors.js';
+
+export interface HookEntry {
+  event: string;
+  matcher?: string;
+  command: string;
+  /** In the agent's unit (seconds for Claude Code, milliseconds for Gemini CLI). */
+  timeout?: number;
+  /** Gemini CLI shows hooks by name. */
+  name?: string;
+}
+
+type Json = Record<string, unknown>;
+
+function read(text: string, file: string): Json {
+  if (text.trim() === '') return {};
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const e = errors[0]!;
+    throw new FileFormatError(file, `not valid JSON (${printParseErrorCode(e.error)} at offset ${e.offset}); expected an object such as {"hooks": {}}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FileFormatError(file, 'expected a JSON object such as {"hooks": {}}');
+  const hooks = (value as Json).hooks;
+  if (hooks !== undefined && (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))) {
+    throw new FileFormatError(file, `"hooks" must be an object of event names, e.g. {"hooks": {"SessionStart": []}}`);
+  }
+  return value as Json;
+}
+
+function formatting(text: string): FormattingOptions {
+  const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
+  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+}
+
+const groups = (settings: Json, event: string): unknown[] => {
+  const list = (settings.hooks as Json | undefined)?.[event];
+  return Array.isArray(list) ? list : [];
+};
+
+const commandsOf = (group: unknown): unknown[] => {
+  const hooks = (group as Json | null)?.hooks;
+  return Array.isArray(hooks) ? hooks : [];
+};
+
+/** Commands of every hook under `event`. */
+export function installedCommands(text: string | undefined, event: string, file: string): string[] {
+  const settings = read(text ?? '', file);
+  return groups(settings, event).flatMap((g) => commandsOf(g).map((h) => (h as Json | null)?.command).filter((c): c is string => typeof c === 'string'));
+}
+
+export function addHooks(text: string | undefined, entries: readonly HookEntry[], file: string): { text: string; added: HookEntry[] } {
+  let out = text === undefined || text.trim() === '' ? '{}\n' : text;
+  const options = { formattingOptions: formatting(out) };
+  const added: HookEntry[] = [];
+  for (const entry of entries) {
+    const settings = read(out, file);
+    if (installedCommands(out, entry.event, file).includes(entry.command)) continue;
+    const hook = { ...(entry.name ? { name: entry.name } : {}), type: 'command', command: entry.command, ...(entry.timeout ? { timeout: entry.timeout } : {}) };
+    const group = { ...(entry.matcher ? { matcher: entry.matcher } : {}), hooks: [hook] };
+    const list = (settings.hooks as Json | undefined)?.[entry.event];
+    if (list !== undefined && !Array.isArray(list)) throw new FileFormatError(file, `"hooks"."${entry.event}" must be a list of hook groups`);
+    const edits = list === undefined ? modify(out, ['hooks', entry.event], [group], options) : modify(out, ['hooks', entry.event, -1], group, { ...options, isArrayInsertion: true });
+    out = applyEdits(out, edits);
+    added.push(entry);
+  }
+  return { text: out, added };
+}
+
+/** Removes exactly the hooks whose command `isOurs` accepts, and the containers that held only them. */
+export function removeHooks(text: string, isOurs: (command: string) => boolean, file: string): { text: string; removed: string[] } {
+  let out = text;
+  const options = { formattingOptions: formatting(out) };
+  const removed: string[] = [];
+  const ours = (h: unknown) => typeof (h as Json | null)?.command === 'string' && isOurs((h as Json).command as string);
+  for (;;) {
+    const settings = read(out, file);
+    const hooks = (settings.hooks as Json | undefined) ?? {};
+    let path: Array<string | number> | null = null;
+    for (const [event, list] of Object.entries(hooks)) {
+      if (!Array.isArray(list)) continue;
+      list.forEach((group, g) => {
+        const inner = commandsOf(group);
+        const i = inner.findIndex(ours);
+        if (path || i === -1) return;
+        removed.push((inner[i] as Json).command as string);
+        const onlyOurs = inner.every(ours) && inner.length === 1;
+        path = onlyOurs ? (list.length === 1 ? ['hooks', event] : ['hooks', event, g]) : ['hooks', event, g, 'hooks', i];
+      });
+      if (path) break;
+    }
+    if (!path) break;
+    out = applyEdits(out, modify(out, path, undefined, options));
+    const after = read(out, file).hooks;
+    if (after && typeof after === 'object' && Object.keys(after).length === 0 && removed.length > 0) {
+      out = applyEdits(out, modify(out, ['hooks'], undefined, options));
+    }
+  }
+  // What is left of a file that held only our hooks reads as it was before: `{}`.
+  if (removed.length > 0 && /^\{\s*\}\s*$/.test(out)) out = `{}${out.includes('\r\n') ? '\r\n' : '\n'}`;
+  return { text: out, removed };
+}

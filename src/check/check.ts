@@ -1,0 +1,162 @@
+// `handoff check`: validate the .handoff/ tree for CI and pull requests. Exit 0 clean,
+// 1 problems found, 2 usage error.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { HandoffError, UsageError } from '../cli/errors.js';
+import { editedPinFinding, treeFindings, type Finding } from './rules.js';
+import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
+import { activePins, parsePin, type Pin } from '../store/pin.js';
+import { renderResume, resumeParts } from '../resume/prompt.js';
+import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
+import { readText } from '../store/fs.js';
+import { existingObjects, gitRaw, gitText, readObjects, resolveRev } from '../git/git-plumbing.js';
+import { renderFiles, roadmapPath } from '../roadmap/roadmap-file.js';
+import { readTemplate } from '../store/templates.js';
+import { readWorkTree } from '../store/work-tree.js';
+import { plural, printJson } from '../cli/output.js';
+
+const FORMATS = ['text', 'json', 'github'] as const;
+type Format = (typeof FORMATS)[number];
+
+/** Pins whose text differs from the version that first added them to history. */
+async function editedPins(root: string, tree: Tree, texts: ReadonlyMap<string, string>): Promise<Finding[]> {
+  const log = await gitRaw(root, ['log', '--diff-filter=A', '--no-renames', '--format=%x01%H', '--name-only', '--', `:/${PINS_PREFIX}`]);
+  if (log.code !== 0) return [];
+  const added = new Map<string, string>();
+  let commit = '';
+  for (const line of log.stdout.toString('utf8').split('\n')) {
+    if (line.startsWith('\x01')) commit = line.slice(1);
+    else if (line && commit) added.set(line, commit); // newest first: the last seen is the first add
+  }
+  const pins = tree.pins.filter((p) => added.has(p.file));
+  const originals = await readObjects(root, pins.map((p) => `${added.get(p.file)}:${p.file}`));
+  const findings: Finding[] = [];
+  for (const pin of pins) {
+    const commitOf = added.get(pin.file)!;
+    const text = originals.get(`${commitOf}:${pin.file}`);
+    if (text === undefined) continue;
+    let original: Pin;
+    try {
+      original = parsePin(text, pin.file);
+    } catch {
+      continue; // committed broken; the format rule reports the current file
+    }
+    if (original.text !== pin.text) findings.push(editedPinFinding(pin, commitOf, texts.get(pin.file)));
+  }
+  return findings;
+}
+
+/** Files a handoff lists as committed must exist at its head commit. */
+async function missingCommittedFiles(root: string, tree: Tree): Promise<Finding[]> {
+  const heads = [...new Set(tree.handoffs.map((h) => h.meta.head).filter((h): h is string => Boolean(h)))];
+  const specs = tree.handoffs.flatMap((h) => (h.meta.head ? h.meta.files.filter((f) => f.state === 'committed' && f.change !== 'deleted').map((f) => `${h.meta.head}:${f.path}`) : []));
+  const found = await existingObjects(root, [...heads.map((h) => `${h}^{commit}`), ...specs]);
+  const findings: Finding[] = [];
+  for (const h of tree.handoffs) {
+    if (!h.meta.head) continue;
+    if (!found.has(`${h.meta.head}^{commit}`)) {
+      findings.push({ level: 'warning', file: h.file, rule: 'head', message: `its head commit ${h.meta.head.slice(0, 12)} is not in this clone (rebased away, or a shallow clone); its file list was not checked` });
+      continue;
+    }
+    const missing = h.meta.files.filter((f) => f.state === 'committed' && f.change !== 'deleted' && !found.has(`${h.meta.head}:${f.path}`)).map((f) => f.path);
+    if (missing.length > 0) findings.push({ level: 'error', file: h.file, rule: 'files', message: `lists as committed ${missing.map((m) => `'${m}'`).join(', ')}, which ${missing.length === 1 ? 'does' : 'do'} not exist at its head commit ${h.meta.head.slice(0, 12)}` });
+  }
+  return findings;
+}
+
+async function changedSince(root: string, base: string): Promise<Map<string, Change>> {
+  const out = await gitText(root, ['diff', '--name-status', '-z', '--no-renames', base, '--', `:/${HANDOFF_DIR}`]);
+  const tokens = out.split('\0');
+  const changes = new Map<string, Change>();
+  for (let i = 0; i + 1 < tokens.length; i += 2) changes.set(tokens[i + 1]!, tokens[i] === 'A' ? 'added' : tokens[i] === 'D' ? 'deleted' : 'modified');
+  // Untracked files are part of the branch's change too, until they are committed.
+  const untracked = await gitText(root, ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', `:/${HANDOFF_DIR}`]);
+  for (const p of untracked.split('\0').filter(Boolean)) changes.set(p, 'added');
+  return changes;
+}
+
+async function resolveBase(root: string, rev: string): Promise<string> {
+  const base = await resolveRev(root, rev);
+  if (base) return base;
+  const shallow = (await gitRaw(root, ['rev-parse', '--is-shallow-repository'])).stdout.toString('utf8').trim() === 'true';
+  throw new HandoffError(
+    shallow
+      ? `--base '${rev}' is not in this shallow clone; fetch it (git fetch --deepen=50 origin, or actions/checkout with fetch-depth: 0)`
+      : `--base '${rev}' is not a commit in this repository; fetch it first (git fetch origin) or name another revision`,
+  );
+}
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const format = (args.values.json ? 'json' : ((args.values.format as string | undefined) ?? 'text')) as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got '${format}'`);
+  const root = ctx.root;
+  const baseArg = args.values.base as string | undefined;
+  const base = baseArg === undefined ? null : await resolveBase(root, baseArg);
+  const roadmap = roadmapPath(ctx.config);
+  const files = await readWorkTree(root);
+  const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
+  const { tree, content } = await renderFiles(files, roadmap, ctx.root, ctx.env);
+  const findings = treeFindings(tree, texts);
+  const currentRoadmap = await readText(path.join(root, roadmap));
+  if (currentRoadmap !== content && (currentRoadmap !== undefined || tree.handoffs.length + tree.pins.length > 0)) {
+    findings.push({ level: 'error', file: roadmap, rule: 'roadmap', message: `${currentRoadmap === undefined ? 'is missing' : 'is out of date'}: run 'handoff roadmap' and commit it ('handoff roadmap --check' shows the difference)` });
+  }
+  const hasHead = (await resolveRev(root, 'HEAD')) !== null;
+  if (hasHead) findings.push(...(await editedPins(root, tree, texts)), ...(await missingCommittedFiles(root, tree)));
+
+  const changes = base ? await changedSince(root, base) : null;
+  const reported = (changes ? findings.filter((f) => changes.has(f.file) || f.rule === 'roadmap') : findings).sort((a, b) => (a.file !== b.file ? (a.file < b.file ? -1 : 1) : (a.line ?? 0) - (b.line ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
+  const errors = reported.filter((f) => f.level === 'error').length;
+
+  if (format === 'json') {
+    printJson(ctx, { ok: errors === 0, base, findings: reported });
+  } else if (format === 'text') {
+    ctx.stdout(textReport(reported));
+    const checked = `${plural(tree.handoffs.length, 'handoff')}, ${plural(tree.pins.length, 'pin')}${base ? ` (reporting changes since ${base.slice(0, 12)})` : ''}`;
+    ctx.stderr(errors === 0 ? `handoff: check passed: ${checked}` : `handoff: check found ${errors} problem${errors === 1 ? '' : 's'} in ${checked}`);
+  } else {
+    ctx.stdout(githubAnnotations(reported));
+    const summary = markdownSummary(await summaryData(ctx, tree, base, changes, reported));
+    const target = (args.values.summary as string | undefined) ?? ctx.env.GITHUB_STEP_SUMMARY;
+    if (target) {
+      await fs.appendFile(path.resolve(ctx.cwd, target), summary);
+      ctx.stderr(`handoff: wrote the pull request summary to ${target}`);
+    } else {
+      ctx.stdout(summary);
+    }
+  }
+  return errors === 0 ? 0 : 1;
+}
+
+async function summaryData(ctx: Context, tree: Tree, base: string | null, changes: Map<string, Change> | null, findings: Finding[]): Promise<SummaryData> {
+  const template = await readTemplate('resume.md');
+  const pins = activePins(tree.pins);
+  const since = { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: [] };
+  const handoffs = tree.handoffs
+    .filter((h) => (changes ? changes.has(h.file) : h.meta.status === 'open'))
+    .map((h) => ({ handoff: h, change: changes?.get(h.file) ?? ('modified' as Change), promptChars: renderResume(template, resumeParts(h, pins, since)).length }));
+  const pinChanges: SummaryData['pins'] = [];
+  if (changes && base) {
+    const changedPins = [...changes].filter(([p]) => itemKind(p) === 'pin');
+    const before = await readObjects(ctx.root, changedPins.map(([p]) => `${base}:${p}`));
+    for (const [file, change] of changedPins) {
+      const now = tree.pins.find((p) => p.file === file);
+      const id = path.basename(file, '.md');
+      if (!now) {
+        pinChanges.push({ id, file, change, text: '' });
+        continue;
+      }
+      const old = before.get(`${base}:${file}`);
+      let wasActive = false;
+      try {
+        wasActive = old !== undefined && parsePin(old, file).meta.status === 'active';
+      } catch {
+        // unreadable at base: treat as not active
+      }
+      pinChanges.push({ id, file, change: change === 'modified' && wasActive && now.meta.status === 'retired' ? 'retired' : change, text: now.text });
+    }
+  }
+  return { base, findings, handoffs, pins: pinChanges, all: tree.handoffs };
+}

@@ -1,0 +1,105 @@
+// How `handoff check` reports: plain text, GitHub workflow commands, and the Markdown
+// summary for a pull request (what changed, resume prompt sizes, a Mermaid chain graph).
+import type { Finding } from './rules.js';
+import type { Handoff } from '../store/handoff.js';
+import { shortId } from '../store/id.js';
+import { inline } from '../store/markdown.js';
+
+export function textReport(findings: readonly Finding[]): string {
+  return findings.map((f) => `${f.file}${f.line ? `:${f.line}` : ''}: ${f.level}: ${f.message} [${f.rule}]\n`).join('');
+}
+
+/** GitHub's escaping for workflow-command properties and messages. */
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+export function githubAnnotations(findings: readonly Finding[]): string {
+  return findings
+    .map((f) => `::${f.level} file=${escapeProperty(f.file)}${f.line ? `,line=${f.line}` : ''},title=${escapeProperty(`handoff check: ${f.rule}`)}::${escapeData(f.message)}\n`)
+    .join('');
+}
+
+export type Change = 'added' | 'modified' | 'deleted';
+
+export interface SummaryData {
+  base: string | null;
+  findings: readonly Finding[];
+  handoffs: Array<{ handoff: Handoff; change: Change; promptChars: number }>;
+  pins: Array<{ id: string; file: string; change: Change | 'retired'; text: string }>;
+  /** Every handoff, for the chain graph. */
+  all: readonly Handoff[];
+}
+
+function mermaidLabel(text: string): string {
+  const flat = inline(text).replace(/["`<>{}[\]|#;]/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
+}
+
+/** The chain graph: the changed handoffs, their ancestors and descendants. */
+export function mermaidChain(changed: readonly Handoff[], all: readonly Handoff[]): string {
+  const byId = new Map(all.map((h) => [h.meta.id, h]));
+  const children = new Map<string, Handoff[]>();
+  for (const h of all) if (h.meta.parent) children.set(h.meta.parent, [...(children.get(h.meta.parent) ?? []), h]);
+  const shown = new Set<string>();
+  const walk = (id: string | null, next: (h: Handoff) => Array<string | null>) => {
+    const stack = [id];
+    while (stack.length > 0) {
+      const current = stack.pop();
+      if (!current || shown.has(current) || !byId.has(current)) continue;
+      shown.add(current);
+      stack.push(...next(byId.get(current)!));
+    }
+  };
+  for (const h of changed) {
+    shown.delete(h.meta.id);
+    walk(h.meta.id, (x) => [x.meta.parent]);
+    shown.delete(h.meta.id);
+    walk(h.meta.id, (x) => (children.get(x.meta.id) ?? []).map((c) => c.meta.id));
+  }
+  if (shown.size === 0) return '';
+  const ids = [...shown].sort();
+  const lines = ['```mermaid', 'graph TD'];
+  for (const id of ids) {
+    const h = byId.get(id)!;
+    lines.push(`  h${id}["${id.slice(0, 8)}: ${mermaidLabel(h.meta.goal)} (${h.meta.status})"]`);
+  }
+  for (const id of ids) {
+    const parent = byId.get(id)!.meta.parent;
+    if (parent && shown.has(parent)) lines.push(`  h${parent} --> h${id}`);
+  }
+  lines.push('```');
+  return lines.join('\n');
+}
+
+export function markdownSummary(data: SummaryData): string {
+  const ids = [...data.all.map((h) => h.meta.id), ...data.pins.map((p) => p.id)];
+  const short = (id: string) => shortId(id, ids);
+  const errors = data.findings.filter((f) => f.level === 'error').length;
+  const warnings = data.findings.length - errors;
+  const out: string[] = ['## handoff check', ''];
+  out.push(errors === 0 ? `No problems${warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}${data.base ? ` since \`${data.base.slice(0, 12)}\`` : ''}.` : `${errors} problem${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}:`);
+  for (const f of data.findings) out.push(`- **${f.level}** \`${f.file}${f.line ? `:${f.line}` : ''}\`: ${inline(f.message)}`);
+  out.push('');
+  out.push('### Handoffs added or changed', '');
+  if (data.handoffs.length === 0) out.push('None.');
+  else {
+    out.push('| handoff | change | status | goal | resume prompt |', '|---|---|---|---|---|');
+    for (const { handoff: h, change, promptChars } of data.handoffs) {
+      const goal = inline(h.meta.goal).replace(/\|/g, '\\|');
+      out.push(`| \`${short(h.meta.id)}\` | ${change} | ${h.meta.status} | ${goal.length > 80 ? `${goal.slice(0, 77)}...` : goal} | ${promptChars.toLocaleString('en-US')} chars (~${Math.ceil(promptChars / 4).toLocaleString('en-US')} tokens) |`);
+    }
+  }
+  out.push('', '### Pins added or retired', '');
+  if (data.pins.length === 0) out.push('None.');
+  for (const p of data.pins) out.push(`- ${p.change} \`${short(p.id)}\`: ${inline(p.text).slice(0, 120)}`);
+  const graph = mermaidChain(
+    data.handoffs.map((h) => h.handoff),
+    data.all,
+  );
+  if (graph) out.push('', '### Handoff chain', '', graph);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,109 @@
+// `handoff check`: the rules, as pure functions over the parsed tree and facts gathered
+// from git. The command gathers; this decides what is wrong and how to say it.
+import type { Handoff } from '../store/handoff.js';
+import type { Pin } from '../store/pin.js';
+import type { Tree } from '../store/tree.js';
+
+export interface Finding {
+  level: 'error' | 'warning';
+  /** Repository-relative file the finding is about. */
+  file: string;
+  line?: number;
+  rule: string;
+  message: string;
+}
+
+function lineOfKey(text: string | undefined, key: string): number | undefined {
+  if (!text) return undefined;
+  const index = text.split('\n').findIndex((l) => l.startsWith(`${key}:`));
+  return index >= 0 ? index + 1 : undefined;
+}
+
+/** A listed path that is absolute or climbs out of the repository. */
+export function outsideRepo(p: string): boolean {
+  if (p.startsWith('/') || p.startsWith('\\') || /^[a-zA-Z]:/.test(p)) return true;
+  let depth = 0;
+  for (const part of p.split(/[/\\]/)) {
+    if (part === '..') depth--;
+    else if (part !== '.' && part !== '') depth++;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+/** Schema problems, duplicate ids, unresolved links, parent cycles, paths outside the repository. */
+export function treeFindings(tree: Tree, texts: ReadonlyMap<string, string>): Finding[] {
+  const findings: Finding[] = tree.problems.map((p) => ({ level: 'error' as const, file: p.file, ...(p.line ? { line: p.line } : {}), rule: 'format', message: p.message }));
+  const all: Array<Handoff | Pin> = [...tree.handoffs, ...tree.pins, ...tree.misnamed];
+  const byId = new Map<string, Array<Handoff | Pin>>();
+  for (const item of all) byId.set(item.meta.id, [...(byId.get(item.meta.id) ?? []), item]);
+  for (const [id, items] of byId) {
+    if (items.length < 2) continue;
+    const files = items.map((i) => i.file).sort();
+    for (const file of files) {
+      findings.push({ level: 'error', file, line: lineOfKey(texts.get(file), 'id'), rule: 'duplicate-id', message: `id ${id} is also used by ${files.filter((f) => f !== file).join(', ')}; ids must be unique (give one a new id, e.g. recreate it with handoff new / handoff pin)` });
+    }
+  }
+  const handoffs = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
+  for (const h of tree.handoffs) {
+    const text = texts.get(h.file);
+    if (h.meta.parent && !handoffs.has(h.meta.parent)) {
+      findings.push({ level: 'error', file: h.file, line: lineOfKey(text, 'parent'), rule: 'parent', message: `parent ${h.meta.parent} is not a handoff in .handoff/handoffs/` });
+    }
+    if (h.meta.superseded_by && !handoffs.has(h.meta.superseded_by)) {
+      findings.push({ level: 'error', file: h.file, line: lineOfKey(text, 'superseded_by'), rule: 'superseded-by', message: `superseded_by ${h.meta.superseded_by} is not a handoff in .handoff/handoffs/` });
+    }
+    for (const f of h.meta.files) {
+      for (const p of [f.path, ...(f.from !== undefined ? [f.from] : [])]) {
+        if (outsideRepo(p)) findings.push({ level: 'error', file: h.file, line: lineOfKey(text, 'files'), rule: 'path', message: `listed path '${p}' points outside the repository; paths are relative to its root` });
+      }
+    }
+  }
+  for (const cycle of parentCycles(tree.handoffs)) {
+    const first = handoffs.get(cycle[0]!)!;
+    findings.push({ level: 'error', file: first.file, line: lineOfKey(texts.get(first.file), 'parent'), rule: 'cycle', message: `parent links form a cycle: ${[...cycle, cycle[0]].join(' -> ')}; a handoff's parent must be older than it` });
+  }
+  const pins = new Set(tree.pins.map((p) => p.meta.id));
+  for (const p of tree.pins) {
+    if (p.meta.supersedes && !pins.has(p.meta.supersedes)) {
+      findings.push({ level: 'error', file: p.file, line: lineOfKey(texts.get(p.file), 'supersedes'), rule: 'supersedes', message: `supersedes ${p.meta.supersedes}, which is not a pin in .handoff/pins/` });
+    }
+  }
+  return findings;
+}
+
+/** Each cycle once, as ids starting from its smallest. */
+export function parentCycles(handoffs: readonly Handoff[]): string[][] {
+  const parent = new Map(handoffs.map((h) => [h.meta.id, h.meta.parent]));
+  const cycles = new Map<string, string[]>();
+  for (const start of parent.keys()) {
+    const path: string[] = [];
+    const seen = new Set<string>();
+    let id: string | null | undefined = start;
+    while (id && parent.has(id) && !seen.has(id)) {
+      seen.add(id);
+      path.push(id);
+      id = parent.get(id);
+    }
+    if (id && seen.has(id)) {
+      const cycle = path.slice(path.indexOf(id));
+      const min = [...cycle].sort()[0]!;
+      const rotated = [...cycle.slice(cycle.indexOf(min)), ...cycle.slice(0, cycle.indexOf(min))];
+      cycles.set(rotated.join(), rotated);
+    }
+  }
+  return [...cycles.values()];
+}
+
+/** A pin whose text differs from the text it was first committed with. */
+export function editedPinFinding(pin: Pin, commit: string, text: string | undefined): Finding {
+  const body = text?.indexOf(pin.text);
+  const line = text && body !== undefined && body >= 0 ? text.slice(0, body).split('\n').length : undefined;
+  return {
+    level: 'error',
+    file: pin.file,
+    ...(line ? { line } : {}),
+    rule: 'pin-edited',
+    message: `the pin's text was edited in place since ${commit.slice(0, 12)}; pins are kept verbatim: restore the text (git show ${commit.slice(0, 12)}:${pin.file}) and record the change as a new pin: handoff pin --supersedes ${pin.meta.id} "<new text>"`,
+  };
+}

@@ -1,0 +1,88 @@
+// Wiring only: find the command in the table, parse its arguments, build the context,
+// run the lazily loaded handler, and map what it threw to an exit code. yargs (help and
+// usage errors) is loaded only when it is needed.
+import { readFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { COMMANDS, type Args, type CommandSpec } from './spec.js';
+import type { Streams } from './context.js';
+import { HandoffError, UsageError, report } from './errors.js';
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function parse(spec: CommandSpec, argv: string[]): Args {
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const [name, o] of Object.entries(spec.options)) {
+    options[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  }
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, allowNegative: true, strict: true });
+  const required = spec.positionals.filter((p) => p.required).length;
+  if (positionals.length < required) {
+    throw new UsageError(`'handoff ${spec.name}' needs <${spec.positionals[positionals.length]!.name}>: ${spec.positionals[positionals.length]!.describe}`);
+  }
+  if (positionals.length > spec.positionals.length) {
+    throw new UsageError(`'handoff ${spec.name}' takes ${spec.positionals.length || 'no'} argument${spec.positionals.length === 1 ? '' : 's'}; got '${positionals[spec.positionals.length]}' too (quote text that has spaces)`);
+  }
+  return { values: values as Args['values'], positionals };
+}
+
+function streams(): Streams {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (line) => void process.stderr.write(`${line}\n`),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+  };
+}
+
+export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  let failOpen = false;
+  try {
+    const [name, ...rest] = argv;
+    if (name === '--version' || name === '-V' || name === 'version') {
+      io.stdout(`handoff ${version()}\n`);
+      return 0;
+    }
+    const spec = COMMANDS.find((c) => c.name === name);
+    failOpen = spec?.failOpen === true;
+    if (!spec || name === undefined || argv.includes('--help') || argv.includes('-h') || name === 'help') {
+      const { showHelp } = await import('./help.js');
+      return await showHelp(argv, io);
+    }
+    let args: Args;
+    try {
+      args = parse(spec, rest);
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      const dashed = rest.find((a) => /^-.*\s/s.test(a));
+      const hint = dashed ? `text that starts with '-' goes after '--': handoff ${spec.name} -- '${dashed}'` : `handoff ${spec.name} --help lists the options`;
+      throw new UsageError(`${((error as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional.*$/, '')} (${hint})`);
+    }
+    const [{ createContext }, module] = await Promise.all([import('./context.js'), spec.load()]);
+    const ctx = await createContext(cwd, env, io);
+    return (await module.run(ctx, args)) ?? 0;
+  } catch (error) {
+    // An agent hook must never stop the agent: its failure is reported, then ignored.
+    if (failOpen) {
+      report(error, (line) => io.stderr(line.replace(/^handoff: /, 'handoff: warning: hook failed, ignored: ')), env.HANDOFF_DEBUG === '1');
+      return 0;
+    }
+    return report(error, io.stderr, env.HANDOFF_DEBUG === '1');
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  // `handoff list | head` closes the pipe early; that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  process.exitCode = await run(argv, streams(), process.cwd(), process.env);
+}
+
+export { HandoffError };

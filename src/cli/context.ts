@@ -1,0 +1,61 @@
+// Built once per run: where we are, the settings, the clock and id source, and output.
+// Commands receive it; nothing else reads process.* or the clock.
+import path from 'node:path';
+import { HandoffError } from './errors.js';
+import { parseConfig, type Config } from '../store/config.js';
+import { readText } from '../store/fs.js';
+import { assertInside, isSymlink } from '../security/guard.js';
+import type { Git } from '../git/git.js';
+import { newId } from '../store/ids.js';
+import { findGitDir, findWorkTree } from '../git/repo.js';
+
+export interface Streams {
+  stdout: (text: string) => void;
+  stderr: (line: string) => void;
+  stdinIsTTY: boolean;
+  readStdin: () => Promise<Uint8Array>;
+}
+
+export interface Context extends Streams {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  root: string;
+  dir: string;
+  config: Config;
+  configFile: string;
+  /** Where the per-clone parse cache lives (in the git directory), if there is one. */
+  cacheFile: string | null;
+  now: () => Date;
+  newId: () => string;
+  git: () => Promise<Git>;
+  /** A path relative to the current directory, for messages. */
+  rel: (file: string) => string;
+}
+
+export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams: Streams): Promise<Context> {
+  const root = await findWorkTree(cwd, env);
+  const dir = path.join(root, '.handoff');
+  const configFile = path.join(dir, 'config.yml');
+  const rel = (file: string) => path.relative(cwd, file) || '.';
+  // A .handoff/ (or config.yml) that links outside the repository is refused up front.
+  await assertInside(root, dir, rel(dir));
+  if (await isSymlink(configFile)) throw new HandoffError(`${rel(configFile)} is a symbolic link; expected a regular file`);
+  const [configText, gitDir] = await Promise.all([readText(configFile), findGitDir(root, env)]);
+  const config = parseConfig(configText, rel(configFile));
+  for (const warning of config.warnings) streams.stderr(`handoff: warning: ${warning}`);
+  let git: Promise<Git> | undefined;
+  return {
+    ...streams,
+    cwd,
+    env,
+    root,
+    dir,
+    config: config.value,
+    configFile,
+    cacheFile: gitDir && path.join(gitDir, 'handoff-cache.json'),
+    now: () => new Date(),
+    newId: () => newId(Date.now()),
+    git: () => (git ??= import('../git/git.js').then((m) => m.openGit(root))),
+    rel,
+  };
+}

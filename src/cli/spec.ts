@@ -1,0 +1,251 @@
+// Every command, its arguments and options, described once. cli.ts parses with this
+// table (node:util parseArgs, a few ms) and help.ts renders it with yargs, which is only
+// loaded for --help and usage errors. Handlers load lazily, one module per command.
+import type { Context } from './context.js';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  describe: string;
+  short?: string;
+  multiple?: boolean;
+}
+
+export interface PositionalSpec {
+  name: string;
+  describe: string;
+  required?: boolean;
+}
+
+export interface Args {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+export interface CommandModule {
+  run(ctx: Context, args: Args): Promise<number | void>;
+}
+
+export interface CommandSpec {
+  name: string;
+  describe: string;
+  positionals: PositionalSpec[];
+  options: Record<string, OptionSpec>;
+  examples: Array<[string, string]>;
+  load: () => Promise<CommandModule>;
+  /** Agent hooks: any failure is a warning on stderr and exit 0, so an agent always starts. */
+  failOpen?: boolean;
+}
+
+const json: OptionSpec = { type: 'boolean', describe: 'print JSON instead of text' };
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: 'init',
+    describe: 'create .handoff/ with a commented config.yml (safe to run again)',
+    positionals: [],
+    options: { hooks: { type: 'boolean', describe: 'also install the git hooks (handoff hooks install)' } },
+    examples: [['handoff init', 'set up this repository']],
+    load: () => import('../init/init.js'),
+  },
+  {
+    name: 'new',
+    describe: 'draft a handoff for the next piece of work, review it in your editor, and save it',
+    positionals: [{ name: 'goal', describe: 'the goal of the next piece of work, kept verbatim', required: true }],
+    options: {
+      since: { type: 'string', describe: 'count files and commits from this revision instead of the detected base' },
+      edit: { type: 'boolean', describe: 'open the editor even when stdin is not a terminal (--no-edit: never)' },
+      'message-file': { type: 'string', short: 'F', describe: 'use this file as the handoff body instead of the draft (no editor)' },
+      llm: { type: 'boolean', describe: 'draft with the configured OpenAI-compatible model (--no-llm: never; default: llm.mode in config)' },
+      'dry-run': { type: 'boolean', describe: 'print the model request and its token count; send nothing, write nothing' },
+      from: { type: 'string', describe: "read an agent transcript too: 'auto' (the newest session of this repository) or a file" },
+      'pin-candidates': { type: 'boolean', describe: "pin the user's constraints found in the transcript, verbatim" },
+      force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
+      'allow-secret': { type: 'boolean', describe: 'keep text that looks like a secret (a false positive); see docs/security.md' },
+    },
+    examples: [
+      ['handoff new "now implement this for teams"', 'draft, review and save'],
+      ['handoff new "fix the flaky test" --no-edit', 'save the draft as is'],
+    ],
+    load: () => import('../handoff/new.js'),
+  },
+  {
+    name: 'resume',
+    describe: 'print the prompt a fresh agent starts from (newest open handoff on this branch)',
+    positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
+    options: { json, 'allow-secret': { type: 'boolean', describe: 'print text that looks like a secret instead of redacting it' } },
+    examples: [['handoff resume', 'continue where the last session stopped']],
+    load: () => import('../resume/resume.js'),
+  },
+  {
+    name: 'pin',
+    describe: 'record a user constraint verbatim; it reaches every resume prompt unchanged',
+    positionals: [{ name: 'text', describe: 'the constraint (or use --file, or pipe it on stdin)' }],
+    options: {
+      file: { type: 'string', describe: 'read the constraint from this file, byte for byte' },
+      scope: { type: 'string', multiple: true, describe: 'only apply when a file in play matches this glob (repeatable)' },
+      supersedes: { type: 'string', describe: 'the id of the pin this one replaces' },
+      'allow-secret': { type: 'boolean', describe: 'keep text that looks like a secret (a false positive); see docs/security.md' },
+    },
+    examples: [
+      ['handoff pin "never touch src/auth"', 'a constraint for every session'],
+      ['handoff pin --scope "db/**" "migrations are append-only"', 'only when db/ is in play'],
+    ],
+    load: () => import('../pins/pin.js'),
+  },
+  {
+    name: 'pins',
+    describe: 'list the active pins (--all: retired and superseded too)',
+    positionals: [],
+    options: { all: { type: 'boolean', describe: 'include retired and superseded pins' }, json },
+    examples: [['handoff pins', 'show what every session must follow']],
+    load: () => import('../pins/pins.js'),
+  },
+  {
+    name: 'unpin',
+    describe: 'retire a pin; its file stays as history',
+    positionals: [{ name: 'id', describe: 'a pin id or unique prefix', required: true }],
+    options: { reason: { type: 'string', describe: 'why the constraint no longer holds' } },
+    examples: [['handoff unpin 01jx7k2m --reason "auth module rewritten"', 'retire a pin']],
+    load: () => import('../pins/unpin.js'),
+  },
+  {
+    name: 'list',
+    describe: 'list handoffs, newest first',
+    positionals: [],
+    options: {
+      status: { type: 'string', describe: 'only this status: open, done or superseded' },
+      branch: { type: 'string', describe: 'only handoffs written on this branch' },
+      json,
+    },
+    examples: [['handoff list --status open', 'what is still open']],
+    load: () => import('../handoff/list.js'),
+  },
+  {
+    name: 'show',
+    describe: 'print one handoff',
+    positionals: [{ name: 'id', describe: 'a handoff id or unique prefix', required: true }],
+    options: { json },
+    examples: [['handoff show 01jx7k2m', 'print the file']],
+    load: () => import('../handoff/show.js'),
+  },
+  {
+    name: 'done',
+    describe: 'mark a handoff finished (default: the newest open one on this branch)',
+    positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
+    options: {},
+    examples: [['handoff done 01jx7k2m', 'the work it described is finished']],
+    load: () => import('../handoff/done.js'),
+  },
+  {
+    name: 'sessions',
+    describe: 'list the agent sessions found for this repository, newest first',
+    positionals: [],
+    options: { json },
+    examples: [['handoff sessions', 'pick a transcript for handoff new --from']],
+    load: () => import('../transcripts/sessions.js'),
+  },
+  {
+    name: 'meter',
+    describe: "how full the agent session's context window is (exit 3 above the threshold)",
+    positionals: [],
+    options: {
+      from: { type: 'string', describe: "'auto' (default: the newest session of this repository) or a transcript file" },
+      force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
+      json,
+    },
+    examples: [
+      ['handoff meter', 'how full is the current session?'],
+      ['handoff meter --json || handoff new "..."', 'hand off when the meter says so'],
+    ],
+    load: () => import('../agents/meter.js'),
+  },
+  {
+    name: 'agent',
+    describe: 'connect an agent: install its hooks or instruction block, uninstall them, or show what is installed',
+    positionals: [
+      { name: 'action', describe: 'install, uninstall or status', required: true },
+      { name: 'agent', describe: 'claude, codex, gemini, opencode, pi, claude-md or all (default for status: all)' },
+    ],
+    options: {
+      meter: { type: 'boolean', describe: 'claude: also suggest a handoff when the context passes the threshold (opt-in)' },
+      json,
+    },
+    examples: [
+      ['handoff agent install claude', 'hand off at compaction, resume at session start'],
+      ['handoff agent install codex', 'a marked block in AGENTS.md'],
+      ['handoff agent status', 'what is installed for each agent'],
+    ],
+    load: () => import('../agents/agent.js'),
+  },
+  {
+    name: 'hook',
+    describe: 'entry point an agent calls (reads its JSON on stdin, answers in its format; never fails the agent)',
+    positionals: [{ name: 'name', describe: 'claude-session-start, claude-pre-compact, claude-meter, gemini-session-start or gemini-pre-compress', required: true }],
+    options: {},
+    examples: [['handoff hook claude-session-start < input.json', 'what Claude Code runs at session start']],
+    load: () => import('../agents/agent-hook.js'),
+    failOpen: true,
+  },
+  {
+    name: 'roadmap',
+    describe: 'regenerate the roadmap (.handoff/ROADMAP.md) from the files under .handoff/',
+    positionals: [],
+    options: {
+      check: { type: 'boolean', describe: 'change nothing; exit 1 and print the difference when the file is out of date' },
+      json,
+    },
+    examples: [
+      ['handoff roadmap', 'write the roadmap'],
+      ['handoff roadmap --check', 'in CI: is the committed roadmap current?'],
+    ],
+    load: () => import('../roadmap/roadmap.js'),
+  },
+  {
+    name: 'hooks',
+    describe: 'install, uninstall or show the git hooks that keep the roadmap current',
+    positionals: [{ name: 'action', describe: 'install, uninstall or status', required: true }],
+    options: { json },
+    examples: [
+      ['handoff hooks install', 'add the hooks (your own hooks are kept and still run)'],
+      ['handoff hooks status', 'what is installed where'],
+    ],
+    load: () => import('../git-hooks/hooks.js'),
+  },
+  {
+    name: 'git-hook',
+    describe: '(run by the git hooks that handoff hooks install writes) pre-commit or refresh',
+    positionals: [{ name: 'name', describe: 'pre-commit or refresh', required: true }],
+    options: {},
+    examples: [['HANDOFF_SKIP=1 git commit', 'skip the hooks for one commit']],
+    load: () => import('../git-hooks/git-hook.js'),
+  },
+  {
+    name: 'merge-driver',
+    describe: '(run by git) merge the roadmap by regenerating it',
+    positionals: [
+      { name: 'base', describe: "git's %O", required: true },
+      { name: 'ours', describe: "git's %A", required: true },
+      { name: 'theirs', describe: "git's %B", required: true },
+      { name: 'path', describe: "git's %P", required: true },
+    ],
+    options: {},
+    examples: [['git config merge.handoff-roadmap.driver', 'set by handoff hooks install']],
+    load: () => import('../roadmap/merge-driver.js'),
+  },
+  {
+    name: 'check',
+    describe: 'validate handoffs, pins and the roadmap, for CI and pull requests',
+    positionals: [],
+    options: {
+      base: { type: 'string', describe: 'only report what changed since this revision (the pull request base)' },
+      format: { type: 'string', describe: 'text (default), json or github (annotations and a Markdown summary)' },
+      summary: { type: 'string', describe: 'with --format github: write the Markdown summary to this file' },
+      json,
+    },
+    examples: [
+      ['handoff check', 'validate everything'],
+      ['handoff check --base origin/main --format github', 'in a pull request workflow'],
+    ],
+    load: () => import('../check/check.js'),
+  },
+];

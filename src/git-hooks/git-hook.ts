@@ -1,0 +1,96 @@
+// `handoff git-hook pre-commit | refresh`: what the installed git hooks call, only after
+// their shell has seen that .handoff/ is involved. Never blocks a commit on our own
+// failure: every error is one warning and exit 0. The single exception is the user's
+// own staged .handoff/ files being invalid (exit 3, which the hook turns into a refusal).
+import path from 'node:path';
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { HandoffError, UsageError } from '../cli/errors.js';
+import { parseConfig } from '../store/config.js';
+import { BLOCK_COMMIT } from './hook-script.js';
+import { CONFIG_PATH, HANDOFF_DIR, itemKind, type Problem } from '../store/tree.js';
+import { exists, readText } from '../store/fs.js';
+import { filesOf, gitRaw, gitText, indexBlobs } from '../git/git-plumbing.js';
+import { openCache, renderFiles, renderTree, roadmapPath, writeRoadmap } from '../roadmap/roadmap-file.js';
+import { readWorkTree } from '../store/work-tree.js';
+
+async function preCommit(ctx: Context): Promise<number> {
+  const root = ctx.root;
+  const roadmap = roadmapPath(ctx.config);
+  // Three rounds of git at most: list and diff, one cat-file, one update-index.
+  const [opened, index, stagedOut] = await Promise.all([
+    openCache(root, ctx.env),
+    indexBlobs(root, HANDOFF_DIR, roadmap),
+    gitText(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--diff-filter=d', '--', `:/${HANDOFF_DIR}`]),
+  ]);
+  const staged = new Set(stagedOut.split('\0').filter(Boolean));
+  const roadmapBlob = index.get(roadmap);
+  const configBlob = staged.has(CONFIG_PATH) ? index.get(CONFIG_PATH) : undefined;
+  const items = new Map([...index].filter(([p]) => itemKind(p) !== undefined));
+  const { files, extra } = await filesOf(root, items, opened.cache, [roadmapBlob, configBlob].filter((b): b is string => b !== undefined));
+  const { tree, content } = await renderTree(files, roadmap, opened);
+  const problems: Problem[] = [...tree.problems];
+  if (configBlob) {
+    try {
+      parseConfig(extra.get(configBlob), CONFIG_PATH);
+    } catch (error) {
+      if (!(error instanceof HandoffError)) throw error;
+      problems.push({ file: CONFIG_PATH, message: error.message.replace(`${CONFIG_PATH}: `, '') });
+    }
+  }
+  const blocking = problems.filter((p) => staged.has(p.file));
+  for (const p of problems.filter((q) => !staged.has(q.file))) ctx.stderr(`handoff: warning: ${p.file}: ${p.message} (already committed; 'handoff check' lists every problem)`);
+  if (blocking.length > 0) {
+    for (const p of blocking) ctx.stderr(`handoff: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    ctx.stderr(`handoff: commit stopped: fix ${blocking.length === 1 ? 'that file' : 'those files'} and 'git add' again (or unstage ${blocking.length === 1 ? 'it' : 'them'}); to commit anyway: HANDOFF_SKIP=1 git commit ... (or git commit --no-verify)`);
+    return BLOCK_COMMIT;
+  }
+  await writeRoadmap(root, roadmap, content);
+  if ((roadmapBlob && extra.get(roadmapBlob)) !== content) {
+    // update-index hashes the file we just wrote: one git process instead of hash-object + update-index.
+    await gitText(root, ['update-index', '--add', '--', roadmap]);
+    ctx.stderr(`handoff: regenerated ${roadmap} and staged it`);
+    const indexFile = ctx.env.GIT_INDEX_FILE ?? '';
+    if (path.basename(indexFile).startsWith('next-index')) {
+      // `git commit -- <paths>` commits from this temporary index, and has already written
+      // the index it will keep to index.lock, which it only renames afterwards. Stage the
+      // roadmap there too, or `git status` would show the old roadmap staged after the commit.
+      const kept = path.join(path.dirname(path.resolve(root, indexFile)), 'index.lock');
+      const r = await gitRaw(root, ['update-index', '--add', '--', roadmap], undefined, { GIT_INDEX_FILE: kept });
+      if (r.code !== 0) ctx.stderr(`handoff: this commit names its paths, so git's index still has the old ${roadmap}: run 'git add ${roadmap}' after it`);
+    }
+  }
+  return 0;
+}
+
+/** A rebase, merge, cherry-pick or revert is under way: its later steps may need the file untouched. */
+async function operationInProgress(ctx: Context): Promise<boolean> {
+  const names = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'];
+  const out = await gitText(ctx.root, ['rev-parse', '--path-format=absolute', ...names.flatMap((n) => ['--git-path', n])]);
+  const found = await Promise.all(out.split('\n').filter(Boolean).map((p) => exists(p)));
+  return found.some(Boolean);
+}
+
+async function refresh(ctx: Context): Promise<number> {
+  if (await operationInProgress(ctx)) return 0;
+  const roadmap = roadmapPath(ctx.config);
+  if (!(await exists(path.join(ctx.root, HANDOFF_DIR)))) return 0;
+  const { content } = await renderFiles(await readWorkTree(ctx.root), roadmap, ctx.root, ctx.env);
+  const before = await readText(path.join(ctx.root, roadmap));
+  if (before === undefined && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'handoffs'))) && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'pins')))) return 0;
+  if (await writeRoadmap(ctx.root, roadmap, content)) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
+  return 0;
+}
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const which = args.positionals[0];
+  if (which !== 'pre-commit' && which !== 'refresh') throw new UsageError(`'handoff git-hook' takes pre-commit or refresh; got '${which ?? ''}' (git hooks run it; see handoff hooks install)`);
+  try {
+    return which === 'pre-commit' ? await preCommit(ctx) : await refresh(ctx);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    ctx.stderr(`handoff: warning: the ${which === 'pre-commit' ? 'pre-commit' : 'roadmap refresh'} hook failed (${message}); carrying on without it (HANDOFF_DEBUG=1 shows more)`);
+    if (ctx.env.HANDOFF_DEBUG === '1' && error instanceof Error && error.stack) ctx.stderr(error.stack);
+    return 0;
+  }
+}

@@ -1,0 +1,109 @@
+// Git plumbing: the one place git is spawned (git.ts builds the commands' queries on
+// it). Spawned directly, with stdin for `cat-file --batch`. The child inherits the whole
+// environment on purpose: inside a hook git sets GIT_INDEX_FILE
+// (`commit -a`, `commit -- path`) and GIT_DIR, and those must reach every git we run.
+import { spawn } from 'node:child_process';
+import { HandoffError } from '../cli/errors.js';
+import { needText, type ParseCache, type TreeFile } from '../store/tree.js';
+
+export interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export function gitRaw(cwd: string, args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    child.stdin.on('error', () => {}); // git may exit before reading all of stdin
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** stdout as text; a non-zero exit is an error naming the command. */
+export async function gitText(cwd: string, args: string[], input?: string | Buffer): Promise<string> {
+  const r = await gitRaw(cwd, args, input);
+  if (r.code !== 0) throw new HandoffError(`git ${args[0]} failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
+  return r.stdout.toString('utf8');
+}
+
+/** `git rev-parse --verify -q`: the object id, or null when there is no such commit. */
+export async function resolveRev(cwd: string, rev: string): Promise<string | null> {
+  const r = await gitRaw(cwd, ['rev-parse', '--verify', '-q', '--end-of-options', `${rev}^{commit}`]);
+  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
+/** path -> blob id for the index entries under the prefixes (stage 0 only). */
+export async function indexBlobs(cwd: string, ...prefixes: string[]): Promise<Map<string, string>> {
+  const out = await gitText(cwd, ['ls-files', '-s', '-z', '--full-name', '--', ...prefixes.map((p) => `:/${p}`)]);
+  const map = new Map<string, string>();
+  for (const entry of out.split('\0')) {
+    const m = /^(\d+) ([0-9a-f]+) (\d)\t(.*)$/s.exec(entry);
+    if (m && m[3] === '0' && m[1] !== '160000') map.set(m[4]!, m[2]!);
+  }
+  return map;
+}
+
+/** path -> blob id for a commit's files under `prefix`; empty for a null commit. */
+export async function treeBlobs(cwd: string, rev: string | null, prefix: string): Promise<Map<string, string>> {
+  const map = new Map<string, string>();
+  if (!rev) return map;
+  const out = await gitText(cwd, ['ls-tree', '-r', '-z', '--full-tree', rev, '--', prefix]);
+  for (const entry of out.split('\0')) {
+    const m = /^(\d+) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+    if (m) map.set(m[3]!, m[2]!);
+  }
+  return map;
+}
+
+/** Contents of objects named by id or `rev:path`, in one `git cat-file --batch`; missing ones are left out. */
+export async function readObjects(cwd: string, specs: readonly string[]): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
+  if (specs.length === 0) return result;
+  const { code, stdout, stderr } = await gitRaw(cwd, ['cat-file', '--batch'], `${specs.join('\n')}\n`);
+  if (code !== 0) throw new HandoffError(`git cat-file failed: ${stderr.trim().split('\n')[0]}`);
+  let pos = 0;
+  for (const spec of specs) {
+    const eol = stdout.indexOf(10, pos);
+    if (eol < 0) break;
+    const header = stdout.subarray(pos, eol).toString('utf8');
+    pos = eol + 1;
+    const m = /^[0-9a-f]+ \w+ (\d+)$/.exec(header);
+    if (!m) continue; // "<spec> missing" or "ambiguous"
+    const size = Number(m[1]);
+    result.set(spec, stdout.subarray(pos, pos + size).toString('utf8'));
+    pos += size + 1;
+  }
+  return result;
+}
+
+/**
+ * The files of a path -> blob map, with the text of those the cache does not know (and
+ * of any `extra` objects, returned alongside so one `cat-file` serves the whole call).
+ */
+export async function filesOf(cwd: string, blobs: ReadonlyMap<string, string>, cache?: ParseCache, extra: readonly string[] = []): Promise<{ files: TreeFile[]; extra: Map<string, string> }> {
+  const files: TreeFile[] = [...blobs].map(([path, blob]) => ({ path, blob }));
+  const wanted = needText(files, cache).map((f) => f.blob!);
+  const texts = await readObjects(cwd, [...new Set([...wanted, ...extra])]);
+  for (const f of files) if (texts.has(f.blob!)) f.text = texts.get(f.blob!)!;
+  return { files: files.filter((f) => f.text !== undefined || !needText([f], cache).length), extra: texts };
+}
+
+/** Which of the objects named by id or `rev:path` exist, in one `git cat-file --batch-check`. */
+export async function existingObjects(cwd: string, specs: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (specs.length === 0) return found;
+  const { code, stdout, stderr } = await gitRaw(cwd, ['cat-file', '--batch-check'], `${specs.join('\n')}\n`);
+  if (code !== 0) throw new HandoffError(`git cat-file failed: ${stderr.trim().split('\n')[0]}`);
+  const lines = stdout.toString('utf8').split('\n');
+  specs.forEach((spec, i) => {
+    if (/^[0-9a-f]+ \w+ \d+$/.test(lines[i] ?? '')) found.add(spec);
+  });
+  return found;
+}

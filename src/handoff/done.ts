@@ -1,0 +1,30 @@
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { HandoffError } from '../cli/errors.js';
+import { updateHandoff, type Handoff } from '../store/handoff.js';
+import { findById, findOpenOnBranch, loadHandoffs, rewriteItem, warnProblems } from '../store/store.js';
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const query = args.positionals[0];
+  let handoff: Handoff | undefined;
+  if (query !== undefined) {
+    const { items, problems } = await loadHandoffs(ctx);
+    handoff = findById(items, query, 'handoff', problems);
+  } else {
+    const branch = await (await ctx.git()).branch();
+    const open = await findOpenOnBranch(ctx, branch);
+    warnProblems(ctx, open.problems);
+    handoff = open.found;
+    if (!handoff) throw new HandoffError(`no open handoff on ${branch ? `branch '${branch}'` : 'this detached HEAD'}; name one: handoff done <id>`);
+  }
+  if (handoff.meta.status === 'done') {
+    ctx.stdout(`Handoff ${handoff.meta.id} is already done; nothing changed.\n`);
+    return 0;
+  }
+  if (handoff.meta.status === 'superseded') {
+    throw new HandoffError(`handoff ${handoff.meta.id} was superseded by ${handoff.meta.superseded_by ?? 'a later handoff'}; mark that one done instead`);
+  }
+  await rewriteItem(ctx, handoff.file, updateHandoff(handoff, { status: 'done', finished: ctx.now().toISOString() }));
+  ctx.stdout(`Marked ${handoff.meta.id} done: ${handoff.file}\n`);
+  return 0;
+}

@@ -1,0 +1,49 @@
+// How files are shown to people and agents: grouped by what they are for.
+import type { FileChange } from '../store/handoff.js';
+import { inline } from '../store/markdown.js';
+
+const GROUPS: ReadonlyArray<[string, RegExp]> = [
+  ['Tests', /(^|\/)(tests?|__tests__|specs?|e2e|fixtures)\/|[._-](test|spec)\.[^/.]+$|_test\.go$/i],
+  ['Documentation', /\.(md|mdx|markdown|rst|adoc|txt)$|(^|\/)docs?\//i],
+  [
+    'Configuration and build',
+    /(^|\/)(package(-lock)?\.json|pnpm-lock\.yaml|yarn\.lock|tsconfig[^/]*\.json|Makefile|Dockerfile|Cargo\.(toml|lock)|go\.(mod|sum)|pyproject\.toml|requirements[^/]*\.txt)$|(^|\/)\.[^/]+$|^\.(github|ci|husky)\/|\.(ya?ml|toml|ini|cfg)$/,
+  ],
+];
+
+export function fileGroup(path: string): string {
+  return GROUPS.find(([, pattern]) => pattern.test(path))?.[0] ?? 'Source';
+}
+
+/** `code` for a path, with a fence long enough for backticks inside it. */
+export function code(text: string): string {
+  const flat = inline(text);
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+export function describeFile(f: FileChange): string {
+  const parts: string[] = [];
+  parts.push(f.from !== undefined ? `${f.change} from ${code(f.from)}` : f.change);
+  if (f.binary) parts.push('binary');
+  else if (f.insertions !== undefined) parts.push(`+${f.insertions} -${f.deletions ?? 0}`);
+  parts.push(f.state);
+  return `- ${code(f.path)} (${parts.join(', ')})`;
+}
+
+/** The file list as Markdown, grouped (Source, Tests, Documentation, Configuration and build). */
+export function renderFileGroups(files: readonly FileChange[], heading = '###'): string {
+  if (files.length === 0) return '';
+  const order = ['Source', 'Tests', 'Documentation', 'Configuration and build'];
+  const groups = new Map<string, string[]>();
+  for (const f of files) {
+    const group = fileGroup(f.path);
+    groups.set(group, [...(groups.get(group) ?? []), describeFile(f)]);
+  }
+  return order
+    .filter((g) => groups.has(g))
+    .map((g) => `${heading} ${g}\n\n${groups.get(g)!.join('\n')}`)
+    .join('\n\n');
+}

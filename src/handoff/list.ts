@@ -1,0 +1,32 @@
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { UsageError } from '../cli/errors.js';
+import { STATUSES, type Status } from '../store/handoff.js';
+import { shortId } from '../store/id.js';
+import { loadSummaries, warnProblems } from '../store/store.js';
+import { handoffJson, printJson, truncate } from '../cli/output.js';
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const status = args.values.status as string | undefined;
+  if (status !== undefined && !STATUSES.includes(status as Status)) {
+    throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
+  }
+  const branch = args.values.branch as string | undefined;
+  const { items, problems } = await loadSummaries(ctx);
+  const shown = items
+    .filter((h) => (status === undefined || h.meta.status === status) && (branch === undefined || h.meta.branch === branch))
+    .reverse();
+  if (args.values.json) {
+    printJson(ctx, shown.map(handoffJson));
+  } else if (shown.length === 0) {
+    ctx.stdout(
+      items.length > 0 ? 'No handoffs match.\n' : problems.length > 0 ? `No readable handoffs: ${problems.length} file${problems.length === 1 ? '' : 's'} could not be read (see below).\n` : 'No handoffs yet. Write one: handoff new "<goal>"\n',
+    );
+  } else {
+    const ids = items.map((h) => h.meta.id);
+    const rows = shown.map((h) => [shortId(h.meta.id, ids), h.meta.status, h.meta.created.slice(0, 10), h.meta.branch ?? '(detached)', truncate(h.meta.goal, 72)]);
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    ctx.stdout(`${rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n`);
+  }
+  return warnProblems(ctx, problems) ? 1 : 0;
+}

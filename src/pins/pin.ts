@@ -1,0 +1,62 @@
+import path from 'node:path';
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { HandoffError, UsageError } from '../cli/errors.js';
+import { activePins, checkText, serializePin, type PinMeta } from '../store/pin.js';
+import { checkScope } from './scope.js';
+import { kindList, scrub } from '../security/secrets.js';
+import { decodeUtf8, readUserFile } from '../store/input.js';
+import { createItem, findById, loadPins, pinsDir, warnProblems } from '../store/store.js';
+
+async function constraintText(ctx: Context, args: Args): Promise<string> {
+  const given = args.positionals[0];
+  const file = args.values.file as string | undefined;
+  if (given !== undefined && file !== undefined) throw new UsageError('give the constraint as an argument or with --file, not both');
+  if (given !== undefined && given !== '-') return given;
+  if (file !== undefined) return readUserFile(path.resolve(ctx.cwd, file), file);
+  if (ctx.stdinIsTTY && given !== '-') throw new UsageError('handoff pin needs the constraint: handoff pin "<text>", --file F, or text on stdin');
+  return decodeUtf8(await ctx.readStdin(), 'stdin');
+}
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const text = checkText(await constraintText(ctx, args), 'the pin text');
+  // Pins are kept byte for byte, so a secret cannot be redacted out of one: refuse it.
+  const found = scrub(text).kinds;
+  if (found.length > 0 && args.values['allow-secret'] !== true) {
+    throw new HandoffError(`the pin text looks like it holds a secret (${kindList(found)}); nothing written. Remove it, or pass --allow-secret if it is a false positive`);
+  }
+  const scope = (args.values.scope as string[] | undefined) ?? [];
+  for (const glob of scope) {
+    const problem = checkScope(glob);
+    if (problem) throw new UsageError(problem);
+  }
+  const { items: pins, problems } = await loadPins(ctx);
+  warnProblems(ctx, problems);
+  let supersedes: string | undefined;
+  if (typeof args.values.supersedes === 'string') supersedes = findById(pins, args.values.supersedes, 'pin', problems).meta.id;
+
+  const same = activePins(pins).find((p) => p.text === text && sameScope(p.meta.scope, scope));
+  if (same && !supersedes) {
+    ctx.stdout(`Already pinned as ${same.meta.id} (${same.file}); nothing written.\n`);
+    return 0;
+  }
+  const git = await ctx.git();
+  const meta: PinMeta = {
+    id: ctx.newId(),
+    created: ctx.now().toISOString(),
+    author: await git.author(),
+    status: 'active',
+    ...(scope.length > 0 ? { scope } : {}),
+    ...(supersedes ? { supersedes } : {}),
+  };
+  const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, text));
+  ctx.stdout(`Pinned ${meta.id}${supersedes ? `, superseding ${supersedes}` : ''}: ${ctx.rel(file)}\n`);
+  return 0;
+}
+
+function sameScope(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  const x = [...(a ?? [])].sort();
+  const y = [...b].sort();
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+

@@ -1,0 +1,39 @@
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { activePins } from '../store/pin.js';
+import { shortId } from '../store/id.js';
+import { loadPins, warnProblems } from '../store/store.js';
+import { printJson } from '../cli/output.js';
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const { items, problems } = await loadPins(ctx);
+  const active = new Set(activePins(items));
+  const supersededBy = new Map(items.filter((p) => p.meta.supersedes).map((p) => [p.meta.supersedes!, p.meta.id]));
+  const shown = args.values.all ? items : items.filter((p) => active.has(p));
+  const state = (id: string, status: string) => (supersededBy.has(id) ? 'superseded' : status);
+  if (args.values.json) {
+    printJson(
+      ctx,
+      shown.map((p) => ({
+        ...p.meta,
+        status: state(p.meta.id, p.meta.status),
+        ...(supersededBy.has(p.meta.id) ? { superseded_by: supersededBy.get(p.meta.id) } : {}),
+        file: p.file,
+        text: p.text,
+      })),
+    );
+  } else if (shown.length === 0) {
+    ctx.stdout(items.length === 0 ? 'No pins yet. Add one: handoff pin "<constraint>"\n' : 'No active pins (handoff pins --all shows the retired ones).\n');
+  } else {
+    const ids = items.map((p) => p.meta.id);
+    const blocks = shown.map((p) => {
+      const tags = [state(p.meta.id, p.meta.status), p.meta.scope ? `scope ${p.meta.scope.join(', ')}` : '', p.meta.supersedes ? `supersedes ${shortId(p.meta.supersedes, ids)}` : '']
+        .filter(Boolean)
+        .join('; ');
+      const text = p.text.replace(/\n$/, '').replace(/^/gm, '    ');
+      return `${shortId(p.meta.id, ids)}  ${p.meta.created.slice(0, 10)}  ${p.meta.author}  (${tags})\n${text}`;
+    });
+    ctx.stdout(`${blocks.join('\n\n')}\n`);
+  }
+  return warnProblems(ctx, problems) ? 1 : 0;
+}

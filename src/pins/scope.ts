@@ -1,0 +1,21 @@
+// Pin scopes are path globs: the only importer of picomatch (loaded only when some
+// active pin has a scope, so unscoped repositories never pay for it).
+import type { Pin } from '../store/pin.js';
+
+/** Unscoped pins always; scoped pins only when a glob matches one of the paths in play. */
+export async function pinsInPlay(pins: readonly Pin[], paths: readonly string[]): Promise<Pin[]> {
+  if (!pins.some((p) => p.meta.scope)) return [...pins];
+  const { default: picomatch } = await import('picomatch');
+  return pins.filter((p) => {
+    if (!p.meta.scope) return true;
+    const match = picomatch(p.meta.scope, { dot: true });
+    return paths.some((path) => match(path));
+  });
+}
+
+/** A glob a user typed: repository-relative, no parent escapes. */
+export function checkScope(glob: string): string | undefined {
+  if (glob.trim() === '') return 'a scope glob is empty';
+  if (glob.startsWith('/') || /(^|\/)\.\.(\/|$)/.test(glob)) return `scope '${glob}' must be relative to the repository root, without '..'`;
+  return undefined;
+}

@@ -1,0 +1,65 @@
+// `handoff merge-driver %O %A %B %P`: git's merge driver for the roadmap. Instead of
+// merging the generated text, it regenerates the roadmap from a three-way merge of the
+// .handoff/ trees of the two sides, and writes it over %A.
+//
+// Git does not tell a driver which commits it merges; what it leaves behind:
+// - `git merge` sets GITHEAD_<commit>=<name> for the commit being merged in;
+// - a rebase lists the commit being picked last in <git dir>/rebase-merge/done, and
+//   `rebase --apply` names it in rebase-apply/original-commit; its parent is the base.
+// When neither is there, or anything fails, git's own text merge runs instead, so the
+// worst case is the conflict a user would have had without us.
+import { promises as fs } from 'node:fs';
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { mergeMaps, HANDOFF_DIR } from '../store/tree.js';
+import { readText } from '../store/fs.js';
+import { filesOf, gitRaw, gitText, resolveRev, treeBlobs } from '../git/git-plumbing.js';
+import { openCache, renderTree } from './roadmap-file.js';
+
+interface Sides {
+  base: string | null;
+  theirs: string;
+}
+
+async function findSides(ctx: Context): Promise<Sides | null> {
+  const heads = Object.keys(ctx.env).filter((k) => /^GITHEAD_[0-9a-f]{40,64}$/.test(k));
+  if (heads.length === 1) {
+    const theirs = heads[0]!.slice('GITHEAD_'.length);
+    const base = (await gitRaw(ctx.root, ['merge-base', 'HEAD', theirs])).stdout.toString('utf8').trim();
+    return { theirs, base: base || null };
+  }
+  const [done, original] = (await gitText(ctx.root, ['rev-parse', '--path-format=absolute', '--git-path', 'rebase-merge/done', '--git-path', 'rebase-apply/original-commit'])).split('\n');
+  const lines = ((done && (await readText(done))) ?? '').split('\n').filter((l) => /^\s*(p|pick|r|reword|e|edit|s|squash|f|fixup)\s/.test(l));
+  // `git rebase --apply` (git am -3) names the commit it is applying in rebase-apply/original-commit.
+  const sha = /^\s*\w+\s+([0-9a-f]{7,64})\b/.exec(lines.at(-1) ?? '')?.[1] ?? /^[0-9a-f]{40,64}$/m.exec((original && (await readText(original))) ?? '')?.[0];
+  if (!sha) return null;
+  const theirs = await resolveRev(ctx.root, sha);
+  if (!theirs) return null;
+  return { theirs, base: await resolveRev(ctx.root, `${theirs}^`) };
+}
+
+async function textMerge(ctx: Context, base: string, ours: string, theirs: string): Promise<number> {
+  const r = await gitRaw(ctx.root, ['merge-file', '-L', 'ours', '-L', 'base', '-L', 'theirs', ours, base, theirs]);
+  return r.code === 0 ? 0 : 1;
+}
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const [base, ours, theirs, roadmap] = args.positionals as [string, string, string, string];
+  try {
+    const sides = await findSides(ctx);
+    if (!sides) {
+      ctx.stderr(`handoff: merge driver: cannot tell which commit is being merged; merging ${roadmap} as text ('handoff roadmap' regenerates it after)`);
+      return await textMerge(ctx, base, ours, theirs);
+    }
+    const [o, a, b] = await Promise.all([treeBlobs(ctx.root, sides.base, HANDOFF_DIR), treeBlobs(ctx.root, 'HEAD', HANDOFF_DIR), treeBlobs(ctx.root, sides.theirs, HANDOFF_DIR)]);
+    const opened = await openCache(ctx.root, ctx.env);
+    const { files } = await filesOf(ctx.root, mergeMaps(o, a, b), opened.cache);
+    const { content } = await renderTree(files, roadmap, opened);
+    await fs.writeFile(ours, content);
+    ctx.stderr(`handoff: regenerated ${roadmap} for the merge instead of merging its text`);
+    return 0;
+  } catch (error) {
+    ctx.stderr(`handoff: warning: merge driver failed (${(error as Error).message.split('\n')[0]}); merging ${roadmap} as text`);
+    return await textMerge(ctx, base, ours, theirs);
+  }
+}

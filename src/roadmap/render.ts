@@ -1,0 +1,134 @@
+// ROADMAP.md: what a person or an agent reads first. A pure function of the parsed
+// .handoff/ tree and the roadmap's own path: no clock, no branch, no commit count, and
+// every list sorted by id, so the same files give the same bytes on every machine and
+// the file can be regenerated during a merge.
+import { posix } from 'node:path';
+import type { Handoff } from '../store/handoff.js';
+import { code } from '../handoff/files.js';
+import { findSection, inline, sectionText } from '../store/markdown.js';
+import { activePins } from '../store/pin.js';
+import { fill } from '../store/template.js';
+import type { Tree } from '../store/tree.js';
+
+export const DEFAULT_ROADMAP = '.handoff/ROADMAP.md';
+/** Finished and superseded handoffs listed one line each; older ones are counted. */
+export const RECENT = 20;
+const MAX_CHAIN = 8;
+
+/**
+ * shortId() for every id at once: in sorted order an id shares its longest prefix with a
+ * neighbour, so this is O(n log n) where calling shortId per id is O(n^2) (1,200 ids: ms, not 100s of ms).
+ */
+export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, string> {
+  const sorted = [...new Set(ids)].sort();
+  const common = (a: string | undefined, b: string) => {
+    let i = 0;
+    if (a === undefined) return 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return i;
+  };
+  const out = new Map<string, string>();
+  sorted.forEach((id, i) => {
+    const length = Math.max(min, common(sorted[i - 1], id) + 1, common(sorted[i + 1], id) + 1);
+    out.set(id, id.slice(0, Math.min(length, id.length)));
+  });
+  return out;
+}
+
+/** A fence that nothing inside the text can close. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...(text.match(/^ {0,3}`{3,}/gm) ?? []).map((r) => r.trim().length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${text.endsWith('\n') ? text : `${text}\n`}${fence}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function section(h: Handoff, title: string): string {
+  const s = findSection(h.body, title);
+  return s ? sectionText(s.content) : '';
+}
+
+/** `a` <- `b` <- `c`: the handoff and its ancestors, stopping at a missing link or a cycle. */
+export function chain(h: Handoff, byId: ReadonlyMap<string, Handoff>, short: (id: string) => string): string {
+  const parts = [code(short(h.meta.id))];
+  const seen = new Set([h.meta.id]);
+  let parent = h.meta.parent;
+  while (parent) {
+    if (seen.has(parent)) {
+      parts.push('(cycle)');
+      break;
+    }
+    if (parts.length > MAX_CHAIN) {
+      parts.push('...');
+      break;
+    }
+    seen.add(parent);
+    const next = byId.get(parent);
+    parts.push(next ? code(short(parent)) : `${code(short(parent))} (missing)`);
+    if (!next) break;
+    parent = next.meta.parent;
+  }
+  return parts.join(' <- ');
+}
+
+export function renderRoadmap(template: string, tree: Tree, roadmapPath: string): string {
+  const shortIds = uniquePrefixes([...tree.handoffs, ...tree.pins].map((i) => i.meta.id));
+  const short = (id: string) => shortIds.get(id) ?? id.slice(0, 8);
+  const link = (file: string) => posix.relative(posix.dirname(roadmapPath), file);
+  const byId = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
+  const newestFirst = [...tree.handoffs].reverse();
+  const open = newestFirst.filter((h) => h.meta.status === 'open');
+  const finished = newestFirst.filter((h) => h.meta.status !== 'open');
+  const pins = activePins(tree.pins);
+
+  const branches = new Map<string, Handoff[]>();
+  for (const h of open) {
+    const key = h.meta.branch ?? '';
+    branches.set(key, [...(branches.get(key) ?? []), h]);
+  }
+  const openText = [...branches.entries()]
+    .map(([branch, list]) => {
+      const title = branch ? `### Branch ${code(branch)}` : '### Detached HEAD';
+      return [title, ...list.map((h) => renderOpen(h, short, link, byId))].join('\n\n');
+    })
+    .join('\n\n');
+
+  const history = finished.slice(0, RECENT).map((h) => {
+    const when = h.meta.status === 'done' && h.meta.finished ? ` ${h.meta.finished.slice(0, 10)}` : '';
+    const by = h.meta.superseded_by ? ` by ${code(short(h.meta.superseded_by))}` : '';
+    return `- ${h.meta.status}${when}${by}: [${inline(h.meta.goal)}](${link(h.file)}) (${h.meta.branch ? code(h.meta.branch) : 'detached'}); chain ${chain(h, byId, short)}`;
+  });
+  if (finished.length > RECENT) history.push(`- ... and ${plural(finished.length - RECENT, 'older handoff')} (\`handoff list\`)`);
+
+  const summary = `${plural(open.length, 'open handoff')} on ${branches.size} ${branches.size === 1 ? 'branch' : 'branches'}, ${plural(pins.length, 'active pin')}, ${finished.length} finished or superseded.`;
+  return fill(template, {
+    summary,
+    pins:
+      pins.length === 0
+        ? 'No active pins. Record one with `handoff pin "<constraint>"`.'
+        : pins.map((p) => `### Pin ${code(short(p.meta.id))}${p.meta.scope ? ` (applies to ${p.meta.scope.map(code).join(', ')})` : ''}\n\n${fenced(p.text)}`).join('\n\n'),
+    open: open.length === 0 ? 'No open handoffs. Start one with `handoff new "<goal>"`.' : openText,
+    history: history.length === 0 ? 'Nothing finished yet.' : history.join('\n'),
+    resume: 'A fresh agent session starts from `handoff resume` (the newest open handoff on the current branch) or `handoff resume <id>`; it prints the pins and the handoff, and what git says has changed since.',
+  });
+}
+
+/** "Name <email>" -> "Name": an address in angle brackets would render as a link or vanish as HTML. */
+function authorName(author: string): string {
+  return inline(author).replace(/\s*<[^>]*>$/, '').replace(/[<>]/g, '');
+}
+
+function renderOpen(h: Handoff, short: (id: string) => string, link: (file: string) => string, byId: ReadonlyMap<string, Handoff>): string {
+  const parts = [
+    `#### ${inline(h.meta.goal) || '(no goal)'}`,
+    `[${code(short(h.meta.id))}](${link(h.file)}), written ${h.meta.created.slice(0, 10)}${authorName(h.meta.author) ? ` by ${authorName(h.meta.author)}` : ''}${h.meta.parent ? `; chain ${chain(h, byId, short)}` : ''}`,
+  ];
+  const next = section(h, 'Next steps');
+  const questions = section(h, 'Open questions');
+  if (next) parts.push(`**Next steps**\n\n${next}`);
+  if (questions) parts.push(`**Open questions**\n\n${questions}`);
+  return parts.join('\n\n');
+}

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { activePins } from '../store/pin.js';
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { unifiedDiff } from './text-diff.js';
+import type { Problem } from '../store/tree.js';
+import { HandoffError } from '../cli/errors.js';
+import { exists, readText } from '../store/fs.js';
+import { renderFiles, roadmapPath, writeRoadmap } from './roadmap-file.js';
+import { readWorkTree } from '../store/work-tree.js';
+import { plural, printJson } from '../cli/output.js';
+
+export function warnSkipped(ctx: Context, problems: readonly Problem[]): void {
+  for (const p of problems) ctx.stderr(`handoff: warning: skipped ${p.file}: ${p.message}`);
+}
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  if (!(await exists(ctx.dir))) throw new HandoffError(`no ${ctx.rel(ctx.dir)} directory here; run 'handoff init' first`);
+  const roadmap = roadmapPath(ctx.config);
+  const { tree, content } = await renderFiles(await readWorkTree(ctx.root), roadmap, ctx.root, ctx.env);
+  warnSkipped(ctx, tree.problems);
+  const shown = ctx.rel(path.join(ctx.root, roadmap));
+  if (args.values.check) {
+    const current = await readText(path.join(ctx.root, roadmap));
+    const upToDate = current === content;
+    const diff = upToDate ? '' : await unifiedDiff(roadmap, current ?? '', content);
+    if (args.values.json) printJson(ctx, { file: roadmap, upToDate, exists: current !== undefined, diff });
+    else if (upToDate) ctx.stdout(`${shown} is up to date.\n`);
+    else {
+      ctx.stdout(diff);
+      ctx.stderr(`handoff: ${shown} ${current === undefined ? 'does not exist' : 'is out of date'}; run 'handoff roadmap' and commit it`);
+    }
+    return upToDate ? 0 : 1;
+  }
+  const wrote = await writeRoadmap(ctx.root, roadmap, content);
+  const counts = `${plural(tree.handoffs.filter((h) => h.meta.status === 'open').length, 'open handoff')}, ${plural(activePins(tree.pins).length, 'active pin')}`;
+  if (args.values.json) printJson(ctx, { file: roadmap, written: wrote });
+  else ctx.stdout(wrote ? `Wrote ${shown} (${counts}).\n` : `${shown} is up to date; nothing changed.\n`);
+  return 0;
+}

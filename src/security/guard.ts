@@ -1,0 +1,33 @@
+// .handoff/ arrives in pull requests from strangers: it, or a directory in it, can be a
+// symbolic link to somewhere else on the machine. Before reading or writing, the real
+// location must still be inside the work tree; symbolic-link files inside are skipped.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { HandoffError } from '../cli/errors.js';
+
+async function real(p: string): Promise<string | undefined> {
+  try {
+    return await fs.realpath(p);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Throws unless `dir` (when it exists) really lies inside `root`. */
+export async function assertInside(root: string, dir: string, shownAs: string): Promise<void> {
+  const [r, d] = await Promise.all([real(root), real(dir)]);
+  if (r === undefined || d === undefined) return;
+  if (d !== r && !d.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) {
+    throw new HandoffError(`${shownAs} is a symbolic link to ${d}, outside the repository; refusing to read or write there (replace it with a directory)`);
+  }
+}
+
+/** Whether `file` is a symbolic link (read commands skip those with a warning). */
+export async function isSymlink(file: string): Promise<boolean> {
+  try {
+    return (await fs.lstat(file)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

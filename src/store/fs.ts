@@ -1,0 +1,115 @@
+// Files under .handoff/: written through a temp file in the same directory, so a crash
+// or a kill leaves the old state or the new one, never half a file.
+//
+// write-file-atomic does the replace half of this, but not "create, and fail if it
+// exists"; link(2) gives that atomically, so both halves live here in a few lines.
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { HandoffError } from '../cli/errors.js';
+
+async function writeTemp(target: string, content: string): Promise<string> {
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const handle = await fs.open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return temp;
+}
+
+/** Creates `target` with `content`; fails, changing nothing, if it already exists. */
+export async function createFileAtomic(target: string, content: string): Promise<void> {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const temp = await writeTemp(target, content);
+  try {
+    await fs.link(temp, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new HandoffError(`${target} already exists; refusing to overwrite it`);
+    }
+    throw error;
+  } finally {
+    await fs.rm(temp, { force: true });
+  }
+}
+
+/** Replaces `target` with `content` in one step. */
+export async function replaceFileAtomic(target: string, content: string): Promise<void> {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const temp = await writeTemp(target, content);
+  try {
+    await fs.rename(temp, target);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+export async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Names of the `.md` files in a directory, sorted; none when it does not exist. */
+export async function listMarkdown(dir: string): Promise<string[]> {
+  try {
+    const names = await fs.readdir(dir);
+    return names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+export async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function ensureDir(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+}
+
+const TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Removes temp files whose writer is gone (killed mid-write): they are hidden from the
+ * tool but `git add -A` would commit them. A temp file whose process id is alive (or
+ * reused) is left alone. Returns how many were removed.
+ */
+export async function sweepTemps(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const pid = Number(TEMP.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    await fs.rm(path.join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

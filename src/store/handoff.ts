@@ -1,0 +1,180 @@
+// The handoff file: YAML front-matter (facts) + Markdown sections (prose).
+// Parsing keeps the YAML document and the body text, so a read-modify-write changes
+// only the keys the tool sets; unknown keys, comments and sections survive.
+import { FileFormatError } from '../cli/errors.js';
+import {
+  frontMatterData,
+  joinFrontMatter,
+  parseFrontMatter,
+  splitFrontMatter,
+  stringifyFrontMatter,
+  updateFrontMatter,
+  type FrontMatterDoc,
+} from './frontmatter.js';
+import { isId } from './id.js';
+import { repoPathProblem } from '../security/paths.js';
+import { parseBody, type Body } from './markdown.js';
+
+export const SECTION_TITLES = [
+  'Goal',
+  'Completed',
+  'Current state',
+  'In progress',
+  'Next steps',
+  'Open questions',
+  'Decisions',
+  'References',
+] as const;
+export type SectionTitle = (typeof SECTION_TITLES)[number];
+
+export const STATUSES = ['open', 'done', 'superseded'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const CHANGE_KINDS = ['added', 'modified', 'deleted', 'renamed', 'copied', 'type-changed'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export const FILE_STATES = ['committed', 'staged', 'unstaged', 'untracked'] as const;
+export type FileState = (typeof FILE_STATES)[number];
+
+export interface FileChange {
+  path: string;
+  change: ChangeKind;
+  /** The old path of a rename or copy. */
+  from?: string;
+  insertions?: number;
+  deletions?: number;
+  binary?: boolean;
+  state: FileState;
+}
+
+export interface HandoffMeta {
+  id: string;
+  goal: string;
+  status: Status;
+  created: string;
+  author: string;
+  branch: string | null;
+  base: string | null;
+  head: string | null;
+  parent: string | null;
+  superseded_by?: string;
+  finished?: string;
+  files: FileChange[];
+}
+
+export interface Handoff {
+  file: string;
+  meta: HandoffMeta;
+  doc: FrontMatterDoc;
+  /** The Markdown after the front-matter, exactly as stored. */
+  bodyText: string;
+  body: Body;
+}
+
+export function serializeHandoff(meta: HandoffMeta, bodyText: string): string {
+  const ordered: Record<string, unknown> = {
+    id: meta.id,
+    goal: meta.goal,
+    status: meta.status,
+    created: meta.created,
+    author: meta.author,
+    branch: meta.branch,
+    base: meta.base,
+    head: meta.head,
+    parent: meta.parent,
+    superseded_by: meta.superseded_by,
+    finished: meta.finished,
+    files: meta.files.map((f) => ({
+      path: f.path,
+      change: f.change,
+      from: f.from,
+      insertions: f.insertions,
+      deletions: f.deletions,
+      binary: f.binary,
+      state: f.state,
+    })),
+  };
+  return joinFrontMatter(stringifyFrontMatter(ordered), bodyText);
+}
+
+export function parseHandoff(text: string, file: string): Handoff {
+  const { yaml, body: bodyText } = splitFrontMatter(text, file);
+  const doc = parseFrontMatter(yaml, file);
+  const data = frontMatterData(doc, file);
+  const meta = validateMeta(data, file);
+  return { file, meta, doc, bodyText, body: parseBody(bodyText) };
+}
+
+/** The same file with some front-matter keys changed; everything else byte for byte. */
+export function updateHandoff(handoff: Handoff, changes: Partial<HandoffMeta>): string {
+  return joinFrontMatter(updateFrontMatter(handoff.doc, changes as Record<string, unknown>), handoff.bodyText);
+}
+
+function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta {
+  const need = (key: string, ok: boolean, expected: string) => {
+    if (!ok) {
+      const found = key in data ? `found ${JSON.stringify(data[key])?.slice(0, 60)}` : 'it is missing';
+      throw new FileFormatError(file, `front-matter '${key}' must be ${expected}; ${found}`);
+    }
+  };
+  need('id', isId(data.id), 'a 26-character handoff id, e.g. id: "01jx7k2m9q8r4s5t6v7w8x9y0z"');
+  need('goal', typeof data.goal === 'string', 'the goal text, e.g. goal: "add team billing"');
+  need('status', STATUSES.includes(data.status as Status), `one of ${STATUSES.join(', ')}`);
+  need('created', typeof data.created === 'string', 'an ISO time in quotes, e.g. created: "2026-01-05T10:00:00.000Z"');
+  for (const key of ['author', 'branch', 'base', 'head', 'parent', 'superseded_by', 'finished']) {
+    need(key, data[key] === undefined || data[key] === null || typeof data[key] === 'string', 'a string or null');
+  }
+  // Commit hashes reach git's command line: anything but hex (say "--output=x") is refused.
+  for (const key of ['base', 'head']) {
+    need(key, data[key] === undefined || data[key] === null || (typeof data[key] === 'string' && /^[0-9a-f]{7,64}$/.test(data[key])), 'a commit hash or null');
+  }
+  need('parent', data.parent === undefined || data.parent === null || isId(data.parent), 'a handoff id or null');
+  const files = data.files ?? [];
+  need('files', Array.isArray(files), 'a list of files');
+  return {
+    id: data.id as string,
+    goal: data.goal as string,
+    status: data.status as Status,
+    created: data.created as string,
+    author: (data.author as string | undefined) ?? '',
+    branch: (data.branch as string | null | undefined) ?? null,
+    base: (data.base as string | null | undefined) ?? null,
+    head: (data.head as string | null | undefined) ?? null,
+    parent: (data.parent as string | null | undefined) ?? null,
+    ...(typeof data.superseded_by === 'string' ? { superseded_by: data.superseded_by } : {}),
+    ...(typeof data.finished === 'string' ? { finished: data.finished } : {}),
+    files: (files as unknown[]).map((f, i) => validateFile(f, i, file)),
+  };
+}
+
+function validateFile(value: unknown, index: number, file: string): FileChange {
+  const f = (value ?? {}) as Record<string, unknown>;
+  const where = `files[${index}]`;
+  if (typeof value !== 'object' || value === null || typeof f.path !== 'string' || f.path === '') {
+    throw new FileFormatError(file, `${where} must have a path, e.g. - path: "src/app.ts"`);
+  }
+  for (const key of ['path', 'from'] as const) {
+    const problem = typeof f[key] === 'string' ? repoPathProblem(f[key]) : undefined;
+    if (problem) throw new FileFormatError(file, `${where}.${key} ${problem}; found ${JSON.stringify(f[key]).slice(0, 80)}`);
+  }
+  if (!CHANGE_KINDS.includes(f.change as ChangeKind)) {
+    throw new FileFormatError(file, `${where}.change must be one of ${CHANGE_KINDS.join(', ')}`);
+  }
+  if (!FILE_STATES.includes(f.state as FileState)) {
+    throw new FileFormatError(file, `${where}.state must be one of ${FILE_STATES.join(', ')}`);
+  }
+  const count = (key: 'insertions' | 'deletions') => {
+    const n = f[key];
+    if (n === undefined || n === null) return {};
+    if (!Number.isInteger(n) || (n as number) < 0) throw new FileFormatError(file, `${where}.${key} must be a whole number`);
+    return { [key]: n as number };
+  };
+  return {
+    path: f.path,
+    change: f.change as ChangeKind,
+    ...(typeof f.from === 'string' ? { from: f.from } : {}),
+    ...count('insertions'),
+    ...count('deletions'),
+    ...(f.binary === true ? { binary: true } : {}),
+    state: f.state as FileState,
+  };
+}

@@ -1,0 +1,25 @@
+// Text the user hands us as a file or on stdin: kept byte for byte, and refused (not
+// mangled) when it is not UTF-8.
+import { readFile } from 'node:fs/promises';
+import { HandoffError } from '../cli/errors.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export function decodeUtf8(bytes: Uint8Array, source: string): string {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new HandoffError(`${source} is not UTF-8 text; expected a UTF-8 text file`);
+  }
+}
+
+export async function readUserFile(file: string, shownAs: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new HandoffError(`${shownAs}: cannot read it (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code})`);
+  }
+  return decodeUtf8(bytes, shownAs);
+}

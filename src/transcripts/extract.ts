@@ -1,0 +1,243 @@
+// Deterministic extraction from a transcript's event stream: what the next session needs
+// (the user's lasting rules, files, todo/plan state, last test/build runs, decisions,
+// the live thread) and nothing of the process. Fed one event at a time so memory stays
+// bounded however long the session; every kept item carries the line it came from.
+import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
+import { redactSecrets } from '../security/redact.js';
+
+export interface Quoted {
+  text: string;
+  line: number;
+}
+
+export interface Extraction {
+  agent: Agent;
+  sessionId?: string;
+  cwd?: string;
+  start?: string;
+  last?: string;
+  model?: string;
+  constraints: Quoted[];
+  decisions: Quoted[];
+  files: Array<{ path: string; change: EditKind; from?: string; line: number }>;
+  todos: { line: number; items: Array<{ text: string; status: TodoStatus }> } | undefined;
+  plan: Quoted | undefined;
+  commands: Array<{ command: string; passed: boolean | undefined; line: number; subagent?: boolean }>;
+  /** The newest user turns of the main thread, oldest first (trim to a budget later). */
+  recentUser: Quoted[];
+  usage: { contextTokens: number; window?: number; model?: string; line: number } | undefined;
+  counts: { userTurns: number; assistantTexts: number; toolCalls: number; sidechainEvents: number; compactions: number };
+  redactions: number;
+}
+
+const MAX_QUOTE = 400;
+const MAX_CONSTRAINTS = 40;
+const MAX_DECISIONS = 20;
+const RECENT_TURNS = 40;
+const RECENT_CHARS = 200_000;
+
+// A lasting rule in imperative form: the sentence starts with the rule word.
+const CONSTRAINT = /^(?:please\s+)?(?:never|always|don['’]t|do not|must(?: not)?|only|prefer|avoid|make sure|keep|no more)\b|^(?:you|we)\s+(?:must|should (?:never|always)|must not|shouldn['’]t|should not)\b/i;
+// A choice with its reason: both halves must be there.
+const CHOICE = /\b(?:decided to|decide to|going with|went with|opted (?:to|for)|chose|choosing|switched to|settled on)\b|\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|we should|i['’]m going to)\b(?:[^.]|\.(?!\s)){0,120}?\b(?:use|switch|catch|keep|go with|mock|replace|store|move)\b/i;
+const REASON = /\b(?:because|since|so that|instead of|rather than|to avoid|as it|which (?:keeps|avoids|means))\b/i;
+const TEST_OR_BUILD = /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|check)\b|npx\s+(?:vitest|jest|tsc|eslint|playwright)\b|vitest\b|jest\b|pytest\b|python3? -m (?:pytest|unittest)\b|cargo (?:test|build|check|clippy)\b|go (?:test|build|vet)\b|make(?:\s|$)|tsc\b|mvn\b|gradle\b|\.\/gradlew\b|dotnet (?:test|build)\b|ruff\b|mypy\b|golangci-lint\b|eslint\b|ctest\b|cmake --build\b|swift (?:test|build)\b|deno (?:test|check)\b|rspec\b|rake\b|phpunit\b)/;
+
+// Text the agent's harness wraps around user turns: not the user's words.
+const WRAPPERS = /<(local-command-caveat|system-reminder|command-name|command-message|command-args|local-command-stdout|local-command-stderr)>[\s\S]*?<\/\1>/g;
+
+export function commandKey(command: string): string {
+  return command.split(/\s\|\s|\s2>&1/)[0]!.replace(/\s+/g, ' ').trim();
+}
+
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  let inFence = false;
+  for (const raw of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(raw)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence || /^\s*(>|\||    )/.test(raw)) continue;
+    const line = raw.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim();
+    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z"'`(])/)) if (s.trim()) out.push(s.trim());
+  }
+  return out;
+}
+
+export const isConstraint = (sentence: string) => sentence.length <= MAX_QUOTE && CONSTRAINT.test(sentence) && !sentence.endsWith('?');
+export const isDecision = (sentence: string) => sentence.length <= MAX_QUOTE && CHOICE.test(sentence) && REASON.test(sentence);
+export const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
+
+export class Extractor {
+  private readonly ex: Extraction;
+  private readonly files = new Map<string, { path: string; change: EditKind; from?: string; line: number }>();
+  private readonly commands = new Map<string, { command: string; passed: boolean | undefined; line: number; subagent?: boolean }>();
+  private readonly pending = new Map<string, string>();
+  private readonly tasks = new Map<string, { text: string; status: TodoStatus }>();
+  private tasksLine = 0;
+  private recentChars = 0;
+
+  constructor(agent: Agent) {
+    this.ex = {
+      agent,
+      constraints: [],
+      decisions: [],
+      files: [],
+      todos: undefined,
+      plan: undefined,
+      commands: [],
+      recentUser: [],
+      usage: undefined,
+      counts: { userTurns: 0, assistantTexts: 0, toolCalls: 0, sidechainEvents: 0, compactions: 0 },
+      redactions: 0,
+    };
+  }
+
+  add(e: TranscriptEvent): void {
+    const ex = this.ex;
+    if (e.sidechain) ex.counts.sidechainEvents++;
+    switch (e.kind) {
+      case 'meta':
+        if (e.sessionId && !ex.sessionId) ex.sessionId = e.sessionId;
+        if (e.cwd && !ex.cwd) ex.cwd = e.cwd;
+        if (e.start && !ex.start) ex.start = e.start;
+        if (e.model) ex.model = e.model;
+        return;
+      case 'time':
+        ex.start ??= e.at;
+        ex.last = e.at;
+        return;
+      case 'user':
+        if (e.sidechain) return;
+        ex.counts.userTurns++;
+        this.userTurn(e.text, e.line);
+        return;
+      case 'assistant':
+        if (e.sidechain) return;
+        ex.counts.assistantTexts++;
+        for (const s of sentences(e.text)) if (isDecision(s)) this.push(ex.decisions, { text: s, line: e.line }, MAX_DECISIONS, 'd');
+        return;
+      case 'tool-call':
+        ex.counts.toolCalls++;
+        return;
+      case 'file-edit': {
+        const prev = this.files.get(e.path);
+        const change = prev?.change === 'create' && e.change === 'edit' ? 'create' : e.change;
+        this.files.set(e.path, { path: e.path, change, ...(e.from ? { from: e.from } : {}), line: prev?.line ?? e.line });
+        return;
+      }
+      case 'shell': {
+        const command = e.command.trim();
+        if (!isTestOrBuild(command) || command.length > MAX_QUOTE) return;
+        const passed = e.exitCode === undefined ? undefined : e.exitCode === 0;
+        // `npm test 2>&1 | tail` and `npm test` are one command run twice.
+        const key = commandKey(command);
+        this.commands.delete(key);
+        this.commands.set(key, { command, passed, line: e.line, ...(e.sidechain ? { subagent: true } : {}) });
+        if (e.id && e.exitCode === undefined) this.pending.set(e.id, key);
+        return;
+      }
+      case 'tool-result': {
+        const command = e.id ? this.pending.get(e.id) : undefined;
+        if (command === undefined) return;
+        this.pending.delete(e.id!);
+        const entry = this.commands.get(command);
+        if (entry) entry.passed = !e.isError;
+        return;
+      }
+      case 'todos':
+        if (e.sidechain && ex.todos) return;
+        ex.todos = { line: e.line, items: e.items.filter((i) => i.text.trim() !== '') };
+        return;
+      case 'task': {
+        if (e.sidechain) return;
+        const id = e.id ?? String(this.tasks.size + 1);
+        const prev = this.tasks.get(id);
+        this.tasks.set(id, { text: e.subject ?? prev?.text ?? `task ${id}`, status: e.status ?? prev?.status ?? 'pending' });
+        this.tasksLine = e.line;
+        return;
+      }
+      case 'plan':
+        if (!e.sidechain) ex.plan = { text: e.text, line: e.line };
+        return;
+      case 'compaction':
+        if (e.sidechain) return;
+        ex.counts.compactions++;
+        ex.usage = undefined;
+        return;
+      case 'usage':
+        if (e.sidechain) return;
+        ex.usage = { contextTokens: e.contextTokens, ...(e.window ? { window: e.window } : {}), ...(e.model ? { model: e.model } : {}), line: e.line };
+        if (e.model) ex.model = e.model;
+        return;
+    }
+  }
+
+  private userTurn(raw: string, line: number): void {
+    const ex = this.ex;
+    const text = raw.replace(WRAPPERS, '').trim();
+    if (text === '') return;
+    ex.recentUser.push({ text, line });
+    this.recentChars += text.length;
+    while (ex.recentUser.length > RECENT_TURNS || (this.recentChars > RECENT_CHARS && ex.recentUser.length > 1)) this.recentChars -= ex.recentUser.shift()!.text.length;
+    // Long pastes (logs, documents) are not the user's own rules.
+    if (text.length > 4000) return;
+    for (const s of sentences(text)) if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
+  }
+
+  private push(list: Quoted[], q: Quoted, max: number, tag: string): void {
+    // Lists stay short, so a scan keeps memory flat where a set of everything seen would not.
+    if (list.some((x) => x.text === q.text)) return;
+    list.push(q);
+    // Constraints: the first ones stated; decisions: the latest ones.
+    if (list.length > max) (tag === 'd' ? list.shift() : list.pop());
+  }
+
+  /** The result, with every kept text passed through secret redaction. */
+  result(): Extraction {
+    const ex = this.ex;
+    ex.files = [...this.files.values()];
+    ex.commands = [...this.commands.values()];
+    if (this.tasks.size > 0 && this.tasksLine > (ex.todos?.line ?? 0)) {
+      ex.todos = { line: this.tasksLine, items: [...this.tasks.values()] };
+    }
+    const clean = (t: string) => {
+      // Control characters (a NUL in a pasted log) would make the handoff a binary file.
+      const r = redactSecrets(t.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ''));
+      ex.redactions += r.redactions.length;
+      return r.text;
+    };
+    const q = (x: Quoted) => ({ ...x, text: clean(x.text) });
+    ex.constraints = ex.constraints.map(q);
+    ex.decisions = ex.decisions.map(q);
+    ex.recentUser = ex.recentUser.map(q);
+    if (ex.plan) ex.plan = q(ex.plan);
+    ex.commands = ex.commands.map((c) => ({ ...c, command: clean(c.command) }));
+    if (ex.todos) ex.todos = { ...ex.todos, items: ex.todos.items.map((i) => ({ ...i, text: clean(i.text) })) };
+    return ex;
+  }
+}
+
+/** The newest turns that fit the budget (at least one, cut from the front if it alone is over). */
+export function withinBudget(turns: readonly Quoted[], budget: number, count: (text: string) => number): { kept: Quoted[]; tokens: number; dropped: number } {
+  const kept: Quoted[] = [];
+  let tokens = 0;
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const t = turns[i]!;
+    const n = count(t.text);
+    if (tokens + n > budget) {
+      if (kept.length === 0) {
+        // Keep the tail of a single oversized turn: the live end of the thread.
+        const ratio = budget / Math.max(n, 1);
+        const text = '…' + t.text.slice(Math.floor(t.text.length * (1 - ratio)));
+        kept.unshift({ text, line: t.line });
+        tokens = count(text);
+      }
+      break;
+    }
+    kept.unshift(t);
+    tokens += n;
+  }
+  return { kept, tokens, dropped: turns.length - kept.length };
+}

@@ -1,0 +1,119 @@
+// Finding and reading the transcript a command works from (--from auto|<path>), shared
+// by `new`, `meter` and `sessions`. Every automatic choice prints one line saying so.
+import path from 'node:path';
+import type { Context } from '../cli/context.js';
+import { HandoffError } from '../cli/errors.js';
+import { DEFAULT_TRANSCRIPT_CONFIG } from '../store/config.js';
+import { Extractor, withinBudget, type Extraction } from './extract.js';
+import type { FileChange } from '../store/handoff.js';
+import { activePins, serializePin, type PinMeta } from '../store/pin.js';
+import { transcriptParts, type DraftParts } from './transcript-draft.js';
+import { loadTokenCounter } from './tokens.js';
+import { discoverSessions, type Candidate } from './discovery.js';
+import { createItem, loadPins, pinsDir, warnProblems } from '../store/store.js';
+import { openTranscript, type OpenedTranscript } from './open.js';
+import { newStats } from './events.js';
+
+export interface Read {
+  opened: OpenedTranscript;
+  extraction: Extraction;
+  shown: string;
+}
+
+/** A path for messages and drafts: relative to the repo when inside it, else with ~ for home. */
+export function showPath(ctx: Context, file: string): string {
+  const rel = path.relative(ctx.root, file);
+  if (!rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+  const home = ctx.env.HOME;
+  return home && file.startsWith(home + path.sep) ? '~' + file.slice(home.length) : file;
+}
+
+export function insideRepo(ctx: Context, dir: string | undefined): boolean | undefined {
+  if (dir === undefined) return undefined;
+  const rel = path.relative(ctx.root, dir);
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+export async function scan(opened: OpenedTranscript): Promise<Extraction> {
+  const x = new Extractor(opened.agent);
+  for await (const e of opened.events()) x.add(e);
+  return x.result();
+}
+
+function noteSkipped(ctx: Context, r: Read): void {
+  const { badLines, unknown } = r.opened.stats;
+  if (badLines > 0) ctx.stderr(`handoff: skipped ${badLines} line${badLines === 1 ? '' : 's'} of ${r.shown} that ${badLines === 1 ? 'is' : 'are'} not valid JSON (truncated, or still being written)`);
+  if (unknown > 0) ctx.stderr(`handoff: skipped ${unknown} record${unknown === 1 ? '' : 's'} of a type this version does not know in ${r.shown}`);
+}
+
+/** The session's working directory from its first records, without reading the rest. */
+async function peekCwd(opened: OpenedTranscript): Promise<string | undefined> {
+  let seen = 0;
+  for await (const e of opened.events()) {
+    if (e.kind === 'meta' && e.cwd) return e.cwd;
+    if (++seen > 50) break;
+  }
+  return undefined;
+}
+
+/** A discovered session, or undefined when it ran outside this repository (checked before the full read). */
+export async function readCandidate(ctx: Context, c: Candidate): Promise<Read | undefined> {
+  const shown = showPath(ctx, c.file);
+  const opened = await openTranscript(c.file, shown, ctx.root, c.sessionId);
+  if (insideRepo(ctx, await peekCwd(opened)) === false) return undefined;
+  Object.assign(opened.stats, newStats());
+  const extraction = await scan(opened);
+  if (insideRepo(ctx, extraction.cwd) === false) return undefined;
+  return { opened, extraction, shown };
+}
+
+/** The transcript named by --from: `auto` (the newest session of this repository) or a path. */
+export async function readFrom(ctx: Context, from: string, force: boolean): Promise<Read | undefined> {
+  if (from === 'auto') {
+    for (const c of await discoverSessions(ctx.root, ctx.env)) {
+      // In-repo files (Aider, SpecStory) carry no cwd: they are this repository's.
+      const r = await readCandidate(ctx, c).catch(() => undefined);
+      if (!r) continue;
+      ctx.stderr(`handoff: reading the ${r.opened.agent} session ${r.extraction.sessionId ?? ''}${r.extraction.sessionId ? ' ' : ''}(${r.shown}), the newest for this repository`);
+      noteSkipped(ctx, r);
+      return r;
+    }
+    return undefined;
+  }
+  const file = path.resolve(ctx.cwd, from);
+  const opened = await openTranscript(file, from, ctx.root);
+  const r: Read = { opened, extraction: await scan(opened), shown: showPath(ctx, file) };
+  if (insideRepo(ctx, r.extraction.cwd) === false) {
+    if (!force) throw new HandoffError(`${from}: this ${opened.agent} session ran in ${r.extraction.cwd}, not in this repository; use --force to use it anyway`);
+    ctx.stderr(`handoff: warning: ${from} ran in ${r.extraction.cwd}, not in this repository (--force)`);
+  }
+  noteSkipped(ctx, r);
+  return r;
+}
+
+/** The draft's transcript parts, with the latest user turns trimmed to the token budget. */
+export async function draftParts(ctx: Context, r: Read, gitFiles: readonly FileChange[], omitCandidates: boolean): Promise<DraftParts> {
+  const budget = ctx.config.recent_user_tokens ?? DEFAULT_TRANSCRIPT_CONFIG.recent_user_tokens;
+  const count = await loadTokenCounter();
+  const recent = { ...withinBudget(r.extraction.recentUser, budget, count), budget };
+  const extraction = omitCandidates ? { ...r.extraction, constraints: [] } : r.extraction;
+  return transcriptParts({ extraction, source: r.shown, recent }, ctx.root, gitFiles);
+}
+
+/** `--pin-candidates`: the user's constraints become pins, verbatim; ones already pinned are skipped. */
+export async function pinCandidates(ctx: Context, r: Read, author: string): Promise<number> {
+  const { items, problems } = await loadPins(ctx);
+  warnProblems(ctx, problems);
+  const have = new Set(activePins(items).map((p) => p.text));
+  let made = 0;
+  for (const c of r.extraction.constraints) {
+    if (have.has(c.text)) continue;
+    have.add(c.text);
+    const meta: PinMeta = { id: ctx.newId(), created: ctx.now().toISOString(), author, status: 'active' };
+    const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, c.text));
+    ctx.stderr(`handoff: pinned ${meta.id} from ${r.shown} line ${c.line}: ${ctx.rel(file)}`);
+    made++;
+  }
+  return made;
+}
+
