@@ -28,6 +28,7 @@ export interface ResumeParts {
   in_progress: string;
   open_questions: string;
   decisions: string;
+  tried: string;
   current_state: string;
   completed: string;
   references: string;
@@ -50,13 +51,30 @@ const promptPins = (pins: readonly Pin[]): PromptPin[] =>
 /** The parts of a prompt with no handoff: the pins alone, and why. */
 export function pinsOnlyParts(pins: readonly Pin[], reason: string): ResumeParts {
   const since = { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: [] };
-  const empty = { next_steps: '', in_progress: '', open_questions: '', decisions: '', current_state: '', completed: '', references: '', files: '' };
+  const empty = { next_steps: '', in_progress: '', open_questions: '', decisions: '', tried: '', current_state: '', completed: '', references: '', files: '' };
   return { id: null, file: null, goal: '', pins: promptPins(pins), ...empty, since, reason };
 }
 
 /** One pin as the prompt shows it: its id, its scope, its text fenced verbatim. */
 export function renderPin(p: PromptPin): string {
   return `### Pin ${p.id}${p.scope ? ` (applies to ${p.scope.map(code).join(', ')})` : ''}\n\n${fenced(p.text)}`;
+}
+
+/**
+ * The decisions an agent must follow: superseded ones are not shown as current, only
+ * named in one line (the handoff file keeps their text), so the prompt does not grow
+ * with every replaced decision.
+ */
+export function currentDecisions(text: string): string {
+  const superseded: Array<readonly [number, string]> = [];
+  const kept: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^- ~~(D\d+):.*~~ \(superseded by (D\d+)/.exec(line);
+    if (m) superseded.push([Number(m[1]!.slice(1)), `${m[1]} (by ${m[2]})`] as const);
+    else if (!/^- … \d+ earlier superseded decisions/.test(line)) kept.push(line);
+  }
+  if (superseded.length > 0) kept.push(`- Superseded, no longer current: ${superseded.sort((a, b) => a[0] - b[0]).map((x) => x[1]).join(', ')}; their text is in the handoff file.`);
+  return kept.join('\n').trim();
 }
 
 export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: SinceFacts): ResumeParts {
@@ -73,7 +91,8 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
     next_steps: section('Next steps'),
     in_progress: section('In progress'),
     open_questions: section('Open questions'),
-    decisions: section('Decisions'),
+    decisions: currentDecisions(section('Decisions')),
+    tried: section('Tried and abandoned'),
     // A draft lists the files under Current state; they are shown once, under Files.
     current_state: section('Current state').replace(files, '').trim(),
     completed: section('Completed'),
@@ -93,6 +112,7 @@ export function renderResume(template: string, parts: ResumeParts): string {
     in_progress: block('In progress', parts.in_progress),
     open_questions: block('Open questions', parts.open_questions),
     decisions: block('Decisions', parts.decisions),
+    tried: block('Tried and abandoned', parts.tried),
     current_state: block('Current state', parts.current_state),
     completed: block('Completed', parts.completed),
     references: block('References', parts.references),
