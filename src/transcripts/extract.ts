@@ -68,7 +68,14 @@ export function sentences(text: string): string[] {
   return out;
 }
 
-export const isConstraint = (sentence: string) => sentence.length <= MAX_QUOTE && CONSTRAINT.test(sentence) && !sentence.endsWith('?');
+// A rule the user set inside a longer sentence: "..., but don't assume english", "X must never Y".
+const CLAUSE = /[,;:.!]\s+|\s+but\s+|\s+and then\s+/i;
+const LEAD = /^(?:no|but|and|also|so|just|ok(?:ay)?|please)\b[,\s]*/i;
+const MODAL = /\b(?:must|shall)\s+(?:never|not|always)\b/i;
+export const isConstraint = (sentence: string) =>
+  sentence.length <= MAX_QUOTE &&
+  !sentence.endsWith('?') &&
+  (MODAL.test(sentence) || sentence.split(CLAUSE).some((clause) => CONSTRAINT.test(clause.replace(LEAD, ''))));
 export const isDecision = (sentence: string) => sentence.length <= MAX_QUOTE && CHOICE.test(sentence) && REASON.test(sentence);
 // A question put to the user: a short sentence ending in '?', addressed to them or asking them to choose.
 const ASKS = /^(?:should|shall|do you|did you|would you|could you|can you|are you|is it|is that|which|what|where|when|how|want me|may i|does|do we|are we|is the|are the)\b|\b(?:you|your|prefer|want)\b/i;
