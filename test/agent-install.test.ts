@@ -90,7 +90,13 @@ describe('instruction-file blocks', () => {
     repo.write('AGENTS.md', original);
     const r = repo.handoff(['agent', 'install', 'codex']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('handoff: AGENTS.md: added the handoff block for Codex CLI\n');
+    expect(r.stderr).toContain('handoff: .codex/hooks.json: added the SessionStart, PreCompact hooks for Codex CLI\nhandoff: AGENTS.md: added the handoff block for Codex CLI\n');
+    // Codex skips untrusted hooks without a word: the install says how to trust them.
+    expect(r.stderr).toContain('trust_level = "trusted"');
+    const hooks = JSON.parse(repo.read('.codex/hooks.json'));
+    expect(hooks.hooks.SessionStart[0]).toEqual({ matcher: 'startup|resume|compact', hooks: [{ type: 'command', command: 'handoff hook codex-session-start', timeout: 30 }] });
+    expect(hooks.hooks.PreCompact[0].hooks[0].command).toBe('handoff hook codex-pre-compact');
+    expect(repo.handoff(['agent', 'status', 'codex']).stdout).toMatch(/codex +hooks +\.codex\/hooks\.json: installed \(SessionStart, PreCompact\)\n +note: Codex CLI skips hooks it does not trust/);
     const text = repo.read('AGENTS.md');
     expect(text.startsWith(`${original}\n<!-- git-handoff:start -->\n## Handoffs (git-handoff)\n`)).toBe(true);
     expect(text.endsWith('<!-- git-handoff:end -->\n')).toBe(true);
@@ -106,7 +112,7 @@ describe('instruction-file blocks', () => {
     expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain('updated the handoff block for OpenCode');
     expect(repo.read('AGENTS.md')).toBe(`${text}\n## Later section\n`);
 
-    expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe('handoff: AGENTS.md: removed the handoff block\n');
+    expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe('handoff: .codex/hooks.json: removed 2 handoff hooks\nhandoff: AGENTS.md: removed the handoff block\n');
     expect(repo.read('AGENTS.md')).toBe(`${original}\n## Later section\n`);
   });
 
@@ -151,6 +157,7 @@ describe('instruction-file blocks', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('handoff: AGENTS.md: expected one <!-- git-handoff:start --> line followed by one <!-- git-handoff:end --> line; fix or remove the markers by hand\n');
     expect(repo.read('AGENTS.md')).toBe('# Agents\n<!-- git-handoff:start -->\nhalf a block\n');
+    expect(existsSync(path.join(repo.dir, '.codex/hooks.json'))).toBe(false);
   });
 
   it('rejects unknown agents and actions as usage errors', () => {

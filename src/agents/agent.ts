@@ -26,28 +26,33 @@ function pick(name: string | undefined, action: string): AgentSpec[] {
 }
 
 async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<void> {
+  // Every change is worked out before any file is written: a refused file leaves all as it was.
+  const writes: Array<() => Promise<void>> = [];
   if (agent.settings) {
     const file = path.join(ctx.root, agent.settings.file);
     const shown = ctx.rel(file);
     const wanted: HookEntry[] = [...agent.settings.hooks, ...(meter ? (agent.settings.meter ?? []) : [])];
-    const before = await readText(file);
-    const { text, added } = addHooks(before, wanted, shown);
-    if (added.length > 0) {
-      await replaceFileAtomic(file, text);
-      ctx.stderr(`handoff: ${shown}: added the ${added.map((h) => h.event).join(', ')} hook${added.length === 1 ? '' : 's'} for ${agent.title}`);
-    } else {
-      ctx.stderr(`handoff: ${shown}: the ${agent.title} hooks are already installed; nothing changed`);
-    }
+    const { text, added } = addHooks(await readText(file), wanted, shown);
+    writes.push(async () => {
+      if (added.length > 0) {
+        await replaceFileAtomic(file, text);
+        ctx.stderr(`handoff: ${shown}: added the ${added.map((h) => h.event).join(', ')} hook${added.length === 1 ? '' : 's'} for ${agent.title}`);
+      } else {
+        ctx.stderr(`handoff: ${shown}: the ${agent.title} hooks are already installed; nothing changed`);
+      }
+    });
   }
   if (agent.block) {
     const file = path.join(ctx.root, agent.block.file);
     const shown = ctx.rel(file);
-    const before = await readText(file);
-    const result = upsertBlock(before, await readTemplate('agent-block.md'), shown, agent.block.limitBytes);
-    if (result.action !== 'unchanged') await replaceFileAtomic(file, result.text);
-    ctx.stderr(`handoff: ${shown}: ${result.action === 'unchanged' ? 'the handoff block is already current; nothing changed' : `${result.action} the handoff block for ${agent.title}`}`);
-    if (result.note) ctx.stderr(`handoff: ${result.note}`);
+    const result = upsertBlock(await readText(file), await readTemplate('agent-block.md'), shown, agent.block.limitBytes);
+    writes.push(async () => {
+      if (result.action !== 'unchanged') await replaceFileAtomic(file, result.text);
+      ctx.stderr(`handoff: ${shown}: ${result.action === 'unchanged' ? 'the handoff block is already current; nothing changed' : `${result.action} the handoff block for ${agent.title}`}`);
+      if (result.note) ctx.stderr(`handoff: ${result.note}`);
+    });
   }
+  for (const write of writes) await write();
   if (agent.note) ctx.stderr(`handoff: note: ${agent.note}`);
 }
 
@@ -125,6 +130,8 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const state = row.missing.length === 0 ? 'installed' : row.installed.length === 0 ? 'not installed' : `partly installed (missing ${row.missing.join(', ')})`;
     const detail = row.kind === 'hooks' && row.installed.length > 0 ? ` (${row.installed.join(', ')})` : '';
     ctx.stdout(`${row.agent.padEnd(10)} ${row.kind.padEnd(6)} ${row.file}: ${state}${row.missing.length === 0 ? detail : ''}\n`);
+    const note = AGENTS.find((a) => a.name === row.agent)?.statusNote;
+    if (note && row.kind === 'hooks' && row.installed.length > 0) ctx.stdout(`${' '.repeat(18)}note: ${note}\n`);
   }
   return 0;
 }

@@ -11,11 +11,15 @@ export interface AgentSpec {
   block?: { file: string; limitBytes?: number };
   /** One line printed after install, when the agent needs something we cannot do. */
   note?: string;
+  /** Printed by `agent status` under installed hooks the agent may still skip. */
+  statusNote?: string;
 }
 
 /** Hook commands we own start with this; uninstall removes exactly these. */
 export const HOOK_COMMAND = 'handoff hook ';
 export const isOurCommand = (command: string) => command.trim().startsWith(HOOK_COMMAND);
+
+const CODEX_TRUST = 'Codex CLI skips hooks it does not trust, silently: trust this project in ~/.codex/config.toml ([projects."<path>"] trust_level = "trusted") and the hooks with /hooks in Codex (codex exec: --dangerously-bypass-hook-trust)';
 
 // AGENTS.md is shared by several agents; Codex reads only its first 32 KiB.
 const agentsMd = { file: 'AGENTS.md', limitBytes: CODEX_DOC_LIMIT };
@@ -35,7 +39,21 @@ export const AGENTS: AgentSpec[] = [
     },
   },
   { name: 'claude-md', title: 'CLAUDE.md readers', block: { file: 'CLAUDE.md' } },
-  { name: 'codex', title: 'Codex CLI', block: agentsMd },
+  {
+    name: 'codex',
+    title: 'Codex CLI',
+    // Codex 0.169 runs hooks in Claude Code's shape from the project's .codex/hooks.json.
+    settings: {
+      file: '.codex/hooks.json',
+      hooks: [
+        { event: 'SessionStart', matcher: 'startup|resume|compact', command: `${HOOK_COMMAND}codex-session-start`, timeout: 30 },
+        { event: 'PreCompact', command: `${HOOK_COMMAND}codex-pre-compact`, timeout: 60 },
+      ],
+    },
+    block: agentsMd,
+    note: CODEX_TRUST,
+    statusNote: CODEX_TRUST,
+  },
   { name: 'opencode', title: 'OpenCode', block: agentsMd, note: 'OpenCode reads AGENTS.md at session start; its compaction is not hooked (use handoff new before /compact)' },
   { name: 'pi', title: 'pi', block: agentsMd, note: 'pi reads AGENTS.md at session start; its compaction is not hooked (use handoff new before /compact)' },
   {
