@@ -103,6 +103,12 @@ describe('handoff hook claude-session-start', () => {
     expect(empty.code).toBe(0);
     expect(empty.stdout).toBe('');
     expect(empty.stderr).toMatch(/^handoff: nothing to resume: no open handoff on branch 'main'/);
+    // With no handoff the pins still reach the agent, word for word.
+    const pin = 'Keep <Widget> & "quoted" names exactly as written.';
+    expect(bare.handoff(['pin', pin]).code).toBe(0);
+    const pinned = bare.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(bare.dir) });
+    expect(JSON.parse(pinned.stdout).hookSpecificOutput.additionalContext).toContain(`\n- ${pin}\n`);
+    expect(pinned.stderr).toContain('; sent the pins');
   });
 
   it('fails open: malformed stdin, a broken config, or no repository at all is a warning and exit 0', () => {

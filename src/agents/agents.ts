@@ -9,6 +9,8 @@ export interface AgentSpec {
   title: string;
   settings?: { file: string; hooks: HookEntry[]; meter?: HookEntry[] };
   block?: { file: string; limitBytes?: number };
+  /** Files that are ours whole (a plugin, an extension, a /handoff command), from templates/. */
+  files?: Array<{ file: string; template: string }>;
   /** One line printed after install, when the agent needs something we cannot do. */
   note?: string;
   /** Printed by `agent status` under installed hooks the agent may still skip. */
@@ -37,6 +39,7 @@ export const AGENTS: AgentSpec[] = [
       ],
       meter: [{ event: 'Stop', command: `${HOOK_COMMAND}claude-meter`, timeout: 10 }],
     },
+    files: [{ file: '.claude/commands/handoff.md', template: 'claude-command.md' }],
   },
   { name: 'claude-md', title: 'CLAUDE.md readers', block: { file: 'CLAUDE.md' } },
   {
@@ -54,8 +57,23 @@ export const AGENTS: AgentSpec[] = [
     note: CODEX_TRUST,
     statusNote: CODEX_TRUST,
   },
-  { name: 'opencode', title: 'OpenCode', block: agentsMd, note: 'OpenCode reads AGENTS.md at session start; its compaction is not hooked (use handoff new before /compact)' },
-  { name: 'pi', title: 'pi', block: agentsMd, note: 'pi reads AGENTS.md at session start; its compaction is not hooked (use handoff new before /compact)' },
+  {
+    name: 'opencode',
+    title: 'OpenCode',
+    block: agentsMd,
+    // A project plugin: the resume prompt in every request, a handoff before compaction.
+    files: [
+      { file: '.opencode/plugin/git-handoff.js', template: 'opencode-plugin.js' },
+      { file: '.opencode/command/handoff.md', template: 'opencode-command.md' },
+    ],
+  },
+  {
+    name: 'pi',
+    title: 'pi',
+    block: agentsMd,
+    // A project extension (loaded without approval): the resume prompt every turn, a handoff before compaction.
+    files: [{ file: '.pi/extensions/git-handoff.ts', template: 'pi-extension.ts' }],
+  },
   {
     name: 'gemini',
     title: 'Gemini CLI',
@@ -68,6 +86,7 @@ export const AGENTS: AgentSpec[] = [
       ],
     },
     block: { file: 'GEMINI.md' },
+    files: [{ file: '.gemini/commands/handoff.toml', template: 'gemini-command.toml' }],
     note: 'Gemini CLI runs project hooks only where hooks are enabled for it; GEMINI.md works either way',
   },
 ];
