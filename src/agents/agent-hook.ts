@@ -55,10 +55,8 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     built = await buildResume(ctx, undefined);
   } catch (error) {
     if (!(error instanceof HandoffError)) throw error;
-    // No handoff to resume: the pins still hold, and the agent must see them.
-    const pins = await pinsOnly(ctx);
-    ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}${pins ? '; sent the pins' : ''}`);
-    if (pins) answer(ctx, { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: pins } });
+    // Nothing to resume and no pins (with pins, buildResume gives a pins-only prompt).
+    ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}`);
     return;
   }
   const { text, form, pointedPins } = sessionContext(built.prompt, built.parts);
@@ -76,16 +74,6 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     ctx.stderr(`handoff: resumed ${id} (${input.source ?? input.trigger ?? 'session start'})`);
   }
   answer(ctx, output);
-}
-
-/** The active pins, word for word, when there is no handoff to resume (undefined: none). */
-async function pinsOnly(ctx: Context): Promise<string | undefined> {
-  const { loadPins } = await import('../store/store.js');
-  const { activePins } = await import('../store/pin.js');
-  const pins = activePins((await loadPins(ctx)).items);
-  if (pins.length === 0) return undefined;
-  const lines = ['# Pinned constraints (git-handoff)', '', 'Follow these exactly, as written. There is no open handoff on this branch.', '', ...pins.map((p) => `- ${p.text.trim()}`)];
-  return redactSecrets(`${lines.join('\n')}\n`).text;
 }
 
 async function preCompact(ctx: Context, input: HookInput, agent: string, style: CompactStyle): Promise<void> {
