@@ -103,6 +103,12 @@ describe('handoff hook claude-session-start', () => {
     expect(empty.code).toBe(0);
     expect(empty.stdout).toBe('');
     expect(empty.stderr).toMatch(/^handoff: nothing to resume: no open handoff on branch 'main'/);
+    // With no handoff the pins still reach the agent, word for word.
+    const pin = 'Keep <Widget> & "quoted" names exactly as written.';
+    expect(bare.handoff(['pin', pin]).code).toBe(0);
+    const pinned = bare.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(bare.dir) });
+    expect(JSON.parse(pinned.stdout).hookSpecificOutput.additionalContext).toContain(`\n- ${pin}\n`);
+    expect(pinned.stderr).toContain('; sent the pins');
   });
 
   it('fails open: malformed stdin, a broken config, or no repository at all is a warning and exit 0', () => {
@@ -164,10 +170,18 @@ describe('handoff hook claude-pre-compact', () => {
     expect(text).toMatch(/## References\n\n[\s\S]*- Claude Code session transcript: `[^`]*codemie-4c2ddfdc-v2\.0\.64\.jsonl`\n$/);
     expect(text).toContain('`src/teams.ts` (added, untracked)');
     const line = `handoff: wrote ${made.file} before Claude Code compacts (auto); goal: continue: build the teams page`;
-    expect(JSON.parse(hook.stdout)).toEqual({ systemMessage: line });
+    // Claude Code pastes PreCompact's stdout into the summarizer's prompt as plain text.
+    expect(hook.stdout).toBe(`The handoff for the next session is in ${made.file} (git-handoff); mention that file in the summary.\nKeep these pinned constraints in the summary verbatim, word for word:\n- never touch src/auth\n`);
     expect(hook.stderr).toContain(`${line}\n`);
-    // A second compaction continues the same goal, without stacking prefixes.
-    repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
+    // The hook firing again for the same compaction writes nothing more.
+    const again = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
+    expect(again.stdout).toBe(hook.stdout);
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout)).toHaveLength(2);
+    // A later compaction (a longer transcript) continues the same goal, without stacking prefixes.
+    const longer = path.join(tempDir(), 'longer.jsonl');
+    writeFileSync(longer, `${readFileSync(TRANSCRIPT, 'utf8')}\n`);
+    repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, longer) });
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout)).toHaveLength(3);
     const goals = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).map((h: { goal: string }) => h.goal);
     expect(goals).toEqual(['continue: build the teams page']);
   });
@@ -176,7 +190,7 @@ describe('handoff hook claude-pre-compact', () => {
     const repo = withHandoff();
     const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT, 'focus on the billing form') });
     expect(hook.code).toBe(0);
-    expect(JSON.parse(hook.stdout).systemMessage).toContain('(manual); goal: continue: focus on the billing form');
+    expect(hook.stderr).toContain('(manual); goal: continue: focus on the billing form');
   });
 
   it('redacts a secret typed into the custom instructions before it reaches the goal', () => {
@@ -232,11 +246,41 @@ describe('handoff hook gemini-*', () => {
     const start = repo.handoff(['hook', 'gemini-session-start'], { input: JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }) });
     expect(start.code).toBe(0);
     expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toBe(repo.handoff(['resume']).stdout);
-    const compress = repo.handoff(['hook', 'gemini-pre-compress'], { input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'auto' }) });
+    // PreCompress fires before every model call: far below the threshold, nothing happens.
+    const notDue = repo.handoff(['hook', 'gemini-pre-compress'], { input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'auto' }) });
+    expect(notDue.code).toBe(0);
+    expect(notDue.stdout).toBe('');
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout)).toHaveLength(1);
+    const compress = repo.handoff(['hook', 'gemini-pre-compress'], { input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'manual' }) });
     expect(compress.code).toBe(0);
-    expect(JSON.parse(compress.stdout).systemMessage).toMatch(/before Gemini CLI compacts \(auto\); goal: continue: build the teams page$/);
+    expect(JSON.parse(compress.stdout).systemMessage).toMatch(/before Gemini CLI compacts \(manual\); goal: continue: build the teams page$/);
     const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0].file;
     expect(repo.read(file)).toContain('- Gemini CLI session transcript: `');
+  });
+});
+
+describe('compaction hooks: pins verbatim, Gemini only when a compression is due', () => {
+  it('Claude Code PreCompact tells the summarizer the pins word for word, markup and all', () => {
+    const repo = withHandoff();
+    const pin = 'Keep <Widget> & "quoted" names exactly as written.';
+    expect(repo.handoff(['pin', pin]).code).toBe(0);
+    const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
+    expect(hook.stdout).toContain(`Keep these pinned constraints in the summary verbatim, word for word:\n- never touch src/auth\n- ${pin}\n`);
+  });
+
+  it('Gemini CLI PreCompress writes a handoff once the session passed half of the window', () => {
+    const repo = withHandoff();
+    const chat = path.join(tempDir(), 'session-2026-11-20T10-00-abcd1234.jsonl');
+    const lines = [
+      { sessionId: 'g-due', projectHash: 'abc', startTime: '2026-11-20T10:00:00Z', kind: 'main' },
+      { id: '1', type: 'user', content: [{ text: 'Go on.' }] },
+      { id: '2', type: 'gemini', content: 'ok', tokens: { input: 600_000 }, model: 'gemini-2.5-pro' },
+    ];
+    writeFileSync(chat, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const input = JSON.stringify({ session_id: 'g-due', transcript_path: chat, cwd: repo.dir, hook_event_name: 'PreCompress', trigger: 'auto' });
+    const hook = repo.handoff(['hook', 'gemini-pre-compress'], { input });
+    expect(JSON.parse(hook.stdout).systemMessage).toMatch(/before Gemini CLI compacts \(auto\)/);
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout)).toHaveLength(2);
   });
 });
 

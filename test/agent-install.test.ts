@@ -29,7 +29,7 @@ describe('handoff agent install claude', () => {
     repo.write('.claude/settings.json', CLAUDE_SETTINGS);
     const r = repo.handoff(['agent', 'install', 'claude']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('handoff: .claude/settings.json: added the SessionStart, PreCompact hooks for Claude Code\n');
+    expect(r.stderr).toBe('handoff: .claude/settings.json: added the SessionStart, PreCompact hooks for Claude Code\nhandoff: .claude/commands/handoff.md: added for Claude Code\n');
     const text = repo.read('.claude/settings.json');
     expect(text).toContain('// team settings');
     expect(text).toContain('"permissions": { "allow": ["Bash(npm test)"] }');
@@ -46,11 +46,14 @@ describe('handoff agent install claude', () => {
     expect(repo.read('.claude/settings.json')).toBe(text);
 
     const status = JSON.parse(repo.handoff(['agent', 'status', 'claude', '--json']).stdout);
-    expect(status).toEqual([{ agent: 'claude', title: 'Claude Code', file: path.join('.claude', 'settings.json'), kind: 'hooks', installed: ['SessionStart', 'PreCompact'], missing: [] }]);
+    expect(status).toEqual([
+      { agent: 'claude', title: 'Claude Code', file: path.join('.claude', 'settings.json'), kind: 'hooks', installed: ['SessionStart', 'PreCompact'], missing: [] },
+      { agent: 'claude', title: 'Claude Code', file: path.join('.claude', 'commands', 'handoff.md'), kind: 'file', installed: ['file'], missing: [] },
+    ]);
 
     const gone = repo.handoff(['agent', 'uninstall', 'claude']);
     expect(gone.code).toBe(0);
-    expect(gone.stderr).toBe('handoff: .claude/settings.json: removed 2 handoff hooks\n');
+    expect(gone.stderr).toBe('handoff: .claude/commands/handoff.md: removed\nhandoff: .claude/settings.json: removed 2 handoff hooks\n');
     expect(repo.read('.claude/settings.json')).toBe(CLAUDE_SETTINGS);
   });
 
@@ -90,7 +93,13 @@ describe('instruction-file blocks', () => {
     repo.write('AGENTS.md', original);
     const r = repo.handoff(['agent', 'install', 'codex']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('handoff: AGENTS.md: added the handoff block for Codex CLI\n');
+    expect(r.stderr).toContain('handoff: .codex/hooks.json: added the SessionStart, PreCompact hooks for Codex CLI\nhandoff: AGENTS.md: added the handoff block for Codex CLI\n');
+    // Codex skips untrusted hooks without a word: the install says how to trust them.
+    expect(r.stderr).toContain('trust_level = "trusted"');
+    const hooks = JSON.parse(repo.read('.codex/hooks.json'));
+    expect(hooks.hooks.SessionStart[0]).toEqual({ matcher: 'startup|resume|compact', hooks: [{ type: 'command', command: 'handoff hook codex-session-start', timeout: 30 }] });
+    expect(hooks.hooks.PreCompact[0].hooks[0].command).toBe('handoff hook codex-pre-compact');
+    expect(repo.handoff(['agent', 'status', 'codex']).stdout).toMatch(/codex +hooks +\.codex\/hooks\.json: installed \(SessionStart, PreCompact\)\n +note: Codex CLI skips hooks it does not trust/);
     const text = repo.read('AGENTS.md');
     expect(text.startsWith(`${original}\n<!-- git-handoff:start -->\n## Handoffs (git-handoff)\n`)).toBe(true);
     expect(text.endsWith('<!-- git-handoff:end -->\n')).toBe(true);
@@ -106,7 +115,7 @@ describe('instruction-file blocks', () => {
     expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain('updated the handoff block for OpenCode');
     expect(repo.read('AGENTS.md')).toBe(`${text}\n## Later section\n`);
 
-    expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe('handoff: AGENTS.md: removed the handoff block\n');
+    expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe('handoff: .codex/hooks.json: removed 2 handoff hooks\nhandoff: AGENTS.md: removed the handoff block\n');
     expect(repo.read('AGENTS.md')).toBe(`${original}\n## Later section\n`);
   });
 
@@ -151,6 +160,33 @@ describe('instruction-file blocks', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('handoff: AGENTS.md: expected one <!-- git-handoff:start --> line followed by one <!-- git-handoff:end --> line; fix or remove the markers by hand\n');
     expect(repo.read('AGENTS.md')).toBe('# Agents\n<!-- git-handoff:start -->\nhalf a block\n');
+    expect(existsSync(path.join(repo.dir, '.codex/hooks.json'))).toBe(false);
+  });
+
+  it('OpenCode and pi get a project plugin and extension, the /handoff commands come along, and uninstall takes exactly them away', () => {
+    const repo = makeRepo();
+    repo.write('.opencode/command/review.md', 'the user\'s own command\n');
+    expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain('handoff: .opencode/plugin/git-handoff.js: added for OpenCode\n');
+    expect(repo.read('.opencode/plugin/git-handoff.js')).toContain("'experimental.session.compacting'");
+    expect(repo.read('.opencode/command/handoff.md')).toContain('handoff new "$ARGUMENTS" --from auto --no-edit');
+    expect(repo.handoff(['agent', 'install', 'pi']).stderr).toContain('handoff: .pi/extensions/git-handoff.ts: added for pi\n');
+    expect(repo.handoff(['agent', 'install', 'claude']).stderr).toContain('handoff: .claude/commands/handoff.md: added for Claude Code\n');
+    expect(repo.handoff(['agent', 'install', 'gemini']).stderr).toContain('handoff: .gemini/commands/handoff.toml: added for Gemini CLI\n');
+    expect(repo.handoff(['agent', 'status', 'opencode']).stdout).toMatch(/opencode +file +\.opencode\/plugin\/git-handoff\.js: installed/);
+    expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain('.opencode/plugin/git-handoff.js: already current; nothing changed');
+    expect(repo.handoff(['agent', 'uninstall', 'all']).code).toBe(0);
+    for (const gone of ['.opencode/plugin', '.opencode/command/handoff.md', '.pi', '.claude/commands', '.gemini/commands', 'AGENTS.md']) expect(existsSync(path.join(repo.dir, gone)), gone).toBe(false);
+    expect(repo.read('.opencode/command/review.md')).toBe('the user\'s own command\n');
+  });
+
+  it('refuses to overwrite a file of the same name that is not ours, and writes nothing', () => {
+    const repo = makeRepo();
+    repo.write('.pi/extensions/git-handoff.ts', 'export default () => {};\n');
+    const r = repo.handoff(['agent', 'install', 'pi']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('.pi/extensions/git-handoff.ts: exists and was not written by handoff');
+    expect(existsSync(path.join(repo.dir, 'AGENTS.md'))).toBe(false);
+    expect(repo.read('.pi/extensions/git-handoff.ts')).toBe('export default () => {};\n');
   });
 
   it('rejects unknown agents and actions as usage errors', () => {

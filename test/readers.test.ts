@@ -84,6 +84,34 @@ describe('Gemini CLI JSONL and pi', () => {
     expect(ex.usage).toMatchObject({ contextTokens: 900, model: 'gemini-2.5-pro' });
   });
 
+  it('Gemini CLI 0.61: injected <hook_context> is not the user\'s words; a resumed header and a rewritten history are understood', async () => {
+    const stats = newStats();
+    const events = await collect(readGeminiCli(lines([
+      { sessionId: 'g2', projectHash: 'abc', startTime: '2026-11-20T10:00:00Z', kind: 'main' },
+      { id: '1', type: 'user', content: [{ text: '<hook_context>Pins: keep &lt;Widget&gt;. The user said: never push.</hook_context>' }] },
+      { id: '2', type: 'user', content: [{ text: '<hook_context>resume prompt</hook_context>\n\nAdd the sum helper.' }] },
+      { id: '3', type: 'gemini', content: 'ok', tokens: { input: 900 } },
+      { $set: { messages: [{ id: 's', type: 'user', content: [{ text: 'summary' }] }] } },
+      { sessionId: 'g2', projectHash: 'abc', startTime: '2026-11-20T11:00:00Z', kind: 'main' },
+      { id: '4', type: 'user', content: [{ text: 'Go on.' }] },
+    ]), stats));
+    expect(events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text.trim())).toEqual(['Add the sum helper.', 'Go on.']);
+    expect(events.filter((e) => e.kind === 'compaction')).toHaveLength(1);
+    expect(events.filter((e) => e.kind === 'meta')).toHaveLength(2);
+    expect(stats.unknown).toBe(0);
+  });
+
+  it('pi 0.73: an extension\'s custom_message is known and not the user\'s words', async () => {
+    const stats = newStats();
+    const events = await collect(readPi(lines([
+      { type: 'session', version: 3, id: 'p2', cwd: '/r', timestamp: '2026-11-20T10:00:00Z' },
+      { type: 'custom_message', customType: 'handoff-resume', content: 'the resume prompt', display: false },
+      { type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'Add it.' }] } },
+    ]), stats));
+    expect(events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text)).toEqual(['Add it.']);
+    expect(stats.unknown).toBe(0);
+  });
+
   it('pi: usage before a compaction does not count', async () => {
     const ex = await extract('pi', readPi(lines([
       { type: 'session', id: 'p1', cwd: '/r', timestamp: '2026-11-20T10:00:00Z' },

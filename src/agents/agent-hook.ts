@@ -4,6 +4,7 @@
 // modules `handoff resume` needs are loaded (no yargs, remark, openai or tokenizer), and
 // the command is marked fail-open in spec.ts, so an internal error is a warning on
 // stderr and exit 0: a broken handoff never stops an agent from starting.
+import os from 'node:os';
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { DEFAULT_TRANSCRIPT_CONFIG } from '../store/config.js';
@@ -21,13 +22,28 @@ interface HookSpec {
   run: (ctx: Context, input: HookInput, agent: string) => Promise<void>;
 }
 
+const compact = (style: CompactStyle) => (ctx: Context, input: HookInput, agent: string) => preCompact(ctx, input, agent, style);
+
 export const HOOKS: Record<string, HookSpec> = {
   'claude-session-start': { agent: 'Claude Code', run: sessionStart },
-  'claude-pre-compact': { agent: 'Claude Code', run: preCompact },
+  'claude-pre-compact': { agent: 'Claude Code', run: compact('text') },
   'claude-meter': { agent: 'Claude Code', run: meter },
+  'codex-session-start': { agent: 'Codex CLI', run: sessionStart },
+  'codex-pre-compact': { agent: 'Codex CLI', run: compact('json') },
   'gemini-session-start': { agent: 'Gemini CLI', run: sessionStart },
-  'gemini-pre-compress': { agent: 'Gemini CLI', run: preCompact },
+  'gemini-pre-compress': { agent: 'Gemini CLI', run: compact('gemini') },
+  'opencode-session-start': { agent: 'OpenCode', run: sessionStart },
+  'opencode-pre-compact': { agent: 'OpenCode', run: compact('text') },
+  'pi-session-start': { agent: 'pi', run: sessionStart },
+  'pi-pre-compact': { agent: 'pi', run: compact('json') },
 };
+
+/**
+ * How a compaction hook answers: Claude Code (and our OpenCode plugin) paste stdout as
+ * plain text into the summarizer's prompt; Codex CLI and pi take JSON; Gemini CLI takes
+ * JSON and fires before every model call, so it writes only when a compression is due.
+ */
+type CompactStyle = 'text' | 'json' | 'gemini';
 
 const answer = (ctx: Context, value: unknown) => ctx.stdout(`${JSON.stringify(value)}\n`);
 
@@ -39,7 +55,10 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     built = await buildResume(ctx, undefined);
   } catch (error) {
     if (!(error instanceof HandoffError)) throw error;
-    ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}`);
+    // No handoff to resume: the pins still hold, and the agent must see them.
+    const pins = await pinsOnly(ctx);
+    ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}${pins ? '; sent the pins' : ''}`);
+    if (pins) answer(ctx, { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: pins } });
     return;
   }
   const { text, form, pointedPins } = sessionContext(built.prompt, built.parts);
@@ -59,7 +78,49 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
   answer(ctx, output);
 }
 
-async function preCompact(ctx: Context, input: HookInput, agent: string): Promise<void> {
+/** The active pins, word for word, when there is no handoff to resume (undefined: none). */
+async function pinsOnly(ctx: Context): Promise<string | undefined> {
+  const { loadPins } = await import('../store/store.js');
+  const { activePins } = await import('../store/pin.js');
+  const pins = activePins((await loadPins(ctx)).items);
+  if (pins.length === 0) return undefined;
+  const lines = ['# Pinned constraints (git-handoff)', '', 'Follow these exactly, as written. There is no open handoff on this branch.', '', ...pins.map((p) => `- ${p.text.trim()}`)];
+  return redactSecrets(`${lines.join('\n')}\n`).text;
+}
+
+async function preCompact(ctx: Context, input: HookInput, agent: string, style: CompactStyle): Promise<void> {
+  if (!(await exists(ctx.dir))) return;
+  const compaction = await import('./compaction.js');
+  if (style === 'gemini' && input.trigger !== 'manual') {
+    // PreCompress fires before every model call; Gemini compresses past its threshold only.
+    const tokens = input.transcript_path ? await compaction.lastPromptTokens(input.transcript_path) : undefined;
+    const threshold = await compaction.geminiThreshold(ctx.root, os.homedir());
+    if (tokens === undefined || tokens < threshold * compaction.GEMINI_WINDOW) return;
+  }
+  // One compaction, one handoff, however often the agent fires the hook for it.
+  let file = await compaction.writtenForCompaction(ctx.root, input.session_id, input.transcript_path);
+  let line = `handoff: ${file} was written for this compaction already; nothing new`;
+  if (file === undefined) {
+    const written = await writeCompactionHandoff(ctx, input, agent);
+    if (written === null) return;
+    file = ctx.rel(written.file);
+    await compaction.rememberCompaction(ctx.root, input.session_id, input.transcript_path, file);
+    line = `handoff: wrote ${file} before ${agent} compacts (${input.trigger ?? 'compaction'}); goal: ${truncate(written.goal, 80)}`;
+  }
+  ctx.stderr(line);
+  if (style === 'text') {
+    const { loadPins } = await import('../store/store.js');
+    const { activePins } = await import('../store/pin.js');
+    const pins = activePins((await loadPins(ctx)).items);
+    const lines = [`The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`];
+    if (pins.length > 0) lines.push('Keep these pinned constraints in the summary verbatim, word for word:', ...pins.map((p) => `- ${p.text.trim()}`));
+    ctx.stdout(`${redactSecrets(lines.join('\n')).text}\n`);
+  } else {
+    answer(ctx, { systemMessage: line });
+  }
+}
+
+async function writeCompactionHandoff(ctx: Context, input: HookInput, agent: string): Promise<{ file: string; goal: string } | null> {
   const git = await ctx.git();
   const current = (await findOpenOnBranch(ctx, await git.branch())).found?.meta.goal;
   // Custom instructions are typed by the user into the agent: they may carry a secret.
@@ -69,21 +130,17 @@ async function preCompact(ctx: Context, input: HookInput, agent: string): Promis
   for (const warning of sources.warnings) ctx.stderr(`handoff: warning: ${warning}`);
   const { writeHandoff } = await import('../handoff/new.js');
   const review = async (_git: unknown, draft: string) => addToSections(draft, sources.sections);
-  let file: string | null;
   try {
     // The transcript adds decisions, todos and the user's words; git alone if it cannot be read.
-    file = await writeHandoff(ctx, goal, { ...(sources.readable ? { from: input.transcript_path } : {}), review });
+    const file = await writeHandoff(ctx, goal, { ...(sources.readable ? { from: input.transcript_path } : {}), review });
+    return file === null ? null : { file, goal };
   } catch (error) {
     if (!sources.readable || !(error instanceof HandoffError)) throw error;
     ctx.stderr(`handoff: warning: ${error.message}; drafting from git alone`);
-    file = await writeHandoff(ctx, goal, { review });
+    const file = await writeHandoff(ctx, goal, { review });
+    return file === null ? null : { file, goal };
   }
-  if (file === null) return;
-  const line = `handoff: wrote ${ctx.rel(file)} before ${agent} compacts (${input.trigger ?? 'compaction'}); goal: ${truncate(goal, 80)}`;
-  ctx.stderr(line);
-  answer(ctx, { systemMessage: line });
 }
-
 
 /** Opt-in (Stop hook): once per session, one line when the context passes the threshold. The user decides. */
 async function meter(ctx: Context, input: HookInput, agent: string): Promise<void> {

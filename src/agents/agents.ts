@@ -9,13 +9,19 @@ export interface AgentSpec {
   title: string;
   settings?: { file: string; hooks: HookEntry[]; meter?: HookEntry[] };
   block?: { file: string; limitBytes?: number };
+  /** Files that are ours whole (a plugin, an extension, a /handoff command), from templates/. */
+  files?: Array<{ file: string; template: string }>;
   /** One line printed after install, when the agent needs something we cannot do. */
   note?: string;
+  /** Printed by `agent status` under installed hooks the agent may still skip. */
+  statusNote?: string;
 }
 
 /** Hook commands we own start with this; uninstall removes exactly these. */
 export const HOOK_COMMAND = 'handoff hook ';
 export const isOurCommand = (command: string) => command.trim().startsWith(HOOK_COMMAND);
+
+const CODEX_TRUST = 'Codex CLI skips hooks it does not trust, silently: trust this project in ~/.codex/config.toml ([projects."<path>"] trust_level = "trusted") and the hooks with /hooks in Codex (codex exec: --dangerously-bypass-hook-trust)';
 
 // AGENTS.md is shared by several agents; Codex reads only its first 32 KiB.
 const agentsMd = { file: 'AGENTS.md', limitBytes: CODEX_DOC_LIMIT };
@@ -33,11 +39,41 @@ export const AGENTS: AgentSpec[] = [
       ],
       meter: [{ event: 'Stop', command: `${HOOK_COMMAND}claude-meter`, timeout: 10 }],
     },
+    files: [{ file: '.claude/commands/handoff.md', template: 'claude-command.md' }],
   },
   { name: 'claude-md', title: 'CLAUDE.md readers', block: { file: 'CLAUDE.md' } },
-  { name: 'codex', title: 'Codex CLI', block: agentsMd },
-  { name: 'opencode', title: 'OpenCode', block: agentsMd, note: 'OpenCode reads AGENTS.md at session start; its compaction is not hooked (use handoff new before /compact)' },
-  { name: 'pi', title: 'pi', block: agentsMd, note: 'pi reads AGENTS.md at session start; its compaction is not hooked (use handoff new before /compact)' },
+  {
+    name: 'codex',
+    title: 'Codex CLI',
+    // Codex 0.169 runs hooks in Claude Code's shape from the project's .codex/hooks.json.
+    settings: {
+      file: '.codex/hooks.json',
+      hooks: [
+        { event: 'SessionStart', matcher: 'startup|resume|compact', command: `${HOOK_COMMAND}codex-session-start`, timeout: 30 },
+        { event: 'PreCompact', command: `${HOOK_COMMAND}codex-pre-compact`, timeout: 60 },
+      ],
+    },
+    block: agentsMd,
+    note: CODEX_TRUST,
+    statusNote: CODEX_TRUST,
+  },
+  {
+    name: 'opencode',
+    title: 'OpenCode',
+    block: agentsMd,
+    // A project plugin: the resume prompt in every request, a handoff before compaction.
+    files: [
+      { file: '.opencode/plugin/git-handoff.js', template: 'opencode-plugin.js' },
+      { file: '.opencode/command/handoff.md', template: 'opencode-command.md' },
+    ],
+  },
+  {
+    name: 'pi',
+    title: 'pi',
+    block: agentsMd,
+    // A project extension (loaded without approval): the resume prompt every turn, a handoff before compaction.
+    files: [{ file: '.pi/extensions/git-handoff.ts', template: 'pi-extension.ts' }],
+  },
   {
     name: 'gemini',
     title: 'Gemini CLI',
@@ -50,6 +86,7 @@ export const AGENTS: AgentSpec[] = [
       ],
     },
     block: { file: 'GEMINI.md' },
+    files: [{ file: '.gemini/commands/handoff.toml', template: 'gemini-command.toml' }],
     note: 'Gemini CLI runs project hooks only where hooks are enabled for it; GEMINI.md works either way',
   },
 ];

@@ -18,10 +18,26 @@ function userText(rec: Record<string, unknown>, content: unknown): string | unde
   return text;
 }
 
-const KNOWN = new Set(['user', 'assistant', 'summary', 'system', 'file-history-snapshot', 'queue-operation', 'progress', 'custom-title', 'tag']);
+// 2.1.330 also writes attachment, api-request*, tools-used, last-prompt, cost-state,
+// atis-latch and mode records on every session: known, nothing in them for a handoff.
+const KNOWN = new Set([
+  'user', 'assistant', 'summary', 'system', 'file-history-snapshot', 'queue-operation', 'progress', 'custom-title', 'tag',
+  'attachment', 'api-request', 'api-request-shape', 'api-request-blob', 'tools-used', 'last-prompt', 'cost-state', 'atis-latch', 'mode',
+]);
+
+type Created = { subject: string; line: number; sidechain?: boolean };
+
+/** The task id TaskCreate's result carries (`toolUseResult.task.id`), when it does. */
+function createdTaskId(rec: Record<string, unknown>): string | undefined {
+  const result = isObject(rec.toolUseResult) ? rec.toolUseResult : {};
+  const task = isObject(result.task) ? result.task : {};
+  return task.id === undefined ? undefined : String(task.id);
+}
 
 export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats()): AsyncGenerator<TranscriptEvent> {
   let metaSent = false;
+  // TaskCreate calls waiting for the result that names their id.
+  const created = new Map<string, Created>();
   for await (const { n, rec } of jsonRecords(lines, stats)) {
     const type = str(rec.type) ?? '';
     if (!KNOWN.has(type)) stats.unknown++;
@@ -44,7 +60,15 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
       if (text !== undefined) yield { kind: 'user', text, ...base };
       if (Array.isArray(content)) {
         for (const b of content) {
-          if (isObject(b) && b.type === 'tool_result') yield { kind: 'tool-result', ...(str(b.tool_use_id) ? { id: str(b.tool_use_id)! } : {}), isError: b.is_error === true, ...base };
+          if (!isObject(b) || b.type !== 'tool_result') continue;
+          const useId = str(b.tool_use_id);
+          yield { kind: 'tool-result', ...(useId ? { id: useId } : {}), isError: b.is_error === true, ...base };
+          const pending = useId ? created.get(useId) : undefined;
+          if (pending) {
+            created.delete(useId!);
+            const id = createdTaskId(rec);
+            if (b.is_error !== true) yield { kind: 'task', ...(id ? { id } : {}), subject: pending.subject, status: 'pending', line: pending.line, ...(pending.sidechain ? { sidechain: true } : {}) };
+          }
         }
       }
       continue;
@@ -53,7 +77,19 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
       for (const b of content) {
         if (!isObject(b)) continue;
         if (b.type === 'text' && typeof b.text === 'string') yield { kind: 'assistant', text: b.text, ...base };
-        else if (b.type === 'tool_use') yield* claudeTool(str(b.name) ?? '', str(b.id), b.input, base);
+        else if (b.type === 'tool_use') {
+          const id = str(b.id);
+          const input = isObject(b.input) ? b.input : {};
+          // Current builds number tasks themselves: the task is yielded with its result.
+          if (b.name === 'TaskCreate' && id && input.taskId === undefined) {
+            created.set(id, { subject: str(input.subject) ?? str(input.description) ?? '', ...base });
+            yield { kind: 'tool-call', name: 'TaskCreate', id, input: b.input, ...base };
+          } else {
+            // An update needs its task: creates whose result never came are numbered as they stand.
+            if (b.name === 'TaskUpdate') yield* flush(created);
+            yield* claudeTool(str(b.name) ?? '', id, b.input, base);
+          }
+        }
       }
     }
     const usage = isObject(message.usage) ? message.usage : undefined;
@@ -63,6 +99,13 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
       yield { kind: 'usage', contextTokens: tokens, ...(model ? { model } : {}), ...(str(message.id) ? { responseId: str(message.id)! } : {}), ...base };
     }
   }
+  // A TaskCreate whose result never came (the session ended first) still names a task.
+  yield* flush(created);
+}
+
+function* flush(created: Map<string, Created>): Generator<TranscriptEvent> {
+  for (const pending of created.values()) yield { kind: 'task', subject: pending.subject, status: 'pending', line: pending.line, ...(pending.sidechain ? { sidechain: true } : {}) };
+  created.clear();
 }
 
 function* claudeTool(name: string, id: string | undefined, input: unknown, base: { line: number; sidechain?: boolean }): Generator<TranscriptEvent> {

@@ -1,9 +1,12 @@
-// Codex CLI rollout JSONL: `{timestamp, type, payload}` lines. Clean user text comes from
-// event_msg user_message (response_item user messages carry injected context blocks).
+// Codex CLI rollout JSONL: `{timestamp, type, payload}` lines (0.169 adds `ordinal`).
+// Clean user text comes from event_msg user_message, or from 0.169 on from item_completed
+// UserMessage (response_item user messages carry injected context blocks). Results of
+// commands and patches: exec_command_end / patch_apply_end before 0.169, item_completed
+// CommandExecution / FileChange after.
 import { isObject, jsonRecords, newStats, parseJson, str, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
 import { shellText, toolEvents } from './tools.js';
 
-const KNOWN = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+const KNOWN = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted', 'world_state', 'token_usage_record']);
 
 export async function* readCodex(lines: Lines, stats: ReadStats = newStats()): AsyncGenerator<TranscriptEvent> {
   let window: number | undefined;
@@ -40,6 +43,7 @@ export async function* readCodex(lines: Lines, stats: ReadStats = newStats()): A
     } else if (type === 'event_msg') {
       const pt = str(p.type);
       if (pt === 'user_message' && typeof p.message === 'string') yield { kind: 'user', text: p.message, ...base };
+      else if (pt === 'item_completed' && isObject(p.item)) yield* completedItem(p.item, base);
       else if (pt === 'task_started' && typeof p.model_context_window === 'number') window = p.model_context_window;
       else if (pt === 'exec_command_end' && typeof p.exit_code === 'number') {
         const id = str(p.call_id);
@@ -53,5 +57,18 @@ export async function* readCodex(lines: Lines, stats: ReadStats = newStats()): A
         if (last && typeof last.total_tokens === 'number') yield { kind: 'usage', contextTokens: last.total_tokens, ...(w ? { window: w } : {}), ...(model ? { model } : {}), ...base };
       }
     }
+  }
+}
+
+/** 0.169's item_completed: the user's words, a file change's and a command's outcome. */
+function* completedItem(item: Record<string, unknown>, base: { line: number }): Generator<TranscriptEvent> {
+  const id = str(item.id);
+  if (item.type === 'UserMessage' && Array.isArray(item.content)) {
+    const text = item.content.filter(isObject).map((c) => str(c.text) ?? '').join('\n');
+    if (text.trim()) yield { kind: 'user', text, ...base };
+  } else if (item.type === 'CommandExecution' && typeof item.exit_code === 'number') {
+    yield { kind: 'tool-result', ...(id ? { id } : {}), isError: item.exit_code !== 0, ...base };
+  } else if (item.type === 'FileChange') {
+    yield { kind: 'tool-result', ...(id ? { id } : {}), isError: item.status !== 'completed', ...base };
   }
 }

@@ -10,11 +10,15 @@ function text(content: unknown): string {
   return content.map((p) => (isObject(p) ? str(p.text) ?? '' : typeof p === 'string' ? p : '')).join('');
 }
 
+// What a SessionStart hook injected (ours included) is stored as a user message wrapped
+// in <hook_context>: not the user's words, and quoting it would nest deeper every session.
+const HOOK_CONTEXT = /<hook_context>[\s\S]*?(<\/hook_context>|$)/g;
+
 function* message(m: Record<string, unknown>, line: number): Generator<TranscriptEvent> {
   const base = { line };
   if (typeof m.timestamp === 'string') yield { kind: 'time', line, at: m.timestamp };
   if (m.type === 'user') {
-    const t = text(m.content);
+    const t = text(m.content).replace(HOOK_CONTEXT, '');
     if (t.trim()) yield { kind: 'user', text: t, ...base };
     return;
   }
@@ -48,6 +52,7 @@ export async function* readGeminiCli(lines: Lines, stats: ReadStats = newStats()
     stats.records++;
     yield meta(parsedFirst, 1);
     let n = 1;
+    let messages = 0;
     for (let r = await iterator.next(); !r.done; r = await iterator.next()) {
       n++;
       if (r.value.trim() === '') continue;
@@ -57,8 +62,18 @@ export async function* readGeminiCli(lines: Lines, stats: ReadStats = newStats()
         continue;
       }
       stats.records++;
-      if ('$set' in rec) continue;
-      if (rec.type !== 'user' && rec.type !== 'gemini' && rec.type !== 'info' && rec.type !== 'error') stats.unknown++;
+      if ('$set' in rec) {
+        // A history rewritten after messages were written is a compression.
+        if (isObject(rec.$set) && Array.isArray(rec.$set.messages) && messages > 0) yield { kind: 'compaction', line: n };
+        continue;
+      }
+      // After --resume a second metadata line starts the continued session.
+      if (rec.type === undefined && typeof rec.sessionId === 'string') {
+        yield meta(rec, n);
+        continue;
+      }
+      if (rec.type !== 'user' && rec.type !== 'gemini' && rec.type !== 'info' && rec.type !== 'error' && rec.type !== 'warning') stats.unknown++;
+      messages++;
       yield* message(rec, n);
     }
     return;

@@ -4,11 +4,14 @@
 // package (no native build, no download at install). Loaded lazily (~1.5 MB of wasm).
 // It reads the whole database file into memory; OpenCode databases are small next to the
 // 200 MB we allow a JSONL transcript. Columns are looked up by name, because the schema
-// moves between OpenCode versions.
+// moves between OpenCode versions. OpenCode keeps its database in WAL mode: right after a
+// run everything is still in opencode.db-wal, so the WAL is folded into the in-memory copy
+// (wal.ts); the user's files are only ever read.
 import { readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { OpenCodeMessage, OpenCodeSession } from './opencode.js';
+import { foldWal } from './wal.js';
 
 type Row = Record<string, unknown>;
 
@@ -26,7 +29,9 @@ export async function openCodeDbSessions(file: string): Promise<OpenCodeSession[
   const require = createRequire(import.meta.url);
   const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
   const SQL = await initSqlJs({ wasmBinary: (await readFile(wasm)) as unknown as ArrayBuffer });
-  const db = new SQL.Database(await readFile(file));
+  const main = await readFile(file);
+  const wal = await readFile(`${file}-wal`).catch(() => undefined);
+  const db = new SQL.Database(wal && wal.length > 0 ? foldWal(main, wal) : main);
   const all = (sql: string, params: Array<string | number> = []): Row[] => {
     const stmt = db.prepare(sql);
     stmt.bind(params);
@@ -35,6 +40,8 @@ export async function openCodeDbSessions(file: string): Promise<OpenCodeSession[
     stmt.free();
     return rows;
   };
+  const tables = new Set(all("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name)));
+  if (!tables.has('session')) return [];
   const sessions = all('SELECT * FROM session');
   return sessions.map((s) => {
     const data = json(s.data);
@@ -47,6 +54,8 @@ export async function openCodeDbSessions(file: string): Promise<OpenCodeSession[
       ...(directory ? { directory } : {}),
       ...(created ? { created } : {}),
       ...(updated ? { updated } : {}),
+      // 1.18 keeps the session's todo list in its own table.
+      ...(tables.has('todo') ? { todos: all('SELECT * FROM todo WHERE session_id = ?', [id]).map((t) => ({ ...json(t.data), ...t })) } : {}),
       messages: async function* (): AsyncGenerator<OpenCodeMessage> {
         for (const m of all('SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id', [id])) {
           const parts = all('SELECT * FROM part WHERE message_id = ? ORDER BY id', [String(m.id)]).map((p) => json(p.data));

@@ -1,7 +1,7 @@
 // OpenCode sessions, from its SQLite database (opencode-db.ts) or the legacy JSON
 // storage: messages `{role, modelID, tokens}` each with parts `text`, `tool {tool,
 // callID, state {status, input}}`, `patch {files[]}`, `step-finish {tokens}`, `compaction`.
-import { isObject, str, type ReadStats, type TranscriptEvent } from './events.js';
+import { isObject, str, todoStatus, type ReadStats, type TranscriptEvent } from './events.js';
 import { toolEvents } from './tools.js';
 
 export interface OpenCodeMessage {
@@ -14,6 +14,8 @@ export interface OpenCodeSession {
   directory?: string;
   created?: number;
   updated?: number;
+  /** The session's todo list (1.18's `todo` table), when the database has one. */
+  todos?: Array<Record<string, unknown>>;
   messages: () => AsyncIterable<OpenCodeMessage>;
 }
 
@@ -21,6 +23,17 @@ function contextTokens(t: unknown): number | undefined {
   if (!isObject(t) || typeof t.input !== 'number') return undefined;
   const cache = isObject(t.cache) ? t.cache : {};
   return t.input + (typeof cache.read === 'number' ? cache.read : 0) + (typeof cache.write === 'number' ? cache.write : 0);
+}
+
+/** `opencode run` stores the prompt as a JSON string literal, quotes included. */
+function unquoted(text: string): string {
+  if (text.length < 2 || !text.startsWith('"') || !text.endsWith('"')) return text;
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'string' ? v : text;
+  } catch {
+    return text;
+  }
 }
 
 export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats): AsyncGenerator<TranscriptEvent> {
@@ -35,7 +48,7 @@ export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats):
     for (const p of m.parts) {
       const type = str(p.type);
       if (type === 'text' && typeof p.text === 'string' && p.synthetic !== true) {
-        if (role === 'user') yield { kind: 'user', text: p.text, ...base };
+        if (role === 'user') yield { kind: 'user', text: unquoted(p.text), ...base };
         else yield { kind: 'assistant', text: p.text, ...base };
       } else if (type === 'tool') {
         const name = str(p.tool) ?? '';
@@ -55,5 +68,10 @@ export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats):
         stats.unknown++;
       }
     }
+  }
+  // The todo table holds the list as it stands; it wins over the last todowrite call.
+  if (session.todos && session.todos.length > 0) {
+    const items = [...session.todos].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0)).map((t) => ({ text: str(t.content) ?? '', status: todoStatus(t.status) }));
+    yield { kind: 'todos', items, line: n };
   }
 }

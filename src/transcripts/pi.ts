@@ -4,7 +4,8 @@
 import { isObject, jsonRecords, newStats, str, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
 import { toolEvents } from './tools.js';
 
-const KNOWN = new Set(['session', 'message', 'compaction', 'model_change', 'thinking_level_change', 'branch_summary', 'custom', 'label']);
+// custom_message: what an extension added to the conversation (ours included): known, not the user's words.
+const KNOWN = new Set(['session', 'message', 'compaction', 'model_change', 'thinking_level_change', 'branch_summary', 'custom', 'custom_message', 'label', 'session_info']);
 
 function text(content: unknown): string {
   if (typeof content === 'string') return content;

@@ -80,6 +80,14 @@ export function* toolEvents(name: string, id: string | undefined, input: unknown
     case 'update_plan':
       if (Array.isArray(i.plan)) yield { kind: 'todos', items: i.plan.filter(isObject).map((p) => ({ text: str(p.step) ?? '', status: todoStatus(p.status) })), ...base };
       return;
+    case 'create_goal':
+    case 'update_goal': {
+      // Codex's goal tools (0.169): one goal per thread, kept as a task.
+      const objective = str(i.objective);
+      const status = str(i.status);
+      if (objective || status) yield { kind: 'task', id: 'goal', ...(objective ? { subject: objective } : {}), status: status === 'complete' || status === 'completed' ? 'completed' : 'in_progress', ...base };
+      return;
+    }
     case 'write_todos':
     case 'todowrite':
       if (Array.isArray(i.todos)) yield { kind: 'todos', items: i.todos.filter(isObject).map((t) => ({ text: str(t.description) ?? str(t.content) ?? '', status: todoStatus(t.status) })), ...base };

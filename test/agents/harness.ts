@@ -1,0 +1,80 @@
+// One scratch world per agent run: a private HOME, a repository with a package.json whose
+// `npm test` passes, handoff initialised with a pin, `handoff` on PATH, the agent's
+// integration installed, and the scripted model server. Runs the real CLI as a
+// subprocess and keeps everything it logged.
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BIN, gitEnv, makeRepo, runHandoff, type Repo, type RunResult } from '../helpers.js';
+import { DRIVERS, script, type Driver } from './drivers.js';
+import { startScriptedServer, type ScriptedServer } from './scripted-model.js';
+
+/** The pin every run checks for: markup and an ampersand, which some agents escape. */
+export const PIN = 'Keep <Widget> & "quoted" names exactly as written; never edit generated/.';
+
+/** Where `npm run test:agents` installs the pinned releases (outside the repository). */
+export const CACHE = process.env.HANDOFF_AGENTS_CACHE ?? path.join(os.homedir(), '.cache', 'git-handoff-agents');
+
+export const binOf = (d: Driver) => path.join(CACHE, 'node_modules', '.bin', d.bin);
+export const driver = (name: Driver['agent']) => DRIVERS.find((d) => d.agent === name)!;
+
+export interface World {
+  home: string;
+  repo: Repo;
+  server: ScriptedServer;
+  env: NodeJS.ProcessEnv;
+  run: (prompt: string, opts?: { resume?: string; compactAt?: number; timeoutMs?: number }) => Promise<RunResult & { ms: number }>;
+  handoff: (args: string[]) => RunResult;
+  close: () => Promise<void>;
+}
+
+export async function makeWorld(d: Driver, options: { pin?: boolean; handoff?: boolean } = {}): Promise<World> {
+  const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), `handoff-${d.agent}-home-`)));
+  const repo = makeRepo({ name: 'project' });
+  repo.commit('package', { 'package.json': `${JSON.stringify({ name: 'project', version: '1.0.0', type: 'module', scripts: { test: 'node -e "console.log(\'1 passing\')"' } }, null, 2)}\n`, 'generated/api.ts': 'export {};\n' });
+  const shims = path.join(home, 'bin');
+  mkdirSync(shims, { recursive: true });
+  writeFileSync(path.join(shims, 'handoff'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(path.join(shims, 'handoff'), 0o755);
+  const server = await startScriptedServer(script(repo.dir));
+  const extra = d.setup(home, repo.dir, server.url);
+  const env: NodeJS.ProcessEnv = {
+    ...gitEnv(),
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local/share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    XDG_STATE_HOME: path.join(home, '.local/state'),
+    PATH: `${shims}:${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+    PWD: repo.dir,
+    NO_COLOR: '1',
+    CI: '1',
+    ...extra,
+  };
+  const handoff = (args: string[]) => runHandoff(repo.dir, args, { env: { HOME: home } });
+  handoff(['init']);
+  if (options.pin !== false) handoff(['pin', PIN]);
+  if (options.handoff) handoff(['new', 'Add the sum helper', '--no-edit']);
+  repo.git('add', '-A');
+  repo.git('commit', '-q', '-m', 'handoff');
+  const installed = handoff(['agent', 'install', d.agent]);
+  if (installed.code !== 0) throw new Error(`handoff agent install ${d.agent}: ${installed.stderr}`);
+  const run = (prompt: string, opts: { resume?: string; compactAt?: number; timeoutMs?: number } = {}) =>
+    new Promise<RunResult & { ms: number }>((resolve) => {
+      const start = Date.now();
+      const child = spawn(binOf(d), d.argv(prompt, opts), { cwd: repo.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
+      const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code: code ?? -1, stdout, stderr, ms: Date.now() - start });
+      });
+    });
+  return { home, repo, server, env, run, handoff, close: () => server.close() };
+}
+
+export const installed = (d: Driver) => existsSync(binOf(d));

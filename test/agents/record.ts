@@ -1,0 +1,101 @@
+// Turning what a real agent wrote into a test fixture: the scratch paths of the run are
+// rewritten to /home/user (HOME) and /home/user/project (the repository), nothing else
+// changes. OpenCode's database is rewritten through sql.js and saved in the shape the agent
+// leaves it in right after a run: a main file holding only its header page, and a WAL
+// holding every page.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+export const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts');
+
+export function sanitize(text: string, home: string, repo: string): string {
+  return text.split(repo).join('/home/user/project').split(home).join('/home/user');
+}
+
+function checksum(buf: Buffer, start: number, end: number, s0: number, s1: number): [number, number] {
+  for (let i = start; i < end; i += 8) {
+    s0 = (s0 + buf.readUInt32LE(i) + s1) >>> 0;
+    s1 = (s1 + buf.readUInt32LE(i + 4) + s0) >>> 0;
+  }
+  return [s0, s1];
+}
+
+/** A WAL (little-endian checksums) holding every page of db as one committed transaction. */
+export function encodeWal(db: Buffer): Buffer {
+  const raw = db.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  const pages = db.length / pageSize;
+  const header = Buffer.alloc(32);
+  header.writeUInt32BE(0x377f0682, 0);
+  header.writeUInt32BE(3007000, 4);
+  header.writeUInt32BE(pageSize, 8);
+  header.writeUInt32BE(0, 12);
+  header.writeUInt32BE(0x1234abcd, 16);
+  header.writeUInt32BE(0x5678ef01, 20);
+  let [s0, s1] = checksum(header, 0, 24, 0, 0);
+  header.writeUInt32BE(s0, 24);
+  header.writeUInt32BE(s1, 28);
+  const frames: Buffer[] = [header];
+  for (let n = 1; n <= pages; n++) {
+    const frame = Buffer.alloc(24 + pageSize);
+    frame.writeUInt32BE(n, 0);
+    frame.writeUInt32BE(n === pages ? pages : 0, 4);
+    frame.writeUInt32BE(0x1234abcd, 8);
+    frame.writeUInt32BE(0x5678ef01, 12);
+    db.copy(frame, 24, (n - 1) * pageSize, n * pageSize);
+    // WAL-mode read/write versions on page 1, as the agent's own file has them.
+    if (n === 1) {
+      frame[24 + 18] = 2;
+      frame[24 + 19] = 2;
+    }
+    [s0, s1] = checksum(frame, 0, 8, s0, s1);
+    [s0, s1] = checksum(frame, 24, 24 + pageSize, s0, s1);
+    frame.writeUInt32BE(s0, 16);
+    frame.writeUInt32BE(s1, 20);
+    frames.push(frame);
+  }
+  return Buffer.concat(frames);
+}
+
+async function sanitizeDb(file: string, home: string, repo: string): Promise<Buffer> {
+  const { foldWal } = await import('../../dist/transcripts/wal.js');
+  const { default: initSqlJs } = await import('sql.js');
+  const require = createRequire(import.meta.url);
+  const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
+  const SQL = await initSqlJs({ wasmBinary: readFileSync(wasm) as unknown as ArrayBuffer });
+  let wal: Buffer | undefined;
+  try {
+    wal = readFileSync(`${file}-wal`);
+  } catch {
+    wal = undefined;
+  }
+  const main = readFileSync(file);
+  const db = new SQL.Database(wal ? foldWal(main, wal) : main);
+  const tables = db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")[0]?.values.map((r) => String(r[0])) ?? [];
+  for (const table of tables) {
+    const columns = db.exec(`PRAGMA table_info("${table}")`)[0]?.values.filter((r) => /TEXT|^$/i.test(String(r[2]))).map((r) => String(r[1])) ?? [];
+    for (const c of columns) db.run(`UPDATE "${table}" SET "${c}" = replace(replace("${c}", ?, '/home/user/project'), ?, '/home/user') WHERE typeof("${c}") = 'text'`, [repo, home]);
+  }
+  db.run('VACUUM');
+  const out = Buffer.from(db.export());
+  db.close();
+  return out;
+}
+
+/** Copies a run's transcript into test/fixtures/transcripts/<agent>/ under name; answers the written files. */
+export async function recordFixture(agent: string, transcript: string, name: string, home: string, repo: string): Promise<string[]> {
+  const dir = path.join(FIXTURES, agent);
+  mkdirSync(dir, { recursive: true });
+  if (agent !== 'opencode') {
+    const out = path.join(dir, name);
+    writeFileSync(out, sanitize(readFileSync(transcript, 'utf8'), home, repo));
+    return [out];
+  }
+  const clean = await sanitizeDb(transcript, home, repo);
+  const out = path.join(dir, name);
+  // The main file as the agent leaves it right after a run (its header page; no paths in it), the rest in the WAL.
+  copyFileSync(transcript, out);
+  writeFileSync(`${out}-wal`, encodeWal(clean));
+  return [out, `${out}-wal`];
+}
