@@ -107,8 +107,8 @@ describe('handoff hook claude-session-start', () => {
     const pin = 'Keep <Widget> & "quoted" names exactly as written.';
     expect(bare.handoff(['pin', pin]).code).toBe(0);
     const pinned = bare.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(bare.dir) });
-    expect(JSON.parse(pinned.stdout).hookSpecificOutput.additionalContext).toContain(`\n${pin}\n`);
-    expect(pinned.stderr).toContain('passed the 1 pinned constraint');
+    expect(JSON.parse(pinned.stdout).hookSpecificOutput.additionalContext).toContain(`\n\`\`\`text\n${pin}\n\`\`\`\n`);
+    expect(pinned.stderr).toContain('no open handoff; passed the 1 pinned constraint');
   });
 
   it('fails open: malformed stdin, a broken config, or no repository at all is a warning and exit 0', () => {

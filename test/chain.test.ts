@@ -107,3 +107,33 @@ describe('a chain of four handoffs', () => {
     expect(decisions).toMatch(/D3: "We'll drop papaparse[^\n]*\(handoff [0-9a-z]{12}, extracted from transcript line 2/);
   });
 });
+
+describe('starting and repairing a chain on purpose', () => {
+  const idOf = (out: string) => out.match(/([0-9a-z]{26})/)![1]!;
+
+  it('new --fresh has no parent and carries nothing; the open handoff stays open', () => {
+    const repo = makeRepo();
+    repo.write('body.md', '## Goal\n\nfirst\n\n## Next steps\n\n- old step\n');
+    const first = idOf(repo.handoff(['new', 'first', '-F', 'body.md']).stdout);
+    const fresh = repo.handoff(['new', 'unrelated', '--fresh', '--no-edit']);
+    expect(fresh.stderr).toContain(`starting a new chain; ${first} stays open`);
+    const text = repo.read(fresh.stdout.trim());
+    expect(text).toContain('parent: null');
+    expect(text).not.toContain('old step');
+    expect(repo.read(`.handoff/handoffs/${first}.md`)).toContain('status: "open"');
+  });
+
+  it('reopen undoes a new that continued the wrong handoff', () => {
+    const repo = makeRepo();
+    const first = idOf(repo.handoff(['new', 'first', '--no-edit']).stdout);
+    const second = idOf(repo.handoff(['new', 'by mistake', '--no-edit']).stdout);
+    const reopened = repo.handoff(['reopen', first.slice(0, 10)]);
+    expect(reopened.code).toBe(0);
+    expect(reopened.stderr).toContain(`${second} is now superseded by ${first}`);
+    const text = repo.read(`.handoff/handoffs/${first}.md`);
+    expect(text).toContain('status: "open"');
+    expect(text).not.toContain('superseded_by');
+    expect(repo.handoff(['resume']).stdout).toContain(`(Handoff ${first}`);
+    expect(repo.handoff(['reopen', first]).stdout).toContain('already open');
+  });
+});

@@ -50,7 +50,7 @@ export function supersede(decisions: readonly Item[]): Item[] {
     if (newer.supersededBy) continue;
     for (const m of `${newer.text} ${newer.prov}`.matchAll(MARKER)) {
       const j = byId.get(m[1]!.toUpperCase());
-      if (j !== undefined && j !== i && !out[j]!.supersededBy) out[j]!.supersededBy = newer.id!;
+      if (j !== undefined && j < i && !out[j]!.supersededBy) out[j]!.supersededBy = newer.id!;
     }
     for (const subject of replacedSubjects(newer.text)) {
       for (let j = 0; j < i; j++) {

@@ -36,6 +36,7 @@ export function draftBody(template: string, input: DraftInput): string {
     open_questions: itemsOf(x?.open_questions ?? []),
     decisions: itemsOf(x?.decisions ?? []),
     tried: itemsOf(x?.tried ?? []),
+    passed: x?.passed ?? [],
     currentState: x && x.current_state.length > 0 ? subsections(x.current_state.join('\n')) : [],
   };
   const parent = input.parent ? { id: input.parent.meta.id, body: input.parent.body, files: input.parent.meta.files.map((f) => f.path) } : undefined;

@@ -101,6 +101,8 @@ function parentSections(parent: Parent): { items: Sections; folds: { completed: 
 export interface Fresh extends Sections {
   /** Level-3 subsections the new session writes under Current state (they replace the parent's of the same title). */
   currentState: Subsection[];
+  /** Commands the new session ran green, as shown (`npm test`). */
+  passed?: readonly string[];
 }
 
 export function carryForward(parent: Parent | undefined, fresh: Fresh, thisFiles: readonly string[], pinned: readonly string[] = []): Living {
@@ -122,7 +124,9 @@ export function carryForward(parent: Parent | undefined, fresh: Fresh, thisFiles
   const current = decisions.filter((d) => !d.supersededBy);
   const superseded = decisions.filter((d) => d.supersededBy);
   const supersededLines = fold(superseded, SUPERSEDED_KEPT, folds.superseded, parent?.id, 'superseded decisions');
-  const tried = dedupe([...p.tried, ...fresh.tried]);
+  // A command that failed before and passes now was not abandoned after all.
+  const green = fresh.passed ?? [];
+  const tried = dedupe([...p.tried, ...fresh.tried]).filter((i) => !green.some((c) => i.text.startsWith(`${c} failed`)));
 
   const sections: Record<keyof Sections, string> = {
     completed: fold(completed, COMPLETED_KEPT, folds.completed, parent?.id, 'completed items').join('\n'),
