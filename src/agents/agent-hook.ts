@@ -30,7 +30,7 @@ export const HOOKS: Record<string, HookSpec> = {
   'claude-meter': { agent: 'Claude Code', run: meter },
   'codex-session-start': { agent: 'Codex CLI', run: sessionStart },
   'codex-pre-compact': { agent: 'Codex CLI', run: compact('json') },
-  'gemini-session-start': { agent: 'Gemini CLI', run: sessionStart },
+  'gemini-session-start': { agent: 'Gemini CLI', run: geminiSessionStart },
   'gemini-pre-compress': { agent: 'Gemini CLI', run: compact('gemini') },
   'opencode-session-start': { agent: 'OpenCode', run: sessionStart },
   'opencode-pre-compact': { agent: 'OpenCode', run: compact('text') },
@@ -46,6 +46,15 @@ export const HOOKS: Record<string, HookSpec> = {
 type CompactStyle = 'text' | 'json' | 'gemini';
 
 const answer = (ctx: Context, value: unknown) => ctx.stdout(`${JSON.stringify(value)}\n`);
+
+/** Gemini CLI escapes < and > in hook context: the pins go (verbatim) into GEMINI.md's block too. */
+async function geminiSessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
+  if (await exists(ctx.dir)) {
+    const { refreshPinsBlock } = await import('./pins-block.js');
+    if (await refreshPinsBlock(ctx, 'GEMINI.md')) ctx.stderr('handoff: GEMINI.md: brought the pinned constraints up to date');
+  }
+  await sessionStart(ctx, input, agent);
+}
 
 async function sessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
   if (!(await exists(ctx.dir))) return; // this repository does not use handoffs: say nothing
