@@ -68,7 +68,7 @@ const parts = (over: Partial<ResumeParts> = {}): ResumeParts => ({
   id: '01jx7k2m9q8r4s5t6v7w8x9y0z',
   file: '.handoff/handoffs/01jx7k2m9q8r4s5t6v7w8x9y0z.md',
   goal: 'ship teams',
-  pins: [{ id: 'p1', text: 'never touch src/auth' }],
+  pins: [{ id: 'p1', file: '.handoff/pins/p1.md', text: 'never touch src/auth' }],
   next_steps: '- do the next thing',
   in_progress: '',
   open_questions: '',
@@ -82,14 +82,19 @@ const parts = (over: Partial<ResumeParts> = {}): ResumeParts => ({
 
 describe('session context budget', () => {
   it('passes a prompt at the limit whole and shortens one character more', () => {
-    expect(sessionContext('a'.repeat(10_000), parts())).toEqual({ text: 'a'.repeat(10_000), form: 'full' });
+    expect(sessionContext('a'.repeat(10_000), parts())).toEqual({ text: 'a'.repeat(10_000), form: 'full', pointedPins: 0 });
     const short = sessionContext('a'.repeat(10_001), parts());
     expect(short.form).toBe('pins-goal-next');
     expect(short.text).toContain('10,001 characters');
     expect(sessionContext('a'.repeat(20_000), parts({ next_steps: 'n'.repeat(9_900) })).form).toBe('pins-goal');
-    const pointer = sessionContext('a'.repeat(20_000), parts({ pins: [{ id: 'p1', text: 'p'.repeat(10_000) }] }));
+    const long = sessionContext('a'.repeat(20_000), parts({ pins: [{ id: 'p1', file: '.handoff/pins/p1.md', text: 'p'.repeat(10_000) }] }));
+    expect(long.form).toBe('pins-goal-next');
+    expect(long.pointedPins).toBe(1);
+    expect(long.text).toContain('Read `.handoff/pins/p1.md` now');
+    const many = Array.from({ length: 200 }, (_, i) => ({ id: `p${i}`, file: `.handoff/pins/p${i}.md`, text: 'p'.repeat(10_000) }));
+    const pointer = sessionContext('a'.repeat(20_000), parts({ pins: many }));
     expect(pointer.form).toBe('pointer');
-    expect(pointer.text).toContain('1 pinned constraint ');
+    expect(pointer.text).toContain('200 pinned constraints ');
   });
 });
 

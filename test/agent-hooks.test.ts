@@ -82,16 +82,16 @@ describe('handoff hook claude-session-start', () => {
     expect(hook.stderr).toContain(out.systemMessage);
   });
 
-  it('points to the pins, with their count, when even they do not fit', () => {
+  it('points to a pin too long to pass alone by its file, and keeps the short one verbatim', () => {
     const repo = withHandoff();
     repo.write('long-pin.txt', `${'x'.repeat(11_000)}\n`);
     expect(repo.handoff(['pin', '--file', 'long-pin.txt']).code).toBe(0);
     const out = JSON.parse(repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir) }).stdout);
     const context: string = out.hookSpecificOutput.additionalContext;
     expect(context.length).toBeLessThanOrEqual(10_000);
-    expect(context).toContain('2 pinned constraints');
+    expect(context).toMatch(/This pin is too long to pass here \(11,001 characters\)\. Read `\.handoff\/pins\/[0-9a-z]{26}\.md` now/);
     expect(context).toContain('handoff resume');
-    expect(out.systemMessage).toContain('sent only a pointer');
+    expect(out.systemMessage).toContain('sent the pins, goal and next steps (1 pin too long alone: pointed to its file)');
   });
 
   it('says nothing in a repository without .handoff/, and exits 0 when there is nothing to resume', () => {
@@ -107,8 +107,8 @@ describe('handoff hook claude-session-start', () => {
     const pin = 'Keep <Widget> & "quoted" names exactly as written.';
     expect(bare.handoff(['pin', pin]).code).toBe(0);
     const pinned = bare.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(bare.dir) });
-    expect(JSON.parse(pinned.stdout).hookSpecificOutput.additionalContext).toContain(`\n- ${pin}\n`);
-    expect(pinned.stderr).toContain('; sent the pins');
+    expect(JSON.parse(pinned.stdout).hookSpecificOutput.additionalContext).toContain(`\n\`\`\`text\n${pin}\n\`\`\`\n`);
+    expect(pinned.stderr).toContain('no open handoff; passed the 1 pinned constraint');
   });
 
   it('fails open: malformed stdin, a broken config, or no repository at all is a warning and exit 0', () => {

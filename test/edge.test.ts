@@ -26,7 +26,7 @@ describe('text that YAML and Markdown would like to eat', () => {
       expect(made.code).toBe(0);
       const shown = JSON.parse(repo.handoff(['show', idOf(made.stdout), '--json']).stdout);
       expect(shown.goal).toBe(goal);
-      expect(Object.keys(shown.sections)).toEqual(['Goal', 'Completed', 'Current state', 'In progress', 'Next steps', 'Open questions', 'Decisions', 'References']);
+      expect(Object.keys(shown.sections)).toEqual(['Goal', 'Completed', 'Current state', 'In progress', 'Next steps', 'Open questions', 'Decisions', 'Tried and abandoned', 'References']);
       const resume = JSON.parse(repo.handoff(['resume', idOf(made.stdout), '--json']).stdout);
       expect(resume.goal).toBe(goal);
       expect(resume.prompt).toContain(goal);

@@ -33,7 +33,7 @@ const CASES: Array<[string, string, RegExp[]]> = [
     /Pin candidate \(the user's words, transcript line 8797\): "don't modify `send_with_retries`"/,
     /- `aider\/sendchat\.py` \(edited in the session, transcript line 11936/,
     /- `pytest tests\/basic\/test_repomap\.py`: result not recorded/,
-    /- "I'll modify the `test_subtree_only` test to use `GitTemporaryDirectory` instead of `IgnorantTemporaryDirectory`\." \(extracted from transcript line 2311; confirm or delete\)/,
+    /- D\d+: "I'll modify the `test_subtree_only` test to use `GitTemporaryDirectory` instead of `IgnorantTemporaryDirectory`\." \(extracted from transcript line 2311; confirm or delete\)/,
   ]],
   ['specstory/2026-02-23_23-01-52Z-all-provider-specific-token.md', 'specstory', [/- `go test -v \.\/\.\.\.`: result not recorded \(transcript line 1577\)/]],
   ['specstory/2025-06-30_12-46-48Z-fix-unknown-field-error-in-api-request.md', 'specstory', [/session 7648a3a8-cec0-45cc-a87c-6ad5a39677a2/]],

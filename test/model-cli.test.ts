@@ -43,7 +43,7 @@ describe('handoff new --llm against an OpenAI-compatible server', () => {
     expect(run.stderr).toContain('handoff: the model added 3 items, all verified');
     const text = written(repo, run.stdout);
     expect(text).toContain('## In progress\n\n- Teams model exists; `src/teams.ts` still returns a constant (`src/teams.ts`)\n\n## Next steps\n\n- Wire the teams model into the API\n\n## Open questions\n\n## Decisions\n');
-    expect(text).toContain('- Teams are a separate model Why: users and teams have different lifecycles');
+    expect(text).toContain('- D1: Teams are a separate model Why: users and teams have different lifecycles');
     expect(text).toContain('- add the teams model ('); // the commit, from git
     expect(text).toContain('- Drafted with test-model');
     expect(text).not.toContain('**[unverified');

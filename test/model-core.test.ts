@@ -140,6 +140,29 @@ describe('verification', () => {
   });
 });
 
+describe('the model and the carried decisions', () => {
+  const carried = DRAFT.replace('## Decisions\n\n', '## Decisions\n\n- D1: use OFFSET pagination (handoff 01jqabcdefgh)\n- D2: quote CSV by hand (handoff 01jqabcdefgh)\n- ~~D3: use papaparse~~ (superseded by D2; handoff 01jqabcdefgh)\n\n');
+  const withDraft = (draft: string): ModelInput => ({ ...input(transcript()), draft });
+
+  it('marks a decision superseded only through a verified reference to a current one', () => {
+    const answer: ModelAnswer = { ...empty(), decisions: [item('keyset cursors; supersedes D1', { why: 'tables are huge' }), item('stream rows; supersedes D9'), item('revive papaparse; supersedes D3')] };
+    const v = verifyAnswer(answer, withDraft(carried));
+    expect(v.sections.decisions.map((x) => x.problems.length)).toEqual([0, 1, 1]);
+    expect(v.sections.decisions[1]!.problems[0]).toBe('it names D9 as superseded, which is not a current decision of this handoff');
+    const merged = mergeDraft(carried, v, 'Drafted with m.');
+    expect(merged).toContain('- ~~D1: use OFFSET pagination~~ (superseded by D4; handoff 01jqabcdefgh)');
+    expect(merged).toContain('- D4: keyset cursors; supersedes D1 Why: tables are huge');
+    expect(merged).toContain('- D5: stream rows; claims to supersede D9 **[unverified');
+    expect(merged).toContain('- D2: quote CSV by hand (handoff 01jqabcdefgh)');
+  });
+
+  it('does not repeat an item the draft already carries', () => {
+    const answer: ModelAnswer = { ...empty(), decisions: [item('Quote CSV by hand.')] };
+    const merged = mergeDraft(carried, verifyAnswer(answer, withDraft(carried)), 'Drafted with m.');
+    expect(merged.match(/quote CSV by hand/gi)).toHaveLength(1);
+  });
+});
+
 const servers: ModelServer[] = [];
 afterEach(async () => {
   while (servers.length) await servers.pop()!.close();
@@ -201,7 +224,7 @@ describe('the model path with a transcript, in-process', () => {
     const lines = (body: string | null) => body!.split('\n').filter((l) => !l.startsWith('- Drafted with'));
     const added = lines(hostile.body).filter((l) => !lines(clean.body).includes(l));
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatch(/^- Delete `src\/auth\/login.ts` .*\*\*\[unverified: `src\/auth\/login.ts` is not in git's list or the transcript; the quote .* is not in the user's messages; no passing run of `rm -rf src\/auth` in the transcript\]\*\*$/);
+    expect(added[0]).toMatch(/^- D1: Delete `src\/auth\/login.ts` .*\*\*\[unverified: `src\/auth\/login.ts` is not in git's list or the transcript; the quote .* is not in the user's messages; no passing run of `rm -rf src\/auth` in the transcript\]\*\*$/);
     expect(hostile.body).not.toContain('you may touch src/auth');
   });
 

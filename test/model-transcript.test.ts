@@ -52,7 +52,7 @@ describe('handoff new --from <transcript> --llm', () => {
     expect(sent).toContain('Build the teams page. Never touch src/auth/session.ts.');
     expect(sent).toContain('npm test -> passed');
     const text = repo.read(run.stdout.trim());
-    expect(text).toMatch(/- Teams stay flat[^\n]*\n/);
+    expect(text).toMatch(/- D\d+: Teams stay flat[^\n]*\n/);
     expect(text).not.toMatch(/Teams stay flat[^\n]*unverified/);
     expect(text).toMatch(/Invented[^\n]*\*\*\[unverified: the quote "please add nested teams" is not in the user's messages/);
   });

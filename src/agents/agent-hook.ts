@@ -64,33 +64,25 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     built = await buildResume(ctx, undefined);
   } catch (error) {
     if (!(error instanceof HandoffError)) throw error;
-    // No handoff to resume: the pins still hold, and the agent must see them.
-    const pins = await pinsOnly(ctx);
-    ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}${pins ? '; sent the pins' : ''}`);
-    if (pins) answer(ctx, { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: pins } });
+    // Nothing to resume and no pins (with pins, buildResume gives a pins-only prompt).
+    ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}`);
     return;
   }
-  const { text, form } = sessionContext(built.prompt, built.parts);
+  const { text, form, pointedPins } = sessionContext(built.prompt, built.parts);
   const output: Record<string, unknown> = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
+  const { id, file, pins } = built.parts;
   if (form !== 'full') {
-    const what = form === 'pins-goal-next' ? 'the pins, goal and next steps' : form === 'pins-goal' ? 'the pins and goal' : 'only a pointer';
-    const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what} and pointed the agent to ${built.parts.file}`;
+    const what = form === 'pins-goal-next' ? 'the pins, goal and next steps' : form === 'pins-goal' ? 'the pins and goal' : form === 'pins' ? 'the pins' : 'only a pointer';
+    const pointed = pointedPins > 0 && form !== 'pointer' ? ` (${pointedPins} pin${pointedPins === 1 ? '' : 's'} too long alone: pointed to ${pointedPins === 1 ? 'its file' : 'their files'})` : '';
+    const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what}${pointed} and pointed the agent to ${file ?? '`handoff resume`'}`;
     output.systemMessage = line;
     ctx.stderr(line);
+  } else if (id === null) {
+    ctx.stderr(`handoff: no open handoff; passed the ${pins.length} pinned constraint${pins.length === 1 ? '' : 's'} (${input.source ?? input.trigger ?? 'session start'})`);
   } else {
-    ctx.stderr(`handoff: resumed ${built.parts.id} (${input.source ?? input.trigger ?? 'session start'})`);
+    ctx.stderr(`handoff: resumed ${id} (${input.source ?? input.trigger ?? 'session start'})`);
   }
   answer(ctx, output);
-}
-
-/** The active pins, word for word, when there is no handoff to resume (undefined: none). */
-async function pinsOnly(ctx: Context): Promise<string | undefined> {
-  const { loadPins } = await import('../store/store.js');
-  const { activePins } = await import('../store/pin.js');
-  const pins = activePins((await loadPins(ctx)).items);
-  if (pins.length === 0) return undefined;
-  const lines = ['# Pinned constraints (git-handoff)', '', 'Follow these exactly, as written. There is no open handoff on this branch.', '', ...pins.map((p) => `- ${p.text.trim()}`)];
-  return redactSecrets(`${lines.join('\n')}\n`).text;
 }
 
 async function preCompact(ctx: Context, input: HookInput, agent: string, style: CompactStyle): Promise<void> {

@@ -60,6 +60,7 @@ export const COMMANDS: CommandSpec[] = [
       from: { type: 'string', describe: "read an agent transcript too: 'auto' (the newest session of this repository) or a file" },
       'pin-candidates': { type: 'boolean', describe: "pin the user's constraints found in the transcript, verbatim" },
       force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
+      fresh: { type: 'boolean', describe: 'start a new chain: no parent, nothing carried; the open handoff stays open' },
       'allow-secret': { type: 'boolean', describe: 'keep text that looks like a secret (a false positive); see docs/security.md' },
     },
     examples: [
@@ -135,6 +136,14 @@ export const COMMANDS: CommandSpec[] = [
     options: {},
     examples: [['handoff done 01jx7k2m', 'the work it described is finished']],
     load: () => import('../handoff/done.js'),
+  },
+  {
+    name: 'reopen',
+    describe: 'open a handoff again (superseded or marked done by mistake); the open one that replaced it steps aside',
+    positionals: [{ name: 'id', describe: 'a handoff id or unique prefix', required: true }],
+    options: {},
+    examples: [['handoff reopen 01jx7k2m', 'continue this handoff, not the one written after it']],
+    load: () => import('../handoff/reopen.js'),
   },
   {
     name: 'sessions',

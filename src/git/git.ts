@@ -8,7 +8,7 @@
 // range: the common case at session start), it costs 20-30 ms to import, and it strips
 // GIT_* variables that hooks depend on. A plain spawn does what we need in a few lines.
 import { HandoffError } from '../cli/errors.js';
-import { combineChanges, parseNameStatus, parseNumstat, parsePathList } from './git-output.js';
+import { combineChanges, parseNameStatus, parseNumstat, parsePathList, type RawChange } from './git-output.js';
 import type { FileChange } from '../store/handoff.js';
 import { gitRaw } from './git-plumbing.js';
 
@@ -141,6 +141,20 @@ export class Git {
   /** Tracked paths that differ between `since` and the working tree. */
   async pathsChangedSince(since: string): Promise<string[]> {
     return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--'])).sort();
+  }
+
+  /** Paths changed between two commits, renames detected (old path in `from`). */
+  async changesBetween(from: string, to: string): Promise<RawChange[]> {
+    return parseNameStatus(await this.run(['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M', '--name-status', from, to, '--']));
+  }
+
+  /** Paths not committed now: staged or unstaged against HEAD, or untracked and not ignored. */
+  async uncommittedPaths(): Promise<string[]> {
+    const [changed, untracked] = await Promise.all([
+      this.run(['diff', '-z', '--no-relative', '--name-only', 'HEAD', '--']),
+      this.run(['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ':/']),
+    ]);
+    return [...parsePathList(changed), ...parsePathList(untracked)];
   }
 
   /** Every path in the index: what "exists in the repository" means when checking a model's claims. */

@@ -1,8 +1,10 @@
-// The deterministic draft: what git and the parent handoff know, with no model and no
-// transcript. Every line traces to a commit, a file change, or the parent's own text.
+// The deterministic draft: what git and the parent handoff know, and what a transcript
+// adds, with no model. Every line traces to a commit, a file change, a transcript line, or
+// the parent's own text (living.ts carries and reconciles the parent's state).
 import type { Handoff, FileChange } from '../store/handoff.js';
 import { code, renderFileGroups } from './files.js';
-import { escapeBlock, findSection, inline, listItems } from '../store/markdown.js';
+import { escapeBlock, inline } from '../store/markdown.js';
+import { carryForward, itemsOf, subsections, type Fresh } from './living.js';
 import { fill } from '../store/template.js';
 import type { DraftParts } from '../transcripts/transcript-draft.js';
 
@@ -15,17 +17,8 @@ export interface DraftInput {
   base: string | null;
   /** What a transcript adds (transcripts/transcript-draft.ts), section by section. */
   extraction?: DraftParts;
-}
-
-const join = (...lists: string[][]) => lists.flat().join('\n');
-
-/** Unfinished items of a section of the parent: unchecked list items, text as written. */
-function carried(parent: Handoff | undefined, title: string): string[] {
-  const section = parent && findSection(parent.body, title);
-  if (!section) return [];
-  return listItems(section.content)
-    .filter((i) => !i.checked && i.text !== '')
-    .map((i) => `- ${i.text}`);
+  /** The active pins' texts: a pin candidate already pinned is not offered again. */
+  pinned?: readonly string[];
 }
 
 export function draftBody(template: string, input: DraftInput): string {
@@ -36,16 +29,29 @@ export function draftBody(template: string, input: DraftInput): string {
   }
   if (input.base) references.push(`- Files and commits are counted from ${input.base.slice(0, 12)}.`);
   const x = input.extraction;
-  const state = [renderFileGroups(input.files), ...(x && x.current_state.length > 0 ? [x.current_state.join('\n')] : [])].filter((s) => s !== '');
+  const fresh: Fresh = {
+    completed: itemsOf([...completed, ...(x?.completed ?? [])]),
+    in_progress: itemsOf(x?.in_progress ?? []),
+    next_steps: itemsOf(x?.next_steps ?? []),
+    open_questions: itemsOf(x?.open_questions ?? []),
+    decisions: itemsOf(x?.decisions ?? []),
+    tried: itemsOf(x?.tried ?? []),
+    passed: x?.passed ?? [],
+    currentState: x && x.current_state.length > 0 ? subsections(x.current_state.join('\n')) : [],
+  };
+  const parent = input.parent ? { id: input.parent.meta.id, body: input.parent.body, files: input.parent.meta.files.map((f) => f.path) } : undefined;
+  const living = carryForward(parent, fresh, input.files.map((f) => f.path), input.pinned ?? []);
+  const state = [renderFileGroups(input.files), living.currentState].filter((s) => s !== '');
   return fill(template, {
     goal: escapeBlock(input.goal),
-    completed: join(completed, x?.completed ?? []),
+    completed: living.sections.completed,
     current_state: state.join('\n\n'),
-    in_progress: join(x?.in_progress ?? []),
-    next_steps: join(carried(input.parent, 'Next steps'), x?.next_steps ?? []),
-    open_questions: join(carried(input.parent, 'Open questions'), x?.open_questions ?? []),
-    decisions: join(x?.decisions ?? []),
-    references: join(references, x?.references ?? []),
+    in_progress: living.sections.in_progress,
+    next_steps: living.sections.next_steps,
+    open_questions: living.sections.open_questions,
+    decisions: living.sections.decisions,
+    tried: living.sections.tried,
+    references: [...references, ...(x?.references ?? [])].join('\n'),
   });
 }
 

@@ -4,12 +4,12 @@ import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
 import { draftBody, editedBody } from './draft.js';
 import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../store/handoff.js';
-import { checkText } from '../store/pin.js';
+import { activePins, checkText } from '../store/pin.js';
 import { redactionNotice, scrub } from '../security/secrets.js';
 import { operationInProgress, type Git } from '../git/git.js';
 import { editText } from './editor.js';
 import { readUserFile } from '../store/input.js';
-import { createItem, findOpenOnBranch, handoffsDir, rewriteItem, warnProblems } from '../store/store.js';
+import { createItem, findOpenOnBranch, handoffsDir, loadPins, rewriteItem, warnProblems } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
 import { maybeModelDraft } from '../model/new-model.js';
 import type { TranscriptPart } from '../model/model-input.js';
@@ -58,6 +58,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     since: args.values.since as string | undefined,
     from,
     force: args.values.force === true,
+    fresh: args.values.fresh === true,
     pinCandidates,
     allowSecret: args.values['allow-secret'] === true,
     model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript),
@@ -72,6 +73,8 @@ export interface WriteOptions {
   /** A transcript: 'auto' or a path (see transcript-source.ts). */
   from?: string | undefined;
   force?: boolean;
+  /** Start a new chain: no parent, nothing carried. */
+  fresh?: boolean;
   pinCandidates?: boolean;
   /** Keep text that looks like a secret (the user says it is a false positive). */
   allowSecret?: boolean;
@@ -94,9 +97,11 @@ export async function writeHandoff(ctx: Context, givenGoal: string, options: Wri
   };
   const goal = clean(givenGoal);
   const git = await ctx.git();
-  const [branch, head, author] = await Promise.all([git.branch(), git.head(), git.author()]);
-  const { found: parent, problems } = await findOpenOnBranch(ctx, branch);
+  const [branch, head, author, pins] = await Promise.all([git.branch(), git.head(), git.author(), loadPins(ctx)]);
+  const { found: open, problems } = await findOpenOnBranch(ctx, branch);
   warnProblems(ctx, problems);
+  const parent = options.fresh ? undefined : open;
+  if (options.fresh && open) ctx.stderr(`handoff: starting a new chain; ${open.meta.id} stays open (handoff done ${open.meta.id.slice(0, 12)} when it is finished)`);
   const base = await findBase(ctx, git, options.since, parent, head);
   const [changes, commits, template] = await Promise.all([
     git.changesSince(base),
@@ -111,7 +116,7 @@ export async function writeHandoff(ctx: Context, givenGoal: string, options: Wri
   const transcript = source && from !== undefined ? await source.readFrom(ctx, from, options.force === true) : undefined;
   if (from === 'auto' && !transcript) ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
   const extraction = source && transcript ? await source.draftParts(ctx, transcript, files, options.pinCandidates === true) : undefined;
-  const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}) });
+  const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}), pinned: activePins(pins.items).map((p) => p.text) });
   const offered = options.model ? await options.model({ goal, files, commits, draft }, transcript ? transcriptPart(transcript.extraction) : undefined) : draft;
   if (offered === null) return null; // --dry-run: the request was printed, nothing is written
   const body = clean(checkText(await options.review(git, offered), 'the handoff body'));

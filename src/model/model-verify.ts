@@ -6,6 +6,17 @@ import type { ModelInput } from './model-input.js';
 import { code } from '../handoff/files.js';
 import { findSection, inline, parseBody, renderBody } from '../store/markdown.js';
 import { redactSecrets } from '../security/redact.js';
+import { itemKey, parseItems, renderItem as renderCarried } from '../handoff/items.js';
+
+// "supersedes D2": the only way a model's decision may replace one; checked against the
+// decisions the draft holds, and written as a claim (not a marker) when it names none.
+const SUPERSEDES = /\b(?:supersedes|replaces|overrides)\s+(D\d+)\b/gi;
+
+/** Ids of the current (not superseded) decisions of a draft. */
+function currentDecisionIds(draft: string): Set<string> {
+  const section = findSection(parseBody(draft), 'Decisions');
+  return new Set((section ? parseItems(section.content) : []).filter((d) => d.id && !d.supersededBy).map((d) => d.id!));
+}
 
 export interface Verified {
   item: AnswerItem;
@@ -55,6 +66,7 @@ export function verifyAnswer(answer: ModelAnswer, input: ModelInput): Verificati
   const users = t?.userMessages ?? [];
   const quoteKnown = (q: string) => q.trim() !== '' && users.some((m) => m.includes(q));
   const passed = new Set((t?.extracted.commands ?? []).filter((c) => c.passed).map((c) => c.command.trim()));
+  const decisionIds = currentDecisionIds(input.draft);
   let unverified = 0;
 
   const check = (item: AnswerItem): Verified => {
@@ -63,6 +75,9 @@ export function verifyAnswer(answer: ModelAnswer, input: ModelInput): Verificati
     for (const p of paths) if (!pathKnown(p)) problems.push(`${code(p)} is not in git's list or the transcript`);
     for (const q of item.quotes) if (!quoteKnown(q)) problems.push(`the quote "${inline(q)}" is not in the user's messages`);
     for (const c of item.commands_passed) if (!passed.has(c.trim())) problems.push(`no passing run of ${code(c)} in the transcript`);
+    for (const m of `${item.text} ${item.why}`.matchAll(SUPERSEDES)) {
+      if (!decisionIds.has(m[1]!.toUpperCase())) problems.push(`it names ${m[1]} as superseded, which is not a current decision of this handoff`);
+    }
     if (problems.length) unverified++;
     return { item, problems };
   };
@@ -88,6 +103,35 @@ function renderItem(v: Verified): string {
   return redactSecrets(line).text;
 }
 
+/**
+ * The model's decisions, each with the next free id. One that names a current decision as
+ * superseded, verified, marks it; an unverified claim is written as a claim that no later
+ * reading takes for a marker.
+ */
+function decisionLines(body: ReturnType<typeof parseBody>, decisions: readonly Verified[]): string[] {
+  const section = findSection(body, 'Decisions');
+  const items = section ? parseItems(section.content) : [];
+  let next = Math.max(0, ...items.map((d) => Number(d.id?.slice(1) ?? 0))) + 1;
+  const lines: string[] = [];
+  for (const v of decisions) {
+    const id = `D${next++}`;
+    const verified = v.problems.length === 0;
+    const targets = verified ? [...`${v.item.text} ${v.item.why}`.matchAll(SUPERSEDES)].map((m) => m[1]!.toUpperCase()) : [];
+    const item = verified ? v.item : { ...v.item, text: v.item.text.replace(SUPERSEDES, 'claims to supersede $1'), why: v.item.why.replace(SUPERSEDES, 'claims to supersede $1') };
+    lines.push(renderItem({ item, problems: v.problems }).replace(/^- /, `- ${id}: `));
+    if (section && targets.length > 0) {
+      section.content = section.content
+        .split('\n')
+        .map((line) => {
+          const d = /^- (?!~~)/.test(line) ? parseItems(line)[0] : undefined;
+          return d?.id && targets.includes(d.id) ? renderCarried({ ...d, supersededBy: id }) : line;
+        })
+        .join('\n');
+    }
+  }
+  return lines;
+}
+
 /** The deterministic draft with the model's items appended to their sections. */
 export function mergeDraft(draft: string, v: Verification, note: string): string {
   const body = parseBody(draft);
@@ -102,7 +146,14 @@ export function mergeDraft(draft: string, v: Verification, note: string): string
     const trailing = section === body.sections.at(-1) ? '\n' : '\n\n';
     section.content = `${existing === '' ? '\n' : `${existing}\n`}${lines.join('\n')}${trailing}`;
   };
-  for (const [s, title] of Object.entries(TITLES)) append(title, v.sections[s as AnswerSection].map(renderItem));
+  for (const [s, title] of Object.entries(TITLES)) {
+    // What the draft already says (carried or extracted) is not said twice.
+    const section = findSection(body, title);
+    const have = new Set((section ? parseItems(section.content) : []).map((i) => itemKey(i.text)));
+    const fresh = v.sections[s as AnswerSection].filter((x) => !have.has(itemKey(x.item.text)));
+    if (s === 'decisions') append(title, decisionLines(body, fresh));
+    else append(title, fresh.map(renderItem));
+  }
   append(
     'Open questions',
     v.pinCandidates.map((p) => redactSecrets(`- Pin candidate (\`handoff pin\` to keep it): "${inline(p.quote)}"${p.problems.length ? ` **[unverified: ${p.problems.join('; ')}]**` : ''}`).text),

@@ -6,33 +6,36 @@ import { code, renderFileGroups } from '../handoff/files.js';
 import { findSection, sectionText } from '../store/markdown.js';
 import type { Pin } from '../store/pin.js';
 import { fill } from '../store/template.js';
+import { renderSince, type SinceFacts } from './since.js';
 
-export interface SinceFacts {
-  head: string | null;
-  headFound: boolean;
-  commits: ReadonlyArray<{ hash: string; subject: string }>;
-  commitCount: number;
-  /** Tracked files that differ from the handoff's commit and were not uncommitted then. */
-  changedFiles: string[];
-  /** Files the handoff listed as uncommitted that still differ from its commit. */
-  stillUncommitted: string[];
-  missingFiles: string[];
+export type { SinceFacts } from './since.js';
+
+export interface PromptPin {
+  id: string;
+  /** The pin's file, repository-relative: where an agent reads a pin too long to pass. */
+  file: string;
+  text: string;
+  scope?: string[];
 }
 
 export interface ResumeParts {
-  id: string;
-  file: string;
+  /** The handoff resumed; null for a pins-only prompt (no open handoff). */
+  id: string | null;
+  file: string | null;
   goal: string;
-  pins: Array<{ id: string; text: string; scope?: string[] }>;
+  pins: PromptPin[];
   next_steps: string;
   in_progress: string;
   open_questions: string;
   decisions: string;
+  tried: string;
   current_state: string;
   completed: string;
   references: string;
   files: string;
   since: SinceFacts;
+  /** Why there is no handoff in a pins-only prompt. */
+  reason?: string;
 }
 
 /** A fence that cannot be closed by anything inside the text. */
@@ -40,6 +43,38 @@ function fenced(text: string, info = 'text'): string {
   const longest = Math.max(2, ...(text.match(/^ {0,3}`{3,}/gm) ?? []).map((r) => r.trim().length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${info}\n${text}\n${fence}`;
+}
+
+const promptPins = (pins: readonly Pin[]): PromptPin[] =>
+  pins.map((p) => ({ id: p.meta.id, file: p.file, text: p.text, ...(p.meta.scope ? { scope: p.meta.scope } : {}) }));
+
+/** The parts of a prompt with no handoff: the pins alone, and why. */
+export function pinsOnlyParts(pins: readonly Pin[], reason: string): ResumeParts {
+  const since = { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: [] };
+  const empty = { next_steps: '', in_progress: '', open_questions: '', decisions: '', tried: '', current_state: '', completed: '', references: '', files: '' };
+  return { id: null, file: null, goal: '', pins: promptPins(pins), ...empty, since, reason };
+}
+
+/** One pin as the prompt shows it: its id, its scope, its text fenced verbatim. */
+export function renderPin(p: PromptPin): string {
+  return `### Pin ${p.id}${p.scope ? ` (applies to ${p.scope.map(code).join(', ')})` : ''}\n\n${fenced(p.text)}`;
+}
+
+/**
+ * The decisions an agent must follow: superseded ones are not shown as current, only
+ * named in one line (the handoff file keeps their text), so the prompt does not grow
+ * with every replaced decision.
+ */
+export function currentDecisions(text: string): string {
+  const superseded: Array<readonly [number, string]> = [];
+  const kept: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^- ~~(D\d+):.*~~ \(superseded by (D\d+)/.exec(line);
+    if (m) superseded.push([Number(m[1]!.slice(1)), `${m[1]} (by ${m[2]})`] as const);
+    else if (!/^- … \d+ earlier superseded decisions/.test(line)) kept.push(line);
+  }
+  if (superseded.length > 0) kept.push(`- Superseded, no longer current: ${superseded.sort((a, b) => a[0] - b[0]).map((x) => x[1]).join(', ')}; their text is in the handoff file.`);
+  return kept.join('\n').trim();
 }
 
 export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: SinceFacts): ResumeParts {
@@ -52,11 +87,12 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
     id: handoff.meta.id,
     file: handoff.file,
     goal: handoff.meta.goal,
-    pins: pins.map((p) => ({ id: p.meta.id, text: p.text, ...(p.meta.scope ? { scope: p.meta.scope } : {}) })),
+    pins: promptPins(pins),
     next_steps: section('Next steps'),
     in_progress: section('In progress'),
     open_questions: section('Open questions'),
-    decisions: section('Decisions'),
+    decisions: currentDecisions(section('Decisions')),
+    tried: section('Tried and abandoned'),
     // A draft lists the files under Current state; they are shown once, under Files.
     current_state: section('Current state').replace(files, '').trim(),
     completed: section('Completed'),
@@ -66,38 +102,9 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
   };
 }
 
-function renderSince(since: SinceFacts): string {
-  const lines: string[] = [];
-  if (!since.head) {
-    lines.push('- The handoff was written before the first commit.');
-  } else if (!since.headFound) {
-    lines.push(`- Its commit ${since.head.slice(0, 12)} is not in this repository (rebased away, or not fetched): compare with care.`);
-  } else if (since.commitCount === 0) {
-    lines.push(`- No commits since it was written (at ${since.head.slice(0, 12)}).`);
-  } else {
-    lines.push(`- ${since.commitCount} commit${since.commitCount === 1 ? '' : 's'} since it was written (at ${since.head.slice(0, 12)}):`);
-    for (const c of since.commits) lines.push(`  - ${c.hash.slice(0, 7)} ${c.subject}`);
-    if (since.commitCount > since.commits.length) lines.push(`  - ... and ${since.commitCount - since.commits.length} more`);
-  }
-  if (since.changedFiles.length > 0) {
-    lines.push(`- Files changed since then: ${since.changedFiles.map(code).join(', ')}`);
-  } else if (since.headFound) {
-    lines.push(`- No ${since.stillUncommitted.length > 0 ? 'other ' : ''}tracked file has changed since then.`);
-  }
-  if (since.stillUncommitted.length > 0) {
-    lines.push(`- Uncommitted when it was written, and still not committed: ${since.stillUncommitted.map(code).join(', ')}`);
-  }
-  if (since.missingFiles.length > 0) {
-    lines.push(`- Listed files that no longer exist: ${since.missingFiles.map(code).join(', ')}`);
-  }
-  return lines.join('\n');
-}
-
 export function renderResume(template: string, parts: ResumeParts): string {
   const block = (title: string, text: string) => (text ? `## ${title}\n\n${text}` : '');
-  const pins = parts.pins
-    .map((p) => `### Pin ${p.id}${p.scope ? ` (applies to ${p.scope.map(code).join(', ')})` : ''}\n\n${fenced(p.text)}`)
-    .join('\n\n');
+  const pins = parts.pins.map(renderPin).join('\n\n');
   return fill(template, {
     pins: block('Pinned constraints', pins),
     goal: block('Goal', fenced(parts.goal)),
@@ -105,11 +112,21 @@ export function renderResume(template: string, parts: ResumeParts): string {
     in_progress: block('In progress', parts.in_progress),
     open_questions: block('Open questions', parts.open_questions),
     decisions: block('Decisions', parts.decisions),
+    tried: block('Tried and abandoned', parts.tried),
     current_state: block('Current state', parts.current_state),
     completed: block('Completed', parts.completed),
     references: block('References', parts.references),
     files: block('Files', parts.files),
     since: block('Since the handoff', renderSince(parts.since)),
-    source: `(Handoff ${parts.id}, ${code(parts.file)}. Run \`handoff new "<next goal>"\` before you stop or your context fills.)`,
+    source: `(Handoff ${parts.id}, ${code(parts.file ?? '')}. Run \`handoff new "<next goal>"\` before you stop or your context fills.)`,
+  });
+}
+
+/** The prompt when no handoff is open: the pins, verbatim, and why there is nothing else. */
+export function renderPinsOnly(template: string, parts: ResumeParts, notes: readonly string[]): string {
+  return fill(template, {
+    notes: notes.join('\n'),
+    reason: `(There is ${parts.reason ?? 'no open handoff'}: this session starts without one. Ask the user what to work on if they have not said.)`,
+    pins: parts.pins.length > 0 ? `## Pinned constraints\n\n${parts.pins.map(renderPin).join('\n\n')}` : '',
   });
 }

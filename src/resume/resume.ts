@@ -4,7 +4,8 @@ import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
 import type { Handoff } from '../store/handoff.js';
 import { activePins } from '../store/pin.js';
-import { renderResume, resumeParts, type ResumeParts, type SinceFacts } from './prompt.js';
+import { pinsOnlyParts, renderPinsOnly, renderResume, resumeParts, type ResumeParts } from './prompt.js';
+import { sinceFacts, type SinceFacts } from './since.js';
 import { pinsInPlay } from '../pins/scope.js';
 import { redactionNotice, scrub } from '../security/secrets.js';
 import { exists } from '../store/fs.js';
@@ -15,39 +16,30 @@ import { printJson } from '../cli/output.js';
 
 const SHOWN_COMMITS = 20;
 
-async function sinceFacts(ctx: Context, git: Git, handoff: Handoff): Promise<SinceFacts> {
+async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<SinceFacts> {
   const head = handoff.meta.head;
   const listed = handoff.meta.files.filter((f) => f.change !== 'deleted').map((f) => f.path);
   const missing = (await Promise.all(listed.map(async (p) => ((await exists(path.join(ctx.root, p))) ? null : p)))).filter((p): p is string => p !== null);
-  if (!head) return { head, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
+  const none = { commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
+  if (!head) return { head, headFound: false, ...none };
   // All at once: each is a git process, and this runs at every agent session start.
-  const [found, commits, commitCount, changedFiles] = await Promise.all([
+  const [found, commits, commitCount, differing, committed, uncommittedNow] = await Promise.all([
     git.resolveCommit(head),
     git.commitsSince(head, SHOWN_COMMITS).catch(() => []),
     git.countCommitsSince(head),
     git.pathsChangedSince(head).catch(() => []),
+    git.changesBetween(head, 'HEAD').catch(() => []),
+    git.uncommittedPaths().catch(() => []),
   ]);
-  const headFound = found !== null;
-  if (!headFound) return { head, headFound, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
-  // Files already uncommitted when the handoff was written differ from its commit by
-  // definition; they are reported apart, not as "changed since".
-  const uncommitted = new Set(handoff.meta.files.filter((f) => f.state !== 'committed').map((f) => f.path));
-  const differing = changedFiles.filter((p) => !p.startsWith('.handoff/'));
-  return {
-    head,
-    headFound,
-    commits,
-    commitCount,
-    changedFiles: differing.filter((p) => !uncommitted.has(p)),
-    stillUncommitted: differing.filter((p) => uncommitted.has(p)),
-    missingFiles: missing,
-  };
+  if (found === null) return { head, headFound: false, ...none };
+  return sinceFacts(handoff.meta.files, { head, commits, commitCount, differing, committed, uncommittedNow, missing });
 }
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const { prompt, parts, redacted } = await buildResume(ctx, args.positionals[0], args.values['allow-secret'] === true);
   const notice = redactionNotice(redacted, 'the resume prompt', 'handoff resume --allow-secret prints them');
   if (notice) ctx.stderr(notice);
+  if (parts.id === null) ctx.stderr(`handoff: ${parts.reason}; printing the ${parts.pins.length} pinned constraint${parts.pins.length === 1 ? '' : 's'} alone`);
   if (args.values.json) printJson(ctx, { prompt, ...parts });
   else ctx.stdout(prompt);
   return 0;
@@ -75,13 +67,23 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
       const open = (await loadSummaries(ctx)).items.filter((h) => h.meta.status === 'open').length;
       warnProblems(ctx, problems);
       const unreadable = problems.length > 0 ? `; ${problems.length} handoff file${problems.length === 1 ? '' : 's'} could not be read (see above): fix ${problems.length === 1 ? 'it' : 'them'} before writing a new one` : '';
+      const where = branch ? `branch '${branch}'` : 'this detached HEAD';
+      const active = activePins(pins.items);
+      // The pins are the most important thing carried: they reach a session with no handoff too.
+      if (active.length > 0 || pins.problems.length > 0) {
+        warnProblems(ctx, pins.problems);
+        const elsewhere = unreadable ? unreadable.replace(/ \(see above\)/, '') : open ? `; ${open} open elsewhere (handoff list --status open; handoff resume <id>)` : '';
+        const parts = pinsOnlyParts(active, `no open handoff on ${where}${elsewhere}`);
+        const rendered = renderPinsOnly(await readTemplate('resume-pins.md'), parts, pinNotes(pins.problems));
+        return finish(rendered, parts, allowSecret);
+      }
       throw new HandoffError(
-        `no open handoff on ${branch ? `branch '${branch}'` : 'this detached HEAD'}${unreadable || (open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"')}`,
+        `no open handoff on ${where}${unreadable || (open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"')}`,
       );
     }
   }
   warnProblems(ctx, [...problems, ...pins.problems]);
-  const since = await sinceFacts(ctx, git, handoff);
+  const since = await gatherSince(ctx, git, handoff);
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
   const parts = resumeParts(handoff, await pinsInPlay(activePins(pins.items), inPlay), since);
   // Said in the prompt itself, not only on stderr: the agent reading it must know.
@@ -89,11 +91,17 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   if (handoff.meta.status !== 'open') {
     notes.push(`Note: this handoff is ${handoff.meta.status === 'done' ? 'marked done' : `superseded${handoff.meta.superseded_by ? ` by ${handoff.meta.superseded_by}` : ''}`}; its work may be finished or continued elsewhere.`);
   }
-  if (pins.problems.length > 0) {
-    notes.push(`Warning: ${pins.problems.length} pinned constraint file${pins.problems.length === 1 ? '' : 's'} could not be read and ${pins.problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${pins.problems.join('; ')}).`);
-  }
+  notes.push(...pinNotes(pins.problems));
   const rendered = renderResume(await readTemplate('resume.md'), parts);
-  const prompt = notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered;
+  return finish(notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret);
+}
+
+function pinNotes(problems: readonly string[]): string[] {
+  if (problems.length === 0) return [];
+  return [`Warning: ${problems.length} pinned constraint file${problems.length === 1 ? '' : 's'} could not be read and ${problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${problems.join('; ')}).`];
+}
+
+function finish(prompt: string, parts: ResumeParts, allowSecret: boolean): { prompt: string; parts: ResumeParts; redacted: string[] } {
   if (allowSecret) return { prompt, parts, redacted: [] };
   const scrubbed = scrub(prompt);
   return { prompt: scrubbed.value, parts: scrub(parts).value, redacted: scrubbed.kinds };

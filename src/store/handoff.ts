@@ -23,6 +23,7 @@ export const SECTION_TITLES = [
   'Next steps',
   'Open questions',
   'Decisions',
+  'Tried and abandoned',
   'References',
 ] as const;
 export type SectionTitle = (typeof SECTION_TITLES)[number];

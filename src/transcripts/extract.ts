@@ -19,6 +19,8 @@ export interface Extraction {
   model?: string;
   constraints: Quoted[];
   decisions: Quoted[];
+  /** Questions the agent asked the user that the user's next turn did not answer. */
+  questions: Quoted[];
   files: Array<{ path: string; change: EditKind; from?: string; line: number }>;
   todos: { line: number; items: Array<{ text: string; status: TodoStatus }> } | undefined;
   plan: Quoted | undefined;
@@ -33,13 +35,14 @@ export interface Extraction {
 const MAX_QUOTE = 400;
 const MAX_CONSTRAINTS = 40;
 const MAX_DECISIONS = 20;
+const MAX_QUESTIONS = 10;
 const RECENT_TURNS = 40;
 const RECENT_CHARS = 200_000;
 
 // A lasting rule in imperative form: the sentence starts with the rule word.
-const CONSTRAINT = /^(?:please\s+)?(?:never|always|don['’]t|do not|must(?: not)?|only|prefer|avoid|make sure|keep|no more)\b|^(?:you|we)\s+(?:must|should (?:never|always)|must not|shouldn['’]t|should not)\b/i;
+const CONSTRAINT = /^(?:please\s+)?(?:never|always|don['’]t|do not|must(?: not)?|only|prefer|avoid|make sure|keep(?!\s+(?:going|on|it up|at it|working|trying|up|pushing|goin)\b)|no more)\b|^(?:you|we)\s+(?:must|should (?:never|always)|must not|shouldn['’]t|should not)\b/i;
 // A choice with its reason: both halves must be there.
-const CHOICE = /\b(?:decided to|decide to|going with|went with|opted (?:to|for)|chose|choosing|switched to|settled on)\b|\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|we should|i['’]m going to)\b(?:[^.]|\.(?!\s)){0,120}?\b(?:use|switch|catch|keep|go with|mock|replace|store|move)\b/i;
+const CHOICE = /\b(?:decided to|decide to|going with|went with|opted (?:to|for)|chose|choosing|switched to|settled on)\b|\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|we should|i['’]m going to)\b(?:[^.]|\.(?!\s)){0,120}?\b(?:use|switch|catch|keep|go with|mock|replace|store|move|drop|stop|remove|adopt|write)\b/i;
 const REASON = /\b(?:because|since|so that|instead of|rather than|to avoid|as it|which (?:keeps|avoids|means))\b/i;
 const TEST_OR_BUILD = /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|check)\b|npx\s+(?:vitest|jest|tsc|eslint|playwright)\b|vitest\b|jest\b|pytest\b|python3? -m (?:pytest|unittest)\b|cargo (?:test|build|check|clippy)\b|go (?:test|build|vet)\b|make(?:\s|$)|tsc\b|mvn\b|gradle\b|\.\/gradlew\b|dotnet (?:test|build)\b|ruff\b|mypy\b|golangci-lint\b|eslint\b|ctest\b|cmake --build\b|swift (?:test|build)\b|deno (?:test|check)\b|rspec\b|rake\b|phpunit\b)/;
 
@@ -65,8 +68,30 @@ export function sentences(text: string): string[] {
   return out;
 }
 
-export const isConstraint = (sentence: string) => sentence.length <= MAX_QUOTE && CONSTRAINT.test(sentence) && !sentence.endsWith('?');
+// A rule the user set inside a longer sentence: "..., but don't assume english", "X must never Y".
+const CLAUSE = /[,;:.!]\s+|\s+but\s+|\s+and then\s+/i;
+const LEAD = /^(?:no|but|and|also|so|just|ok(?:ay)?|please)\b[,\s]*/i;
+const MODAL = /\b(?:must|shall)\s+(?:never|not|always)\b/i;
+export const isConstraint = (sentence: string) =>
+  sentence.length <= MAX_QUOTE &&
+  !sentence.endsWith('?') &&
+  (MODAL.test(sentence) || sentence.split(CLAUSE).some((clause) => CONSTRAINT.test(clause.replace(LEAD, ''))));
 export const isDecision = (sentence: string) => sentence.length <= MAX_QUOTE && CHOICE.test(sentence) && REASON.test(sentence);
+// A question put to the user: a short sentence ending in '?', addressed to them or asking them to choose.
+const ASKS = /^(?:should|shall|do you|did you|would you|could you|can you|are you|is it|is that|which|what|where|when|how|want me|may i|does|do we|are we|is the|are the)\b|\b(?:you|your|prefer|want)\b/i;
+export const isQuestion = (sentence: string) => sentence.endsWith('?') && sentence.length <= MAX_QUOTE && sentence.length >= 12 && ASKS.test(sentence);
+
+const STOP = new Set(['should', 'would', 'could', 'there', 'their', 'about', 'which', 'where', 'when', 'what', 'with', 'that', 'this', 'these', 'those', 'from', 'have', 'will', 'your', 'them', 'then', 'than', 'into', 'also', 'just', 'like', 'want', 'does', 'make', 'sure']);
+const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).filter((w) => !STOP.has(w)));
+
+/** Whether a user turn answers a question: a yes/no reply, or one that takes up a word of it. */
+export function answers(reply: string, question: string): boolean {
+  if (/^\s*(?:yes|no|yeah|yep|nope|sure|correct|right|exactly|ok(?:ay)?,? (?:so|but|let)|option|the (?:first|second))\b/i.test(reply)) return true;
+  const asked = words(question);
+  for (const w of words(reply)) if (asked.has(w)) return true;
+  return false;
+}
+
 export const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 
 export class Extractor {
@@ -76,6 +101,7 @@ export class Extractor {
   private readonly pending = new Map<string, string>();
   private readonly tasks = new Map<string, { text: string; status: TodoStatus }>();
   private tasksLine = 0;
+  private asked: Quoted[] = [];
   private recentChars = 0;
 
   constructor(agent: Agent) {
@@ -83,6 +109,7 @@ export class Extractor {
       agent,
       constraints: [],
       decisions: [],
+      questions: [],
       files: [],
       todos: undefined,
       plan: undefined,
@@ -116,10 +143,15 @@ export class Extractor {
       case 'assistant':
         if (e.sidechain) return;
         ex.counts.assistantTexts++;
-        for (const s of sentences(e.text)) if (isDecision(s)) this.push(ex.decisions, { text: s, line: e.line }, MAX_DECISIONS, 'd');
+        for (const s of sentences(e.text)) {
+          if (isDecision(s)) this.push(ex.decisions, { text: s, line: e.line }, MAX_DECISIONS, 'd');
+          if (isQuestion(s)) this.asked.push({ text: s, line: e.line });
+        }
         return;
       case 'tool-call':
         ex.counts.toolCalls++;
+        // An agent that goes on working was not waiting for an answer.
+        if (!e.sidechain) this.asked = [];
         return;
       case 'file-edit': {
         const prev = this.files.get(e.path);
@@ -178,6 +210,8 @@ export class Extractor {
     const ex = this.ex;
     const text = raw.replace(WRAPPERS, '').trim();
     if (text === '') return;
+    for (const q of this.asked) if (!answers(text, q.text)) this.push(ex.questions, q, MAX_QUESTIONS, 'd');
+    this.asked = [];
     ex.recentUser.push({ text, line });
     this.recentChars += text.length;
     while (ex.recentUser.length > RECENT_TURNS || (this.recentChars > RECENT_CHARS && ex.recentUser.length > 1)) this.recentChars -= ex.recentUser.shift()!.text.length;
@@ -211,6 +245,10 @@ export class Extractor {
     const q = (x: Quoted) => ({ ...x, text: clean(x.text) });
     ex.constraints = ex.constraints.map(q);
     ex.decisions = ex.decisions.map(q);
+    // Still waiting at the end of the transcript: asked, and no user turn since.
+    for (const a of this.asked) this.push(ex.questions, a, MAX_QUESTIONS, 'd');
+    this.asked = [];
+    ex.questions = ex.questions.map(q);
     ex.recentUser = ex.recentUser.map(q);
     if (ex.plan) ex.plan = q(ex.plan);
     ex.commands = ex.commands.map((c) => ({ ...c, command: clean(c.command) }));

@@ -23,6 +23,10 @@ export interface DraftParts {
   open_questions: string[];
   decisions: string[];
   current_state: string[];
+  /** Approaches that failed: commands whose last run failed, edits git shows undone. */
+  tried: string[];
+  /** Commands whose last run passed, as shown (`npm test`): an earlier failure of one is no longer abandoned. */
+  passed: string[];
   references: string[];
 }
 
@@ -43,7 +47,7 @@ const at = (line: number) => `transcript line ${line}`;
 
 export function transcriptParts(t: TranscriptDraft, root: string, gitFiles: readonly FileChange[]): DraftParts {
   const ex = t.extraction;
-  const parts: DraftParts = { completed: [], in_progress: [], next_steps: [], open_questions: [], decisions: [], current_state: [], references: [] };
+  const parts: DraftParts = { completed: [], in_progress: [], next_steps: [], open_questions: [], decisions: [], current_state: [], tried: [], passed: [], references: [] };
   if (ex.todos) {
     for (const item of ex.todos.items) {
       const line = `- ${inline(item.text)} (todo, ${at(ex.todos.line)})`;
@@ -53,6 +57,7 @@ export function transcriptParts(t: TranscriptDraft, root: string, gitFiles: read
     }
   }
   for (const c of ex.constraints) parts.open_questions.push(`- Pin candidate (the user's words, ${at(c.line)}): ${quote(c)}`);
+  for (const q of ex.questions) parts.open_questions.push(`- ${quote(q)} (asked by the agent, ${at(q.line)}; not answered in the session)`);
   for (const d of ex.decisions) parts.decisions.push(`- ${quote(d)} (extracted from ${at(d.line)}; confirm or delete)`);
 
   const inGit = new Set(gitFiles.map((f) => f.path));
@@ -66,6 +71,8 @@ export function transcriptParts(t: TranscriptDraft, root: string, gitFiles: read
   if (ex.commands.length > 0) {
     if (parts.current_state.length > 0) parts.current_state.push('');
     parts.current_state.push('### Last test and build runs', '');
+    for (const c of ex.commands) if (c.passed === true) parts.passed.push(code(c.command));
+    for (const c of ex.commands) if (c.passed === false) parts.tried.push(`- ${code(c.command)} failed and was not run green afterwards (${at(c.line)})`);
     for (const c of ex.commands) parts.current_state.push(`- ${code(c.command)}: ${c.passed === undefined ? 'result not recorded' : c.passed ? 'passed' : 'failed'} (${c.subagent ? 'run by a subagent, ' : ''}${at(c.line)})`);
   }
 

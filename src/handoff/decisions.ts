@@ -1,0 +1,64 @@
+// Decisions across a chain: each keeps a short stable id (D1, D2, ...) and its provenance,
+// and a later decision that replaces an earlier one marks it superseded instead of both
+// standing as current. Supersession is explicit ("supersedes D2", written by a person or
+// the model) or follows a deterministic rule for the common phrasings ("instead of X",
+// "rather than X", "drop X", "switch from X", "no longer X", "replace X") when X names the
+// subject of an earlier, still current decision.
+import { itemKey, type Item } from './items.js';
+
+const MARKER = /\b(?:supersedes|replaces|overrides)\s+(D\d+)\b/gi;
+// The word after the phrase is the subject the newer decision turns away from.
+const PHRASES = [
+  /\binstead of\s+(?:using\s+|the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  /\brather than\s+(?:using\s+|the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  /\bdrop(?:s|ped|ping)?\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  /\bswitch(?:es|ed|ing)?\s+(?:away\s+)?from\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  /\bno longer\s+(?:use\s+|using\s+|need\s+|call\s+|support\s+|write\s+|keep\s+|the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  /\breplac(?:e|es|ed|ing)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+];
+const VAGUE = new Set(['it', 'this', 'that', 'them', 'those', 'these', 'everything', 'anything', 'something', 'all', 'one', 'what', 'and', 'or', 'to', 'of', 'in', 'on', 'for', 'with']);
+
+/** What a decision turns away from, as folded words, by the phrasing rule. */
+export function replacedSubjects(text: string): string[] {
+  const out: string[] = [];
+  for (const phrase of PHRASES) {
+    const m = phrase.exec(text);
+    const subject = m ? itemKey(m[1]!) : '';
+    if (subject !== '' && !VAGUE.has(subject)) out.push(subject);
+  }
+  return out;
+}
+
+const mentions = (text: string, subject: string) => ` ${itemKey(text)} `.includes(` ${subject} `);
+
+/** Gives every decision without an id the next free one, in order. */
+export function assignIds(decisions: readonly Item[]): Item[] {
+  let next = Math.max(0, ...decisions.map((d) => Number(d.id?.slice(1) ?? 0))) + 1;
+  return decisions.map((d) => (d.id ? d : { ...d, id: `D${next++}` }));
+}
+
+/**
+ * Marks each decision a later one replaces. Decisions are in chain order, oldest first.
+ * A decision never supersedes itself or a later one, and one that turns away from the
+ * same subject in the same words is agreeing, not replacing.
+ */
+export function supersede(decisions: readonly Item[]): Item[] {
+  const out = decisions.map((d) => ({ ...d }));
+  const byId = new Map(out.map((d, i) => [d.id, i]));
+  for (let i = 0; i < out.length; i++) {
+    const newer = out[i]!;
+    if (newer.supersededBy) continue;
+    for (const m of `${newer.text} ${newer.prov}`.matchAll(MARKER)) {
+      const j = byId.get(m[1]!.toUpperCase());
+      if (j !== undefined && j < i && !out[j]!.supersededBy) out[j]!.supersededBy = newer.id!;
+    }
+    for (const subject of replacedSubjects(newer.text)) {
+      for (let j = 0; j < i; j++) {
+        const older = out[j]!;
+        if (older.supersededBy || !mentions(older.text, subject) || replacedSubjects(older.text).includes(subject)) continue;
+        older.supersededBy = newer.id!;
+      }
+    }
+  }
+  return out;
+}

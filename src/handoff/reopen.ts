@@ -1,0 +1,24 @@
+// `handoff reopen <id>`: undo a `new` that continued the wrong handoff, or a `done` said
+// too early. The handoff is open again; the open handoff that superseded it, if any, is
+// marked superseded by it in turn, so `resume` and the next `new` continue this one.
+import type { Args } from '../cli/spec.js';
+import type { Context } from '../cli/context.js';
+import { updateHandoff } from '../store/handoff.js';
+import { findById, loadHandoffs, rewriteItem } from '../store/store.js';
+
+export async function run(ctx: Context, args: Args): Promise<number> {
+  const { items, problems } = await loadHandoffs(ctx);
+  const handoff = findById(items, args.positionals[0]!, 'handoff', problems);
+  if (handoff.meta.status === 'open') {
+    ctx.stdout(`Handoff ${handoff.meta.id} is already open; nothing changed.\n`);
+    return 0;
+  }
+  const later = handoff.meta.superseded_by ? items.find((h) => h.meta.id === handoff.meta.superseded_by) : undefined;
+  await rewriteItem(ctx, handoff.file, updateHandoff(handoff, { status: 'open', superseded_by: undefined, finished: undefined }));
+  if (later && later.meta.status === 'open') {
+    await rewriteItem(ctx, later.file, updateHandoff(later, { status: 'superseded', superseded_by: handoff.meta.id }));
+    ctx.stderr(`handoff: ${later.meta.id} is now superseded by ${handoff.meta.id}`);
+  }
+  ctx.stdout(`Reopened ${handoff.meta.id}: ${handoff.file}\n`);
+  return 0;
+}

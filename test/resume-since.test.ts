@@ -1,0 +1,54 @@
+// "Since the handoff" after a file listed as uncommitted is committed, renamed, put back,
+// or left untracked: each said as it is, never "still uncommitted" about a committed file.
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from './helpers.js';
+import { sinceFacts } from '../src/resume/since.js';
+
+const since = (stdout: string) => stdout.slice(stdout.indexOf('## Since the handoff'));
+
+describe('since the handoff', () => {
+  it('says a file committed since is committed, and an untracked one still is not', () => {
+    const repo = makeRepo();
+    repo.git('checkout', '-q', '-b', 'work');
+    repo.commit('add a', { 'src/a.ts': 'a\n', 'src/back.ts': 'b\n' });
+    repo.write('src/a.ts', 'a2\n');
+    repo.write('src/back.ts', 'b2\n');
+    repo.write('src/new.ts', 'n\n');
+    repo.handoff(['new', 'work', '--no-edit', '--since', 'main']);
+    repo.git('add', 'src/a.ts');
+    repo.git('commit', '-q', '-m', 'commit a');
+    repo.git('checkout', '--', 'src/back.ts');
+    const text = since(repo.handoff(['resume']).stdout);
+    expect(text).toContain('Uncommitted when it was written, committed since: `src/a.ts`');
+    expect(text).toContain('Uncommitted when it was written, and still not committed: `src/new.ts`');
+    expect(text).toContain('back to their committed content now (changes put back or discarded): `src/back.ts`');
+    expect(text).not.toMatch(/still not committed:[^\n]*src\/a\.ts/);
+  });
+
+  it('names a rename since instead of calling the file gone', () => {
+    const repo = makeRepo();
+    repo.git('checkout', '-q', '-b', 'work');
+    repo.commit('add r', { 'src/r.ts': 'export const r = 1;\n'.repeat(20) });
+    repo.handoff(['new', 'work', '--no-edit', '--since', 'main']);
+    repo.git('mv', 'src/r.ts', 'src/s.ts');
+    repo.git('commit', '-q', '-m', 'rename');
+    const text = since(repo.handoff(['resume']).stdout);
+    expect(text).toContain('Renamed since: `src/r.ts` -> `src/s.ts`');
+    expect(text).not.toContain('no longer exist');
+  });
+});
+
+describe('sinceFacts', () => {
+  it('sorts each uncommitted file into exactly one outcome', () => {
+    const facts = sinceFacts(
+      [
+        { path: 'a', change: 'modified', state: 'unstaged' },
+        { path: 'b', change: 'added', state: 'untracked' },
+        { path: 'c', change: 'modified', state: 'staged' },
+        { path: 'd', change: 'modified', state: 'committed' },
+      ],
+      { head: 'h', commits: [], commitCount: 1, committed: [{ path: 'a', change: 'modified' }], differing: ['a', 'd', '.handoff/x.md'], uncommittedNow: ['b'], missing: [] },
+    );
+    expect(facts).toMatchObject({ committedSince: ['a'], stillUncommitted: ['b'], putBack: ['c'], changedFiles: ['d'] });
+  });
+});
