@@ -84,15 +84,16 @@ async function compactOnce(d: Driver, w: World, session: string | undefined): Pr
       const r = await w.run('Go on.', session ? { resume: session } : {});
       return { ran: r.code === 0, note: `gemini with 600,000 prompt tokens reported once: exit ${r.code}` };
     }
-    case 'pi': {
-      w.server.setUsage(199_000, 1);
-      const r = await w.run('Go on.', session ? { resume: session } : {});
-      return { ran: r.code === 0, note: `pi with 199,000 of 200,000 tokens reported once: exit ${r.code}` };
-    }
+    case 'pi':
     case 'opencode': {
-      w.server.setUsage(190_000, 1);
+      // pi checks for compaction when a turn ends: the whole turn reports a nearly full window;
+      // OpenCode after every step, and would compact again and again: one reply does.
+      if (d.agent === 'pi') w.server.setUsage(199_000);
+      else w.server.setUsage(199_000, 1);
       const r = await w.run('Go on.', session ? { resume: session } : {});
-      return { ran: r.code === 0, note: `opencode with 190,000 tokens reported once: exit ${r.code}` };
+      w.server.setUsage(1200);
+      const next = await w.run('Go on.', session ? { resume: session } : {});
+      return { ran: r.code === 0 && next.code === 0, note: `${d.bin} with 199,000 of 200,000 tokens reported for one turn, then one more turn: exit ${r.code}, ${next.code}` };
     }
   }
 }

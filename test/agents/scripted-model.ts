@@ -170,8 +170,11 @@ export async function startScriptedServer(script: Step[], logFile?: (line: strin
   const requests: Logged[] = [];
   let tokens = 1200;
   let high: { tokens: number; left: number } | undefined;
+  // A forced figure goes to the task's own turns (requests with tools), not to titles or summaries.
+  let withTools = true;
   const usage = () => {
     if (!high) return tokens;
+    if (!withTools) return 1200;
     if (high.left <= 0) return 1200;
     high.left--;
     return high.tokens;
@@ -206,6 +209,7 @@ export async function startScriptedServer(script: Step[], logFile?: (line: strin
         return;
       }
       const p = plan(script, body, raw, requests.length);
+      withTools = offered(body).length > 0;
       if (url.includes('/messages')) anthropic(res, body, p, usage());
       else if (url.includes(':streamGenerateContent')) gemini(res, true, p, usage());
       else if (url.includes(':generateContent')) gemini(res, false, p, usage());
