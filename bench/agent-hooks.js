@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.join(here, '..', 'bin', 'handoff.js');
-const TRANSCRIPT = path.join(here, '..', '..', 'shared', 'fixtures', 'transcripts', 'claude-code', 'codemie-4c2ddfdc-v2.0.64.jsonl');
+const TRANSCRIPT = path.join(here, '..', 'test', 'fixtures', 'transcripts', 'claude-code', 'codemie-4c2ddfdc-v2.0.64.jsonl');
 const runs = Number(process.argv[2]) || 21;
 const dist = (file) => pathToFileURL(path.join(here, '..', 'dist', file)).href;
 

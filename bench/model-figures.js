@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const fixtures = process.argv[2] ?? path.resolve(here, '../../shared/fixtures/transcripts');
+const fixtures = process.argv[2] ?? path.resolve(here, '../test/fixtures/transcripts');
 
 // The real pipeline: detect the format, stream the events, extract, map to the model input.
 async function read(file) {

@@ -2,7 +2,7 @@
 // Drafting from a long transcript: throughput and peak RSS of
 // `handoff new --from <file>` on a synthetic Claude Code session, next to the floor of a
 // bare script that only reads the same file line by line and JSON-parses each line.
-// Then, for each real fixture (if the shared fixtures are beside the repo): the draft's
+// Then, for each real fixture (test/fixtures/transcripts): the draft's
 // token count against the transcript's.
 //
 //   node bench/transcript.js [--mb 100] [--fixtures DIR]
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(here, '../bin/handoff.js');
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, fixtures: { type: 'string', default: path.resolve(here, '../../shared/fixtures/transcripts') } } });
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, fixtures: { type: 'string', default: path.resolve(here, '../test/fixtures/transcripts') } } });
 const MB = Number(values.mb);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));

@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, SHARED, tempDir, type Repo } from './helpers.js';
+import { makeRepo, TRANSCRIPTS, tempDir, type Repo } from './helpers.js';
 
-const TRANSCRIPT = path.join(SHARED, 'fixtures/transcripts/claude-code/codemie-4c2ddfdc-v2.0.64.jsonl');
+const TRANSCRIPT = path.join(TRANSCRIPTS, 'claude-code/codemie-4c2ddfdc-v2.0.64.jsonl');
 
 /** What Claude Code sends at session start (hooks reference: common fields + source). */
 const claudeSessionStart = (cwd: string, source = 'startup') =>
@@ -242,7 +242,7 @@ describe('handoff hook claude-pre-compact', () => {
 describe('handoff hook gemini-*', () => {
   it('answers Gemini CLI SessionStart and PreCompress input', () => {
     const repo = withHandoff();
-    const base = { session_id: 'c0ffee', transcript_path: path.join(SHARED, 'fixtures/transcripts/gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json'), cwd: repo.dir, timestamp: '2026-01-16T11:01:00.000Z' };
+    const base = { session_id: 'c0ffee', transcript_path: path.join(TRANSCRIPTS, 'gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json'), cwd: repo.dir, timestamp: '2026-01-16T11:01:00.000Z' };
     const start = repo.handoff(['hook', 'gemini-session-start'], { input: JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }) });
     expect(start.code).toBe(0);
     expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toBe(repo.handoff(['resume']).stdout);

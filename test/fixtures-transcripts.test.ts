@@ -1,10 +1,10 @@
-// The real transcripts in the shared fixtures: each reader finds the facts planted in them.
+// The real transcripts in test/fixtures/transcripts: each reader finds the facts planted in them.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, SHARED } from './helpers.js';
+import { makeRepo, TRANSCRIPTS } from './helpers.js';
 
-const FIX = path.join(SHARED, 'fixtures', 'transcripts');
+const FIX = TRANSCRIPTS;
 
 const CASES: Array<[string, string, RegExp[]]> = [
   ['claude-code/ccviewer-fe5e1c67-v1.0.98-nextjs-todo.jsonl', 'claude-code', [
@@ -39,7 +39,7 @@ const CASES: Array<[string, string, RegExp[]]> = [
   ['specstory/2025-06-30_12-46-48Z-fix-unknown-field-error-in-api-request.md', 'specstory', [/session 7648a3a8-cec0-45cc-a87c-6ad5a39677a2/]],
 ];
 
-describe('real transcripts from the shared fixtures', () => {
+describe('real transcripts from public repositories', () => {
   it.each(CASES)('%s', (file, agent, planted) => {
     const repo = makeRepo();
     const r = repo.handoff(['new', 'carry on', '--from', path.join(FIX, file), '--no-edit', '--force']);

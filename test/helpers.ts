@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 
 export const BIN = path.resolve(__dirname, '../bin/handoff.js');
-export const SHARED = path.resolve(__dirname, '../../shared');
+/** Transcript fixtures inside the repository (provenance in SOURCES.md and RECORDED.md). */
+export const TRANSCRIPTS = path.resolve(__dirname, 'fixtures/transcripts');
 
 /** An environment with a fixed identity and nothing from the user's own git config. */
 export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

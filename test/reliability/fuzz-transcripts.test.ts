@@ -9,11 +9,11 @@ import { HandoffError } from '../../src/cli/errors.js';
 import { detectFormat } from '../../src/transcripts/detect.js';
 import { newStats } from '../../src/transcripts/events.js';
 import { READERS } from '../../src/transcripts/readers.js';
-import { SHARED } from '../helpers.js';
+import { TRANSCRIPTS } from '../helpers.js';
 import { runs, TIMEOUT } from './arbitraries.js';
 import { mutate, prng } from './fuzz.js';
 
-const FIXTURES = path.join(SHARED, 'fixtures/transcripts');
+const FIXTURES = TRANSCRIPTS;
 
 function transcripts(): string[] {
   const out: string[] = [];

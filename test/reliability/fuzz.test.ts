@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED } from '../helpers.js';
+import { TRANSCRIPTS } from '../helpers.js';
 import { runs, TIMEOUT } from './arbitraries.js';
 import { fuzz } from './fuzz.js';
 
@@ -10,7 +10,7 @@ describe('fuzzing the front-matter, handoff, pin and config parsers', () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.message);
     process.on('warning', onWarning);
-    const outcome = fuzz(count, Number(process.env.HANDOFF_FUZZ_SEED ?? 20261122), path.join(SHARED, 'fixtures/transcripts'));
+    const outcome = fuzz(count, Number(process.env.HANDOFF_FUZZ_SEED ?? 20261122), TRANSCRIPTS);
     console.log(`fuzz: ${outcome.inputs} parser runs, ${outcome.parsed} parsed, ${outcome.refused} refused with a one-line error, ${outcome.crashes.length} crashes`);
     process.off('warning', onWarning);
     expect(outcome.crashes.slice(0, 3)).toEqual([]);

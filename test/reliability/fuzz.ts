@@ -1,5 +1,5 @@
 // Mutation fuzzing of the file parsers: seeds are real handoff, pin and config files plus
-// slices of the shared transcript fixtures; mutations truncate, flip bits, splice, and
+// slices of the transcript fixtures; mutations truncate, flip bits, splice, and
 // drop in YAML traps. The only acceptable outcomes are "parsed" or a FileFormatError /
 // HandoffError (the one-line error a user sees); anything else is a bug.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
