@@ -19,6 +19,8 @@ export interface Extraction {
   model?: string;
   constraints: Quoted[];
   decisions: Quoted[];
+  /** The user turning down what the agent did ("no, don't mock it", "revert that"), newest kept. */
+  rejections: Quoted[];
   /** Questions the agent asked the user that the user's next turn did not answer. */
   questions: Quoted[];
   files: Array<{ path: string; change: EditKind; from?: string; line: number }>;
@@ -79,10 +81,12 @@ export const isConstraint = (sentence: string) =>
 export const isDecision = (sentence: string) => sentence.length <= MAX_QUOTE && CHOICE.test(sentence) && REASON.test(sentence);
 // A question put to the user: a short sentence ending in '?', addressed to them or asking them to choose.
 const ASKS = /^(?:should|shall|do you|did you|would you|could you|can you|are you|is it|is that|which|what|where|when|how|want me|may i|does|do we|are we|is the|are the)\b|\b(?:you|your|prefer|want)\b/i;
-export const isQuestion = (sentence: string) => sentence.endsWith('?') && sentence.length <= MAX_QUOTE && sentence.length >= 12 && ASKS.test(sentence);
+// Offers and greetings ("How can I help you today?") ask nothing about the work.
+const OFFER = /\b(?:help(?: you)?|assist you|today|dive deeper|anything else|specific area|something specific|else i can)\b/i;
+export const isQuestion = (sentence: string) => sentence.endsWith('?') && sentence.length <= MAX_QUOTE && sentence.length >= 12 && ASKS.test(sentence) && !OFFER.test(sentence);
 
-const STOP = new Set(['should', 'would', 'could', 'there', 'their', 'about', 'which', 'where', 'when', 'what', 'with', 'that', 'this', 'these', 'those', 'from', 'have', 'will', 'your', 'them', 'then', 'than', 'into', 'also', 'just', 'like', 'want', 'does', 'make', 'sure']);
-const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).filter((w) => !STOP.has(w)));
+const STOP = new Set(['the', 'and', 'you', 'for', 'are', 'not', 'but', 'can', 'any', 'all', 'one', 'its', 'was', 'has', 'had', 'did', 'how', 'why', 'who', 'yes', 'now', 'too', 'use', 'should', 'would', 'could', 'there', 'their', 'about', 'which', 'where', 'when', 'what', 'with', 'that', 'this', 'these', 'those', 'from', 'have', 'will', 'your', 'them', 'then', 'than', 'into', 'also', 'just', 'like', 'want', 'does', 'make', 'sure']);
+const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((w) => !STOP.has(w)));
 
 /** Whether a user turn answers a question: a yes/no reply, or one that takes up a word of it. */
 export function answers(reply: string, question: string): boolean {
@@ -91,6 +95,10 @@ export function answers(reply: string, question: string): boolean {
   for (const w of words(reply)) if (asked.has(w)) return true;
   return false;
 }
+
+// A reply that turns down what the agent just did, at the start of the user's turn.
+const REJECTS = /^(?:no|nope|nah)\b[,.!;:]?\s+(?:that|this|it|don['’]t|do not|not|you|we|i|revert|undo|stop)\b|^(?:that|this|it)\s+(?:didn['’]t|did not|doesn['’]t|does not)\s+work\b|^(?:please\s+)?(?:revert|undo|roll back)\s+(?:that|this|it|the|your)\b|^wrong approach\b/i;
+export const isRejection = (text: string) => text.length <= MAX_QUOTE * 4 && REJECTS.test(text.trim());
 
 export const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 
@@ -102,6 +110,7 @@ export class Extractor {
   private readonly tasks = new Map<string, { text: string; status: TodoStatus }>();
   private tasksLine = 0;
   private asked: Quoted[] = [];
+  private acted = false;
   private recentChars = 0;
 
   constructor(agent: Agent) {
@@ -110,6 +119,7 @@ export class Extractor {
       constraints: [],
       decisions: [],
       questions: [],
+      rejections: [],
       files: [],
       todos: undefined,
       plan: undefined,
@@ -151,15 +161,20 @@ export class Extractor {
       case 'tool-call':
         ex.counts.toolCalls++;
         // An agent that goes on working was not waiting for an answer.
-        if (!e.sidechain) this.asked = [];
+        if (!e.sidechain) {
+          this.asked = [];
+          this.acted = true;
+        }
         return;
       case 'file-edit': {
+        if (!e.sidechain) this.acted = true;
         const prev = this.files.get(e.path);
         const change = prev?.change === 'create' && e.change === 'edit' ? 'create' : e.change;
         this.files.set(e.path, { path: e.path, change, ...(e.from ? { from: e.from } : {}), line: prev?.line ?? e.line });
         return;
       }
       case 'shell': {
+        if (!e.sidechain) this.acted = true;
         const command = e.command.trim();
         if (!isTestOrBuild(command) || command.length > MAX_QUOTE) return;
         const passed = e.exitCode === undefined ? undefined : e.exitCode === 0;
@@ -218,6 +233,9 @@ export class Extractor {
     // Long pastes (logs, documents) are not the user's own rules.
     if (text.length > 4000) return;
     for (const s of sentences(text)) if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
+    // The agent had just acted: a reply that turns it down marks an approach abandoned.
+    if (this.acted && isRejection(text)) this.push(ex.rejections, { text: sentences(text)[0] ?? text, line }, MAX_QUESTIONS, 'd');
+    this.acted = false;
   }
 
   private push(list: Quoted[], q: Quoted, max: number, tag: string): void {
@@ -249,6 +267,7 @@ export class Extractor {
     for (const a of this.asked) this.push(ex.questions, a, MAX_QUESTIONS, 'd');
     this.asked = [];
     ex.questions = ex.questions.map(q);
+    ex.rejections = ex.rejections.map(q);
     ex.recentUser = ex.recentUser.map(q);
     if (ex.plan) ex.plan = q(ex.plan);
     ex.commands = ex.commands.map((c) => ({ ...c, command: clean(c.command) }));
