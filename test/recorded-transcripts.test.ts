@@ -12,11 +12,11 @@ import { makeRepo } from './helpers.js';
 const FIX = path.resolve(__dirname, 'fixtures/transcripts');
 
 const CASES: Array<[string, string, RegExp]> = [
-  ['claude-code/claude-code-2.1.330-sum.jsonl', 'claude-code', /## Completed\n\n- Write src\/sum\.js and run npm test \(todo, transcript line 51\)/],
-  ['codex/rollout-codex-0.169.0-sum.jsonl', 'codex', /- Write src\/sum\.js and run npm test \(todo, transcript line 10\)/],
-  ['gemini-cli/session-gemini-0.61.0-sum.jsonl', 'gemini-cli', /- Write src\/sum\.js \(todo, transcript line 7\)/],
+  ['claude-code/claude-code-2.1.330-sum.jsonl', 'claude-code', /## Completed\n\n- Write src\/sum\.js and run npm test \(todo, transcript line \d+\)/],
+  ['codex/rollout-codex-0.169.0-sum.jsonl', 'codex', /## In progress\n\n- Write src\/sum\.js and run npm test \(todo, transcript line \d+\)/],
+  ['gemini-cli/session-gemini-0.61.0-sum.jsonl', 'gemini-cli', /## In progress\n\n- Write src\/sum\.js \(todo, transcript line \d+\)/],
   ['pi/pi-0.73.1-sum.jsonl', 'pi', /## Current state/],
-  ['opencode/opencode-1.18.33-sum.db', 'opencode', /- Write src\/sum\.js \(todo, transcript line 5\)/],
+  ['opencode/opencode-1.18.33-sum.db', 'opencode', /## In progress\n\n- Write src\/sum\.js \(todo, transcript line \d+\)/],
 ];
 
 describe('transcripts recorded from the current releases', () => {
@@ -49,10 +49,9 @@ describe('transcripts recorded from the current releases', () => {
     const opened = await openTranscript(path.join(FIX, CASES[0]![0]), 'claude');
     const tasks = [];
     for await (const e of opened.events()) if (e.kind === 'task') tasks.push(e);
-    expect(tasks).toEqual([
-      { kind: 'task', id: '1', subject: 'Write src/sum.js and run npm test', status: 'pending', line: 31 },
-      { kind: 'task', id: '1', status: 'completed', line: 51 },
-    ]);
+    expect(tasks).toHaveLength(2);
+    expect(tasks[0]).toMatchObject({ kind: 'task', id: '1', subject: 'Write src/sum.js and run npm test', status: 'pending' });
+    expect(tasks[1]).toMatchObject({ kind: 'task', id: '1', status: 'completed' });
   });
 });
 

@@ -30,7 +30,7 @@ export const HOOKS: Record<string, HookSpec> = {
   'claude-meter': { agent: 'Claude Code', run: meter },
   'codex-session-start': { agent: 'Codex CLI', run: sessionStart },
   'codex-pre-compact': { agent: 'Codex CLI', run: compact('json') },
-  'gemini-session-start': { agent: 'Gemini CLI', run: sessionStart },
+  'gemini-session-start': { agent: 'Gemini CLI', run: geminiSessionStart },
   'gemini-pre-compress': { agent: 'Gemini CLI', run: compact('gemini') },
   'opencode-session-start': { agent: 'OpenCode', run: sessionStart },
   'opencode-pre-compact': { agent: 'OpenCode', run: compact('text') },
@@ -47,6 +47,15 @@ type CompactStyle = 'text' | 'json' | 'gemini';
 
 const answer = (ctx: Context, value: unknown) => ctx.stdout(`${JSON.stringify(value)}\n`);
 
+/** Gemini CLI escapes < and > in hook context: the pins go (verbatim) into GEMINI.md's block too. */
+async function geminiSessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
+  if (await exists(ctx.dir)) {
+    const { refreshPinsBlock } = await import('./pins-block.js');
+    if (await refreshPinsBlock(ctx, 'GEMINI.md')) ctx.stderr('handoff: GEMINI.md: brought the pinned constraints up to date');
+  }
+  await sessionStart(ctx, input, agent);
+}
+
 async function sessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
   if (!(await exists(ctx.dir))) return; // this repository does not use handoffs: say nothing
   const { buildResume } = await import('../resume/resume.js');
@@ -55,10 +64,8 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     built = await buildResume(ctx, undefined);
   } catch (error) {
     if (!(error instanceof HandoffError)) throw error;
-    // No handoff to resume: the pins still hold, and the agent must see them.
-    const pins = await pinsOnly(ctx);
-    ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}${pins ? '; sent the pins' : ''}`);
-    if (pins) answer(ctx, { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: pins } });
+    // Nothing to resume and no pins (with pins, buildResume gives a pins-only prompt).
+    ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}`);
     return;
   }
   const { text, form, pointedPins } = sessionContext(built.prompt, built.parts);
@@ -76,16 +83,6 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     ctx.stderr(`handoff: resumed ${id} (${input.source ?? input.trigger ?? 'session start'})`);
   }
   answer(ctx, output);
-}
-
-/** The active pins, word for word, when there is no handoff to resume (undefined: none). */
-async function pinsOnly(ctx: Context): Promise<string | undefined> {
-  const { loadPins } = await import('../store/store.js');
-  const { activePins } = await import('../store/pin.js');
-  const pins = activePins((await loadPins(ctx)).items);
-  if (pins.length === 0) return undefined;
-  const lines = ['# Pinned constraints (git-handoff)', '', 'Follow these exactly, as written. There is no open handoff on this branch.', '', ...pins.map((p) => `- ${p.text.trim()}`)];
-  return redactSecrets(`${lines.join('\n')}\n`).text;
 }
 
 async function preCompact(ctx: Context, input: HookInput, agent: string, style: CompactStyle): Promise<void> {

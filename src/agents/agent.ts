@@ -13,6 +13,7 @@ import { deleteFile } from './agent-files.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';
 import { printJson } from '../cli/output.js';
+import { blockContent } from './pins-block.js';
 
 const ACTIONS = ['install', 'uninstall', 'status'];
 
@@ -46,7 +47,7 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
   if (agent.block) {
     const file = path.join(ctx.root, agent.block.file);
     const shown = ctx.rel(file);
-    const result = upsertBlock(await readText(file), await readTemplate('agent-block.md'), shown, agent.block.limitBytes);
+    const result = upsertBlock(await readText(file), await blockContent(ctx, agent.block.pins === true), shown, agent.block.limitBytes);
     writes.push(async () => {
       if (result.action !== 'unchanged') await replaceFileAtomic(file, result.text);
       ctx.stderr(`handoff: ${shown}: ${result.action === 'unchanged' ? 'the handoff block is already current; nothing changed' : `${result.action} the handoff block for ${agent.title}`}`);

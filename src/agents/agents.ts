@@ -8,7 +8,8 @@ export interface AgentSpec {
   name: string;
   title: string;
   settings?: { file: string; hooks: HookEntry[]; meter?: HookEntry[] };
-  block?: { file: string; limitBytes?: number };
+  /** pins: the block carries the active pins word for word (see pins-block.ts). */
+  block?: { file: string; limitBytes?: number; pins?: boolean };
   /** Files that are ours whole (a plugin, an extension, a /handoff command), from templates/. */
   files?: Array<{ file: string; template: string }>;
   /** One line printed after install, when the agent needs something we cannot do. */
@@ -85,7 +86,7 @@ export const AGENTS: AgentSpec[] = [
         { event: 'PreCompress', name: 'handoff-before-compress', command: `${HOOK_COMMAND}gemini-pre-compress`, timeout: 60_000 },
       ],
     },
-    block: { file: 'GEMINI.md' },
+    block: { file: 'GEMINI.md', pins: true },
     files: [{ file: '.gemini/commands/handoff.toml', template: 'gemini-command.toml' }],
     note: 'Gemini CLI runs project hooks only where hooks are enabled for it; GEMINI.md works either way',
   },

@@ -176,7 +176,7 @@ export const DRIVERS: Driver[] = [
     setup: (home, _repo, url) => {
       const config = {
         $schema: 'https://opencode.ai/config.json',
-        provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'mock', options: { baseURL: `${url}/v1`, apiKey: 'x' }, models: { 'mock-model': { name: 'mock-model' } } } },
+        provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'mock', options: { baseURL: `${url}/v1`, apiKey: 'x' }, models: { 'mock-model': { name: 'mock-model', limit: { context: 200000, output: 8000 }, tool_call: true } } } },
         model: 'mock/mock-model',
         permission: { edit: 'allow', bash: 'allow', external_directory: 'allow' },
         autoupdate: false,

@@ -26,8 +26,8 @@ export interface ScriptedServer {
   url: string;
   port: number;
   requests: Logged[];
-  /** Prompt tokens reported in every reply (raise it to force a compaction). */
-  setUsage: (tokens: number) => void;
+  /** Prompt tokens reported in the next `count` replies (all of them when absent), to force a compaction. */
+  setUsage: (tokens: number, count?: number) => void;
   close: () => Promise<void>;
 }
 
@@ -169,6 +169,16 @@ function chat(res: http.ServerResponse, body: any, p: Planned, tokens: number): 
 export async function startScriptedServer(script: Step[], logFile?: (line: string) => void): Promise<ScriptedServer> {
   const requests: Logged[] = [];
   let tokens = 1200;
+  let high: { tokens: number; left: number } | undefined;
+  // A forced figure goes to the task's own turns (requests with tools), not to titles or summaries.
+  let withTools = true;
+  const usage = () => {
+    if (!high) return tokens;
+    if (!withTools) return 1200;
+    if (high.left <= 0) return 1200;
+    high.left--;
+    return high.tokens;
+  };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -199,11 +209,12 @@ export async function startScriptedServer(script: Step[], logFile?: (line: strin
         return;
       }
       const p = plan(script, body, raw, requests.length);
-      if (url.includes('/messages')) anthropic(res, body, p, tokens);
-      else if (url.includes(':streamGenerateContent')) gemini(res, true, p, tokens);
-      else if (url.includes(':generateContent')) gemini(res, false, p, tokens);
-      else if (url.includes('/responses')) responses(res, body, p, tokens);
-      else if (url.includes('/chat/completions')) chat(res, body, p, tokens);
+      withTools = offered(body).length > 0;
+      if (url.includes('/messages')) anthropic(res, body, p, usage());
+      else if (url.includes(':streamGenerateContent')) gemini(res, true, p, usage());
+      else if (url.includes(':generateContent')) gemini(res, false, p, usage());
+      else if (url.includes('/responses')) responses(res, body, p, usage());
+      else if (url.includes('/chat/completions')) chat(res, body, p, usage());
       else {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end('{"error":{"message":"not scripted"}}');
@@ -216,7 +227,12 @@ export async function startScriptedServer(script: Step[], logFile?: (line: strin
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
-    setUsage: (n) => (tokens = n),
+    setUsage: (n, count) => {
+      if (count === undefined) {
+        tokens = n;
+        high = undefined;
+      } else high = { tokens: n, left: count };
+    },
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
