@@ -22,6 +22,11 @@ export interface DraftInput {
 }
 
 export function draftBody(template: string, input: DraftInput): string {
+  return draft(template, input).body;
+}
+
+/** The draft, and what it carried from the parent (for the one line `new` prints). */
+export function draft(template: string, input: DraftInput): { body: string; carried: number; superseded: number } {
   const completed = input.commits.map((c) => `- ${inline(c.subject)} (${c.hash.slice(0, 7)})`);
   const references: string[] = [];
   if (input.parent) {
@@ -42,7 +47,7 @@ export function draftBody(template: string, input: DraftInput): string {
   const parent = input.parent ? { id: input.parent.meta.id, body: input.parent.body, files: input.parent.meta.files.map((f) => f.path) } : undefined;
   const living = carryForward(parent, fresh, input.files.map((f) => f.path), input.pinned ?? []);
   const state = [renderFileGroups(input.files), living.currentState].filter((s) => s !== '');
-  return fill(template, {
+  const body = fill(template, {
     goal: escapeBlock(input.goal),
     completed: living.sections.completed,
     current_state: state.join('\n\n'),
@@ -53,6 +58,7 @@ export function draftBody(template: string, input: DraftInput): string {
     tried: living.sections.tried,
     references: [...references, ...(x?.references ?? [])].join('\n'),
   });
+  return { body, carried: living.carried, superseded: living.superseded };
 }
 
 /** What the editor gave back, minus our instructions; empty means "abort". */

@@ -34,6 +34,9 @@ export interface Parent {
 
 export interface Living {
   sections: Record<keyof Sections, string>;
+  /** How many of the parent's items are still standing, and how many decisions this step superseded. */
+  carried: number;
+  superseded: number;
   /** Current state below this step's files: earlier files of the chain, then notes. */
   currentState: string;
 }
@@ -136,7 +139,11 @@ export function carryForward(parent: Parent | undefined, fresh: Fresh, thisFiles
     decisions: [...current.map(renderItem), ...supersededLines].join('\n'),
     tried: tried.map(renderItem).join('\n'),
   };
-  return { sections, currentState: currentStateTail(parent, fresh.currentState, thisFiles) };
+  const fromParent = new Set(Object.values(p).flatMap((list: Item[]) => list.map((i) => itemKey(i.text))));
+  const standing = [...inProgress, ...nextSteps, ...questions, ...current, ...tried].filter((i) => fromParent.has(itemKey(i.text))).length;
+  const before = new Set(p.decisions.filter((d) => d.supersededBy).map((d) => d.id));
+  const newlySuperseded = superseded.filter((d) => !before.has(d.id)).length;
+  return { sections, carried: standing, superseded: newlySuperseded, currentState: currentStateTail(parent, fresh.currentState, thisFiles) };
 }
 
 /** Earlier files of the chain, the new session's notes, then the parent's notes it did not replace. */

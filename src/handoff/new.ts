@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
-import { draftBody, editedBody } from './draft.js';
+import { draft as drafted, editedBody } from './draft.js';
 import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../store/handoff.js';
 import { activePins, checkText } from '../store/pin.js';
 import { redactionNotice, scrub } from '../security/secrets.js';
@@ -116,7 +116,7 @@ export async function writeHandoff(ctx: Context, givenGoal: string, options: Wri
   const transcript = source && from !== undefined ? await source.readFrom(ctx, from, options.force === true) : undefined;
   if (from === 'auto' && !transcript) ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
   const extraction = source && transcript ? await source.draftParts(ctx, transcript, files, options.pinCandidates === true) : undefined;
-  const draft = draftBody(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}), pinned: activePins(pins.items).map((p) => p.text) });
+  const { body: draft, carried, superseded } = drafted(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}), pinned: activePins(pins.items).map((p) => p.text) });
   const offered = options.model ? await options.model({ goal, files, commits, draft }, transcript ? transcriptPart(transcript.extraction) : undefined) : draft;
   if (offered === null) return null; // --dry-run: the request was printed, nothing is written
   const body = clean(checkText(await options.review(git, offered), 'the handoff body'));
@@ -141,7 +141,8 @@ export async function writeHandoff(ctx: Context, givenGoal: string, options: Wri
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
     await rewriteItem(ctx, parent.file, updateHandoff(parent, { status: 'superseded', superseded_by: meta.id }));
-    ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one`);
+    const replaced = superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
+    ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one (the draft carried ${carried} of its open item${carried === 1 ? '' : 's'}${replaced})`);
   }
   ctx.stderr(`handoff: ${files.length} file${files.length === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`);
   return file;

@@ -4,6 +4,9 @@
 // bounded however long the session; every kept item carries the line it came from.
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
+import { answers, isConstraint, isDecision, isQuestion, isRejection, MAX_QUOTE } from './sentence-rules.js';
+
+export { answers, isConstraint, isDecision, isQuestion, isRejection } from './sentence-rules.js';
 
 export interface Quoted {
   text: string;
@@ -19,6 +22,8 @@ export interface Extraction {
   model?: string;
   constraints: Quoted[];
   decisions: Quoted[];
+  /** The user turning down what the agent did ("no, don't mock it", "revert that"), newest kept. */
+  rejections: Quoted[];
   /** Questions the agent asked the user that the user's next turn did not answer. */
   questions: Quoted[];
   files: Array<{ path: string; change: EditKind; from?: string; line: number }>;
@@ -32,18 +37,12 @@ export interface Extraction {
   redactions: number;
 }
 
-const MAX_QUOTE = 400;
 const MAX_CONSTRAINTS = 40;
 const MAX_DECISIONS = 20;
 const MAX_QUESTIONS = 10;
 const RECENT_TURNS = 40;
 const RECENT_CHARS = 200_000;
 
-// A lasting rule in imperative form: the sentence starts with the rule word.
-const CONSTRAINT = /^(?:please\s+)?(?:never|always|don['’]t|do not|must(?: not)?|only|prefer|avoid|make sure|keep(?!\s+(?:going|on|it up|at it|working|trying|up|pushing|goin)\b)|no more)\b|^(?:you|we)\s+(?:must|should (?:never|always)|must not|shouldn['’]t|should not)\b/i;
-// A choice with its reason: both halves must be there.
-const CHOICE = /\b(?:decided to|decide to|going with|went with|opted (?:to|for)|chose|choosing|switched to|settled on)\b|\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|we should|i['’]m going to)\b(?:[^.]|\.(?!\s)){0,120}?\b(?:use|switch|catch|keep|go with|mock|replace|store|move|drop|stop|remove|adopt|write)\b/i;
-const REASON = /\b(?:because|since|so that|instead of|rather than|to avoid|as it|which (?:keeps|avoids|means))\b/i;
 const TEST_OR_BUILD = /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|check)\b|npx\s+(?:vitest|jest|tsc|eslint|playwright)\b|vitest\b|jest\b|pytest\b|python3? -m (?:pytest|unittest)\b|cargo (?:test|build|check|clippy)\b|go (?:test|build|vet)\b|make(?:\s|$)|tsc\b|mvn\b|gradle\b|\.\/gradlew\b|dotnet (?:test|build)\b|ruff\b|mypy\b|golangci-lint\b|eslint\b|ctest\b|cmake --build\b|swift (?:test|build)\b|deno (?:test|check)\b|rspec\b|rake\b|phpunit\b)/;
 
 // Text the agent's harness wraps around user turns: not the user's words.
@@ -68,29 +67,6 @@ export function sentences(text: string): string[] {
   return out;
 }
 
-// A rule the user set inside a longer sentence: "..., but don't assume english", "X must never Y".
-const CLAUSE = /[,;:.!]\s+|\s+but\s+|\s+and then\s+/i;
-const LEAD = /^(?:no|but|and|also|so|just|ok(?:ay)?|please)\b[,\s]*/i;
-const MODAL = /\b(?:must|shall)\s+(?:never|not|always)\b/i;
-export const isConstraint = (sentence: string) =>
-  sentence.length <= MAX_QUOTE &&
-  !sentence.endsWith('?') &&
-  (MODAL.test(sentence) || sentence.split(CLAUSE).some((clause) => CONSTRAINT.test(clause.replace(LEAD, ''))));
-export const isDecision = (sentence: string) => sentence.length <= MAX_QUOTE && CHOICE.test(sentence) && REASON.test(sentence);
-// A question put to the user: a short sentence ending in '?', addressed to them or asking them to choose.
-const ASKS = /^(?:should|shall|do you|did you|would you|could you|can you|are you|is it|is that|which|what|where|when|how|want me|may i|does|do we|are we|is the|are the)\b|\b(?:you|your|prefer|want)\b/i;
-export const isQuestion = (sentence: string) => sentence.endsWith('?') && sentence.length <= MAX_QUOTE && sentence.length >= 12 && ASKS.test(sentence);
-
-const STOP = new Set(['should', 'would', 'could', 'there', 'their', 'about', 'which', 'where', 'when', 'what', 'with', 'that', 'this', 'these', 'those', 'from', 'have', 'will', 'your', 'them', 'then', 'than', 'into', 'also', 'just', 'like', 'want', 'does', 'make', 'sure']);
-const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).filter((w) => !STOP.has(w)));
-
-/** Whether a user turn answers a question: a yes/no reply, or one that takes up a word of it. */
-export function answers(reply: string, question: string): boolean {
-  if (/^\s*(?:yes|no|yeah|yep|nope|sure|correct|right|exactly|ok(?:ay)?,? (?:so|but|let)|option|the (?:first|second))\b/i.test(reply)) return true;
-  const asked = words(question);
-  for (const w of words(reply)) if (asked.has(w)) return true;
-  return false;
-}
 
 export const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 
@@ -102,6 +78,7 @@ export class Extractor {
   private readonly tasks = new Map<string, { text: string; status: TodoStatus }>();
   private tasksLine = 0;
   private asked: Quoted[] = [];
+  private acted = false;
   private recentChars = 0;
 
   constructor(agent: Agent) {
@@ -110,6 +87,7 @@ export class Extractor {
       constraints: [],
       decisions: [],
       questions: [],
+      rejections: [],
       files: [],
       todos: undefined,
       plan: undefined,
@@ -151,15 +129,20 @@ export class Extractor {
       case 'tool-call':
         ex.counts.toolCalls++;
         // An agent that goes on working was not waiting for an answer.
-        if (!e.sidechain) this.asked = [];
+        if (!e.sidechain) {
+          this.asked = [];
+          this.acted = true;
+        }
         return;
       case 'file-edit': {
+        if (!e.sidechain) this.acted = true;
         const prev = this.files.get(e.path);
         const change = prev?.change === 'create' && e.change === 'edit' ? 'create' : e.change;
         this.files.set(e.path, { path: e.path, change, ...(e.from ? { from: e.from } : {}), line: prev?.line ?? e.line });
         return;
       }
       case 'shell': {
+        if (!e.sidechain) this.acted = true;
         const command = e.command.trim();
         if (!isTestOrBuild(command) || command.length > MAX_QUOTE) return;
         const passed = e.exitCode === undefined ? undefined : e.exitCode === 0;
@@ -218,6 +201,9 @@ export class Extractor {
     // Long pastes (logs, documents) are not the user's own rules.
     if (text.length > 4000) return;
     for (const s of sentences(text)) if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
+    // The agent had just acted: a reply that turns it down marks an approach abandoned.
+    if (this.acted && isRejection(text)) this.push(ex.rejections, { text: sentences(text)[0] ?? text, line }, MAX_QUESTIONS, 'd');
+    this.acted = false;
   }
 
   private push(list: Quoted[], q: Quoted, max: number, tag: string): void {
@@ -249,6 +235,7 @@ export class Extractor {
     for (const a of this.asked) this.push(ex.questions, a, MAX_QUESTIONS, 'd');
     this.asked = [];
     ex.questions = ex.questions.map(q);
+    ex.rejections = ex.rejections.map(q);
     ex.recentUser = ex.recentUser.map(q);
     if (ex.plan) ex.plan = q(ex.plan);
     ex.commands = ex.commands.map((c) => ({ ...c, command: clean(c.command) }));

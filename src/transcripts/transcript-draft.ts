@@ -58,6 +58,7 @@ export function transcriptParts(t: TranscriptDraft, root: string, gitFiles: read
   }
   for (const c of ex.constraints) parts.open_questions.push(`- Pin candidate (the user's words, ${at(c.line)}): ${quote(c)}`);
   for (const q of ex.questions) parts.open_questions.push(`- ${quote(q)} (asked by the agent, ${at(q.line)}; not answered in the session)`);
+  for (const r of ex.rejections) parts.tried.push(`- The user turned down what the agent had just done: ${quote(r)} (${at(r.line)})`);
   for (const d of ex.decisions) parts.decisions.push(`- ${quote(d)} (extracted from ${at(d.line)}; confirm or delete)`);
 
   const inGit = new Set(gitFiles.map((f) => f.path));
