@@ -136,6 +136,8 @@ describe('the real agents', () => {
         const first = await w.run(PROMPT);
         check('the agent ran (exit 0)', first.code === 0);
         check('the pin reached the model verbatim at session start, no handoff open', pinIn(w) > 0);
+        // Gemini CLI fires PreCompress before every model call: no compaction, no handoff.
+        check('a session without compaction wrote no handoff', handoffs(w).length === 0);
         const transcript = d.transcript(w.home, w.repo.dir);
         check('the agent wrote a transcript', transcript !== undefined);
         const unknown = transcript ? await unknownRecords(transcript) : -1;
