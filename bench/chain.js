@@ -5,7 +5,8 @@
 // `handoff new --from <transcript>` and a commit, as a user would. At the last hop's
 // resume prompt it reports: planted live facts kept verbatim (goal 100%), stale or
 // superseded facts shown as current (goal 0), duplicate items (goal 0), and the
-// prompt's size in tokens against hops. With --show N it prints, for a chain of N hops,
+// prompt's size in tokens against hops, and how much of it is not the live facts
+// themselves (provenance, headings, the bounded Completed list, git's report). With --show N it prints, for a chain of N hops,
 // each live fact and whether it survived. Run after `npm run build`:
 //
 //   node bench/chain.js [--hops 2,4,5,20] [--show 4]
@@ -41,7 +42,9 @@ const fails = (i) => i % 4 === 1; // `npm run check-i` fails at hop i ...
 const fixedAt = (i) => i + 2; // ... and passes at hop i+2
 const task = (i) => `Build stage ${i} of the report`;
 
-function session(cwd, i) {
+function session(cwd, i, steady) {
+  // A steady chain plants its facts at hop 1 only; later sessions add chatter and commits.
+  if (steady && i > 1) return `${[user(cwd, 'Keep going.'), say(cwd, 'Done, committing.')].join('\n')}\n`;
   const out = [user(cwd, i === 1 ? `Build the billing report. ${CONSTRAINT}` : i % 2 ? 'Keep going.' : 'Keep going, nearly there.')];
   if (asks(i)) out.push(say(cwd, question(i)), user(cwd, 'Keep going.'));
   out.push(say(cwd, replaces(i) ? `${replacement(i)} ${decision(i)}` : decision(i)));
@@ -62,7 +65,7 @@ function section(prompt, title) {
 
 const key = (item) => item.replace(/\s+\((?:[^()]|\([^()]*\))*\)$/, '').replace(/^D\d+: /, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
-async function chain(hops) {
+async function chain(hops, steady = false) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'handoff-chain-'));
   const repo = path.join(tmp, 'repo');
   mkdirSync(path.join(repo, 'src'), { recursive: true });
@@ -77,9 +80,9 @@ async function chain(hops) {
   handoff('init');
   git('checkout', '-q', '-b', 'report');
   for (let i = 1; i <= hops; i++) {
-    writeFileSync(path.join(repo, `src/stage${i}.ts`), `export const stage${i} = ${i};\n`);
+    writeFileSync(path.join(repo, `src/stage${steady ? 1 : i}.ts`), `export const stage${i} = ${i};\n`);
     const file = path.join(tmp, `session-${i}.jsonl`);
-    writeFileSync(file, session(repo, i));
+    writeFileSync(file, session(repo, i, steady));
     handoff('new', 'Billing report', '--from', file, '--no-edit');
     git('add', '-A');
     git('commit', '-q', '-m', `hop ${i}`);
@@ -117,18 +120,22 @@ async function chain(hops) {
       seen.add(item);
     }
   }
-  return { hops, live, kept, stale, duplicates, tokens: await countTokens(prompt) };
+  return { hops, live, kept, stale, duplicates, tokens: await countTokens(prompt), liveTokens: await countTokens(live.map((f) => f[2]).join('\n')) };
 }
 
 const show = Number(values.show);
 const counts = [...new Set([...values.hops.split(',').map(Number), ...(show ? [show] : [])])].sort((a, b) => a - b);
-console.log('hops  live facts kept verbatim  stale shown as current  duplicates  prompt tokens');
+console.log('hops  live facts kept verbatim  stale shown as current  duplicates  prompt tokens  of which not the live facts');
 const results = [];
 for (const hops of counts) {
   const r = await chain(hops);
   results.push(r);
-  console.log(`${String(hops).padStart(4)}  ${`${r.kept.length}/${r.live.length} (${Math.round((100 * r.kept.length) / r.live.length)}%)`.padEnd(26)}${String(r.stale.length).padEnd(24)}${String(r.duplicates).padEnd(12)}${r.tokens}`);
+  console.log(`${String(hops).padStart(4)}  ${`${r.kept.length}/${r.live.length} (${Math.round((100 * r.kept.length) / r.live.length)}%)`.padEnd(26)}${String(r.stale.length).padEnd(24)}${String(r.duplicates).padEnd(12)}${String(r.tokens).padEnd(15)}${r.tokens - r.liveTokens}`);
 }
+// The live state stops growing after hop 1: the prompt should stop growing too.
+const steady = [];
+for (const hops of counts) steady.push(`${hops} hops: ${(await chain(hops, true)).tokens}`);
+console.log(`\nPrompt tokens when only hop 1 plants facts (later hops: chatter and a commit): ${steady.join(', ')}`);
 for (const r of results) if (r.stale.length > 0) console.log(`stale at ${r.hops} hops: ${r.stale.join('; ')}`);
 const shown = results.find((r) => r.hops === show);
 if (shown) {

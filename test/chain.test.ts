@@ -104,7 +104,7 @@ describe('a chain of four handoffs', () => {
     // The failed attempt is remembered.
     expect(section(prompt, 'Tried and abandoned')).toContain('`npm run lint` failed');
     // Provenance: carried items name the handoff they came from.
-    expect(decisions).toMatch(/D3: "We'll drop papaparse[^\n]*\(handoff [0-9a-z]{12}, extracted from transcript line 2/);
+    expect(decisions).toMatch(/D3: "We'll drop papaparse[^\n]*\(handoff [0-9a-z]{12}, transcript line 2\)/);
   });
 });
 

@@ -63,7 +63,9 @@ export function itemKey(text: string): string {
 export const shortId = (id: string) => id.slice(0, 12);
 
 /** The provenance an item carried from `parentId` keeps: the handoff is named once, first. */
-export function carriedProv(prov: string, parentId: string): string {
+export function carriedProv(given: string, parentId: string): string {
+  // Once a handoff is saved its items were reviewed: "confirm or delete" has been answered.
+  const prov = given.replace(/^extracted from (transcript line \d+); confirm or delete$/, '$1');
   if (/\bhandoff [0-9a-z]{6,}\b/.test(prov)) return prov;
   if (prov === '' || /transcript line|confirm or delete|`handoff pin`|\btodo\b/.test(prov)) return prov ? `handoff ${shortId(parentId)}, ${prov}` : `handoff ${shortId(parentId)}`;
   return prov;
