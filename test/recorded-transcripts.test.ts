@@ -43,6 +43,9 @@ describe('transcripts recorded from the current releases', () => {
     expect(body).toContain('"Never touch the generated/ folder."');
     // The user's words arrive as typed: no quotes added (OpenCode), no injected context.
     expect(body).toContain('> Add a sum helper in src/sum.js and run npm test. Never touch the generated/ folder.\n');
+    // What our own session-start hook injected is never quoted back as the user's words.
+    expect(body).not.toContain('hook_context');
+    expect(body).not.toContain('keeps lasting constraints as pins');
   });
 
   it('Claude Code: TaskCreate is keyed by the id in its result, so TaskUpdate completes it', async () => {

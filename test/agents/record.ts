@@ -6,19 +6,12 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { checksum, foldWal } from '../../src/transcripts/wal.js';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts');
 
 export function sanitize(text: string, home: string, repo: string): string {
   return text.split(repo).join('/home/user/project').split(home).join('/home/user');
-}
-
-function checksum(buf: Buffer, start: number, end: number, s0: number, s1: number): [number, number] {
-  for (let i = start; i < end; i += 8) {
-    s0 = (s0 + buf.readUInt32LE(i) + s1) >>> 0;
-    s1 = (s1 + buf.readUInt32LE(i + 4) + s0) >>> 0;
-  }
-  return [s0, s1];
 }
 
 /** A WAL (little-endian checksums) holding every page of db as one committed transaction. */
@@ -33,7 +26,7 @@ export function encodeWal(db: Buffer): Buffer {
   header.writeUInt32BE(0, 12);
   header.writeUInt32BE(0x1234abcd, 16);
   header.writeUInt32BE(0x5678ef01, 20);
-  let [s0, s1] = checksum(header, 0, 24, 0, 0);
+  let [s0, s1] = checksum(header, 0, 24, 0, 0, false);
   header.writeUInt32BE(s0, 24);
   header.writeUInt32BE(s1, 28);
   const frames: Buffer[] = [header];
@@ -49,8 +42,8 @@ export function encodeWal(db: Buffer): Buffer {
       frame[24 + 18] = 2;
       frame[24 + 19] = 2;
     }
-    [s0, s1] = checksum(frame, 0, 8, s0, s1);
-    [s0, s1] = checksum(frame, 24, 24 + pageSize, s0, s1);
+    [s0, s1] = checksum(frame, 0, 8, s0, s1, false);
+    [s0, s1] = checksum(frame, 24, 24 + pageSize, s0, s1, false);
     frame.writeUInt32BE(s0, 16);
     frame.writeUInt32BE(s1, 20);
     frames.push(frame);
@@ -59,7 +52,6 @@ export function encodeWal(db: Buffer): Buffer {
 }
 
 async function sanitizeDb(file: string, home: string, repo: string): Promise<Buffer> {
-  const { foldWal } = await import('../../dist/transcripts/wal.js');
   const { default: initSqlJs } = await import('sql.js');
   const require = createRequire(import.meta.url);
   const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
