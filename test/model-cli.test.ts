@@ -14,7 +14,9 @@ async function setup(script: Reply[], llm: Record<string, unknown> = {}) {
   servers.push(server);
   const repo = makeRepo();
   expect(repo.handoff(['init']).code).toBe(0);
-  const settings = { base_url: server.url, model: 'test-model', retries: 2, backoff_ms: 5, timeout: 5, ...llm };
+  const settings = { model: 'test-model', retries: 2, backoff_ms: 5, timeout: 5, ...llm };
+  // The endpoint is the user's own setting (.git/config is never committed).
+  repo.git('config', 'handoff.baseUrl', server.url);
   repo.write('.handoff/config.yml', `llm:\n${Object.entries(settings).map(([k, v]) => `  ${k}: ${v}\n`).join('')}`);
   repo.git('checkout', '-q', '-b', 'feature');
   repo.commit('add the teams model', { 'src/teams.ts': 'export const teams = 1;\n' });
@@ -194,7 +196,7 @@ describe('handoff new --llm against an OpenAI-compatible server', () => {
     const repo = makeRepo();
     const run = await runHandoffAsync(repo.dir, ['new', 'a goal', '--llm', '--no-edit']);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('handoff: warning: no model configured (set llm.model in .handoff/config.yml or HANDOFF_MODEL); using the deterministic draft');
+    expect(run.stderr).toContain('handoff: warning: no model configured (set llm.model in .handoff/config.yml, git config handoff.model or HANDOFF_MODEL); using the deterministic draft');
   });
 
   it('rejects a bad llm setting naming the file, and refuses an API key in config', async () => {
@@ -208,5 +210,31 @@ describe('handoff new --llm against an OpenAI-compatible server', () => {
     expect(key.code).toBe(1);
     expect(key.stderr).toContain('set OPENAI_API_KEY in the environment');
     expect(repo.files('.handoff/handoffs')).toEqual([]);
+  });
+});
+
+describe('a committed config.yml is input from strangers', () => {
+  it('never sends the API key or anything else to an endpoint only the committed file names', async () => {
+    const server = await startModelServer([{ content: GOOD }]);
+    servers.push(server);
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.write('.handoff/config.yml', `llm:\n  mode: auto\n  base_url: ${server.url}\n  model: test-model\n  timeout: 5\n`);
+    repo.commit('a pull request sets the endpoint');
+    const env = { OPENAI_API_KEY: 'sk-user-secret-key' };
+    for (const args of [['new', 'goal one', '--no-edit'], ['new', 'goal two', '--no-edit', '--llm'], ['new', 'goal three', '--dry-run']]) {
+      const run = await runHandoffAsync(repo.dir, args, env);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(`handoff: .handoff/config.yml names the model endpoint ${server.url}, which you have not approved; nothing is sent there (approve it with: git config handoff.baseUrl ${server.url})`);
+      expect(run.stdout).not.toContain('sk-user-secret-key');
+    }
+    expect(server.requests).toHaveLength(0);
+    expect(repo.files('.handoff/handoffs')).toHaveLength(2);
+    // Approved locally: the same URL in the user's own git config.
+    repo.git('config', 'handoff.baseUrl', server.url);
+    const approved = await runHandoffAsync(repo.dir, ['new', 'goal four', '--no-edit'], env);
+    expect(approved.code).toBe(0);
+    expect(approved.stderr).not.toContain('not approved');
+    expect(server.requests).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { draftWithModel } from '../src/model/new-model.js';
 import { parseConfig } from '../src/store/config.js';
-import { DEFAULT_LLM, resolveEndpoint } from '../src/model/llm-config.js';
+import { chooseModel, DEFAULT_LLM, userLlm } from '../src/model/llm-config.js';
 import { parseAnswer, type ModelAnswer } from '../src/model/model-answer.js';
 import type { ModelInput, TranscriptPart } from '../src/model/model-input.js';
 import { buildPrompt } from '../src/model/model-prompt.js';
@@ -66,11 +66,31 @@ describe('the llm settings', () => {
     expect(value.llm).toEqual({ ...DEFAULT_LLM, base_url: 'http://localhost:11434/v1', model: 'qwen2.5-coder:14b' });
   });
 
-  it('takes the endpoint from the environment first, and needs a model', () => {
-    const llm = { ...DEFAULT_LLM, base_url: 'http://config/v1', model: 'from-config' };
-    expect(resolveEndpoint(llm, { OPENAI_BASE_URL: 'http://env/v1', HANDOFF_MODEL: 'from-env', OPENAI_API_KEY: 'k' })).toEqual({ baseURL: 'http://env/v1', model: 'from-env', apiKey: 'k', configured: true });
-    expect(resolveEndpoint(llm, {}).apiKey).toBe('not-needed');
-    expect(resolveEndpoint(DEFAULT_LLM, { OPENAI_API_KEY: 'k' }).configured).toBe(false);
+  it('takes the endpoint and key from the user, a model name from anywhere, and needs a model', () => {
+    const llm = { ...DEFAULT_LLM, model: 'from-config' };
+    const user = userLlm({ OPENAI_BASE_URL: 'http://env/v1', HANDOFF_MODEL: 'from-env', OPENAI_API_KEY: 'k' }, 'handoff.baseurl\nhttp://git/v1\0');
+    expect(chooseModel(undefined, llm, user, 'c.yml')).toEqual({ use: false, endpoint: { baseURL: 'http://env/v1', model: 'from-env', apiKey: 'k', configured: true } });
+    expect(chooseModel(true, llm, userLlm({}, 'handoff.baseurl\nhttp://git/v1\0handoff.model\nm\0'), 'c.yml').endpoint).toEqual({ baseURL: 'http://git/v1', model: 'm', apiKey: 'not-needed', configured: true });
+    expect(chooseModel(true, DEFAULT_LLM, userLlm({ OPENAI_API_KEY: 'k' }, ''), 'c.yml').endpoint.configured).toBe(false);
+  });
+
+  it('never takes an endpoint or the switch from the committed file alone', () => {
+    const committed = { ...DEFAULT_LLM, mode: 'auto' as const, base_url: 'http://elsewhere/v1', model: 'm' };
+    const keyOnly = userLlm({ OPENAI_API_KEY: 'k' }, '');
+    for (const flag of [undefined, true]) {
+      const choice = chooseModel(flag, committed, keyOnly, 'c.yml');
+      expect(choice.use).toBe(false);
+      expect(choice.endpoint.baseURL).toBeUndefined();
+      expect(choice.note).toBe('c.yml names the model endpoint http://elsewhere/v1, which you have not approved; nothing is sent there (approve it with: git config handoff.baseUrl http://elsewhere/v1)');
+    }
+    const noUrl = chooseModel(undefined, { ...committed, base_url: undefined }, keyOnly, 'c.yml');
+    expect(noUrl).toMatchObject({ use: false, note: 'c.yml sets llm.mode auto, but a committed file cannot turn the model on; turn it on yourself with: git config handoff.llm auto' });
+    // Approved: the user set the same URL locally; then the committed mode may apply.
+    const approved = chooseModel(undefined, committed, userLlm({ OPENAI_API_KEY: 'k' }, 'handoff.baseurl\nhttp://elsewhere/v1\0'), 'c.yml');
+    expect(approved).toEqual({ use: true, endpoint: { baseURL: 'http://elsewhere/v1', model: 'm', apiKey: 'k', configured: true } });
+    // The user's own switch wins over the committed one, both ways.
+    expect(chooseModel(undefined, committed, userLlm({ HANDOFF_LLM: 'off', OPENAI_BASE_URL: 'http://elsewhere/v1' }, ''), 'c.yml').use).toBe(false);
+    expect(chooseModel(undefined, { ...DEFAULT_LLM, model: 'm' }, userLlm({}, 'handoff.llm\nauto\0handoff.baseurl\nhttp://mine/v1\0'), 'c.yml').use).toBe(true);
   });
 });
 
@@ -173,7 +193,7 @@ async function runWith(server: ModelServer, t: TranscriptPart | undefined, llm =
   const result = await draftWithModel({
     input: input(t),
     llm: { ...DEFAULT_LLM, backoff_ms: 5, timeout: 5, ...llm },
-    endpoint: resolveEndpoint({ ...DEFAULT_LLM, base_url: server.url, model: 'test-model' }, {}),
+    endpoint: { baseURL: server.url, model: 'test-model', apiKey: 'not-needed', configured: true },
     dryRun: false,
     stdout: () => {},
     stderr: (l) => lines.push(l),

@@ -20,7 +20,8 @@ async function setup(script: Reply[]) {
   const server = await startModelServer(script);
   servers.push(server);
   const repo = makeRepo();
-  repo.write('.handoff/config.yml', `llm:\n  base_url: ${server.url}\n  model: test-model\n  retries: 0\n  timeout: 5\n`);
+  repo.git('config', 'handoff.baseUrl', server.url);
+  repo.write('.handoff/config.yml', `llm:\n  model: test-model\n  retries: 0\n  timeout: 5\n`);
   repo.write('src/teams.ts', 'export const teams = 2;\n');
   const e = { cwd: repo.dir };
   const transcript = path.join(tempDir(), 'session.jsonl');

@@ -77,9 +77,62 @@ export interface Endpoint {
   configured: boolean;
 }
 
-export function resolveEndpoint(llm: LlmConfig, env: Record<string, string | undefined>): Endpoint {
-  const baseURL = env.OPENAI_BASE_URL || llm.base_url;
-  const model = env.HANDOFF_MODEL || llm.model;
-  const key = env.OPENAI_API_KEY;
-  return { baseURL, model, apiKey: key || 'not-needed', configured: Boolean(baseURL || key) && Boolean(model) };
+/**
+ * What the user set on this machine: the environment (OPENAI_BASE_URL, OPENAI_API_KEY,
+ * HANDOFF_MODEL, HANDOFF_LLM) and git config outside the repository's files
+ * (handoff.llm, handoff.baseUrl, handoff.model in --global, --local or --system).
+ * .handoff/config.yml is committed: anyone who can open a pull request wrote it.
+ */
+export interface UserLlm {
+  mode?: 'auto' | 'off';
+  baseURL?: string;
+  model?: string;
+  apiKey?: string;
+}
+
+export interface ModelChoice {
+  use: boolean;
+  endpoint: Endpoint;
+  /** One line for stderr when the committed file asked for something the user has not agreed to. */
+  note?: string;
+}
+
+/**
+ * The trust boundary: the endpoint, the key and turning the model on come from the user's
+ * own settings. The committed file may name a model and tune limits; a `base_url` in it is
+ * used only once the user has set the same URL locally (that is the approval), and its
+ * `mode: auto` turns the model on only towards an endpoint the user chose.
+ */
+export function chooseModel(flag: boolean | undefined, llm: LlmConfig, user: UserLlm, file: string): ModelChoice {
+  const committedUrl = llm.base_url;
+  const model = user.model || llm.model;
+  const endpoint: Endpoint = { baseURL: user.baseURL, model, apiKey: user.apiKey || 'not-needed', configured: Boolean(user.baseURL || user.apiKey) && Boolean(model) };
+  const refusal = committedUrl !== undefined && user.baseURL === undefined
+    ? `${file} names the model endpoint ${committedUrl}, which you have not approved; nothing is sent there (approve it with: git config handoff.baseUrl ${committedUrl})`
+    : undefined;
+  const mode = flag === undefined ? user.mode ?? (llm.mode === 'auto' && !user.baseURL ? 'committed-auto' : llm.mode) : flag ? 'auto' : 'off';
+  if (mode === 'off') return { use: false, endpoint };
+  if (mode === 'committed-auto') {
+    // The committed file alone asks for the model: say so only when it would have reached somewhere.
+    const note = refusal ?? (user.apiKey ? `${file} sets llm.mode auto, but a committed file cannot turn the model on; turn it on yourself with: git config handoff.llm auto` : undefined);
+    return { use: false, endpoint, ...(note ? { note } : {}) };
+  }
+  if (refusal) return { use: false, endpoint, note: refusal };
+  return { use: flag === true || endpoint.configured, endpoint };
+}
+
+/** The user's own settings from the environment and from git config lines `key\nvalue\0` (git config -z --get-regexp). */
+export function userLlm(env: Record<string, string | undefined>, gitConfig: string): UserLlm {
+  const git = new Map<string, string>();
+  for (const record of gitConfig.split('\0')) {
+    const nl = record.indexOf('\n');
+    if (nl > 0) git.set(record.slice(0, nl).toLowerCase(), record.slice(nl + 1).trim());
+  }
+  const pick = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v.trim() !== '')?.trim();
+  const modeText = pick(env.HANDOFF_LLM, git.get('handoff.llm'));
+  const mode = modeText === 'auto' || modeText === 'on' || modeText === 'true' ? 'auto' : modeText === 'off' || modeText === 'false' ? 'off' : undefined;
+  const baseURL = pick(env.OPENAI_BASE_URL, git.get('handoff.baseurl'));
+  const model = pick(env.HANDOFF_MODEL, git.get('handoff.model'));
+  const apiKey = pick(env.OPENAI_API_KEY);
+  return { ...(mode ? { mode } : {}), ...(baseURL ? { baseURL } : {}), ...(model ? { model } : {}), ...(apiKey ? { apiKey } : {}) };
 }

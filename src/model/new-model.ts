@@ -5,7 +5,8 @@
 import type { Args } from '../cli/spec.js';
 import { plural } from '../cli/output.js';
 import type { Context } from '../cli/context.js';
-import { DEFAULT_LLM, resolveEndpoint, type Endpoint, type LlmConfig } from './llm-config.js';
+import { chooseModel, DEFAULT_LLM, userLlm, type Endpoint, type LlmConfig, type ModelChoice } from './llm-config.js';
+import { gitRaw } from '../git/git-plumbing.js';
 import { parseAnswer, type ModelAnswer } from './model-answer.js';
 import type { ModelInput, TranscriptPart } from './model-input.js';
 import { buildPrompt, type ChatMessage, type Prompt } from './model-prompt.js';
@@ -67,7 +68,8 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
     stderr(`handoff: warning: ${why}; using the deterministic draft`);
     return { body: input.draft, stats };
   };
-  if (!endpoint.model) return fallback('no model configured (set llm.model in .handoff/config.yml or HANDOFF_MODEL)');
+  if (!endpoint.model) return fallback('no model configured (set llm.model in .handoff/config.yml, git config handoff.model or HANDOFF_MODEL)');
+  if (!endpoint.baseURL && endpoint.apiKey === 'not-needed') return fallback('no endpoint configured (set git config handoff.baseUrl or OPENAI_BASE_URL, or OPENAI_API_KEY for the OpenAI API)');
 
   stderr(`handoff: asking ${call.model}: ${describe(prompt)}`);
   const { startSpinner } = await import('./spinner.js');
@@ -138,14 +140,18 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
   return { body, stats };
 }
 
-/** Whether `new` takes the model path: --llm/--no-llm, --dry-run, else llm.mode auto with an endpoint. */
-export function wantsModel(ctx: Context, args: Args): boolean {
-  if (args.values['dry-run'] === true) return true;
-  // A body given with -F replaces any draft: no point asking a model for one.
-  if (args.values['message-file'] !== undefined) return false;
-  if (args.values.llm !== undefined) return args.values.llm === true;
+/**
+ * Whether `new` takes the model path, and towards which endpoint: --dry-run, --llm/--no-llm,
+ * else the user's own mode (HANDOFF_LLM, git config handoff.llm), else the committed
+ * llm.mode within the trust boundary of chooseModel.
+ */
+export async function modelChoice(ctx: Context, args: Args): Promise<ModelChoice> {
   const llm = ctx.config.llm ?? DEFAULT_LLM;
-  return llm.mode === 'auto' && resolveEndpoint(llm, ctx.env).configured;
+  // Git config is the user's (global, system, or .git/config, which is never committed).
+  const config = await gitRaw(ctx.root, ['config', '-z', '--get-regexp', '^handoff\\.']);
+  const user = userLlm(ctx.env, config.code === 0 ? config.stdout.toString('utf8') : '');
+  const flag = args.values['dry-run'] === true ? true : args.values['message-file'] !== undefined ? false : (args.values.llm as boolean | undefined);
+  return chooseModel(flag, llm, user, ctx.rel(ctx.configFile));
 }
 
 /**
@@ -153,11 +159,16 @@ export function wantsModel(ctx: Context, args: Args): boolean {
  * Null means --dry-run: the request was printed and nothing is to be written.
  */
 export async function maybeModelDraft(ctx: Context, args: Args, facts: Omit<ModelInput, 'pins'>, transcript?: TranscriptPart): Promise<string | null> {
-  if (!wantsModel(ctx, args)) return facts.draft;
+  const dryRun = args.values['dry-run'] === true;
+  // A body given with -F replaces any draft: no point asking a model for one (nor git config).
+  if (!dryRun && (args.values['message-file'] !== undefined || args.values.llm === false)) return facts.draft;
+  const choice = await modelChoice(ctx, args);
+  if (choice.note) ctx.stderr(`handoff: ${choice.note}`);
+  if (!choice.use) return dryRun ? null : facts.draft;
   const llm = ctx.config.llm ?? DEFAULT_LLM;
   const [pins, repoPaths] = await Promise.all([loadPins(ctx), ctx.git().then((git) => git.trackedPaths())]);
   const inPlay = await pinsInPlay(activePins(pins.items), facts.files.map((f) => f.path));
   const input: ModelInput = { ...facts, pins: inPlay.map((p) => ({ id: p.meta.id, text: p.text })), repoPaths, ...(transcript ? { transcript } : {}) };
-  const { body } = await draftWithModel({ input, llm, endpoint: resolveEndpoint(llm, ctx.env), dryRun: args.values['dry-run'] === true, stdout: ctx.stdout, stderr: ctx.stderr });
+  const { body } = await draftWithModel({ input, llm, endpoint: choice.endpoint, dryRun, stdout: ctx.stdout, stderr: ctx.stderr });
   return body;
 }
