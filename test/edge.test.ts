@@ -213,6 +213,8 @@ describe('repository states', () => {
   it('never overwrites: a scoped pin reaches resume only when its scope is in play', () => {
     const repo = makeRepo();
     repo.handoff(['pin', '--scope', 'db/**', 'migrations are append-only']);
+    // A folder named without a glob is everything under it.
+    repo.handoff(['pin', '--scope', 'db', 'schema changes need a review']);
     repo.handoff(['pin', 'always run the tests']);
     expect(repo.handoff(['pin', '--scope', '../x', 'bad']).code).toBe(2);
     repo.write('src/app.ts', 'x\n');
@@ -220,12 +222,14 @@ describe('repository states', () => {
     let prompt = repo.handoff(['resume']).stdout;
     expect(prompt).toContain('always run the tests');
     expect(prompt).not.toContain('append-only');
+    expect(prompt).not.toContain('need a review');
     mkdirSync(path.join(repo.dir, 'db'));
     repo.write('db/001.sql', 'create table t();\n');
     repo.handoff(['new', 'db work']);
     prompt = repo.handoff(['resume']).stdout;
     expect(prompt).toContain('### Pin');
     expect(prompt).toContain('migrations are append-only');
+    expect(prompt).toContain('schema changes need a review');
   });
 
   it('unpin retires and keeps the file; supersedes replaces', () => {

@@ -2,14 +2,14 @@ import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
 import { updateHandoff, type Handoff } from '../store/handoff.js';
-import { findById, findOpenOnBranch, loadHandoffs, rewriteItem, warnProblems } from '../store/store.js';
+import { findItem, findOpenOnBranch, loadHandoffs, rewriteItem, warnProblems } from '../store/store.js';
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const query = args.positionals[0];
   let handoff: Handoff | undefined;
   if (query !== undefined) {
     const { items, problems } = await loadHandoffs(ctx);
-    handoff = findById(items, query, 'handoff', problems);
+    handoff = await findItem(ctx, items, query, 'handoff', problems);
   } else {
     const branch = await (await ctx.git()).branch();
     const open = await findOpenOnBranch(ctx, branch);

@@ -1,11 +1,11 @@
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { retirePin } from '../store/pin.js';
-import { findById, loadPins, rewriteItem } from '../store/store.js';
+import { findItem, loadPins, rewriteItem } from '../store/store.js';
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const { items, problems } = await loadPins(ctx);
-  const pin = findById(items, args.positionals[0]!, 'pin', problems);
+  const pin = await findItem(ctx, items, args.positionals[0]!, 'pin', problems);
   if (pin.meta.status === 'retired') {
     ctx.stdout(`Pin ${pin.meta.id} is already retired; nothing changed.\n`);
     return 0;
