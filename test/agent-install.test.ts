@@ -137,6 +137,24 @@ describe('instruction-file blocks', () => {
     expect(existsSync(path.join(repo.dir, 'GEMINI.md'))).toBe(false);
   });
 
+  it('puts the pins in GEMINI.md word for word, fenced, and the session-start hook brings them up to date', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    const first = 'Two lines:\n  - keep `<Widget>` & "quotes" as written\n```\nnot a fence end';
+    expect(repo.handoff(['pin', first]).code).toBe(0);
+    expect(repo.handoff(['agent', 'install', 'gemini']).code).toBe(0);
+    const block = repo.read('GEMINI.md');
+    expect(block).toContain(`\n\`\`\`\`text\n${first}\n\`\`\`\`\n`);
+    const second = 'Never edit generated files.';
+    expect(repo.handoff(['pin', second]).code).toBe(0);
+    expect(repo.read('GEMINI.md')).not.toContain(second);
+    const hook = repo.handoff(['hook', 'gemini-session-start'], { input: JSON.stringify({ session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }) });
+    expect(hook.code).toBe(0);
+    const refreshed = repo.read('GEMINI.md');
+    expect(refreshed).toContain(`\n\`\`\`text\n${second}\n\`\`\`\n`);
+    expect(refreshed).toContain(first);
+  });
+
   it('keeps the block inside the first 32 KiB of a long AGENTS.md', () => {
     const repo = makeRepo();
     const long = `# Agents\n\n${'- a rule the team wrote down at some point in the past\n'.repeat(700)}`;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHandoff, serializeHandoff, updateHandoff, type HandoffMeta } from '../src/store/handoff.js';
 import { parseBody, renderBody } from '../src/store/markdown.js';
 import { parsePin, retirePin, serializePin } from '../src/store/pin.js';
-import { combineChanges, parseNameStatus, parseNumstat } from '../src/git/git-output.js';
+import { combineChanges, parseNameStatus, parseNumstat, UNTRACKED_CAP, untrackedEntries } from '../src/git/git-output.js';
 import { resolveId, shortId } from '../src/store/id.js';
 import { fill } from '../src/store/template.js';
 
@@ -25,6 +25,7 @@ const meta: HandoffMeta = {
     { path: 'src/a b/ü.ts', change: 'renamed', from: 'old name.ts', insertions: 3, deletions: 1, state: 'staged' },
     { path: 'img.png', change: 'added', binary: true, state: 'committed' },
     { path: 'new\nline.txt', change: 'added', state: 'untracked' },
+    { path: 'node_modules/', change: 'added', files: 3000, state: 'untracked' },
   ],
 };
 
@@ -115,6 +116,34 @@ describe('git output parsers', () => {
       { path: 'new\nname.ts', change: 'renamed', from: 'old name.ts', insertions: 2, deletions: 2, state: 'committed' },
       { path: 'u.txt', change: 'added', state: 'untracked' },
     ]);
+  });
+});
+
+describe('untracked directories', () => {
+  const many = (dir: string, n: number) => Array.from({ length: n }, (_, i) => `${dir}f${i}.js`);
+  it('fold a wholly untracked directory past the threshold into one entry, and list a small one file by file', () => {
+    const files = [...many('node_modules/', 3000), 'src/new/a.ts', 'src/new/b.ts', 'notes.txt'];
+    const entries = untrackedEntries(files, ['node_modules/', 'src/new/', 'notes.txt'], 20);
+    expect(entries.map((e) => [e.path, e.files]).sort()).toEqual([
+      ['node_modules/', 3000],
+      ['notes.txt', undefined],
+      ['src/new/a.ts', undefined],
+      ['src/new/b.ts', undefined],
+    ]);
+    // A directory that also holds tracked files is never folded by the threshold.
+    expect(untrackedEntries(many('src/', 30), ['src/f0.js'], 20)).toHaveLength(30);
+  });
+
+  it(`keep at most ${UNTRACKED_CAP} untracked entries`, () => {
+    const dirs = Array.from({ length: 150 }, (_, i) => `pkg${i}/`);
+    const files = dirs.flatMap((d) => many(d, 3));
+    // Under the threshold each directory would list its 3 files (450 entries): past the cap they fold.
+    const folded = untrackedEntries(files, dirs, 20);
+    expect(folded).toHaveLength(150);
+    expect(folded.every((e) => e.files === 3)).toBe(true);
+    // Loose files in partly tracked directories fold by their top-level directory last.
+    const loose = Array.from({ length: 300 }, (_, i) => `src/m${i % 3}/x${i}.ts`);
+    expect(untrackedEntries(loose, loose, 20)).toEqual([{ path: 'src/', change: 'added', state: 'untracked', files: 300 }]);
   });
 });
 

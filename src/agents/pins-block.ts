@@ -8,6 +8,7 @@ import { activePins } from '../store/pin.js';
 import { loadPins } from '../store/store.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';
+import { promptPins, renderPin } from '../resume/prompt.js';
 import { hasBlock, upsertBlock } from './marked-block.js';
 
 /** The block's text: the shared instructions, then the pins when there are any. */
@@ -16,7 +17,8 @@ export async function blockContent(ctx: Context, withPins: boolean): Promise<str
   if (!withPins) return base;
   const pins = activePins((await loadPins(ctx)).items);
   if (pins.length === 0) return base;
-  const lines = ['', '### Pinned constraints', '', 'Follow these exactly, as written (handoff keeps this list current):', '', ...pins.map((p) => `- ${p.text.trim()}`)];
+  // Fenced as the resume prompt shows them: a pin of several lines or with Markdown in it stays whole.
+  const lines = ['', '### Pinned constraints', '', 'Follow these exactly, as written (handoff keeps this list current):', '', promptPins(pins).map((p) => renderPin(p).replace(/^### /, '#### ')).join('\n\n')];
   return `${base.replace(/\n+$/, '')}\n${lines.join('\n')}\n`;
 }
 

@@ -73,6 +73,44 @@ export interface ChangeSets {
   staged: Set<string>;
   unstaged: Set<string>;
   untracked: string[];
+  /** `ls-files --others --directory`: the untracked paths with wholly untracked directories as `dir/`. */
+  untrackedDirs?: string[];
+  /** A wholly untracked directory with more files than this is one entry, like `git status` shows it. */
+  collapseOver?: number;
+}
+
+/** Most untracked entries a list keeps; past it, every untracked directory is one entry. */
+export const UNTRACKED_CAP = 200;
+
+/**
+ * Untracked paths as entries: each file, except that a wholly untracked directory holding
+ * more than `over` files is one entry `dir/` with its count (3,000 files of an un-ignored
+ * node_modules/ are one line). Past UNTRACKED_CAP entries every such directory folds, and
+ * then whatever is left folds by its top-level directory.
+ */
+export function untrackedEntries(files: readonly string[], dirs: readonly string[], over: number): FileChange[] {
+  const fold = (paths: readonly string[], groups: readonly string[], min: number): FileChange[] => {
+    const counts = new Map<string, number>();
+    const out: FileChange[] = [];
+    for (const p of paths) {
+      const group = groups.find((d) => p.startsWith(d));
+      if (group === undefined) out.push({ path: p, change: 'added', state: 'untracked' });
+      else counts.set(group, (counts.get(group) ?? 0) + 1);
+    }
+    for (const [dir, n] of counts) {
+      if (n > min) out.push({ path: dir, change: 'added', state: 'untracked', files: n });
+      else for (const p of paths) if (p.startsWith(dir)) out.push({ path: p, change: 'added', state: 'untracked' });
+    }
+    return out;
+  };
+  const whole = dirs.filter((d) => d.endsWith('/'));
+  let entries = fold(files, whole, over);
+  if (entries.length > UNTRACKED_CAP) entries = fold(files, whole, 0);
+  if (entries.length > UNTRACKED_CAP) {
+    const tops = [...new Set(files.filter((p) => p.includes('/')).map((p) => `${p.slice(0, p.indexOf('/'))}/`))];
+    entries = fold(files, tops, 0);
+  }
+  return entries;
 }
 
 /** One entry per path, in path order; its state is the newest place the change lives. */
@@ -89,8 +127,7 @@ export function combineChanges(sets: ChangeSets): FileChange[] {
     files.push({ ...raw, ...sets.stats.get(raw.path), state });
   }
   const known = new Set(files.map((f) => f.path));
-  for (const path of sets.untracked) {
-    if (!known.has(path)) files.push({ path, change: 'added', state: 'untracked' });
-  }
+  const untracked = sets.untracked.filter((p) => !known.has(p));
+  files.push(...untrackedEntries(untracked, sets.untrackedDirs ?? [], sets.collapseOver ?? Infinity));
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

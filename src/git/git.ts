@@ -111,18 +111,20 @@ export class Git {
    * unstaged and untracked-but-not-ignored, renames detected, binaries marked.
    * A null base means "since the empty tree" (an unborn branch, or the root).
    */
-  async changesSince(base: string | null): Promise<FileChange[]> {
+  async changesSince(base: string | null, collapseOver = Infinity): Promise<FileChange[]> {
     const from = base ?? (await this.emptyTree());
     const diff = ['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M'];
     const hasHead = (await this.head()) !== null;
     // With no HEAD there is no worktree diff against a commit: compare the index instead.
     const overallArgs = hasHead ? [from] : ['--cached', from];
-    const [nameStatus, numstat, staged, unstaged, untracked] = await Promise.all([
+    const others = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'];
+    const [nameStatus, numstat, staged, unstaged, untracked, untrackedDirs] = await Promise.all([
       this.run([...diff, '--name-status', ...overallArgs, '--']),
       this.run([...diff, '--numstat', ...overallArgs, '--']),
       this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--']),
       this.run(['diff', '-z', '--no-relative', '--name-only', '--']),
-      this.run(['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ':/']),
+      this.run([...others, '--', ':/']),
+      this.run([...others, '--directory', '--no-empty-directory', '--', ':/']),
     ]);
     return combineChanges({
       overall: parseNameStatus(nameStatus),
@@ -130,6 +132,8 @@ export class Git {
       staged: new Set(parsePathList(staged)),
       unstaged: new Set(parsePathList(unstaged)),
       untracked: parsePathList(untracked),
+      untrackedDirs: parsePathList(untrackedDirs),
+      collapseOver,
     });
   }
 

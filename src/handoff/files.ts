@@ -26,6 +26,7 @@ export function code(text: string): string {
 
 export function describeFile(f: FileChange): string {
   const parts: string[] = [];
+  if (f.files !== undefined) return `- ${code(f.path)} (${f.files.toLocaleString('en-US')} ${f.state} file${f.files === 1 ? '' : 's'})`;
   parts.push(f.from !== undefined ? `${f.change} from ${code(f.from)}` : f.change);
   if (f.binary) parts.push('binary');
   else if (f.insertions !== undefined) parts.push(`+${f.insertions} -${f.deletions ?? 0}`);

@@ -104,7 +104,7 @@ export async function writeHandoff(ctx: Context, givenGoal: string, options: Wri
   if (options.fresh && open) ctx.stderr(`handoff: starting a new chain; ${open.meta.id} stays open (handoff done ${open.meta.id.slice(0, 12)} when it is finished)`);
   const base = await findBase(ctx, git, options.since, parent, head);
   const [changes, commits, template] = await Promise.all([
-    git.changesSince(base),
+    git.changesSince(base, ctx.config.untracked_dir_files),
     base === head ? Promise.resolve([]) : git.commitsSince(base, ctx.config.draft_commits),
     readTemplate('handoff.md'),
   ]);
@@ -144,6 +144,7 @@ export async function writeHandoff(ctx: Context, givenGoal: string, options: Wri
     const replaced = superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
     ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one (the draft carried ${carried} of its open item${carried === 1 ? '' : 's'}${replaced})`);
   }
-  ctx.stderr(`handoff: ${files.length} file${files.length === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`);
+  const fileCount = files.reduce((n, f) => n + (f.files ?? 1), 0);
+  ctx.stderr(`handoff: ${fileCount.toLocaleString('en-US')} file${fileCount === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`);
   return file;
 }

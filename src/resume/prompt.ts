@@ -45,7 +45,7 @@ function fenced(text: string, info = 'text'): string {
   return `${fence}${info}\n${text}\n${fence}`;
 }
 
-const promptPins = (pins: readonly Pin[]): PromptPin[] =>
+export const promptPins = (pins: readonly Pin[]): PromptPin[] =>
   pins.map((p) => ({ id: p.meta.id, file: p.file, text: p.text, ...(p.meta.scope ? { scope: p.meta.scope } : {}) }));
 
 /** The parts of a prompt with no handoff: the pins alone, and why. */

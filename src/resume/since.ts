@@ -53,10 +53,12 @@ export function sinceFacts(files: readonly FileChange[], git: GitSince): SinceFa
   const still: string[] = [];
   const committedSince: string[] = [];
   const putBack: string[] = [];
+  // A directory entry (`node_modules/`, listed as one) stands for every path under it.
+  const holds = (set: ReadonlySet<string>, p: string) => set.has(p) || (p.endsWith('/') && [...set].some((q) => q.startsWith(p)));
   for (const p of [...wasUncommitted].sort()) {
     if (ours(p) || renamedFrom.has(p)) continue;
-    if (now.has(p)) still.push(p);
-    else if (committedPaths.has(p)) committedSince.push(p);
+    if (holds(now, p)) still.push(p);
+    else if (holds(committedPaths, p)) committedSince.push(p);
     else if (!git.missing.includes(p)) putBack.push(p);
   }
   return {

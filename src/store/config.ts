@@ -9,6 +9,8 @@ export interface Config {
   default_branch?: string;
   /** Commit subjects since the base listed under Completed in a draft. */
   draft_commits: number;
+  /** A wholly untracked directory with more files than this is listed as one entry. */
+  untracked_dir_files: number;
   /** Model drafting (`handoff new --llm`); absent means the defaults in llm-config.ts. */
   llm?: LlmConfig;
   /** Transcript settings (see TranscriptConfig below); unset means the default. */
@@ -19,7 +21,7 @@ export interface Config {
   roadmap?: string;
 }
 
-export const DEFAULT_CONFIG: Config = { draft_commits: 20 };
+export const DEFAULT_CONFIG: Config = { draft_commits: 20, untracked_dir_files: 20 };
 
 export interface Parsed<T> {
   value: T;
@@ -41,6 +43,10 @@ export function parseConfig(text: string | undefined, file: string): Parsed<Conf
       case 'draft_commits':
         if (!Number.isInteger(raw) || (raw as number) < 0) throw new FileFormatError(file, `draft_commits must be a whole number, e.g. draft_commits: 20`);
         value.draft_commits = raw as number;
+        break;
+      case 'untracked_dir_files':
+        if (!Number.isInteger(raw) || (raw as number) < 0) throw new FileFormatError(file, `untracked_dir_files must be a whole number, e.g. untracked_dir_files: 20`);
+        value.untracked_dir_files = raw as number;
         break;
       case 'llm':
         value.llm = parseLlmConfig(raw, file, warnings);

@@ -44,6 +44,8 @@ export interface FileChange {
   insertions?: number;
   deletions?: number;
   binary?: boolean;
+  /** An untracked directory listed as one entry (path ends in `/`): how many files it holds. */
+  files?: number;
   state: FileState;
 }
 
@@ -91,6 +93,7 @@ export function serializeHandoff(meta: HandoffMeta, bodyText: string): string {
       insertions: f.insertions,
       deletions: f.deletions,
       binary: f.binary,
+      files: f.files,
       state: f.state,
     })),
   };
@@ -169,6 +172,9 @@ function validateFile(value: unknown, index: number, file: string): FileChange {
     if (!Number.isInteger(n) || (n as number) < 0) throw new FileFormatError(file, `${where}.${key} must be a whole number`);
     return { [key]: n as number };
   };
+  if (f.files !== undefined && f.files !== null && (!Number.isInteger(f.files) || (f.files as number) < 1 || !f.path.endsWith('/'))) {
+    throw new FileFormatError(file, `${where}.files must be a whole number of files under a directory path ending in '/', e.g. path: "node_modules/" with files: 3000`);
+  }
   return {
     path: f.path,
     change: f.change as ChangeKind,
@@ -176,6 +182,7 @@ function validateFile(value: unknown, index: number, file: string): FileChange {
     ...count('insertions'),
     ...count('deletions'),
     ...(f.binary === true ? { binary: true } : {}),
+    ...(typeof f.files === 'number' ? { files: f.files } : {}),
     state: f.state as FileState,
   };
 }
