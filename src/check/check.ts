@@ -16,6 +16,7 @@ import { renderFiles, roadmapPath } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
 import { readWorkTree } from '../store/work-tree.js';
 import { plural, printJson } from '../cli/output.js';
+import { addedBy, pinReviewFindings, type PinToReview } from './pin-review.js';
 
 const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -107,6 +108,8 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   if (hasHead) findings.push(...(await editedPins(root, tree, texts)), ...(await missingCommittedFiles(root, tree)));
 
   const changes = base ? await changedSince(root, base) : null;
+  const pinChanges = changes && base ? await changedPins(ctx.root, tree, base, changes) : [];
+  findings.push(...pinReviewFindings(pinChanges));
   const reported = (changes ? findings.filter((f) => changes.has(f.file) || f.rule === 'roadmap') : findings).sort((a, b) => (a.file !== b.file ? (a.file < b.file ? -1 : 1) : (a.line ?? 0) - (b.line ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
   const errors = reported.filter((f) => f.level === 'error').length;
 
@@ -118,7 +121,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     ctx.stderr(errors === 0 ? `handoff: check passed: ${checked}` : `handoff: check found ${errors} problem${errors === 1 ? '' : 's'} in ${checked}`);
   } else {
     ctx.stdout(githubAnnotations(reported));
-    const summary = markdownSummary(await summaryData(ctx, tree, base, changes, reported));
+    const summary = markdownSummary(await summaryData(tree, changes, reported, base, pinChanges));
     const target = (args.values.summary as string | undefined) ?? ctx.env.GITHUB_STEP_SUMMARY;
     if (target) {
       await fs.appendFile(path.resolve(ctx.cwd, target), summary);
@@ -130,33 +133,39 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   return errors === 0 ? 0 : 1;
 }
 
-async function summaryData(ctx: Context, tree: Tree, base: string | null, changes: Map<string, Change> | null, findings: Finding[]): Promise<SummaryData> {
+async function summaryData(tree: Tree, changes: Map<string, Change> | null, findings: Finding[], base: string | null, pins: PinToReview[]): Promise<SummaryData> {
   const template = await readTemplate('resume.md');
-  const pins = activePins(tree.pins);
+  const active = activePins(tree.pins);
   const since = { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: [] };
   const handoffs = tree.handoffs
     .filter((h) => (changes ? changes.has(h.file) : h.meta.status === 'open'))
-    .map((h) => ({ handoff: h, change: changes?.get(h.file) ?? ('modified' as Change), promptChars: renderResume(template, resumeParts(h, pins, since)).length }));
-  const pinChanges: SummaryData['pins'] = [];
-  if (changes && base) {
-    const changedPins = [...changes].filter(([p]) => itemKind(p) === 'pin');
-    const before = await readObjects(ctx.root, changedPins.map(([p]) => `${base}:${p}`));
-    for (const [file, change] of changedPins) {
-      const now = tree.pins.find((p) => p.file === file);
-      const id = path.basename(file, '.md');
-      if (!now) {
-        pinChanges.push({ id, file, change, text: '' });
-        continue;
-      }
-      const old = before.get(`${base}:${file}`);
-      let wasActive = false;
-      try {
-        wasActive = old !== undefined && parsePin(old, file).meta.status === 'active';
-      } catch {
-        // unreadable at base: treat as not active
-      }
-      pinChanges.push({ id, file, change: change === 'modified' && wasActive && now.meta.status === 'retired' ? 'retired' : change, text: now.text });
+    .map((h) => ({ handoff: h, change: changes?.get(h.file) ?? ('modified' as Change), promptChars: renderResume(template, resumeParts(h, active, since)).length }));
+  return { base, findings, handoffs, pins, all: tree.handoffs };
+}
+
+/** Pins the branch added, changed or retired since base, with who committed each first. */
+async function changedPins(root: string, tree: Tree, base: string, changes: Map<string, Change>): Promise<PinToReview[]> {
+  const changed = [...changes].filter(([p]) => itemKind(p) === 'pin');
+  const [before, authors] = await Promise.all([readObjects(root, changed.map(([p]) => `${base}:${p}`)), addedBy(root, changed.map(([p]) => p))]);
+  const out: PinToReview[] = [];
+  for (const [file, change] of changed) {
+    const now = tree.pins.find((p) => p.file === file);
+    const id = path.basename(file, '.md');
+    if (!now) {
+      out.push({ id, file, change, text: '', addedBy: authors.get(file) ?? null, review: false });
+      continue;
     }
+    const old = before.get(`${base}:${file}`);
+    let was: Pin | undefined;
+    try {
+      was = old === undefined ? undefined : parsePin(old, file);
+    } catch {
+      // unreadable at base: reviewed as new text
+    }
+    const retired = change === 'modified' && was?.meta.status === 'active' && now.meta.status === 'retired';
+    // A status change alone (retired, superseded) asks nothing new of an agent; a text change does.
+    const sameText = change === 'modified' && was !== undefined && was.text === now.text;
+    out.push({ id, file, change: retired ? 'retired' : change, text: now.text, addedBy: authors.get(file) ?? null, review: !retired && !sameText });
   }
-  return { base, findings, handoffs, pins: pinChanges, all: tree.handoffs };
+  return out;
 }

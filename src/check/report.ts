@@ -4,6 +4,7 @@ import type { Finding } from './rules.js';
 import type { Handoff } from '../store/handoff.js';
 import { shortId } from '../store/id.js';
 import { inline } from '../store/markdown.js';
+import type { PinToReview } from './pin-review.js';
 
 export function textReport(findings: readonly Finding[]): string {
   return findings.map((f) => `${f.file}${f.line ? `:${f.line}` : ''}: ${f.level}: ${f.message} [${f.rule}]\n`).join('');
@@ -29,7 +30,7 @@ export interface SummaryData {
   base: string | null;
   findings: readonly Finding[];
   handoffs: Array<{ handoff: Handoff; change: Change; promptChars: number }>;
-  pins: Array<{ id: string; file: string; change: Change | 'retired'; text: string }>;
+  pins: PinToReview[];
   /** Every handoff, for the chain graph. */
   all: readonly Handoff[];
 }
@@ -79,10 +80,10 @@ export function markdownSummary(data: SummaryData): string {
   const ids = [...data.all.map((h) => h.meta.id), ...data.pins.map((p) => p.id)];
   const short = (id: string) => shortId(id, ids);
   const errors = data.findings.filter((f) => f.level === 'error').length;
-  const warnings = data.findings.length - errors;
+  const warnings = data.findings.filter((f) => f.level === 'warning').length;
   const out: string[] = ['## handoff check', ''];
   out.push(errors === 0 ? `No problems${warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}${data.base ? ` since \`${data.base.slice(0, 12)}\`` : ''}.` : `${errors} problem${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}:`);
-  for (const f of data.findings) out.push(`- **${f.level}** \`${f.file}${f.line ? `:${f.line}` : ''}\`: ${inline(f.message)}`);
+  for (const f of data.findings.filter((x) => x.level !== 'notice')) out.push(`- **${f.level}** \`${f.file}${f.line ? `:${f.line}` : ''}\`: ${inline(f.message)}`);
   out.push('');
   out.push('### Handoffs added or changed', '');
   if (data.handoffs.length === 0) out.push('None.');
@@ -96,6 +97,13 @@ export function markdownSummary(data: SummaryData): string {
   out.push('', '### Pins added or retired', '');
   if (data.pins.length === 0) out.push('None.');
   for (const p of data.pins) out.push(`- ${p.change} \`${short(p.id)}\`: ${inline(p.text).slice(0, 120)}`);
+  const review = data.pins.filter((p) => p.review);
+  if (review.length > 0) {
+    out.push('', '### Pins to review', '', 'Every agent working in this repository is told to obey these word for word. Read each one as you would read code.', '');
+    for (const p of review) {
+      out.push(`#### \`${short(p.id)}\` (${p.change}, committed by ${p.addedBy ? inline(p.addedBy) : 'nobody yet: not committed'})`, '', '````text', p.text.replace(/`{4,}/g, (m) => m.split('').join('\u200b')).trimEnd(), '````', '');
+    }
+  }
   const graph = mermaidChain(
     data.handoffs.map((h) => h.handoff),
     data.all,

@@ -5,7 +5,8 @@ import type { Pin } from '../store/pin.js';
 import type { Tree } from '../store/tree.js';
 
 export interface Finding {
-  level: 'error' | 'warning';
+  /** notice: nothing wrong, but a reviewer must read it (a pin a pull request adds). */
+  level: 'error' | 'warning' | 'notice';
   /** Repository-relative file the finding is about. */
   file: string;
   line?: number;
