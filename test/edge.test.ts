@@ -101,6 +101,14 @@ describe('usage and lookup errors', () => {
     expect(list.code).toBe(1);
     expect(list.stdout).toContain('good one');
     expect(list.stderr).toMatch(/^handoff: warning: skipped \.handoff\/handoffs\/01m8000000000000000000000a\.md: invalid YAML front-matter at line \d/);
+    // One line number, the file's own, wherever the problem is shown.
+    repo.write(broken, '---\nid: "01m8000000000000000000000a"\ngoal: [unclosed\nstatus: open\n---\n');
+    const listed = repo.handoff(['list']).stderr;
+    expect(listed).toContain('invalid YAML front-matter at line 4: Flow sequence');
+    expect(listed.match(/line \d+/g)).toEqual(['line 4']);
+    const checked = repo.handoff(['check']).stdout + repo.handoff(['check']).stderr;
+    expect(checked).toContain(`${broken}:4: error: invalid YAML front-matter at line 4:`);
+    expect(checked).not.toMatch(/column|line [0-35-9]/);
     repo.write(broken, '---\nid: "01m8000000000000000000000a"\nstatus: "open"\n---\n');
     const show = repo.handoff(['show', '01m8000000']);
     expect(show.stderr).toBe("handoff: .handoff/handoffs/01m8000000000000000000000a.md: front-matter 'goal' must be the goal text, e.g. goal: \"add team billing\"; it is missing\n");
