@@ -1,10 +1,15 @@
+import { withWriterLock } from '../store/writer-lock.js';
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
 import { updateHandoff, type Handoff } from '../store/handoff.js';
 import { findItem, findOpenOnBranch, loadHandoffs, rewriteItem, warnProblems } from '../store/store.js';
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export function run(ctx: Context, args: Args): Promise<number> {
+  return withWriterLock(ctx, 'handoff done', () => locked(ctx, args));
+}
+
+async function locked(ctx: Context, args: Args): Promise<number> {
   const query = args.positionals[0];
   let handoff: Handoff | undefined;
   if (query !== undefined) {

@@ -12,6 +12,8 @@ import { readUserFile } from '../store/input.js';
 import { createItem, findOpenOnBranch, handoffsDir, loadPins, rewriteItem, warnProblems } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
 import { maybeModelDraft } from '../model/new-model.js';
+import { withWriterLock } from '../store/writer-lock.js';
+import { repairChains } from './repair.js';
 import type { TranscriptPart } from '../model/model-input.js';
 import { transcriptPart } from '../model/transcript-model.js';
 
@@ -84,8 +86,19 @@ export interface WriteOptions {
   review: (git: Git, draft: string) => Promise<string>;
 }
 
-/** The body of `handoff new`, shared with the agent hooks. Returns the new file, or null for a dry run. */
-export async function writeHandoff(ctx: Context, givenGoal: string, options: WriteOptions): Promise<string | null> {
+/**
+ * The body of `handoff new`, shared with the agent hooks. Returns the new file, or null for a dry run.
+ * Writers take turns (writer-lock.ts), so handoffs started at once on one branch form one chain.
+ */
+export function writeHandoff(ctx: Context, givenGoal: string, options: WriteOptions): Promise<string | null> {
+  return withWriterLock(ctx, 'handoff new', async () => {
+    const git = await ctx.git();
+    await repairChains(ctx, await git.branch());
+    return writeLocked(ctx, givenGoal, options);
+  });
+}
+
+async function writeLocked(ctx: Context, givenGoal: string, options: WriteOptions): Promise<string | null> {
   // Secrets never land: the goal, the file names and the body are redacted before use
   // unless allowSecret says a match is a false positive.
   const kinds: string[] = [];

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { withWriterLock } from '../store/writer-lock.js';
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
@@ -30,28 +31,32 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const problem = checkScope(glob);
     if (problem) throw new UsageError(problem);
   }
-  const { items: pins, problems } = await loadPins(ctx);
-  warnProblems(ctx, problems);
-  let supersedes: string | undefined;
-  if (typeof args.values.supersedes === 'string') supersedes = (await findItem(ctx, pins, args.values.supersedes, 'pin', problems)).meta.id;
+  // Superseding reads one pin and writes another: take turns with the other writers.
+  const write = async (): Promise<number> => {
+    const { items: pins, problems } = await loadPins(ctx);
+    warnProblems(ctx, problems);
+    let supersedes: string | undefined;
+    if (typeof args.values.supersedes === 'string') supersedes = (await findItem(ctx, pins, args.values.supersedes, 'pin', problems)).meta.id;
 
-  const same = activePins(pins).find((p) => p.text === text && sameScope(p.meta.scope, scope));
-  if (same && !supersedes) {
-    ctx.stdout(`Already pinned as ${same.meta.id} (${same.file}); nothing written.\n`);
+    const same = activePins(pins).find((p) => p.text === text && sameScope(p.meta.scope, scope));
+    if (same && !supersedes) {
+      ctx.stdout(`Already pinned as ${same.meta.id} (${same.file}); nothing written.\n`);
+      return 0;
+    }
+    const git = await ctx.git();
+    const meta: PinMeta = {
+      id: ctx.newId(),
+      created: ctx.now().toISOString(),
+      author: await git.author(),
+      status: 'active',
+      ...(scope.length > 0 ? { scope } : {}),
+      ...(supersedes ? { supersedes } : {}),
+    };
+    const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, text));
+    ctx.stdout(`Pinned ${meta.id}${supersedes ? `, superseding ${supersedes}` : ''}: ${ctx.rel(file)}\n`);
     return 0;
-  }
-  const git = await ctx.git();
-  const meta: PinMeta = {
-    id: ctx.newId(),
-    created: ctx.now().toISOString(),
-    author: await git.author(),
-    status: 'active',
-    ...(scope.length > 0 ? { scope } : {}),
-    ...(supersedes ? { supersedes } : {}),
   };
-  const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, text));
-  ctx.stdout(`Pinned ${meta.id}${supersedes ? `, superseding ${supersedes}` : ''}: ${ctx.rel(file)}\n`);
-  return 0;
+  return typeof args.values.supersedes === 'string' ? withWriterLock(ctx, 'handoff pin --supersedes', write) : write();
 }
 
 function sameScope(a: readonly string[] | undefined, b: readonly string[]): boolean {

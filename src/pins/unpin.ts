@@ -1,9 +1,14 @@
+import { withWriterLock } from '../store/writer-lock.js';
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { retirePin } from '../store/pin.js';
 import { findItem, loadPins, rewriteItem } from '../store/store.js';
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export function run(ctx: Context, args: Args): Promise<number> {
+  return withWriterLock(ctx, 'handoff unpin', () => locked(ctx, args));
+}
+
+async function locked(ctx: Context, args: Args): Promise<number> {
   const { items, problems } = await loadPins(ctx);
   const pin = await findItem(ctx, items, args.positionals[0]!, 'pin', problems);
   if (pin.meta.status === 'retired') {
