@@ -51,14 +51,22 @@ describe('settings hooks', () => {
       ),
     });
     fc.assert(
-      fc.property(settings, fc.constantFrom(2, 4), (value, indent) => {
-        const text = `${JSON.stringify(value, null, indent)}\n`;
+      // Any layout a person might keep: one line, tabs, or nested objects written inline.
+      fc.property(settings, fc.constantFrom<number | string>(0, 2, 4, '\t', 'inline'), (value, indent) => {
+        const text =
+          indent === 'inline' && Object.values(value).some((v) => v !== undefined)
+            ? `{\n${Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n}\n`
+            : `${JSON.stringify(value, null, indent === 'inline' ? 2 : indent)}\n`;
         const added = addHooks(text, [ours, { event: 'PreCompact', command: 'handoff hook claude-pre-compact' }], 'S');
         expect(added.added).toHaveLength(2);
         expect(addHooks(added.text, [ours], 'S').added).toHaveLength(0);
         const removed = removeHooks(added.text, (c) => c.startsWith('handoff hook '), 'S');
         expect(removed.removed).toHaveLength(2);
         expect(removed.text).toBe(text);
+        // Adding only inserts: the user's text is all still there, in order, byte for byte.
+        let kept = 0;
+        for (const ch of added.text) if (kept < text.length && ch === text[kept]) kept += 1;
+        expect(kept).toBe(text.length);
       }),
     );
   });

@@ -101,6 +101,14 @@ describe('usage and lookup errors', () => {
     expect(list.code).toBe(1);
     expect(list.stdout).toContain('good one');
     expect(list.stderr).toMatch(/^handoff: warning: skipped \.handoff\/handoffs\/01m8000000000000000000000a\.md: invalid YAML front-matter at line \d/);
+    // One line number, the file's own, wherever the problem is shown.
+    repo.write(broken, '---\nid: "01m8000000000000000000000a"\ngoal: [unclosed\nstatus: open\n---\n');
+    const listed = repo.handoff(['list']).stderr;
+    expect(listed).toContain('invalid YAML front-matter at line 4: Flow sequence');
+    expect(listed.match(/line \d+/g)).toEqual(['line 4']);
+    const checked = repo.handoff(['check']).stdout + repo.handoff(['check']).stderr;
+    expect(checked).toContain(`${broken}:4: error: invalid YAML front-matter at line 4:`);
+    expect(checked).not.toMatch(/column|line [0-35-9]/);
     repo.write(broken, '---\nid: "01m8000000000000000000000a"\nstatus: "open"\n---\n');
     const show = repo.handoff(['show', '01m8000000']);
     expect(show.stderr).toBe("handoff: .handoff/handoffs/01m8000000000000000000000a.md: front-matter 'goal' must be the goal text, e.g. goal: \"add team billing\"; it is missing\n");
@@ -213,6 +221,8 @@ describe('repository states', () => {
   it('never overwrites: a scoped pin reaches resume only when its scope is in play', () => {
     const repo = makeRepo();
     repo.handoff(['pin', '--scope', 'db/**', 'migrations are append-only']);
+    // A folder named without a glob is everything under it.
+    repo.handoff(['pin', '--scope', 'db', 'schema changes need a review']);
     repo.handoff(['pin', 'always run the tests']);
     expect(repo.handoff(['pin', '--scope', '../x', 'bad']).code).toBe(2);
     repo.write('src/app.ts', 'x\n');
@@ -220,12 +230,14 @@ describe('repository states', () => {
     let prompt = repo.handoff(['resume']).stdout;
     expect(prompt).toContain('always run the tests');
     expect(prompt).not.toContain('append-only');
+    expect(prompt).not.toContain('need a review');
     mkdirSync(path.join(repo.dir, 'db'));
     repo.write('db/001.sql', 'create table t();\n');
     repo.handoff(['new', 'db work']);
     prompt = repo.handoff(['resume']).stdout;
     expect(prompt).toContain('### Pin');
     expect(prompt).toContain('migrations are append-only');
+    expect(prompt).toContain('schema changes need a review');
   });
 
   it('unpin retires and keeps the file; supersedes replaces', () => {

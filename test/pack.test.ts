@@ -16,7 +16,7 @@ function packed(): string[] {
 describe('npm pack', () => {
   it('ships dist, bin, templates, docs, README and LICENSE, and nothing of the development tree', () => {
     const files = packed();
-    for (const must of ['LICENSE', 'README.md', 'package.json', 'bin/handoff.js', 'dist/cli/cli.js']) expect(files).toContain(must);
+    for (const must of ['LICENSE', 'README.md', 'package.json', 'bin/handoff.js', 'dist/cli/cli.js', 'man/man1/git-handoff.1']) expect(files).toContain(must);
     for (const name of readdirSync(path.join(ROOT, 'templates'))) expect(files).toContain(`templates/${name}`);
     const stray = files.filter(
       (f) => /^(test|bench|src|scripts|\.handoff|\.ci|node_modules)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.startsWith('templates/')) || /fixtures|\.test\.|(^|\/)\.env|\.(pem|key)$/i.test(f),
@@ -34,6 +34,8 @@ describe('npm pack', () => {
         if (!shipped.has(target)) missing.push(`${file} -> ${m[1]}`);
       }
       for (const m of text.matchAll(/readTemplate\('([^']+)'\)/g)) if (!shipped.has(`templates/${m[1]}`)) missing.push(`${file} -> templates/${m[1]}`);
+      // A page a message points to exists.
+      for (const m of text.matchAll(/\bdocs\/[a-z-]+\.md\b/g)) if (!shipped.has(m[0])) missing.push(`${file} -> ${m[0]}`);
     }
     expect(missing).toEqual([]);
     expect(checked).toBeGreaterThan(100); // the import scan saw the program's imports

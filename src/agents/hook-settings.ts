@@ -6,7 +6,7 @@
 // and any comments survive byte for byte outside the few lines we add or remove. Its
 // ESM build is picked up through the package's "module" field by bundlers only; Node
 // loads the UMD build, whose named exports Node's CJS detection finds.
-import { applyEdits, modify, parse, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
 import { FileFormatError } from '../cli/errors.js';
 
 export interface HookEntry {
@@ -42,6 +42,45 @@ function formatting(text: string): FormattingOptions {
   return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
 }
 
+/**
+ * Inserts `value` at `path` and touches nothing else: jsonc-parser's own formatting
+ * re-indents the whole line an edit starts on (and so the user's neighbouring entry), so
+ * the edit is made compact and only the inserted text is laid out, in the file's indent.
+ */
+function insert(text: string, path: Array<string | number>, value: unknown, fmt: FormattingOptions, isArrayInsertion: boolean): string {
+  const [edit] = modify(text, path, value, { isArrayInsertion });
+  if (!edit) return text;
+  const unit = fmt.insertSpaces ? ' '.repeat(fmt.tabSize ?? 2) : '\t';
+  const eol = fmt.eol ?? '\n';
+  const depth = path.length; // a top-level key sits one indent in
+  const pad = unit.repeat(depth);
+  const lead = edit.content.startsWith(',') ? ',' : '';
+  const key = isArrayInsertion ? '' : `${JSON.stringify(path[path.length - 1])}: `;
+  const laid = JSON.stringify(value, null, unit).split('\n').join(`${eol}${pad}`);
+  // Into an empty container the closing bracket needs its own line; otherwise the text after the edit has it.
+  const close = lead === '' ? `${eol}${unit.repeat(depth - 1)}` : '';
+  const before = text.slice(0, edit.offset);
+  const after = text.slice(edit.offset + edit.length);
+  const trimmed = lead === '' ? after.replace(/^[ \t\r\n]*/, '') : after;
+  return `${before}${lead}${eol}${pad}${key}${laid}${close}${trimmed}`;
+}
+
+/** Removes the member at `path` with its separator, and nothing of its neighbours. */
+function remove(text: string, path: Array<string | number>): string {
+  const root = parseTree(text);
+  const node = root && findNodeAtLocation(root, path);
+  if (!node?.parent) return text;
+  const member = node.parent.type === 'property' ? node.parent : node;
+  const container = member.parent!;
+  const siblings = container.children ?? [];
+  const i = siblings.indexOf(member);
+  const end = (n: { offset: number; length: number }) => n.offset + n.length;
+  // The only member: the container becomes empty. Otherwise take the comma on one side.
+  if (siblings.length === 1) return `${text.slice(0, container.offset + 1)}${text.slice(end(container) - 1)}`;
+  if (i > 0) return `${text.slice(0, end(siblings[i - 1]!))}${text.slice(end(member))}`;
+  return `${text.slice(0, member.offset)}${text.slice(siblings[1]!.offset)}`;
+}
+
 const groups = (settings: Json, event: string): unknown[] => {
   const list = (settings.hooks as Json | undefined)?.[event];
   return Array.isArray(list) ? list : [];
@@ -60,7 +99,7 @@ export function installedCommands(text: string | undefined, event: string, file:
 
 export function addHooks(text: string | undefined, entries: readonly HookEntry[], file: string): { text: string; added: HookEntry[] } {
   let out = text === undefined || text.trim() === '' ? '{}\n' : text;
-  const options = { formattingOptions: formatting(out) };
+  const fmt = formatting(out);
   const added: HookEntry[] = [];
   for (const entry of entries) {
     const settings = read(out, file);
@@ -69,8 +108,9 @@ export function addHooks(text: string | undefined, entries: readonly HookEntry[]
     const group = { ...(entry.matcher ? { matcher: entry.matcher } : {}), hooks: [hook] };
     const list = (settings.hooks as Json | undefined)?.[entry.event];
     if (list !== undefined && !Array.isArray(list)) throw new FileFormatError(file, `"hooks"."${entry.event}" must be a list of hook groups`);
-    const edits = list === undefined ? modify(out, ['hooks', entry.event], [group], options) : modify(out, ['hooks', entry.event, -1], group, { ...options, isArrayInsertion: true });
-    out = applyEdits(out, edits);
+    if (settings.hooks === undefined) out = insert(out, ['hooks'], { [entry.event]: [group] }, fmt, false);
+    else if (list === undefined) out = insert(out, ['hooks', entry.event], [group], fmt, false);
+    else out = insert(out, ['hooks', entry.event, -1], group, fmt, true);
     added.push(entry);
   }
   return { text: out, added };
@@ -79,7 +119,6 @@ export function addHooks(text: string | undefined, entries: readonly HookEntry[]
 /** Removes exactly the hooks whose command `isOurs` accepts, and the containers that held only them. */
 export function removeHooks(text: string, isOurs: (command: string) => boolean, file: string): { text: string; removed: string[] } {
   let out = text;
-  const options = { formattingOptions: formatting(out) };
   const removed: string[] = [];
   const ours = (h: unknown) => typeof (h as Json | null)?.command === 'string' && isOurs((h as Json).command as string);
   for (;;) {
@@ -99,10 +138,10 @@ export function removeHooks(text: string, isOurs: (command: string) => boolean, 
       if (path) break;
     }
     if (!path) break;
-    out = applyEdits(out, modify(out, path, undefined, options));
+    out = remove(out, path);
     const after = read(out, file).hooks;
     if (after && typeof after === 'object' && Object.keys(after).length === 0 && removed.length > 0) {
-      out = applyEdits(out, modify(out, ['hooks'], undefined, options));
+      out = remove(out, ['hooks']);
     }
   }
   // What is left of a file that held only our hooks reads as it was before: `{}`.

@@ -51,9 +51,11 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
     }
     const spec = COMMANDS.find((c) => c.name === name);
     failOpen = spec?.failOpen === true;
-    if (!spec || name === undefined || argv.includes('--help') || argv.includes('-h') || name === 'help') {
+    // After `--` everything is text (`handoff pin -- --help` pins the words "--help").
+    const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+    if (!spec || name === undefined || options.includes('--help') || options.includes('-h') || name === 'help') {
       const { showHelp } = await import('./help.js');
-      return await showHelp(argv, io);
+      return await showHelp(options, io);
     }
     let args: Args;
     try {

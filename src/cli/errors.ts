@@ -20,12 +20,15 @@ export class UsageError extends HandoffError {
 
 /** A file under .handoff/ (or one the user named) could not be read as expected. */
 export class FileFormatError extends HandoffError {
+  /** The file's line the problem is on, when known (1-based, counting the opening `---`). */
+  readonly line: number | undefined;
   constructor(
     readonly file: string,
     problem: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; line?: number },
   ) {
     super(`${file}: ${problem}`, options);
+    this.line = options?.line;
     this.name = 'FileFormatError';
   }
 }

@@ -31,8 +31,8 @@ const SAID: Record<HookState, string> = {
 };
 
 const MANAGER_NOTES: Record<string, string> = {
-  lefthook: "lefthook rewrites .git/hooks on 'lefthook install': add the hook to lefthook.yml instead (docs/hooks.md shows the lines)",
-  'pre-commit': "the pre-commit framework rewrites .git/hooks on 'pre-commit install': add a local hook to .pre-commit-config.yaml instead (docs/hooks.md shows the lines)",
+  lefthook: "lefthook rewrites .git/hooks on 'lefthook install': add the hook to lefthook.yml instead (docs/git-integration.md in the git-handoff package shows the lines)",
+  'pre-commit': "the pre-commit framework rewrites .git/hooks on 'pre-commit install': add a local hook to .pre-commit-config.yaml instead (docs/git-integration.md in the git-handoff package shows the lines)",
 };
 
 /** Installs the hooks and the merge-driver config, printing one line per action. Shared with `init --hooks`. */

@@ -3,7 +3,7 @@ import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
 import { updateHandoff, type Handoff } from '../store/handoff.js';
-import { findById, findOpenOnBranch, loadHandoffs, rewriteItem, warnProblems } from '../store/store.js';
+import { findItem, findOpenOnBranch, loadHandoffs, rewriteItem, warnProblems } from '../store/store.js';
 
 export function run(ctx: Context, args: Args): Promise<number> {
   return withWriterLock(ctx, 'handoff done', () => locked(ctx, args));
@@ -14,7 +14,7 @@ async function locked(ctx: Context, args: Args): Promise<number> {
   let handoff: Handoff | undefined;
   if (query !== undefined) {
     const { items, problems } = await loadHandoffs(ctx);
-    handoff = findById(items, query, 'handoff', problems);
+    handoff = await findItem(ctx, items, query, 'handoff', problems);
   } else {
     const branch = await (await ctx.git()).branch();
     const open = await findOpenOnBranch(ctx, branch);

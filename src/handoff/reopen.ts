@@ -4,11 +4,11 @@
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { updateHandoff } from '../store/handoff.js';
-import { findById, loadHandoffs, rewriteItem } from '../store/store.js';
+import { findItem, loadHandoffs, rewriteItem } from '../store/store.js';
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const { items, problems } = await loadHandoffs(ctx);
-  const handoff = findById(items, args.positionals[0]!, 'handoff', problems);
+  const handoff = await findItem(ctx, items, args.positionals[0]!, 'handoff', problems);
   if (handoff.meta.status === 'open') {
     ctx.stdout(`Handoff ${handoff.meta.id} is already open; nothing changed.\n`);
     return 0;

@@ -1,14 +1,14 @@
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { sectionText } from '../store/markdown.js';
-import { findById, loadHandoffs } from '../store/store.js';
+import { findItem, loadHandoffs } from '../store/store.js';
 import { readText } from '../store/fs.js';
 import { handoffJson, printJson } from '../cli/output.js';
 import path from 'node:path';
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const { items, problems } = await loadHandoffs(ctx);
-  const handoff = findById(items, args.positionals[0]!, 'handoff', problems);
+  const handoff = await findItem(ctx, items, args.positionals[0]!, 'handoff', problems);
   if (args.values.json) {
     const sections = Object.fromEntries(handoff.body.sections.map((s) => [s.title, sectionText(s.content)]));
     printJson(ctx, { ...handoffJson(handoff), sections });

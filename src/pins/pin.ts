@@ -7,7 +7,7 @@ import { activePins, checkText, serializePin, type PinMeta } from '../store/pin.
 import { checkScope } from './scope.js';
 import { kindList, scrub } from '../security/secrets.js';
 import { decodeUtf8, readUserFile } from '../store/input.js';
-import { createItem, findById, loadPins, pinsDir, warnProblems } from '../store/store.js';
+import { createItem, findItem, loadPins, pinsDir, warnProblems } from '../store/store.js';
 
 async function constraintText(ctx: Context, args: Args): Promise<string> {
   const given = args.positionals[0];
@@ -36,7 +36,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const { items: pins, problems } = await loadPins(ctx);
     warnProblems(ctx, problems);
     let supersedes: string | undefined;
-    if (typeof args.values.supersedes === 'string') supersedes = findById(pins, args.values.supersedes, 'pin', problems).meta.id;
+    if (typeof args.values.supersedes === 'string') supersedes = (await findItem(ctx, pins, args.values.supersedes, 'pin', problems)).meta.id;
 
     const same = activePins(pins).find((p) => p.text === text && sameScope(p.meta.scope, scope));
     if (same && !supersedes) {

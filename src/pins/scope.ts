@@ -8,9 +8,16 @@ export async function pinsInPlay(pins: readonly Pin[], paths: readonly string[])
   const { default: picomatch } = await import('picomatch');
   return pins.filter((p) => {
     if (!p.meta.scope) return true;
-    const match = picomatch(p.meta.scope, { dot: true });
+    const match = picomatch(p.meta.scope.flatMap(expand), { dot: true });
     return paths.some((path) => match(path));
   });
+}
+
+/** A scope without glob characters is a path: the file itself, or everything under the folder (`db` is `db` and `db/**`). */
+export function expand(glob: string): string[] {
+  if (/[*?[\]{}()!]/.test(glob)) return [glob];
+  const bare = glob.replace(/\/+$/, '');
+  return [bare, `${bare}/**`];
 }
 
 /** A glob a user typed: repository-relative, no parent escapes. */

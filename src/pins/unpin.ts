@@ -2,7 +2,7 @@ import { withWriterLock } from '../store/writer-lock.js';
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { retirePin } from '../store/pin.js';
-import { findById, loadPins, rewriteItem } from '../store/store.js';
+import { findItem, loadPins, rewriteItem } from '../store/store.js';
 
 export function run(ctx: Context, args: Args): Promise<number> {
   return withWriterLock(ctx, 'handoff unpin', () => locked(ctx, args));
@@ -10,7 +10,7 @@ export function run(ctx: Context, args: Args): Promise<number> {
 
 async function locked(ctx: Context, args: Args): Promise<number> {
   const { items, problems } = await loadPins(ctx);
-  const pin = findById(items, args.positionals[0]!, 'pin', problems);
+  const pin = await findItem(ctx, items, args.positionals[0]!, 'pin', problems);
   if (pin.meta.status === 'retired') {
     ctx.stdout(`Pin ${pin.meta.id} is already retired; nothing changed.\n`);
     return 0;

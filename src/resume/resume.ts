@@ -10,7 +10,7 @@ import { pinsInPlay } from '../pins/scope.js';
 import { redactionNotice, scrub } from '../security/secrets.js';
 import { exists } from '../store/fs.js';
 import type { Git } from '../git/git.js';
-import { findById, findOpenOnBranch, loadHandoffs, loadPins, loadSummaries, warnProblems } from '../store/store.js';
+import { findItem, findOpenOnBranch, loadHandoffs, loadPins, loadSummaries, warnProblems } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
 import { printJson } from '../cli/output.js';
 
@@ -57,7 +57,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   let problems: string[];
   if (query !== undefined) {
     const all = await loadHandoffs(ctx);
-    handoff = findById(all.items, query, 'handoff', all.problems);
+    handoff = await findItem(ctx, all.items, query, 'handoff', all.problems);
     problems = all.problems;
   } else {
     const newest = await findOpenOnBranch(ctx, branch);

@@ -67,8 +67,10 @@ export function parseFrontMatter(yaml: string, file: string): FrontMatterDoc {
   // the value as a plain string; a file that asks for one is refused instead.
   const error = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (error) {
-    const where = error.linePos?.[0] ? ` at line ${error.linePos[0].line + 1}` : '';
-    throw new FileFormatError(file, `invalid YAML front-matter${where}: ${error.message.split('\n')[0]}`, { cause: error });
+    // One line number, the file's: the front-matter starts on its second line.
+    const line = error.linePos?.[0] ? error.linePos[0].line + 1 : undefined;
+    const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    throw new FileFormatError(file, `invalid YAML front-matter${line ? ` at line ${line}` : ''}: ${what}`, { cause: error, ...(line ? { line } : {}) });
   }
   // Warnings include unresolved tags such as !!js/function: refuse them rather than guess.
   const warning = doc.warnings[0];

@@ -139,6 +139,23 @@ export function findById<T extends { meta: { id: string } }>(items: readonly T[]
   }
 }
 
+/** findById, and an id of the other kind (a pin given to `show`) is named for what it is. */
+export async function findItem<T extends { meta: { id: string } }>(ctx: Context, items: readonly T[], query: string, kind: 'handoff' | 'pin', problems: readonly string[] = []): Promise<T> {
+  try {
+    return findById(items, query, kind, problems);
+  } catch (error) {
+    const q = query.trim().toLowerCase();
+    if (!(error instanceof HandoffError) || q === '' || items.some((i) => i.meta.id.startsWith(q))) throw error;
+    const others = kind === 'handoff' ? (await loadPins(ctx)).items : (await loadSummaries(ctx)).items;
+    if (!others.some((o) => o.meta.id.startsWith(q))) throw error;
+    throw new HandoffError(
+      kind === 'handoff'
+        ? `'${query}' is a pin, not a handoff (handoff pins lists pins; handoff list lists handoffs)`
+        : `'${query}' is a handoff, not a pin (handoff show ${query} prints it; handoff pins lists pins)`,
+    );
+  }
+}
+
 export async function createItem(ctx: Context, dir: string, id: string, content: string): Promise<string> {
   const file = path.join(dir, `${id}.md`);
   await assertInside(ctx.root, dir, ctx.rel(dir));

@@ -3,7 +3,7 @@
 // The roadmap, the pre-commit hook, the merge driver and `handoff check` all read
 // through here, so the same files give the same result whatever their source.
 import { createHash } from 'node:crypto';
-import { HandoffError } from '../cli/errors.js';
+import { FileFormatError, HandoffError } from '../cli/errors.js';
 import { parseHandoff, type Handoff, type HandoffMeta } from './handoff.js';
 import { parseBody } from './markdown.js';
 import { parsePin, type Pin, type PinMeta } from './pin.js';
@@ -141,9 +141,7 @@ function idLine(text: string): number | undefined {
 }
 
 function lineOf(error: HandoffError): { line?: number } {
-  const m = / at line (\d+)/.exec(error.message);
-  // The front-matter starts on the file's second line.
-  return m ? { line: Number(m[1]) + 1 } : {};
+  return error instanceof FileFormatError && error.line !== undefined ? { line: error.line } : {};
 }
 
 /**

@@ -1,0 +1,53 @@
+// Rough edges a new user hits on the command line: help through git, text after `--`,
+// and an id of the wrong kind.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../src/cli/spec.js';
+import { BIN, gitEnv, makeRepo, tempDir } from './helpers.js';
+
+const MAN = path.resolve(__dirname, '../man');
+const hasMan = spawnSync('man', ['--version']).status === 0;
+
+describe('help', () => {
+  it('the manual page names every command', () => {
+    const page = readFileSync(path.join(MAN, 'man1/git-handoff.1'), 'utf8');
+    const named = [...page.matchAll(/^\.B[IR]? ([a-z-]+)/gm)].map((m) => m[1]);
+    for (const c of COMMANDS) expect(named).toContain(c.name);
+  });
+
+  it.skipIf(!hasMan)('git handoff --help opens the manual page instead of "No manual entry"', () => {
+    const repo = makeRepo();
+    const bin = tempDir();
+    symlinkSync(BIN, path.join(bin, 'git-handoff'));
+    const env = { ...gitEnv(), PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, MANPATH: MAN, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80' };
+    const shown = spawnSync('git', ['handoff', '--help'], { cwd: repo.dir, env, encoding: 'utf8' });
+    expect(shown.stdout).toMatch(/git-handoff,\s+handoff\s+-\s+keep\s+an\s+AI\s+coding\s+agent/);
+    expect(shown.stdout).toMatch(/^\s+resume \[id\]$/m);
+  });
+});
+
+describe('arguments', () => {
+  it('text after -- is text: handoff pin -- --help pins the words', () => {
+    const repo = makeRepo();
+    const pinned = repo.handoff(['pin', '--', '--help']);
+    expect(pinned.code).toBe(0);
+    expect(pinned.stdout).toMatch(/^Pinned /);
+    expect(JSON.parse(repo.handoff(['pins', '--json']).stdout).map((p: { text: string }) => p.text)).toEqual(['--help']);
+  });
+
+  it('an id of the other kind is named for what it is', () => {
+    const repo = makeRepo();
+    const pin = /Pinned (\w+)/.exec(repo.handoff(['pin', 'use tabs']).stdout)![1]!;
+    const shown = repo.handoff(['show', pin.slice(0, 10)]);
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toBe(`handoff: '${pin.slice(0, 10)}' is a pin, not a handoff (handoff pins lists pins; handoff list lists handoffs)\n`);
+    const handoff = path.basename(repo.handoff(['new', 'work']).stdout.trim(), '.md');
+    const unpinned = repo.handoff(['unpin', handoff]);
+    expect(unpinned.code).toBe(1);
+    expect(unpinned.stderr).toContain(`'${handoff}' is a handoff, not a pin (handoff show ${handoff} prints it`);
+    // A prefix of neither kind keeps the plain answer.
+    expect(repo.handoff(['show', 'zzzz']).stderr).toContain("no handoff matches 'zzzz'");
+  });
+});
