@@ -1,14 +1,30 @@
 // What `handoff init` adds for git: the roadmap's merge driver (.gitattributes and the
 // local config), and with --hooks the hooks themselves.
+import path from 'node:path';
 import type { Context } from '../cli/context.js';
+import { readText, replaceFileAtomic } from '../store/fs.js';
 import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
 import { roadmapPath } from '../roadmap/roadmap-file.js';
 import { install } from '../git-hooks/hooks.js';
+
+/** Handoff and pin files go through the same driver, which merges their front-matter field by field. */
+const ITEM_LINES = ['/handoffs/*.md merge=handoff-roadmap', '/pins/*.md merge=handoff-roadmap'];
+
+async function addItemAttributes(ctx: Context): Promise<boolean> {
+  const file = path.join(ctx.dir, '.gitattributes');
+  const text = (await readText(file)) ?? '';
+  const lines = text.split(/\r?\n/);
+  const missing = ITEM_LINES.filter((l) => !lines.includes(l));
+  if (missing.length === 0) return false;
+  await replaceFileAtomic(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${missing.join('\n')}\n`);
+  return true;
+}
 
 export async function setUpGit(ctx: Context, hooks: boolean): Promise<void> {
   const roadmap = roadmapPath(ctx.config);
   const added = await addAttributes(ctx.root, roadmap);
   if (added) ctx.stdout(`Added '${attributes(roadmap).line}' to ${added}: merges regenerate the roadmap instead of conflicting.\n`);
+  if (await addItemAttributes(ctx)) ctx.stdout(`Added the handoff and pin files to ${ctx.rel(path.join(ctx.dir, '.gitattributes'))}: concurrent done, supersede and unpin merge field by field.\n`);
   if (hooks) await install(ctx);
   else if (await configureDriver(ctx.root, currentCli())) ctx.stdout('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n');
 }

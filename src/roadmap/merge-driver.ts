@@ -11,9 +11,10 @@
 import { promises as fs } from 'node:fs';
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { mergeMaps, HANDOFF_DIR } from '../store/tree.js';
+import { itemKind, mergeMaps, HANDOFF_DIR, type TreeFile } from '../store/tree.js';
+import { mergeItem } from './item-merge.js';
 import { readText } from '../store/fs.js';
-import { filesOf, gitRaw, gitText, resolveRev, treeBlobs } from '../git/git-plumbing.js';
+import { filesOf, gitRaw, gitText, readObjects, resolveRev, treeBlobs } from '../git/git-plumbing.js';
 import { openCache, renderTree } from './roadmap-file.js';
 
 interface Sides {
@@ -43,8 +44,44 @@ async function textMerge(ctx: Context, base: string, ours: string, theirs: strin
   return r.code === 0 ? 0 : 1;
 }
 
+/**
+ * Handoff and pin files both sides changed: the roadmap is rendered from what the item
+ * driver will write for them (field by field), not from our side alone.
+ */
+async function mergeBothChanged(root: string, files: TreeFile[], o: ReadonlyMap<string, string>, a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): Promise<void> {
+  const both = files.filter((f) => itemKind(f.path) && a.get(f.path) !== b.get(f.path) && a.get(f.path) !== o.get(f.path) && b.get(f.path) !== o.get(f.path) && a.has(f.path) && b.has(f.path));
+  if (both.length === 0) return;
+  const blobs = both.flatMap((f) => [o.get(f.path), a.get(f.path)!, b.get(f.path)!].filter((x): x is string => x !== undefined));
+  const texts = await readObjects(root, blobs);
+  for (const f of both) {
+    const base = o.get(f.path);
+    const merged = mergeItem(base ? texts.get(base) ?? '' : '', texts.get(a.get(f.path)!) ?? '', texts.get(b.get(f.path)!) ?? '', f.path).text;
+    if (merged === null) continue;
+    f.text = merged;
+    delete f.blob;
+  }
+}
+
+/** A handoff or pin file: front-matter merged field by field (item-merge.ts), bodies as text. */
+async function itemMerge(ctx: Context, base: string, ours: string, theirs: string, file: string): Promise<number> {
+  try {
+    const [o, a, b] = await Promise.all([base, ours, theirs].map(async (f) => (await readText(f)) ?? ''));
+    const { text } = mergeItem(o!, a!, b!, file);
+    if (text !== null) {
+      await fs.writeFile(ours, text);
+      return 0;
+    }
+    ctx.stderr(`handoff: merge driver: both sides changed the text of ${file}; merging it as text`);
+  } catch (error) {
+    ctx.stderr(`handoff: warning: merge driver could not read ${file} (${(error as Error).message.split('\n')[0]}); merging it as text`);
+  }
+  return textMerge(ctx, base, ours, theirs);
+}
+
 export async function run(ctx: Context, args: Args): Promise<number> {
   const [base, ours, theirs, roadmap] = args.positionals as [string, string, string, string];
+  const kind = itemKind(roadmap);
+  if (kind === 'handoff' || kind === 'pin') return itemMerge(ctx, base, ours, theirs, roadmap);
   try {
     const sides = await findSides(ctx);
     if (!sides) {
@@ -54,6 +91,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const [o, a, b] = await Promise.all([treeBlobs(ctx.root, sides.base, HANDOFF_DIR), treeBlobs(ctx.root, 'HEAD', HANDOFF_DIR), treeBlobs(ctx.root, sides.theirs, HANDOFF_DIR)]);
     const opened = await openCache(ctx.root, ctx.env);
     const { files } = await filesOf(ctx.root, mergeMaps(o, a, b), opened.cache);
+    await mergeBothChanged(ctx.root, files, o, a, b);
     const { content } = await renderTree(files, roadmap, opened);
     await fs.writeFile(ours, content);
     ctx.stderr(`handoff: regenerated ${roadmap} for the merge instead of merging its text`);

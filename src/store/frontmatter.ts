@@ -38,6 +38,10 @@ export interface Split {
 
 /** Splits `---\n<yaml>\n---\n<body>`. The body is returned byte for byte. */
 export function splitFrontMatter(text: string, file: string): Split {
+  // A file git could not merge is a merge conflict, not a format error: say which and how.
+  if (/^<{7}( |$)/m.test(text) && /^>{7}( |$)/m.test(text)) {
+    throw new FileFormatError(file, "has merge conflict markers (<<<<<<<): resolve the merge conflict by keeping both sides' facts and removing the marker lines, then git add it ('handoff init' registers the merge driver that avoids this)");
+  }
   const open = /^---[ \t]*\r?\n/.exec(text);
   if (!open) {
     const first = text.split('\n', 1)[0] ?? '';
