@@ -116,8 +116,23 @@ describe('handoff hooks install / uninstall', () => {
     expect(first.stdout).toContain('Registered the roadmap merge driver');
     const second = repo.handoff(['init']);
     expect(second.stdout).toBe('.handoff is already initialized; nothing changed.\n');
-    expect(repo.read('.handoff/.gitattributes')).toBe('/ROADMAP.md merge=handoff-roadmap\n');
+    expect(repo.read('.handoff/.gitattributes')).toBe('/ROADMAP.md merge=handoff-roadmap\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n');
     expect(repo.git('check-attr', 'merge', '--', '.handoff/ROADMAP.md')).toBe('.handoff/ROADMAP.md: merge: handoff-roadmap\n');
+    // "Nothing changed" only when nothing did: a driver registered again is said, then summed up.
+    repo.git('config', '--local', '--remove-section', 'merge.handoff-roadmap');
+    const third = repo.handoff(['init']);
+    expect(third.stdout).toBe('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n.handoff is already initialized; git is set up as above.\n');
+  });
+
+  it('new and pin in a repository init has not set up write, and say once why init matters', () => {
+    const repo = makeRepo();
+    const pinned = repo.handoff(['pin', 'use tabs']);
+    expect(pinned.code).toBe(0);
+    expect(pinned.stderr).toBe("handoff: hint: run 'handoff init' once in this repository: it registers the merge driver, so merges of the roadmap and of handoffs do not conflict\n");
+    expect(repo.handoff(['new', 'work']).stderr).toContain("hint: run 'handoff init'");
+    expect(repo.handoff(['init']).code).toBe(0);
+    expect(repo.handoff(['pin', 'use spaces']).stderr).toBe('');
+    expect(repo.handoff(['new', 'more work']).stderr).not.toContain('hint');
   });
 
   it('writes no machine paths into a committed core.hooksPath directory', () => {

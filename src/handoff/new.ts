@@ -66,7 +66,10 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript),
     review: (git, draft) => review(ctx, git, args, draft),
   });
-  if (file !== null) ctx.stdout(`${ctx.rel(file)}\n`);
+  if (file !== null) {
+    ctx.stdout(`${ctx.rel(file)}\n`);
+    await (await import('../init/init-git.js')).hintInit(ctx);
+  }
   return 0;
 }
 

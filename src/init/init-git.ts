@@ -2,8 +2,8 @@
 // local config), and with --hooks the hooks themselves.
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
-import { readText, replaceFileAtomic } from '../store/fs.js';
-import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
+import { exists, readText, replaceFileAtomic } from '../store/fs.js';
+import { addAttributes, attributes, configureDriver, currentCli, driverConfigured } from '../git-hooks/hook-files.js';
 import { roadmapPath } from '../roadmap/roadmap-file.js';
 import { install } from '../git-hooks/hooks.js';
 
@@ -20,11 +20,27 @@ async function addItemAttributes(ctx: Context): Promise<boolean> {
   return true;
 }
 
-export async function setUpGit(ctx: Context, hooks: boolean): Promise<void> {
+/** Sets git up for .handoff/; answers whether anything changed (each change is said on its own line). */
+export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
   const roadmap = roadmapPath(ctx.config);
+  let changed = false;
+  const say = (line: string) => {
+    ctx.stdout(`${line}\n`);
+    changed = true;
+  };
   const added = await addAttributes(ctx.root, roadmap);
-  if (added) ctx.stdout(`Added '${attributes(roadmap).line}' to ${added}: merges regenerate the roadmap instead of conflicting.\n`);
-  if (await addItemAttributes(ctx)) ctx.stdout(`Added the handoff and pin files to ${ctx.rel(path.join(ctx.dir, '.gitattributes'))}: concurrent done, supersede and unpin merge field by field.\n`);
-  if (hooks) await install(ctx);
-  else if (await configureDriver(ctx.root, currentCli())) ctx.stdout('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n');
+  if (added) say(`Added '${attributes(roadmap).line}' to ${added}: merges regenerate the roadmap instead of conflicting.`);
+  if (await addItemAttributes(ctx)) say(`Added the handoff and pin files to ${ctx.rel(path.join(ctx.dir, '.gitattributes'))}: concurrent done, supersede and unpin merge field by field.`);
+  if (hooks) {
+    await install(ctx);
+    changed = true;
+  } else if (await configureDriver(ctx.root, currentCli())) say('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).');
+  return changed;
+}
+
+/** After a write in a repository `handoff init` has not set up: one line saying why it matters. */
+export async function hintInit(ctx: Context): Promise<void> {
+  const [config, driver] = await Promise.all([exists(ctx.configFile), driverConfigured(ctx.root)]);
+  if (config && driver) return;
+  ctx.stderr(`handoff: hint: run 'handoff init' once in this repository: it ${driver ? 'writes .handoff/config.yml' : 'registers the merge driver, so merges of the roadmap and of handoffs do not conflict'}`);
 }

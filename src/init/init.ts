@@ -18,11 +18,8 @@ export async function run(ctx: Context, args?: Args): Promise<number> {
     await createFileAtomic(ctx.configFile, await readTemplate('config.yml'));
     created.push(ctx.rel(ctx.configFile));
   }
-  ctx.stdout(
-    created.length > 0
-      ? `Initialized ${ctx.rel(ctx.dir)}: created ${created.join(', ')}. Next: handoff pin "<constraint>", handoff new "<goal>".\n`
-      : `${ctx.rel(ctx.dir)} is already initialized; nothing changed.\n`,
-  );
-  await setUpGit(ctx, args?.values.hooks === true);
+  if (created.length > 0) ctx.stdout(`Initialized ${ctx.rel(ctx.dir)}: created ${created.join(', ')}. Next: handoff pin "<constraint>", handoff new "<goal>".\n`);
+  const changed = await setUpGit(ctx, args?.values.hooks === true);
+  if (created.length === 0) ctx.stdout(`${ctx.rel(ctx.dir)} is already initialized; ${changed ? 'git is set up as above' : 'nothing changed'}.\n`);
   return 0;
 }
