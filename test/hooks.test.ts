@@ -114,8 +114,9 @@ describe('handoff hooks install / uninstall', () => {
     expect(first.stdout).toContain('Registered the roadmap merge driver');
     const second = repo.handoff(['init']);
     expect(second.stdout).toBe('.handoff is already initialized; nothing changed.\n');
-    expect(repo.read('.handoff/.gitattributes')).toBe('/ROADMAP.md merge=handoff-roadmap\n');
+    expect(repo.read('.handoff/.gitattributes')).toBe('/ROADMAP.md merge=handoff-roadmap\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n');
     expect(repo.git('check-attr', 'merge', '--', '.handoff/ROADMAP.md')).toBe('.handoff/ROADMAP.md: merge: handoff-roadmap\n');
+    expect(repo.git('check-attr', 'merge', '--', '.handoff/pins/x.md')).toBe('.handoff/pins/x.md: merge: handoff-roadmap\n');
   });
 
   it('writes no machine paths into a committed core.hooksPath directory', () => {
