@@ -28,6 +28,16 @@ describe('help', () => {
   });
 });
 
+describe('messages', () => {
+  it('--dry-run with no model configured says so plainly', () => {
+    const repo = makeRepo();
+    const run = repo.handoff(['new', 'work', '--llm', '--dry-run'], { env: { OPENAI_BASE_URL: '', HANDOFF_MODEL: '', OPENAI_API_KEY: '' } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^handoff: dry run: nothing sent; the request \(\d+ tokens, nothing left out\) would go to the model \(none configured yet\) at the OpenAI API\n$/);
+    expect(repo.files('.handoff/handoffs')).toEqual([]);
+  });
+});
+
 describe('arguments', () => {
   it('text after -- is text: handoff pin -- --help pins the words', () => {
     const repo = makeRepo();

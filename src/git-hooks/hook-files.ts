@@ -170,11 +170,6 @@ export async function driverConfigured(root: string): Promise<boolean> {
   return (await gitRaw(root, ['config', '--local', '--get', `merge.${DRIVER}.driver`])).code === 0;
 }
 
-export async function unconfigureDriver(root: string): Promise<boolean> {
-  const r = await gitRaw(root, ['config', '--local', '--remove-section', `merge.${DRIVER}`]);
-  return r.code === 0;
-}
-
 /**
  * Where the roadmap's attribute line goes: .handoff/.gitattributes when the roadmap lives
  * under .handoff/ (git reads attributes files in subdirectories, and everything of ours

@@ -13,7 +13,6 @@ import {
   installHooks,
   otherManagers,
   uninstallHooks,
-  unconfigureDriver,
   type HookState,
 } from './hook-files.js';
 import { roadmapPath } from '../roadmap/roadmap-file.js';
@@ -56,7 +55,8 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   if (action === 'uninstall') {
     const hd = await hooksDir(ctx.root);
     for (const r of await uninstallHooks(hd)) ctx.stdout(`${r.hook}: ${SAID[r.state]} (${ctx.rel(r.file)})\n`);
-    if (await unconfigureDriver(ctx.root)) ctx.stdout('Removed the roadmap merge driver from the local git config (the .gitattributes line stays; it is harmless without it).\n');
+    // The merge driver is not a hook: .gitattributes routes the roadmap to it, and without it merges conflict.
+    if (await driverConfigured(ctx.root)) ctx.stdout('The roadmap merge driver stays registered (merge.handoff-roadmap in the local git config): merges of the roadmap need it.\n');
     return 0;
   }
   if (action === 'status') {

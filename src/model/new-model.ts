@@ -61,7 +61,8 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
   };
   if (run.dryRun) {
     run.stdout(`${JSON.stringify(model.requestBody(call, prompt.messages, 'json_schema'), null, 2)}\n`);
-    stderr(`handoff: dry run: would send ${describe(prompt)} to ${call.model} at ${endpoint.baseURL ?? 'the OpenAI API'}; nothing sent`);
+    const to = endpoint.model ? `model ${endpoint.model}` : 'the model (none configured yet)';
+    stderr(`handoff: dry run: nothing sent; the request (${describe(prompt)}) would go to ${to} at ${endpoint.baseURL ?? 'the OpenAI API'}`);
     return { body: null, stats: { ...stats, outcome: 'dry-run' } };
   }
   const fallback = (why: string) => {
