@@ -118,6 +118,7 @@ describe('handoff hooks install / uninstall', () => {
     expect(second.stdout).toBe('.handoff is already initialized; nothing changed.\n');
     expect(repo.read('.handoff/.gitattributes')).toBe('/ROADMAP.md merge=handoff-roadmap\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n');
     expect(repo.git('check-attr', 'merge', '--', '.handoff/ROADMAP.md')).toBe('.handoff/ROADMAP.md: merge: handoff-roadmap\n');
+    expect(repo.git('check-attr', 'merge', '--', '.handoff/pins/x.md')).toBe('.handoff/pins/x.md: merge: handoff-roadmap\n');
     // "Nothing changed" only when nothing did: a driver registered again is said, then summed up.
     repo.git('config', '--local', '--remove-section', 'merge.handoff-roadmap');
     const third = repo.handoff(['init']);

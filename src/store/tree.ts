@@ -20,6 +20,8 @@ export interface TreeFile {
   text?: string;
   /** The git blob id, when the file comes from the index or a commit. */
   blob?: string;
+  /** Why the file was not read at all (a symbolic link in the work tree): reported, never parsed. */
+  refused?: string;
 }
 
 export interface Problem {
@@ -115,6 +117,10 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache): Tree 
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const kind = itemKind(f.path);
     if (!kind) continue;
+    if (f.refused !== undefined) {
+      tree.problems.push({ file: f.path, message: f.refused });
+      continue;
+    }
     const key = cacheKey(f);
     let parsed = cache?.get(key);
     if (!parsed) {

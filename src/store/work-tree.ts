@@ -9,11 +9,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HANDOFFS_PREFIX, PINS_PREFIX, type TreeFile } from './tree.js';
 
-function names(dir: string): string[] {
+/** The item files of a directory, and whether each is a symbolic link (never followed: it could point outside the repository). */
+function names(dir: string): Array<{ name: string; link: boolean }> {
   try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith('.md') && !n.startsWith('.'))
-      .sort();
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.name.endsWith('.md') && !d.name.startsWith('.'))
+      .map((d) => ({ name: d.name, link: d.isSymbolicLink() }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -24,7 +26,11 @@ export async function readWorkTree(root: string): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
   for (const prefix of [HANDOFFS_PREFIX, PINS_PREFIX]) {
     const dir = path.join(root, prefix);
-    for (const name of names(dir)) {
+    for (const { name, link } of names(dir)) {
+      if (link) {
+        files.push({ path: `${prefix}${name}`, refused: 'is a symbolic link; expected a regular file (a link could point outside the repository)' });
+        continue;
+      }
       try {
         files.push({ path: `${prefix}${name}`, text: readFileSync(path.join(dir, name), 'utf8') });
       } catch (error) {
