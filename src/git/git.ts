@@ -10,7 +10,10 @@
 import { HandoffError } from '../cli/errors.js';
 import { combineChanges, parseNameStatus, parseNumstat, parsePathList, type RawChange } from './git-output.js';
 import type { FileChange } from '../store/handoff.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { gitRaw } from './git-plumbing.js';
+import { findGitDir } from './repo.js';
 
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -41,6 +44,14 @@ export class Git {
   }
 
   async branch(): Promise<string | null> {
+    // Everything else at session start waits for the branch: read HEAD when it is the
+    // plain file git writes (a branch, or a detached commit); anything else asks git
+    // (a reftable repository's placeholder, a symbolic link, an unusual ref).
+    const gitDir = await findGitDir(this.root, process.env);
+    const head = gitDir ? await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => undefined) : undefined;
+    const ref = head === undefined ? null : /^ref: refs\/heads\/([^\s]+)\n?$/.exec(head);
+    if (ref && ref[1] !== '.invalid') return ref[1]!;
+    if (head !== undefined && /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n?$/.test(head)) return null;
     return (await this.ask(['symbolic-ref', '--short', '-q', 'HEAD'])) || null;
   }
 

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// The paths that run on every agent session start and every commit, measured in one
+// interleaved run next to `node -e 0` on the same node binary: `handoff resume`,
+// `handoff hook claude-session-start`, and a commit of a new handoff with the git hooks
+// installed against the same commit without them. 30 handoffs and 2 pins. Prints
+// medians and the overhead; asserts nothing.
+//   node bench/hot-paths.js [--node <binary>] [--rounds 31]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const { values } = parseArgs({ options: { node: { type: 'string', default: process.execPath }, rounds: { type: 'string', default: '31' } } });
+const node = values.node;
+const rounds = Number(values.rounds);
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/handoff.js');
+const top = mkdtempSync(path.join(os.tmpdir(), 'handoff-hot-'));
+const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_EDITOR: ':', HOME: top };
+for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_') || (k.startsWith('GIT_') && !k.startsWith('GIT_CONFIG') && k !== 'GIT_EDITOR')) delete env[k];
+
+function repo(name, hooks) {
+  const dir = path.join(top, name);
+  const git = (...args) => execFileSync('git', args, { cwd: dir, env, stdio: 'pipe' });
+  const handoff = (...args) => execFileSync(node, [bin, ...args], { cwd: dir, env, stdio: 'pipe' });
+  execFileSync('git', ['init', '-q', '-b', 'main', dir], { env });
+  git('config', 'user.name', 'Bench');
+  git('config', 'user.email', 'bench@example.com');
+  git('commit', '-q', '--allow-empty', '-m', 'root');
+  handoff('init');
+  handoff('pin', 'never touch the auth module');
+  handoff('pin', 'keep the public API stable');
+  for (let i = 0; i < 30; i++) handoff('new', `handoff number ${i}`, '--no-edit');
+  handoff('roadmap');
+  if (hooks) handoff('hooks', 'install');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'handoffs');
+  return { dir, git, handoff };
+}
+
+const withHooks = repo('hooks', true);
+const without = repo('plain', false);
+const start = JSON.stringify({ session_id: 'bench', cwd: withHooks.dir, hook_event_name: 'SessionStart', source: 'startup' });
+
+function timed(command, args, options) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(command, args, { env, stdio: ['pipe', 'ignore', 'pipe'], ...options });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`${path.basename(command)} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+// A commit of a fresh handoff: written and staged untimed, committed timed.
+function commit(r, i) {
+  r.handoff('new', `round ${i}`, '--no-edit');
+  r.git('add', '-A');
+  return timed('git', ['commit', '-q', '-m', `round ${i}`], { cwd: r.dir });
+}
+
+const paths = {
+  'node -e 0': () => timed(node, ['-e', '0'], { cwd: withHooks.dir }),
+  'handoff resume': () => timed(node, [bin, 'resume'], { cwd: withHooks.dir }),
+  'hook claude-session-start': () => timed(node, [bin, 'hook', 'claude-session-start'], { cwd: withHooks.dir, input: start }),
+  'commit, no hooks': (i) => commit(without, i),
+  'commit, hooks installed': (i) => commit(withHooks, i),
+};
+const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
+// Warm the compile cache and the file cache once, as a second run on a user's machine would be.
+for (const [name, run] of Object.entries(paths)) if (!name.startsWith('commit')) run(-1);
+for (let i = 0; i < rounds; i++) {
+  const order = Object.keys(paths).sort(() => Math.random() - 0.5);
+  for (const name of order) times[name].push(paths[name](i));
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+console.log(`Node ${version}, ${rounds} interleaved rounds, 30 handoffs and 2 pins; medians in ms`);
+console.log(`  node -e 0                    ${m['node -e 0'].toFixed(1)}`);
+for (const name of ['handoff resume', 'hook claude-session-start']) {
+  console.log(`  ${name.padEnd(28)} ${m[name].toFixed(1)}  (+${(m[name] - m['node -e 0']).toFixed(1)} over node -e 0)`);
+}
+console.log(`  commit, no hooks             ${m['commit, no hooks'].toFixed(1)}`);
+console.log(`  commit, hooks installed      ${m['commit, hooks installed'].toFixed(1)}  (+${(m['commit, hooks installed'] - m['commit, no hooks']).toFixed(1)} for the hooks)`);
+rmSync(top, { recursive: true, force: true });
