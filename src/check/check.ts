@@ -16,7 +16,7 @@ import { renderFiles, roadmapPath } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
 import { readWorkTree } from '../store/work-tree.js';
 import { plural, printJson } from '../cli/output.js';
-import { addedBy, pinReviewFindings, type PinToReview } from './pin-review.js';
+import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
 
 const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -152,7 +152,7 @@ async function changedPins(root: string, tree: Tree, base: string, changes: Map<
     const now = tree.pins.find((p) => p.file === file);
     const id = path.basename(file, '.md');
     if (!now) {
-      out.push({ id, file, change, text: '', addedBy: authors.get(file) ?? null, review: false });
+      out.push({ id, file, change, text: '', addedBy: authors.get(file) ?? null, review: false, flags: [] });
       continue;
     }
     const old = before.get(`${base}:${file}`);
@@ -165,7 +165,7 @@ async function changedPins(root: string, tree: Tree, base: string, changes: Map<
     const retired = change === 'modified' && was?.meta.status === 'active' && now.meta.status === 'retired';
     // A status change alone (retired, superseded) asks nothing new of an agent; a text change does.
     const sameText = change === 'modified' && was !== undefined && was.text === now.text;
-    out.push({ id, file, change: retired ? 'retired' : change, text: now.text, addedBy: authors.get(file) ?? null, review: !retired && !sameText });
+    out.push({ id, file, change: retired ? 'retired' : change, text: now.text, addedBy: authors.get(file) ?? null, review: !retired && !sameText, flags: pinFlags(now.text) });
   }
   return out;
 }
