@@ -10,9 +10,8 @@ import { githubAnnotations, markdownSummary, textReport, type Change, type Summa
 import { activePins, parsePin, type Pin } from '../store/pin.js';
 import { renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
-import { readText } from '../store/fs.js';
 import { existingObjects, gitRaw, gitText, readObjects, resolveRev } from '../git/git-plumbing.js';
-import { renderFiles, roadmapPath } from '../roadmap/roadmap-file.js';
+import { readRoadmap, renderFiles, roadmapPath } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
 import { readWorkTree } from '../store/work-tree.js';
 import { plural, printJson } from '../cli/output.js';
@@ -100,7 +99,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
   const { tree, content } = await renderFiles(files, roadmap, ctx.root, ctx.env);
   const findings = treeFindings(tree, texts);
-  const currentRoadmap = await readText(path.join(root, roadmap));
+  const currentRoadmap = await readRoadmap(root, roadmap);
   if (currentRoadmap !== content && (currentRoadmap !== undefined || tree.handoffs.length + tree.pins.length > 0)) {
     findings.push({ level: 'error', file: roadmap, rule: 'roadmap', message: `${currentRoadmap === undefined ? 'is missing' : 'is out of date'}: run 'handoff roadmap' and commit it ('handoff roadmap --check' shows the difference)` });
   }

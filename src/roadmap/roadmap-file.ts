@@ -7,6 +7,7 @@ import { parseTree, type Tree, type TreeFile } from '../store/tree.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { openParseCache, type OpenCache } from '../store/parse-cache.js';
 import { readTemplate } from '../store/templates.js';
+import { assertPlainFileInside } from '../security/guard.js';
 
 export function roadmapPath(config: Config): string {
   return config.roadmap ?? DEFAULT_ROADMAP;
@@ -48,10 +49,16 @@ function toolVersion(): string {
   return cachedVersion;
 }
 
+/** The roadmap as it is in the work tree; undefined when missing; refused when it, or its folder, is a link leaving the repository. */
+export async function readRoadmap(root: string, roadmap: string): Promise<string | undefined> {
+  await assertPlainFileInside(root, roadmap);
+  return readText(path.join(root, roadmap));
+}
+
 /** Writes the roadmap when it differs; returns whether it did. */
 export async function writeRoadmap(root: string, roadmap: string, content: string): Promise<boolean> {
   const file = path.join(root, roadmap);
-  if ((await readText(file)) === content) return false;
+  if ((await readRoadmap(root, roadmap)) === content) return false;
   await replaceFileAtomic(file, content);
   return true;
 }
