@@ -49,7 +49,7 @@ for (let i = 0; i < 200; i++) {
 }
 {
   const listed = spawnSync(process.execPath, [BIN, 'list', '--json'], { cwd: manyDir, env, encoding: 'utf8' });
-  const count = JSON.parse(listed.stdout).length;
+  const count = JSON.parse(listed.stdout).handoffs.length;
   if (count !== 201 || listed.stderr) throw new Error(`bad bench setup: ${count} handoffs listed; ${listed.stderr}`);
 }
 

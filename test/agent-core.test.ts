@@ -83,7 +83,7 @@ const parts = (over: Partial<ResumeParts> = {}): ResumeParts => ({
   decisions: '',
   current_state: '',
   completed: '',
-  files: '',
+  files: [],
   since: { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], missingFiles: [] },
   ...over,
 });

@@ -74,7 +74,7 @@ describe('handoff hook claude-session-start', () => {
     expect(context).toContain('```text\nship teams\n```');
     expect(context).toContain('- wire the billing form\n- run the migration');
     expect(context).not.toContain('decision 729');
-    const file = JSON.parse(repo.handoff(['list', '--json']).stdout)[0].file;
+    const file = JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs[0].file;
     expect(context).toContain(`\`${file}\``);
     expect(context).toContain('handoff resume');
     // Never cut silently: the user is told too.
@@ -157,10 +157,10 @@ describe('handoff hook claude-session-start', () => {
 describe('handoff hook claude-pre-compact', () => {
   it('writes a handoff "continue: <goal>" that supersedes the open one and records the transcript', () => {
     const repo = withHandoff('build the teams page');
-    const [parent] = JSON.parse(repo.handoff(['list', '--json']).stdout);
+    const [parent] = JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs;
     const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
     expect(hook.code).toBe(0);
-    const list = JSON.parse(repo.handoff(['list', '--json']).stdout);
+    const list = JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs;
     expect(list).toHaveLength(2);
     const made = list.find((h: { id: string }) => h.id !== parent.id);
     expect(made.goal).toBe('continue: build the teams page');
@@ -176,13 +176,13 @@ describe('handoff hook claude-pre-compact', () => {
     // The hook firing again for the same compaction writes nothing more.
     const again = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
     expect(again.stdout).toBe(hook.stdout);
-    expect(JSON.parse(repo.handoff(['list', '--json']).stdout)).toHaveLength(2);
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs).toHaveLength(2);
     // A later compaction (a longer transcript) continues the same goal, without stacking prefixes.
     const longer = path.join(tempDir(), 'longer.jsonl');
     writeFileSync(longer, `${readFileSync(TRANSCRIPT, 'utf8')}\n`);
     repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, longer) });
-    expect(JSON.parse(repo.handoff(['list', '--json']).stdout)).toHaveLength(3);
-    const goals = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).map((h: { goal: string }) => h.goal);
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs).toHaveLength(3);
+    const goals = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs.map((h: { goal: string }) => h.goal);
     expect(goals).toEqual(['continue: build the teams page']);
   });
 
@@ -198,7 +198,7 @@ describe('handoff hook claude-pre-compact', () => {
     const fakeKey = 'gh' + 'p_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
     const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT, `use token ${fakeKey} for the deploy`) });
     expect(hook.code).toBe(0);
-    const made = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0];
+    const made = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0];
     expect(made.goal).toMatch(/^continue: use token \[REDACTED:github[a-z-]*\] for the deploy$/);
     expect(repo.read(made.file)).not.toContain(fakeKey);
     expect(hook.stdout + hook.stderr).not.toContain(fakeKey);
@@ -210,7 +210,7 @@ describe('handoff hook claude-pre-compact', () => {
     const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, missing) });
     expect(hook.code).toBe(0);
     expect(hook.stderr).toContain(`handoff: warning: the transcript ${missing} does not exist; the handoff is drafted from git alone`);
-    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0].file;
+    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0].file;
     expect(repo.read(file)).toContain(`- Claude Code session transcript: \`${missing}\` (it does not exist at the time of this handoff)`);
     const none = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, undefined) });
     expect(none.code).toBe(0);
@@ -224,7 +224,7 @@ describe('handoff hook claude-pre-compact', () => {
     mkdirSync(path.dirname(transcript), { recursive: true });
     writeFileSync(transcript, readFileSync(TRANSCRIPT));
     expect(repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, transcript), env: { HOME: home } }).code).toBe(0);
-    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0].file;
+    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0].file;
     const text = repo.read(file);
     expect(text).toContain('- Claude Code session transcript: `~/.claude/projects/-repo/4c2ddfdc.jsonl`');
     expect(text).not.toContain(home);
@@ -250,11 +250,11 @@ describe('handoff hook gemini-*', () => {
     const notDue = repo.handoff(['hook', 'gemini-pre-compress'], { input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'auto' }) });
     expect(notDue.code).toBe(0);
     expect(notDue.stdout).toBe('');
-    expect(JSON.parse(repo.handoff(['list', '--json']).stdout)).toHaveLength(1);
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs).toHaveLength(1);
     const compress = repo.handoff(['hook', 'gemini-pre-compress'], { input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'manual' }) });
     expect(compress.code).toBe(0);
     expect(JSON.parse(compress.stdout).systemMessage).toMatch(/before Gemini CLI compacts \(manual\); goal: continue: build the teams page$/);
-    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout)[0].file;
+    const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0].file;
     expect(repo.read(file)).toContain('- Gemini CLI session transcript: `');
   });
 });
@@ -280,7 +280,7 @@ describe('compaction hooks: pins verbatim, Gemini only when a compression is due
     const input = JSON.stringify({ session_id: 'g-due', transcript_path: chat, cwd: repo.dir, hook_event_name: 'PreCompress', trigger: 'auto' });
     const hook = repo.handoff(['hook', 'gemini-pre-compress'], { input });
     expect(JSON.parse(hook.stdout).systemMessage).toMatch(/before Gemini CLI compacts \(auto\)/);
-    expect(JSON.parse(repo.handoff(['list', '--json']).stdout)).toHaveLength(2);
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs).toHaveLength(2);
   });
 });
 

@@ -46,7 +46,7 @@ describe('handoff agent install claude', () => {
     expect(repo.read('.claude/settings.json')).toBe(text);
 
     const status = JSON.parse(repo.handoff(['agent', 'status', 'claude', '--json']).stdout);
-    expect(status).toEqual([
+    expect(status.integrations).toEqual([
       { agent: 'claude', title: 'Claude Code', file: path.join('.claude', 'settings.json'), kind: 'hooks', installed: ['SessionStart', 'PreCompact'], missing: [] },
       { agent: 'claude', title: 'Claude Code', file: path.join('.claude', 'commands', 'handoff.md'), kind: 'file', installed: ['file'], missing: [] },
     ]);

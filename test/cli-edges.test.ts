@@ -44,7 +44,7 @@ describe('arguments', () => {
     const pinned = repo.handoff(['pin', '--', '--help']);
     expect(pinned.code).toBe(0);
     expect(pinned.stdout).toMatch(/^Pinned /);
-    expect(JSON.parse(repo.handoff(['pins', '--json']).stdout).map((p: { text: string }) => p.text)).toEqual(['--help']);
+    expect(JSON.parse(repo.handoff(['pins', '--json']).stdout).pins.map((p: { text: string }) => p.text)).toEqual(['--help']);
   });
 
   it('an id of the other kind is named for what it is', () => {

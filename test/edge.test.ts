@@ -26,7 +26,7 @@ describe('text that YAML and Markdown would like to eat', () => {
       expect(made.code).toBe(0);
       const shown = JSON.parse(repo.handoff(['show', idOf(made.stdout), '--json']).stdout);
       expect(shown.goal).toBe(goal);
-      expect(Object.keys(shown.sections)).toEqual(['Goal', 'Completed', 'Current state', 'In progress', 'Next steps', 'Open questions', 'Decisions', 'Tried and abandoned', 'References']);
+      expect(shown.sections.map((s: { title: string }) => s.title)).toEqual(['Goal', 'Completed', 'Current state', 'In progress', 'Next steps', 'Open questions', 'Decisions', 'Tried and abandoned', 'References']);
       const resume = JSON.parse(repo.handoff(['resume', idOf(made.stdout), '--json']).stdout);
       expect(resume.goal).toBe(goal);
       expect(resume.prompt).toContain(goal);
@@ -42,7 +42,7 @@ describe('text that YAML and Markdown would like to eat', () => {
     repo.write('constraint.txt', text);
     expect(repo.handoff(['pin', '--file', 'constraint.txt']).code).toBe(0);
     expect(repo.handoff(['pin'], { input: 'from stdin, no newline' }).code).toBe(0);
-    const pins = JSON.parse(repo.handoff(['pins', '--json']).stdout);
+    const pins = JSON.parse(repo.handoff(['pins', '--json']).stdout).pins;
     expect(pins.map((p: { text: string }) => p.text)).toEqual([hostile[0], text, 'from stdin, no newline']);
     for (const p of pins) expect(repo.read(p.file).endsWith(p.text)).toBe(true);
     // The same text again is recognised, not duplicated.
@@ -167,8 +167,9 @@ describe('repository states', () => {
     repo.write('sub dir/naïve file.ts', 'y\n');
     const made = repo.handoff(['new', 'detached work'], { cwd: path.join(repo.dir, 'sub dir') });
     expect(made.code).toBe(0);
-    expect(made.stdout.trim()).toMatch(/^\.\.\/\.handoff\/handoffs\/[0-9a-z]{26}\.md$/);
-    const text = repo.read(path.join('sub dir', made.stdout.trim()));
+    // Named by its repository path, the same from every subdirectory.
+    expect(made.stdout.trim()).toMatch(/^\.handoff\/handoffs\/[0-9a-z]{26}\.md$/);
+    const text = repo.read(made.stdout.trim());
     expect(text).toContain('branch: null');
     expect(text).toContain('path: "sub dir/naïve file.ts"');
     const resume = repo.handoff(['resume'], { cwd: path.join(repo.dir, 'sub dir') });
@@ -245,8 +246,8 @@ describe('repository states', () => {
     const first = idOf(repo.handoff(['pin', 'use tabs']).stdout);
     const second = repo.handoff(['pin', 'use spaces', '--supersedes', first.slice(0, 10)]);
     expect(second.stdout).toContain(`superseding ${first}`);
-    expect(JSON.parse(repo.handoff(['pins', '--json']).stdout).map((p: { text: string }) => p.text)).toEqual(['use spaces']);
-    const all = JSON.parse(repo.handoff(['pins', '--all', '--json']).stdout);
+    expect(JSON.parse(repo.handoff(['pins', '--json']).stdout).pins.map((p: { text: string }) => p.text)).toEqual(['use spaces']);
+    const all = JSON.parse(repo.handoff(['pins', '--all', '--json']).stdout).pins;
     expect(all.map((p: { status: string }) => p.status)).toEqual(['superseded', 'active']);
     const unpinned = repo.handoff(['unpin', idOf(second.stdout), '--reason', 'style guide changed']);
     expect(unpinned.code).toBe(0);

@@ -55,6 +55,6 @@ describe('real transcripts from public repositories', () => {
     const repo = makeRepo();
     const r = repo.handoff(['meter', '--json', '--force', '--from', path.join(FIX, 'codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl')]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ agent: 'codex', tokens: 132006, window: 258400, windowSource: 'log', percent: 51.1 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ agent: 'codex', context: { tokens: 132006, window: 258400, window_source: 'log', percent: 51.1 } });
   });
 });

@@ -48,7 +48,8 @@ describe('handoff hooks install / uninstall', () => {
 
     const status = JSON.parse(repo.handoff(['hooks', 'status', '--json']).stdout);
     expect(status.hooks.map((h: { installed: boolean; current: boolean }) => h.installed && h.current)).toEqual([true, true, true, true]);
-    expect(status.mergeDriver.configured).toBe(true);
+    expect(status.merge_driver.configured).toBe(true);
+    expect(status.dir).toBe('.git/hooks');
 
     const uninstall = repo.handoff(['hooks', 'uninstall']);
     expect(uninstall.code).toBe(0);

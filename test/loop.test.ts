@@ -56,7 +56,7 @@ describe('the core loop through the built CLI', () => {
     expect(json.pins[0].text).toBe('never touch src/auth');
 
     const list = repo.handoff(['list', '--json']);
-    expect(JSON.parse(list.stdout)).toHaveLength(1);
+    expect(JSON.parse(list.stdout).handoffs).toHaveLength(1);
     const done = repo.handoff(['done']);
     expect(done.code).toBe(0);
     expect(repo.read(file)).toContain('status: "done"\n');
@@ -106,6 +106,6 @@ describe('the core loop through the built CLI', () => {
     expect(shown.stdout).toBe(repo.read(file));
     const json = JSON.parse(repo.handoff(['show', id, '--json']).stdout);
     expect(json.goal).toBe('look at me');
-    expect(Object.keys(json.sections)).toEqual(['Goal', 'Completed', 'Current state', 'In progress', 'Next steps', 'Open questions', 'Decisions', 'Tried and abandoned', 'References']);
+    expect(json.sections.map((s: { title: string }) => s.title)).toEqual(['Goal', 'Completed', 'Current state', 'In progress', 'Next steps', 'Open questions', 'Decisions', 'Tried and abandoned', 'References']);
   });
 });

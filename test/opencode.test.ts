@@ -38,7 +38,7 @@ describe('OpenCode', () => {
     await buildDb(db, repo.dir);
     const before = readFileSync(db);
     const env = { HOME: tempDir(), XDG_DATA_HOME: data };
-    const list = JSON.parse(repo.handoff(['sessions', '--json'], { env }).stdout);
+    const list = JSON.parse(repo.handoff(['sessions', '--json'], { env }).stdout).sessions;
     expect(list).toEqual([expect.objectContaining({ agent: 'opencode', session: 'ses_1', context: { tokens: 41000, window: 200000, percent: 20.5 } })]);
     const r = repo.handoff(['new', 'retries', '--from', 'auto', '--no-edit'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -63,6 +63,6 @@ describe('OpenCode', () => {
     parts(repo.dir).slice(1).forEach((p, i) => put(`part/msg_2/prt_${i + 2}.json`, p));
     const r = repo.handoff(['meter', '--json', '--from', path.join(storage, 'session/proj/ses_9.json')]);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ agent: 'opencode', session: 'ses_9', tokens: 41000 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ agent: 'opencode', session: 'ses_9', context: { tokens: 41000 } });
   });
 });

@@ -25,7 +25,7 @@ describe('handoff hook claude-pre-compact with this session transcript', () => {
     const hook = repo.handoff(['hook', 'claude-pre-compact'], { input });
     expect(hook.code).toBe(0);
     expect(hook.stderr).not.toContain('warning');
-    const [made] = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout);
+    const [made] = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs;
     expect(made.goal).toBe('continue: build the teams page');
     const body = repo.read(made.file);
     expect(body).toMatch(/## Next steps\n\n- Write the teams tests/);

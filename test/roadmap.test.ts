@@ -73,7 +73,7 @@ describe('handoff roadmap', () => {
     expect(check.stdout).toContain('-#### edited by hand\n+#### second');
     expect(check.stderr).toContain('out of date');
     const json = JSON.parse(repo.handoff(['roadmap', '--check', '--json']).stdout);
-    expect(json).toMatchObject({ file: '.handoff/ROADMAP.md', upToDate: false, exists: true });
+    expect(json).toMatchObject({ schema_version: 1, file: '.handoff/ROADMAP.md', up_to_date: false, exists: true });
 
     // A second clone with the files written in the opposite order gets the same bytes.
     const other = makeRepo({ name: 'other' });

@@ -172,7 +172,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   }
   const rows = (await Promise.all(agents.map((a) => status(ctx, a)))).flat();
   if (args.values.json) {
-    printJson(ctx, rows);
+    printJson(ctx, { integrations: rows });
     return 0;
   }
   for (const row of rows) {

@@ -2,6 +2,7 @@
 // Exit 3 above the threshold, so a hook or a shell prompt can act on it.
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
+import { printJson } from '../cli/output.js';
 import { DEFAULT_TRANSCRIPT_CONFIG } from '../store/config.js';
 import { computeMeter } from './meter-usage.js';
 import { readFrom } from '../transcripts/transcript-source.js';
@@ -13,7 +14,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const r = await readFrom(ctx, from, args.values.force === true);
   if (!r) {
     // Nothing to measure is not a failure: a shell prompt or hook calling this stays quiet.
-    if (args.values.json === true) ctx.stdout(JSON.stringify({ agent: null, tokens: null, above: false }, null, 2) + '\n');
+    if (args.values.json === true) printJson(ctx, { agent: null, session: null, file: null, model: null, context: null, threshold: null, above: false, compactions: 0 });
     else ctx.stdout('No agent session found for this repository; nothing to measure (name one with --from <file>).\n');
     return 0;
   }
@@ -21,7 +22,9 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const meter = computeMeter(r.extraction.usage, ctx.config.context_window ?? DEFAULT_TRANSCRIPT_CONFIG.context_window, threshold);
   const session = { agent: r.opened.agent, session: r.extraction.sessionId ?? null, file: r.shown, model: r.extraction.model ?? null };
   if (args.values.json === true) {
-    ctx.stdout(JSON.stringify({ ...session, ...(meter ?? { tokens: null, window: null, windowSource: null, percent: null, threshold, above: false }), compactions: r.extraction.counts.compactions }, null, 2) + '\n');
+    // Shaped like a `handoff sessions` row: the session, then its context use.
+    const context = meter ? { tokens: meter.tokens, window: meter.window, windowSource: meter.windowSource, percent: meter.percent } : null;
+    printJson(ctx, { ...session, context, threshold, above: meter?.above ?? false, compactions: r.extraction.counts.compactions });
     return meter?.above ? ABOVE_THRESHOLD : 0;
   }
   if (!meter) {

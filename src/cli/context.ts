@@ -28,7 +28,11 @@ export interface Context extends Streams {
   now: () => Date;
   newId: () => string;
   git: () => Promise<Git>;
-  /** A path relative to the current directory, for messages. */
+  /**
+   * How a path is shown and recorded: repository-relative with `/` for anything inside
+   * the repository (the same from every subdirectory, in output, JSON and files written);
+   * relative to the current directory for a path outside it.
+   */
   rel: (file: string) => string;
 }
 
@@ -36,7 +40,12 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
   const root = await findWorkTree(cwd, env);
   const dir = path.join(root, '.handoff');
   const configFile = path.join(dir, 'config.yml');
-  const rel = (file: string) => path.relative(cwd, file) || '.';
+  const rel = (file: string) => {
+    const inside = path.relative(root, path.resolve(cwd, file));
+    if (inside === '') return '.';
+    if (!inside.startsWith('..') && !path.isAbsolute(inside)) return inside.split(path.sep).join('/');
+    return path.relative(cwd, file) || '.';
+  };
   // A .handoff/ (or config.yml) that links outside the repository is refused up front.
   await assertInside(root, dir, rel(dir));
   if (await isSymlink(configFile)) throw new HandoffError(`${rel(configFile)} is a symbolic link; expected a regular file`);

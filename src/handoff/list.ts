@@ -17,7 +17,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     .filter((h) => (status === undefined || h.meta.status === status) && (branch === undefined || h.meta.branch === branch))
     .reverse();
   if (args.values.json) {
-    printJson(ctx, shown.map(handoffJson));
+    printJson(ctx, { handoffs: shown.map(handoffJson) });
   } else if (shown.length === 0) {
     ctx.stdout(
       items.length > 0 ? 'No handoffs match.\n' : problems.length > 0 ? `No readable handoffs: ${problems.length} file${problems.length === 1 ? '' : 's'} could not be read (see below).\n` : 'No handoffs yet. Write one: handoff new "<goal>"\n',

@@ -25,7 +25,7 @@ export async function repairChains(ctx: Context, branch: string | null): Promise
   const fix = unfinishedSupersedes(items.filter((h) => h.meta.branch === branch));
   for (const [parentId, childId] of fix) {
     const file = items.find((h) => h.meta.id === parentId)!.file;
-    const parent = parseHandoff((await readText(path.resolve(ctx.cwd, file))) ?? '', file);
+    const parent = parseHandoff((await readText(path.resolve(ctx.root, file))) ?? '', file);
     await rewriteItem(ctx, parent.file, updateHandoff(parent, { status: 'superseded', superseded_by: childId }));
     ctx.stderr(`handoff: repaired an interrupted handoff new: ${parentId} is now superseded by ${childId}`);
   }

@@ -10,10 +10,10 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const { items, problems } = await loadHandoffs(ctx);
   const handoff = await findItem(ctx, items, args.positionals[0]!, 'handoff', problems);
   if (args.values.json) {
-    const sections = Object.fromEntries(handoff.body.sections.map((s) => [s.title, sectionText(s.content)]));
+    const sections = handoff.body.sections.map((s) => ({ title: s.title, body: sectionText(s.content) }));
     printJson(ctx, { ...handoffJson(handoff), sections });
   } else {
-    ctx.stdout((await readText(path.resolve(ctx.cwd, handoff.file))) ?? '');
+    ctx.stdout((await readText(path.resolve(ctx.root, handoff.file))) ?? '');
   }
   return 0;
 }

@@ -12,16 +12,15 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const shown = args.values.all ? items : items.filter((p) => active.has(p));
   const state = (id: string, status: string) => (supersededBy.has(id) ? 'superseded' : status);
   if (args.values.json) {
-    printJson(
-      ctx,
-      shown.map((p) => ({
+    printJson(ctx, {
+      pins: shown.map((p) => ({
         ...p.meta,
         status: state(p.meta.id, p.meta.status),
         ...(supersededBy.has(p.meta.id) ? { superseded_by: supersededBy.get(p.meta.id) } : {}),
         file: p.file,
         text: p.text,
       })),
-    );
+    });
   } else if (shown.length === 0) {
     ctx.stdout(items.length === 0 ? 'No pins yet. Add one: handoff pin "<constraint>"\n' : 'No active pins (handoff pins --all shows the retired ones).\n');
   } else {

@@ -1,7 +1,7 @@
 // The resume prompt: what a fresh agent reads first. Pins verbatim, then the handoff's
 // own sections in the order a next session needs them, then what git says has
 // happened since. Built from data only; the command gathers the data.
-import type { Handoff } from '../store/handoff.js';
+import type { FileChange, Handoff } from '../store/handoff.js';
 import { code, renderFileGroups } from '../handoff/files.js';
 import { findSection, sectionText } from '../store/markdown.js';
 import type { Pin } from '../store/pin.js';
@@ -32,7 +32,8 @@ export interface ResumeParts {
   current_state: string;
   completed: string;
   references: string;
-  files: string;
+  /** The handoff's files; the prompt shows them grouped (Source, Tests, ...). */
+  files: FileChange[];
   since: SinceFacts;
   /** Why there is no handoff in a pins-only prompt. */
   reason?: string;
@@ -51,7 +52,7 @@ export const promptPins = (pins: readonly Pin[]): PromptPin[] =>
 /** The parts of a prompt with no handoff: the pins alone, and why. */
 export function pinsOnlyParts(pins: readonly Pin[], reason: string): ResumeParts {
   const since = { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: [] };
-  const empty = { next_steps: '', in_progress: '', open_questions: '', decisions: '', tried: '', current_state: '', completed: '', references: '', files: '' };
+  const empty = { next_steps: '', in_progress: '', open_questions: '', decisions: '', tried: '', current_state: '', completed: '', references: '', files: [] };
   return { id: null, file: null, goal: '', pins: promptPins(pins), ...empty, since, reason };
 }
 
@@ -82,7 +83,7 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
     const s = findSection(handoff.body, title);
     return s ? sectionText(s.content) : '';
   };
-  const files = renderFileGroups(handoff.meta.files);
+  const grouped = renderFileGroups(handoff.meta.files);
   return {
     id: handoff.meta.id,
     file: handoff.file,
@@ -94,10 +95,10 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
     decisions: currentDecisions(section('Decisions')),
     tried: section('Tried and abandoned'),
     // A draft lists the files under Current state; they are shown once, under Files.
-    current_state: section('Current state').replace(files, '').trim(),
+    current_state: section('Current state').replace(grouped, '').trim(),
     completed: section('Completed'),
     references: section('References'),
-    files,
+    files: handoff.meta.files,
     since,
   };
 }
@@ -116,7 +117,7 @@ export function renderResume(template: string, parts: ResumeParts): string {
     current_state: block('Current state', parts.current_state),
     completed: block('Completed', parts.completed),
     references: block('References', parts.references),
-    files: block('Files', parts.files),
+    files: block('Files', renderFileGroups(parts.files)),
     since: block('Since the handoff', renderSince(parts.since)),
     source: `(Handoff ${parts.id}, ${code(parts.file ?? '')}. Run \`handoff new "<next goal>"\` before you stop or your context fills.)`,
   });

@@ -112,7 +112,7 @@ export async function findNewest(ctx: Context, wanted: (meta: HandoffMeta) => bo
   let match: { summary: HandoffSummary; parsed?: Handoff } | undefined;
   await scanHandoffs(ctx, (summary, parsed) => (wanted(summary.meta) ? ((match = { summary, ...(parsed ? { parsed } : {}) }), true) : false), problems);
   if (!match) return { problems };
-  const found = match.parsed ?? parseHandoff((await readText(path.resolve(ctx.cwd, match.summary.file))) ?? '', match.summary.file);
+  const found = match.parsed ?? parseHandoff((await readText(path.resolve(ctx.root, match.summary.file))) ?? '', match.summary.file);
   return { found, problems };
 }
 
@@ -165,7 +165,7 @@ export async function createItem(ctx: Context, dir: string, id: string, content:
 }
 
 export async function rewriteItem(ctx: Context, relFile: string, content: string): Promise<void> {
-  const file = path.resolve(ctx.cwd, relFile);
+  const file = path.resolve(ctx.root, relFile);
   await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
   await sweep(ctx, path.dirname(file));
   await replaceFileAtomic(file, content);

@@ -2,6 +2,7 @@
 // one for `handoff new --from <file>`.
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
+import { printJson } from '../cli/output.js';
 import { DEFAULT_TRANSCRIPT_CONFIG } from '../store/config.js';
 import { computeMeter } from '../agents/meter-usage.js';
 import { discoverSessions } from './discovery.js';
@@ -24,7 +25,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     });
   }
   if (args.values.json === true) {
-    ctx.stdout(JSON.stringify(rows, null, 2) + '\n');
+    printJson(ctx, { sessions: rows });
     return 0;
   }
   if (rows.length === 0) {

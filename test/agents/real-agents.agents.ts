@@ -60,7 +60,7 @@ for (const [agent, reason] of why) console.warn(`test:agents: skipping ${agent}:
 /** The pin, as it appears in a request body serialised by JSON. */
 const PIN_JSON = JSON.stringify(PIN).slice(1, -1);
 const pinIn = (w: World, from = 0) => w.server.requests.slice(from).filter((r) => JSON.stringify(r.body).includes(PIN_JSON)).length;
-const handoffs = (w: World) => JSON.parse(w.handoff(['list', '--json']).stdout) as Array<{ id: string; goal: string; file: string }>;
+const handoffs = (w: World) => JSON.parse(w.handoff(['list', '--json']).stdout).handoffs as Array<{ id: string; goal: string; file: string }>;
 
 async function unknownRecords(file: string): Promise<number> {
   const opened = await openTranscript(file, file, undefined);

@@ -54,10 +54,10 @@ describe('concurrent writers', () => {
     // The tool reads back what it wrote, with no warnings.
     const list = repo.handoff(['list', '--json']);
     expect(list.stderr).toBe('');
-    expect(JSON.parse(list.stdout)).toHaveLength(n);
+    expect(JSON.parse(list.stdout).handoffs).toHaveLength(n);
     const pins = repo.handoff(['pins', '--json']);
     expect(pins.stderr).toBe('');
-    expect(JSON.parse(pins.stdout)).toHaveLength(n);
+    expect(JSON.parse(pins.stdout).pins).toHaveLength(n);
     // The roadmap of all of it is consistent: generated once, then current.
     expect(repo.handoff(['roadmap']).code).toBe(0);
     expect(repo.handoff(['roadmap', '--check']).code).toBe(0);

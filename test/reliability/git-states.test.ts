@@ -40,7 +40,7 @@ describe('git states', () => {
     repo.git('checkout', '-q', '--detach', 'HEAD~1');
     const { made, parts } = works(repo.dir);
     expect(repo.read(made.stdout.trim())).toContain('branch: null');
-    expect(parts.since.headFound).toBe(true);
+    expect(parts.since.head_found).toBe(true);
   });
 
   it('unborn branch: no commits yet, staged files still listed', () => {
@@ -49,7 +49,7 @@ describe('git states', () => {
     repo.git('add', 'first.ts');
     const { made, parts } = works(repo.dir, /1 file and 0 commits since the start/, true);
     expect(repo.read(made.stdout.trim())).toContain('head: null');
-    expect(parts.files).toContain('first.ts');
+    expect(parts.prompt).toContain('first.ts');
   });
 
   it('shallow clone: a handoff whose commit is not fetched says so', () => {
@@ -74,8 +74,8 @@ describe('git states', () => {
     repo.git('sparse-checkout', 'set', 'd');
     repo.write('d/z.ts', '3\n');
     const { parts } = works(repo.dir, /1 file and 0 commits/);
-    expect(parts.files).toContain('d/z.ts');
-    expect(parts.files).not.toContain('e/y.ts');
+    expect(parts.prompt).toContain('d/z.ts');
+    expect(parts.prompt).not.toContain('e/y.ts');
   });
 
   it('linked worktree: its own .handoff/, its own branch', () => {
@@ -95,7 +95,7 @@ describe('git states', () => {
     works(path.join(sup.dir, 'sm'));
     sup.write('sm/README.md', '# changed\n');
     const { parts } = works(sup.dir, /1 file and 0 commits/);
-    expect(parts.files).toContain('`sm`');
+    expect(parts.prompt).toContain('`sm`');
   });
 
   for (const [operation, start] of [
@@ -109,7 +109,7 @@ describe('git states', () => {
       start(repo);
       const { made, parts } = works(repo.dir);
       expect(made.stderr).toContain(`handoff: note: a ${operation} is in progress`);
-      expect(parts.files).toContain('a.txt');
+      expect(parts.prompt).toContain('a.txt');
     });
   }
 
@@ -134,8 +134,8 @@ describe('git states', () => {
     expect(text).toContain('path: "new\\nline.ts"');
     expect(text).toContain('path: "tab\\there.ts"');
     // In Markdown a newline would start a new line: it is flattened, never a new list item.
-    expect(parts.files).not.toMatch(/^line\.ts/m);
+    expect(parts.prompt).not.toMatch(/^line\.ts/m);
     const list = repo.handoff(['list', '--json']);
-    expect(JSON.parse(list.stdout)[0].files.map((f: { path: string }) => f.path).sort()).toEqual(['a b/ü "q".ts', 'new\nline.ts', 'tab\there.ts']);
+    expect(JSON.parse(list.stdout).handoffs[0].files.map((f: { path: string }) => f.path).sort()).toEqual(['a b/ü "q".ts', 'new\nline.ts', 'tab\there.ts']);
   });
 });

@@ -131,7 +131,7 @@ describe('hostile files under .handoff/', () => {
     const control = 'ring \u0007 escape \u001b[31m bell\u0008';
     const made = repo.handoff(['new', control, '--no-edit']);
     expect(made.code).toBe(0);
-    const json = JSON.parse(repo.handoff(['list', '--json']).stdout);
+    const json = JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs;
     expect(json.find((h: { goal: string }) => h.goal === control)).toBeTruthy();
   });
 });
