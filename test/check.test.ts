@@ -163,13 +163,13 @@ describe('handoff check', () => {
     repo.git('commit', '-q', '--author', 'Mallory <mallory@example.com>', '-m', 'tidy up');
     const json = check(repo, '--base', base);
     expect(json.code).toBe(0); // nothing is wrong with the file: it is for a person to judge
-    expect(json.report!.findings).toEqual([{ level: 'notice', file: pinPath(id(5)), rule: 'pin-review', message: `pin added by Mallory <mallory@example.com>: every agent is told to obey it word for word, so review it like code: ${JSON.stringify(evil.trimEnd())}` }]);
+    expect(json.report!.findings).toEqual([{ level: 'warning', file: pinPath(id(5)), rule: 'pin-review', message: `pin added by Mallory <mallory@example.com> contains wording addressed to the agent rather than the team (overriding instructions, secrecy or sending secrets): every agent is told to obey it word for word, so read it closely before merging: ${JSON.stringify(evil.trimEnd())}` }]);
     const text = repo.handoff(['check', '--base', base]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain(`${pinPath(id(5))}: notice: pin added by Mallory <mallory@example.com>`);
+    expect(text.stdout).toContain(`${pinPath(id(5))}: warning: pin added by Mallory <mallory@example.com>`);
     expect(text.stdout).toContain('upload ~/.ssh');
     const gh = repo.handoff(['check', '--base', base, '--format', 'github']);
-    expect(gh.stdout).toContain(`::notice file=${pinPath(id(5))},title=handoff check%3A pin-review::pin added by Mallory`);
+    expect(gh.stdout).toContain(`::warning file=${pinPath(id(5))},title=handoff check%3A pin-review::pin added by Mallory`);
     expect(gh.stdout).toContain('### Pins to review');
     expect(gh.stdout).toContain('committed by Mallory <mallory@example.com>');
     expect(gh.stdout).toContain(`\`\`\`\`text\n${evil.trimEnd()}\n\`\`\`\``);

@@ -1,7 +1,7 @@
 // Concurrent work on handoff and pin files merges cleanly: two clones continue or finish the
 // same handoff, or retire the same pin, and `git pull` merges field by field; random
 // concurrent operations on two branches, merged both ways, never conflict or lose a file.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,37 @@ describe('merging handoff and pin files', () => {
     const check = handoff(b, 'check');
     expect(check.stdout + check.stderr).not.toContain('error');
     expect(check.code).toBe(0);
+  });
+
+  it('a committed .gitattributes routing a source file to the driver gets git\'s own merge, never a roadmap', () => {
+    const repo = setUp();
+    repo.write('src.txt', 'one\ntwo\nthree\n');
+    repo.write('.gitattributes', '* merge=handoff-roadmap\n');
+    commitAll(repo.dir, 'a stranger routes every file to the driver');
+    git(repo.dir, 'checkout', '-q', '-b', 'side');
+    repo.write('src.txt', 'one\ntwo\nthree from side\n');
+    commitAll(repo.dir, 'side');
+    git(repo.dir, 'checkout', '-q', 'main');
+    repo.write('src.txt', 'one changed on main\ntwo\nthree\n');
+    commitAll(repo.dir, 'main');
+    const clean = spawnSync('git', ['merge', '--no-edit', 'side'], { cwd: repo.dir, env: gitEnv(), encoding: 'utf8' });
+    expect(clean.status).toBe(0);
+    expect(clean.stderr).toContain('handoff: merge driver: src.txt is not a handoff, a pin or the roadmap (.handoff/ROADMAP.md); merging it as text');
+    expect(repo.read('src.txt')).toBe('one changed on main\ntwo\nthree from side\n');
+    // Both sides change one line: a real conflict, with the user's lines, not a roadmap written over them.
+    git(repo.dir, 'checkout', '-q', 'side');
+    repo.write('src.txt', 'one from side\ntwo\nthree from side\n');
+    commitAll(repo.dir, 'side again');
+    git(repo.dir, 'checkout', '-q', 'main');
+    repo.write('src.txt', 'one from main\ntwo\nthree from side\n');
+    commitAll(repo.dir, 'main again');
+    const conflict = spawnSync('git', ['merge', '--no-edit', 'side'], { cwd: repo.dir, env: gitEnv(), encoding: 'utf8' });
+    expect(conflict.status).not.toBe(0);
+    const text = repo.read('src.txt');
+    expect(text).toContain('<<<<<<<');
+    expect(text).toContain('one from main');
+    expect(text).toContain('one from side');
+    expect(text).not.toContain('Roadmap');
   });
 
   it('names a file left with conflict markers as a merge conflict and says how to resolve it', () => {

@@ -235,6 +235,15 @@ describe('a committed config.yml is input from strangers', () => {
     const approved = await runHandoffAsync(repo.dir, ['new', 'goal four', '--no-edit'], env);
     expect(approved.code).toBe(0);
     expect(approved.stderr).not.toContain('not approved');
+    // Approving the URL does not hand it the key: that takes a second, explicit setting.
+    expect(approved.stderr).toContain(`handoff: OPENAI_API_KEY is not sent to ${server.url}, an endpoint set in git config; to send it there: git config handoff.sendKey ${server.url}`);
     expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.authorization).toBe('Bearer not-needed');
+    repo.git('config', 'handoff.sendKey', server.url);
+    const tied = await runHandoffAsync(repo.dir, ['new', 'goal five', '--no-edit'], env);
+    expect(tied.code).toBe(0);
+    expect(tied.stderr).not.toContain('OPENAI_API_KEY is not sent');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.authorization).toBe('Bearer sk-user-secret-key');
   });
 });

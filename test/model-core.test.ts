@@ -87,7 +87,18 @@ describe('the llm settings', () => {
     expect(noUrl).toMatchObject({ use: false, note: 'c.yml sets llm.mode auto, but a committed file cannot turn the model on; turn it on yourself with: git config handoff.llm auto' });
     // Approved: the user set the same URL locally; then the committed mode may apply.
     const approved = chooseModel(undefined, committed, userLlm({ OPENAI_API_KEY: 'k' }, 'handoff.baseurl\nhttp://elsewhere/v1\0'), 'c.yml');
-    expect(approved).toEqual({ use: true, endpoint: { baseURL: 'http://elsewhere/v1', model: 'm', apiKey: 'k', configured: true } });
+    // ... but the key stays home until the user ties it to that endpoint.
+    expect(approved).toEqual({
+      use: true,
+      endpoint: { baseURL: 'http://elsewhere/v1', model: 'm', apiKey: 'not-needed', configured: true },
+      note: 'OPENAI_API_KEY is not sent to http://elsewhere/v1, an endpoint set in git config; to send it there: git config handoff.sendKey http://elsewhere/v1',
+    });
+    const tied = chooseModel(undefined, committed, userLlm({ OPENAI_API_KEY: 'k' }, 'handoff.baseurl\nhttp://elsewhere/v1\0handoff.sendkey\nHTTP://Elsewhere/v1/\0'), 'c.yml');
+    expect(tied).toEqual({ use: true, endpoint: { baseURL: 'http://elsewhere/v1', model: 'm', apiKey: 'k', configured: true } });
+    const tiedElsewhere = chooseModel(true, committed, userLlm({ OPENAI_API_KEY: 'k' }, 'handoff.baseurl\nhttp://elsewhere/v1\0handoff.sendkey\nhttp://elsewhere.example/v1\0'), 'c.yml');
+    expect(tiedElsewhere.endpoint.apiKey).toBe('not-needed');
+    // OPENAI_BASE_URL sits beside the key in the user's environment: that pairing is the user's own.
+    expect(chooseModel(true, committed, userLlm({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://mine/v1' }, ''), 'c.yml').endpoint.apiKey).toBe('k');
     // The user's own switch wins over the committed one, both ways.
     expect(chooseModel(undefined, committed, userLlm({ HANDOFF_LLM: 'off', OPENAI_BASE_URL: 'http://elsewhere/v1' }, ''), 'c.yml').use).toBe(false);
     expect(chooseModel(undefined, { ...DEFAULT_LLM, model: 'm' }, userLlm({}, 'handoff.llm\nauto\0handoff.baseurl\nhttp://mine/v1\0'), 'c.yml').use).toBe(true);

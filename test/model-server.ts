@@ -18,6 +18,8 @@ export interface Received {
   body: Record<string, any>;
   /** All message contents joined, for searching. */
   text: string;
+  /** The Authorization header as received (which key, if any, reached this endpoint). */
+  authorization: string | undefined;
 }
 
 export interface ModelServer {
@@ -52,7 +54,7 @@ export async function startModelServer(script: Reply[] | ((n: number, body: Reco
     req.on('end', () => {
       const body = JSON.parse(raw || '{}');
       const n = requests.length;
-      requests.push({ body, text: (body.messages ?? []).map((m: { content: string }) => m.content).join('\n') });
+      requests.push({ body, text: (body.messages ?? []).map((m: { content: string }) => m.content).join('\n'), authorization: req.headers.authorization });
       const reply = typeof script === 'function' ? script(n, body) : script[Math.min(n, script.length - 1)]!;
       const send = () => {
         if (res.destroyed) return;

@@ -10,13 +10,12 @@ import { githubAnnotations, markdownSummary, textReport, type Change, type Summa
 import { activePins, parsePin, type Pin } from '../store/pin.js';
 import { renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
-import { readText } from '../store/fs.js';
 import { existingObjects, gitRaw, gitText, readObjects, resolveRev } from '../git/git-plumbing.js';
-import { renderFiles, roadmapPath } from '../roadmap/roadmap-file.js';
+import { readRoadmap, renderFiles, roadmapPath } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
 import { readWorkTree } from '../store/work-tree.js';
 import { plural, printJson } from '../cli/output.js';
-import { addedBy, pinReviewFindings, type PinToReview } from './pin-review.js';
+import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
 
 const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -100,7 +99,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
   const { tree, content } = await renderFiles(files, roadmap, ctx.root, ctx.env);
   const findings = treeFindings(tree, texts);
-  const currentRoadmap = await readText(path.join(root, roadmap));
+  const currentRoadmap = await readRoadmap(root, roadmap);
   if (currentRoadmap !== content && (currentRoadmap !== undefined || tree.handoffs.length + tree.pins.length > 0)) {
     findings.push({ level: 'error', file: roadmap, rule: 'roadmap', message: `${currentRoadmap === undefined ? 'is missing' : 'is out of date'}: run 'handoff roadmap' and commit it ('handoff roadmap --check' shows the difference)` });
   }
@@ -152,7 +151,7 @@ async function changedPins(root: string, tree: Tree, base: string, changes: Map<
     const now = tree.pins.find((p) => p.file === file);
     const id = path.basename(file, '.md');
     if (!now) {
-      out.push({ id, file, change, text: '', addedBy: authors.get(file) ?? null, review: false });
+      out.push({ id, file, change, text: '', addedBy: authors.get(file) ?? null, review: false, flags: [] });
       continue;
     }
     const old = before.get(`${base}:${file}`);
@@ -165,7 +164,7 @@ async function changedPins(root: string, tree: Tree, base: string, changes: Map<
     const retired = change === 'modified' && was?.meta.status === 'active' && now.meta.status === 'retired';
     // A status change alone (retired, superseded) asks nothing new of an agent; a text change does.
     const sameText = change === 'modified' && was !== undefined && was.text === now.text;
-    out.push({ id, file, change: retired ? 'retired' : change, text: now.text, addedBy: authors.get(file) ?? null, review: !retired && !sameText });
+    out.push({ id, file, change: retired ? 'retired' : change, text: now.text, addedBy: authors.get(file) ?? null, review: !retired && !sameText, flags: pinFlags(now.text) });
   }
   return out;
 }

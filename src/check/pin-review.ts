@@ -4,6 +4,7 @@
 import { gitRaw } from '../git/git-plumbing.js';
 import type { Finding } from './rules.js';
 import type { Change } from './report.js';
+import { pinFlags, revealHidden } from './pin-flags.js';
 
 export interface PinToReview {
   id: string;
@@ -14,6 +15,8 @@ export interface PinToReview {
   addedBy: string | null;
   /** Added, or its text changed: something new an agent will be told to obey. */
   review: boolean;
+  /** Why it reads as aimed at agents rather than the team (hidden characters, injection wording); empty when nothing stands out. */
+  flags: string[];
 }
 
 /** Who committed each file first, from git log (newest first: the last seen is the first add). */
@@ -30,14 +33,21 @@ export async function addedBy(root: string, files: readonly string[]): Promise<M
   return by;
 }
 
-/** One notice per pin to review: the text in full, one line, since annotations show one message. */
+/**
+ * One finding per pin to review: the text in full on one line (annotations show one message),
+ * hidden characters shown as <U+XXXX>. A notice, or a warning naming what stands out when
+ * the text reads as aimed at agents; neither fails the check: a person judges.
+ */
 export function pinReviewFindings(pins: readonly PinToReview[]): Finding[] {
   return pins
     .filter((p) => p.review)
-    .map((p) => ({
-      level: 'notice' as const,
-      file: p.file,
-      rule: 'pin-review',
-      message: `pin ${p.change} by ${p.addedBy ?? 'an uncommitted change'}: every agent is told to obey it word for word, so review it like code: ${JSON.stringify(p.text.trimEnd())}`,
-    }));
+    .map((p) => {
+      const who = `pin ${p.change} by ${p.addedBy ?? 'an uncommitted change'}`;
+      const text = JSON.stringify(revealHidden(p.text.trimEnd()));
+      return p.flags.length === 0
+        ? { level: 'notice' as const, file: p.file, rule: 'pin-review', message: `${who}: every agent is told to obey it word for word, so review it like code: ${text}` }
+        : { level: 'warning' as const, file: p.file, rule: 'pin-review', message: `${who} contains ${p.flags.join('; ')}: every agent is told to obey it word for word, so read it closely before merging: ${text}` };
+    });
 }
+
+export { pinFlags };

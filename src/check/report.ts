@@ -5,6 +5,7 @@ import type { Handoff } from '../store/handoff.js';
 import { shortId } from '../store/id.js';
 import { inline } from '../store/markdown.js';
 import type { PinToReview } from './pin-review.js';
+import { revealHidden } from './pin-flags.js';
 
 export function textReport(findings: readonly Finding[]): string {
   return findings.map((f) => `${f.file}${f.line ? `:${f.line}` : ''}: ${f.level}: ${f.message} [${f.rule}]\n`).join('');
@@ -96,12 +97,13 @@ export function markdownSummary(data: SummaryData): string {
   }
   out.push('', '### Pins added or retired', '');
   if (data.pins.length === 0) out.push('None.');
-  for (const p of data.pins) out.push(`- ${p.change} \`${short(p.id)}\`: ${inline(p.text).slice(0, 120)}`);
+  for (const p of data.pins) out.push(`- ${p.change} \`${short(p.id)}\`${p.flags.length > 0 ? ' (**read closely**)' : ''}: ${inline(revealHidden(p.text)).slice(0, 120).replace(/</g, '&lt;')}`);
   const review = data.pins.filter((p) => p.review);
   if (review.length > 0) {
     out.push('', '### Pins to review', '', 'Every agent working in this repository is told to obey these word for word. Read each one as you would read code.', '');
     for (const p of review) {
-      out.push(`#### \`${short(p.id)}\` (${p.change}, committed by ${p.addedBy ? inline(p.addedBy) : 'nobody yet: not committed'})`, '', '````text', p.text.replace(/`{4,}/g, (m) => m.split('').join('\u200b')).trimEnd(), '````', '');
+      const flagged = p.flags.length > 0 ? [`**Read closely:** it contains ${p.flags.map(inline).join('; ')}. Hidden characters are shown as \`<U+XXXX>\`.`, ''] : [];
+      out.push(`#### \`${short(p.id)}\` (${p.change}, committed by ${p.addedBy ? inline(p.addedBy) : 'nobody yet: not committed'})`, '', ...flagged, '````text', revealHidden(p.text).replace(/`{4,}/g, (m) => m.split('').join('\u200b')).trimEnd(), '````', '');
     }
   }
   const graph = mermaidChain(

@@ -86,6 +86,10 @@ export interface Endpoint {
 export interface UserLlm {
   mode?: 'auto' | 'off';
   baseURL?: string;
+  /** Where baseURL came from: OPENAI_BASE_URL sits beside OPENAI_API_KEY, git config does not. */
+  baseURLFrom?: 'env' | 'git';
+  /** git config handoff.sendKey: the one endpoint the user ties OPENAI_API_KEY to, beyond OpenAI's own and OPENAI_BASE_URL. */
+  keyFor?: string;
   model?: string;
   apiKey?: string;
 }
@@ -106,7 +110,13 @@ export interface ModelChoice {
 export function chooseModel(flag: boolean | undefined, llm: LlmConfig, user: UserLlm, file: string): ModelChoice {
   const committedUrl = llm.base_url;
   const model = user.model || llm.model;
-  const endpoint: Endpoint = { baseURL: user.baseURL, model, apiKey: user.apiKey || 'not-needed', configured: Boolean(user.baseURL || user.apiKey) && Boolean(model) };
+  // The key goes to OpenAI's own endpoint, to OPENAI_BASE_URL (set beside it), or to the one
+  // URL the user tied it to: never to a URL merely copied into git config from a refusal line.
+  const keyGoes = user.apiKey !== undefined && (user.baseURL === undefined || user.baseURLFrom === 'env' || sameEndpoint(user.keyFor, user.baseURL));
+  const endpoint: Endpoint = { baseURL: user.baseURL, model, apiKey: keyGoes ? user.apiKey! : 'not-needed', configured: Boolean(user.baseURL || user.apiKey) && Boolean(model) };
+  const withheld = user.apiKey !== undefined && !keyGoes
+    ? `OPENAI_API_KEY is not sent to ${user.baseURL}, an endpoint set in git config; to send it there: git config handoff.sendKey ${user.baseURL}`
+    : undefined;
   const refusal = committedUrl !== undefined && user.baseURL === undefined
     ? `${file} names the model endpoint ${committedUrl}, which you have not approved; nothing is sent there (approve it with: git config handoff.baseUrl ${committedUrl})`
     : undefined;
@@ -118,7 +128,22 @@ export function chooseModel(flag: boolean | undefined, llm: LlmConfig, user: Use
     return { use: false, endpoint, ...(note ? { note } : {}) };
   }
   if (refusal) return { use: false, endpoint, note: refusal };
-  return { use: flag === true || endpoint.configured, endpoint };
+  const use = flag === true || endpoint.configured;
+  return { use, endpoint, ...(use && withheld ? { note: withheld } : {}) };
+}
+
+/** Two spellings of one endpoint: case of scheme and host, and a trailing slash, do not matter. */
+export function sameEndpoint(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  const norm = (u: string) => {
+    try {
+      const url = new URL(u.trim());
+      return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+    } catch {
+      return u.trim().replace(/\/+$/, '');
+    }
+  };
+  return norm(a) === norm(b);
 }
 
 /** The user's own settings from the environment and from git config lines `key\nvalue\0` (git config -z --get-regexp). */
@@ -131,8 +156,10 @@ export function userLlm(env: Record<string, string | undefined>, gitConfig: stri
   const pick = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v.trim() !== '')?.trim();
   const modeText = pick(env.HANDOFF_LLM, git.get('handoff.llm'));
   const mode = modeText === 'auto' || modeText === 'on' || modeText === 'true' ? 'auto' : modeText === 'off' || modeText === 'false' ? 'off' : undefined;
-  const baseURL = pick(env.OPENAI_BASE_URL, git.get('handoff.baseurl'));
+  const envURL = pick(env.OPENAI_BASE_URL);
+  const baseURL = envURL ?? pick(git.get('handoff.baseurl'));
+  const keyFor = pick(git.get('handoff.sendkey'));
   const model = pick(env.HANDOFF_MODEL, git.get('handoff.model'));
   const apiKey = pick(env.OPENAI_API_KEY);
-  return { ...(mode ? { mode } : {}), ...(baseURL ? { baseURL } : {}), ...(model ? { model } : {}), ...(apiKey ? { apiKey } : {}) };
+  return { ...(mode ? { mode } : {}), ...(baseURL ? { baseURL, baseURLFrom: envURL ? ('env' as const) : ('git' as const) } : {}), ...(keyFor ? { keyFor } : {}), ...(model ? { model } : {}), ...(apiKey ? { apiKey } : {}) };
 }

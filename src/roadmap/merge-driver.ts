@@ -15,7 +15,7 @@ import { itemKind, mergeMaps, HANDOFF_DIR, type TreeFile } from '../store/tree.j
 import { mergeItem } from './item-merge.js';
 import { readText } from '../store/fs.js';
 import { filesOf, gitRaw, gitText, readObjects, resolveRev, treeBlobs } from '../git/git-plumbing.js';
-import { openCache, renderTree } from './roadmap-file.js';
+import { openCache, renderTree, roadmapPath } from './roadmap-file.js';
 
 interface Sides {
   base: string | null;
@@ -82,6 +82,12 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   const [base, ours, theirs, roadmap] = args.positionals as [string, string, string, string];
   const kind = itemKind(roadmap);
   if (kind === 'handoff' || kind === 'pin') return itemMerge(ctx, base, ours, theirs, roadmap);
+  // .gitattributes is committed: a line such as `* merge=handoff` must not let us write a
+  // roadmap over some other file. Anything but the roadmap gets git's own text merge.
+  if (roadmap !== roadmapPath(ctx.config)) {
+    ctx.stderr(`handoff: merge driver: ${roadmap} is not a handoff, a pin or the roadmap (${roadmapPath(ctx.config)}); merging it as text (a .gitattributes line routes it here)`);
+    return textMerge(ctx, base, ours, theirs);
+  }
   try {
     const sides = await findSides(ctx);
     if (!sides) {

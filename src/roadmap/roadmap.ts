@@ -5,8 +5,8 @@ import type { Context } from '../cli/context.js';
 import { unifiedDiff } from './text-diff.js';
 import type { Problem } from '../store/tree.js';
 import { HandoffError } from '../cli/errors.js';
-import { exists, readText } from '../store/fs.js';
-import { renderFiles, roadmapPath, writeRoadmap } from './roadmap-file.js';
+import { exists } from '../store/fs.js';
+import { readRoadmap, renderFiles, roadmapPath, writeRoadmap } from './roadmap-file.js';
 import { readWorkTree } from '../store/work-tree.js';
 import { plural, printJson } from '../cli/output.js';
 
@@ -21,7 +21,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   warnSkipped(ctx, tree.problems);
   const shown = ctx.rel(path.join(ctx.root, roadmap));
   if (args.values.check) {
-    const current = await readText(path.join(ctx.root, roadmap));
+    const current = await readRoadmap(ctx.root, roadmap);
     const upToDate = current === content;
     const diff = upToDate ? '' : await unifiedDiff(roadmap, current ?? '', content);
     if (args.values.json) printJson(ctx, { file: roadmap, upToDate, exists: current !== undefined, diff });

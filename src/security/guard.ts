@@ -31,3 +31,21 @@ export async function isSymlink(file: string): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * A file the tool generates (the roadmap) at a path a committed config.yml names: throws
+ * unless its directory really lies inside `root` and the file itself is not a link, so
+ * neither a read nor a write goes through a link to somewhere else on the machine.
+ */
+export async function assertPlainFileInside(root: string, rel: string): Promise<void> {
+  const file = path.join(root, rel);
+  if (await isSymlink(file)) {
+    throw new HandoffError(`${rel} is a symbolic link; it is never read or written through a link (it could lead outside the repository): delete it and run 'handoff roadmap'`);
+  }
+  let dir = path.dirname(file);
+  while (dir !== root && dir.startsWith(root) && (await real(dir)) === undefined) dir = path.dirname(dir);
+  const [r, d] = await Promise.all([real(root), real(dir)]);
+  if (r !== undefined && d !== undefined && d !== r && !d.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) {
+    throw new HandoffError(`${path.relative(root, dir) || '.'} (in the path of ${rel}) is a symbolic link to ${d}, outside the repository; refusing to read or write there (replace it with a directory)`);
+  }
+}
