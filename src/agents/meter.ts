@@ -1,5 +1,6 @@
 // `handoff meter`: how full the agent's context window is, and whether to hand off now.
 // Exit 3 above the threshold, so a hook or a shell prompt can act on it.
+import { EXIT } from '../cli/errors.js';
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { printJson } from '../cli/output.js';
@@ -7,7 +8,7 @@ import { DEFAULT_TRANSCRIPT_CONFIG } from '../store/config.js';
 import { computeMeter } from './meter-usage.js';
 import { readFrom } from '../transcripts/transcript-source.js';
 
-export const ABOVE_THRESHOLD = 3;
+export const ABOVE_THRESHOLD = EXIT.attention;
 
 export async function run(ctx: Context, args: Args): Promise<number> {
   const from = (args.values.from as string | undefined) ?? 'auto';

@@ -1,16 +1,11 @@
 // Wiring only: find the command in the table, parse its arguments, build the context,
 // run the lazily loaded handler, and map what it threw to an exit code. yargs (help and
 // usage errors) is loaded only when it is needed.
-import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { COMMANDS, type Args, type CommandSpec } from './spec.js';
 import type { Streams } from './context.js';
 import { HandoffError, UsageError, report } from './errors.js';
-
-export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
+import { version } from './version.js';
 
 function parse(spec: CommandSpec, argv: string[]): Args {
   const options: NonNullable<ParseArgsConfig['options']> = {};

@@ -1,8 +1,19 @@
-// The one place that maps failures to exit codes: 0 success, 1 failure, 2 usage error.
-// Everything else throws; only `exitCodeFor` / `report` decide what the user sees.
+// The one place that maps failures to exit codes. Everything else throws; only `report`
+// decides what the user sees.
+
+/** Every exit code handoff uses (the README lists them). */
+export const EXIT = {
+  ok: 0,
+  /** Something failed, or something is wrong: a stale roadmap, `check` errors, an unreadable file listed. */
+  failure: 1,
+  /** The command line itself was wrong. */
+  usage: 2,
+  /** Not an error, a signal: `meter` past its threshold; `git-hook pre-commit` refusing invalid staged files. */
+  attention: 3,
+} as const;
 
 export class HandoffError extends Error {
-  readonly exitCode: number = 1;
+  readonly exitCode: number = EXIT.failure;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'HandoffError';
@@ -11,7 +22,7 @@ export class HandoffError extends Error {
 
 /** The command line itself was wrong (unknown option, missing argument). */
 export class UsageError extends HandoffError {
-  override readonly exitCode = 2;
+  override readonly exitCode = EXIT.usage;
   constructor(message: string) {
     super(message);
     this.name = 'UsageError';
@@ -43,7 +54,7 @@ export function report(error: unknown, stderr: (line: string) => void, debug: bo
   const message = error instanceof Error ? error.message : String(error);
   stderr(`handoff: internal error: ${firstLine(message)}${debug ? '' : ' (HANDOFF_DEBUG=1 shows where)'}`);
   if (debug && error instanceof Error && error.stack) stderr(error.stack);
-  return 1;
+  return EXIT.failure;
 }
 
 function firstLine(text: string): string {

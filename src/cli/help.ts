@@ -6,7 +6,7 @@ import type { Argv } from 'yargs';
 import { COMMANDS } from './spec.js';
 import type { Streams } from './context.js';
 import { UsageError } from './errors.js';
-import { version } from './cli.js';
+import { version } from './version.js';
 
 const EPILOGUE = 'Files live under .handoff/ and are committed with the code. Format: docs/format.md.';
 

@@ -8,6 +8,8 @@
 // back to `handoff` on PATH. Only exit status 3 from `handoff git-hook pre-commit` (invalid
 // staged .handoff/ files) stops a commit; anything else warns and lets it through.
 
+import { EXIT } from '../cli/errors.js';
+
 export const HOOK_NAMES = ['pre-commit', 'post-merge', 'post-checkout', 'post-rewrite'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
@@ -17,7 +19,7 @@ export const CREATED_HEADER = "#!/bin/sh\n# Created by 'handoff hooks install'.\
 /** A non-shell hook is moved here and run from a small shell wrapper. */
 export const CHAINED_SUFFIX = '.handoff-chained';
 /** `handoff git-hook pre-commit` exits with this when staged .handoff/ files are invalid. */
-export const BLOCK_COMMIT = 3;
+export const BLOCK_COMMIT = EXIT.attention;
 
 export interface Cli {
   node: string;

@@ -15,19 +15,6 @@ import { isId } from './id.js';
 import { repoPathProblem } from '../security/paths.js';
 import { parseBody, type Body } from './markdown.js';
 
-export const SECTION_TITLES = [
-  'Goal',
-  'Completed',
-  'Current state',
-  'In progress',
-  'Next steps',
-  'Open questions',
-  'Decisions',
-  'Tried and abandoned',
-  'References',
-] as const;
-export type SectionTitle = (typeof SECTION_TITLES)[number];
-
 export const STATUSES = ['open', 'done', 'superseded'] as const;
 export type Status = (typeof STATUSES)[number];
 

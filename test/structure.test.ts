@@ -1,0 +1,67 @@
+// The shape of src/: no import cycles (dynamic imports included: a lazily loaded module
+// must not reach back into its loader), and each third-party dependency imported by
+// exactly one file, so replacing one touches one place.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(__dirname, '../src');
+
+function sources(dir = SRC): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const f = path.join(dir, n);
+    return statSync(f).isDirectory() ? sources(f) : f.endsWith('.ts') ? [f] : [];
+  });
+}
+
+/** Runtime imports of a file: static (not `import type`) and dynamic. */
+function imports(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^import\s+(type\s)?[^'";]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) if (!m[1]) out.push((m[2] ?? m[3])!);
+  for (const m of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) out.push(m[1]!);
+  return out;
+}
+
+const packageOf = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+
+describe('src/ structure', () => {
+  const files = sources();
+  const graph = new Map<string, string[]>();
+  const importers = new Map<string, Set<string>>();
+  for (const file of files) {
+    const specs = imports(readFileSync(file, 'utf8'));
+    graph.set(file, specs.filter((s) => s.startsWith('.')).map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts'))));
+    for (const s of specs.filter((x) => !x.startsWith('.') && !x.startsWith('node:'))) {
+      const name = packageOf(s);
+      importers.set(name, (importers.get(name) ?? new Set()).add(path.relative(SRC, file)));
+    }
+  }
+
+  it('has no import cycles', () => {
+    expect(files.length).toBeGreaterThan(50);
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (f: string) => {
+      state.set(f, 'open');
+      stack.push(f);
+      for (const g of graph.get(f) ?? []) {
+        if (state.get(g) === 'open') cycles.push([...stack.slice(stack.indexOf(g)), g].map((x) => path.relative(SRC, x)).join(' -> '));
+        else if (!state.has(g)) visit(g);
+      }
+      stack.pop();
+      state.set(f, 'done');
+    };
+    for (const f of files) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
+  it('imports each third-party dependency from one file, and only declared ones', () => {
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(importers.size).toBeGreaterThan(5);
+    for (const [name, by] of importers) {
+      expect([...by], name).toHaveLength(1);
+      expect(Object.keys(pkg.dependencies), `${name} is imported but not a dependency`).toContain(name);
+    }
+  });
+});
