@@ -130,7 +130,8 @@ describe('draft additions and usage', () => {
   it('reads the last main-thread assistant usage and skips torn lines', () => {
     const a = (usage: object, extra = {}) => JSON.stringify({ type: 'assistant', message: { model: 'm', usage }, ...extra });
     const text = ['{"torn', a({ input_tokens: 1, output_tokens: 2 }), a({ input_tokens: 100 }, { isSidechain: true }), '{"type":"user"}', ''].join('\n');
-    expect(lastUsage(text)).toEqual({ tokens: 3, model: 'm' });
+    // What fills the context for the next turn, as `handoff meter` counts it: output tokens are not input yet.
+    expect(lastUsage(text)).toEqual({ tokens: 1, model: 'm' });
     expect(lastUsage('{"type":"user"}\n')).toBeUndefined();
   });
 });

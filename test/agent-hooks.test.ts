@@ -287,16 +287,22 @@ describe('compaction hooks: pins verbatim, Gemini only when a compression is due
 describe('handoff hook claude-meter (opt-in)', () => {
   it('suggests a handoff once per session when the last reply passed the threshold', () => {
     const repo = withHandoff();
-    // The fixture's last assistant reply used 6 + 132 + 36,388 + 12 = 36,538 tokens.
+    repo.write('.handoff/config.yml', 'meter_threshold: 15\n');
+    // The fixture's last assistant reply filled 6 + 132 + 36,388 = 36,526 tokens of Claude's 200,000.
     const stop = JSON.stringify({ session_id: 'meter-1', transcript_path: TRANSCRIPT, cwd: repo.dir, hook_event_name: 'Stop', stop_hook_active: false });
-    const env = { TMPDIR: tempDir(), HANDOFF_CONTEXT_WINDOW: '40000' };
+    const env = { TMPDIR: tempDir() };
     const first = repo.handoff(['hook', 'claude-meter'], { input: stop, env });
     expect(first.code).toBe(0);
-    const line = "handoff: Claude Code's context is at 91% (36,538 of 40,000 tokens); consider `handoff new \"<next goal>\"` and a fresh session before it compacts";
+    const line = "handoff: Claude Code's context is at 18% (36,526 of 200,000 tokens); consider `handoff new \"<next goal>\"` and a fresh session before it compacts";
     expect(JSON.parse(first.stdout)).toEqual({ systemMessage: line });
+    // One formula: `handoff meter` on the same transcript says the same.
+    const meter = JSON.parse(repo.handoff(['meter', '--json', '--force', '--from', TRANSCRIPT]).stdout);
+    expect(meter.context).toMatchObject({ tokens: 36526, window: 200000 });
+    expect(Math.round(meter.context.percent)).toBe(18);
     const second = repo.handoff(['hook', 'claude-meter'], { input: stop, env });
     expect(second).toEqual({ code: 0, stdout: '', stderr: '' });
-    const below = repo.handoff(['hook', 'claude-meter'], { input: stop.replace('meter-1', 'meter-2'), env: { ...env, HANDOFF_CONTEXT_WINDOW: '200000' } });
+    repo.write('.handoff/config.yml', 'meter_threshold: 50\n');
+    const below = repo.handoff(['hook', 'claude-meter'], { input: stop.replace('meter-1', 'meter-2'), env });
     expect(below).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 });

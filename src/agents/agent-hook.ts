@@ -145,13 +145,14 @@ async function meter(ctx: Context, input: HookInput, agent: string): Promise<voi
   const { lastUsage, readTranscriptTail } = await import('./claude-usage.js');
   const usage = lastUsage(await readTranscriptTail(input.transcript_path));
   if (!usage) return;
-  // The same settings as `handoff meter` (config.yml meter_threshold, context_window).
-  const window = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || ctx.config.context_window || DEFAULT_TRANSCRIPT_CONFIG.context_window;
-  const share = usage.tokens / window;
-  if (share * 100 < (ctx.config.meter_threshold ?? DEFAULT_TRANSCRIPT_CONFIG.meter_threshold)) return;
+  // One formula with `handoff meter`: the same tokens, the same window (model, else config), the same threshold.
+  const { computeMeter } = await import('./meter-usage.js');
+  const configWindow = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || ctx.config.context_window || DEFAULT_TRANSCRIPT_CONFIG.context_window;
+  const m = computeMeter({ contextTokens: usage.tokens, ...(usage.model ? { model: usage.model } : {}) }, configWindow, ctx.config.meter_threshold ?? DEFAULT_TRANSCRIPT_CONFIG.meter_threshold);
+  if (!m?.above) return;
   const { firstSuggestion } = await import('./meter-state.js');
   if (!(await firstSuggestion(input.session_id ?? input.transcript_path))) return;
-  const line = `handoff: ${agent}'s context is at ${Math.round(share * 100)}% (${usage.tokens.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens); consider \`handoff new "<next goal>"\` and a fresh session before it compacts`;
+  const line = `handoff: ${agent}'s context is at ${Math.round(m.percent)}% (${m.tokens.toLocaleString('en-US')} of ${m.window.toLocaleString('en-US')} tokens); consider \`handoff new "<next goal>"\` and a fresh session before it compacts`;
   ctx.stderr(line);
   answer(ctx, { systemMessage: line });
 }

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 const TAIL_BYTES = 256 * 1024;
 
 export interface Usage {
-  /** Tokens in the context at the last reply: input + cache reads + cache writes + output. */
+  /** Tokens in the context at the last reply: input + cache reads + cache writes, as `handoff meter` counts them. */
   tokens: number;
   model?: string;
 }
@@ -28,7 +28,7 @@ export function lastUsage(jsonl: string): Usage | undefined {
     const usage = entry.message?.usage;
     if (entry.type !== 'assistant' || entry.isSidechain || !usage) continue;
     const n = (key: string) => (typeof usage[key] === 'number' ? (usage[key] as number) : 0);
-    const tokens = n('input_tokens') + n('cache_read_input_tokens') + n('cache_creation_input_tokens') + n('output_tokens');
+    const tokens = n('input_tokens') + n('cache_read_input_tokens') + n('cache_creation_input_tokens');
     return { tokens, ...(entry.message?.model ? { model: entry.message.model } : {}) };
   }
   return undefined;
