@@ -29,5 +29,4 @@ export function truncate(text: string, width: number): string {
   return flat.length > width ? `${flat.slice(0, width - 3)}...` : flat;
 }
 
-/** "1 handoff", "2 handoffs". */
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export { plural } from '../store/markdown.js';

@@ -3,7 +3,7 @@
 // happened since. Built from data only; the command gathers the data.
 import type { FileChange, Handoff } from '../store/handoff.js';
 import { code, renderFileGroups } from '../handoff/files.js';
-import { findSection, sectionText } from '../store/markdown.js';
+import { fenced, findSection, sectionText } from '../store/markdown.js';
 import type { Pin } from '../store/pin.js';
 import { fill } from '../store/template.js';
 import { renderSince, type SinceFacts } from './since.js';
@@ -37,13 +37,6 @@ export interface ResumeParts {
   since: SinceFacts;
   /** Why there is no handoff in a pins-only prompt. */
   reason?: string;
-}
-
-/** A fence that cannot be closed by anything inside the text. */
-function fenced(text: string, info = 'text'): string {
-  const longest = Math.max(2, ...(text.match(/^ {0,3}`{3,}/gm) ?? []).map((r) => r.trim().length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${info}\n${text}\n${fence}`;
 }
 
 export const promptPins = (pins: readonly Pin[]): PromptPin[] =>

@@ -5,7 +5,7 @@
 import { posix } from 'node:path';
 import type { Handoff } from '../store/handoff.js';
 import { code } from '../handoff/files.js';
-import { findSection, inline, sectionText } from '../store/markdown.js';
+import { fenced, findSection, inline, plural, sectionText } from '../store/markdown.js';
 import { activePins } from '../store/pin.js';
 import { fill } from '../store/template.js';
 import type { Tree } from '../store/tree.js';
@@ -33,17 +33,6 @@ export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, str
     out.set(id, id.slice(0, Math.min(length, id.length)));
   });
   return out;
-}
-
-/** A fence that nothing inside the text can close. */
-function fenced(text: string): string {
-  const longest = Math.max(2, ...(text.match(/^ {0,3}`{3,}/gm) ?? []).map((r) => r.trim().length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}text\n${text.endsWith('\n') ? text : `${text}\n`}${fence}`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function section(h: Handoff, title: string): string {

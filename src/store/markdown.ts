@@ -93,3 +93,13 @@ export function escapeBlock(text: string): string {
 export function inline(text: string): string {
   return text.replace(/\s*\r?\n\s*/g, ' ').trim();
 }
+
+/** Text in a fenced block that nothing inside it can close (the fence outgrows any run of backticks at a line start). */
+export function fenced(text: string, info = 'text'): string {
+  const longest = Math.max(2, ...(text.match(/^ {0,3}`{3,}/gm) ?? []).map((r) => r.trim().length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${info}\n${text.endsWith('\n') ? text : `${text}\n`}${fence}`;
+}
+
+/** "1 handoff", "2 handoffs". */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
