@@ -4,7 +4,7 @@
 // (`commit -a`, `commit -- path`) and GIT_DIR, and those must reach every git we run.
 import { spawn } from 'node:child_process';
 import { HandoffError } from '../cli/errors.js';
-import { needText, type ParseCache, type TreeFile } from '../store/tree.js';
+import { LINK_PREFIX, needText, SYMLINK_REFUSED, type ParseCache, type TreeFile } from '../store/tree.js';
 
 export interface GitResult {
   code: number;
@@ -45,7 +45,7 @@ export async function indexBlobs(cwd: string, ...prefixes: string[]): Promise<Ma
   const map = new Map<string, string>();
   for (const entry of out.split('\0')) {
     const m = /^(\d+) ([0-9a-f]+) (\d)\t(.*)$/s.exec(entry);
-    if (m && m[3] === '0' && m[1] !== '160000') map.set(m[4]!, m[2]!);
+    if (m && m[3] === '0' && m[1] !== '160000') map.set(m[4]!, m[1] === '120000' ? `${LINK_PREFIX}${m[2]!}` : m[2]!);
   }
   return map;
 }
@@ -57,7 +57,7 @@ export async function treeBlobs(cwd: string, rev: string | null, prefix: string)
   const out = await gitText(cwd, ['ls-tree', '-r', '-z', '--full-tree', rev, '--', prefix]);
   for (const entry of out.split('\0')) {
     const m = /^(\d+) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-    if (m) map.set(m[3]!, m[2]!);
+    if (m) map.set(m[3]!, m[1] === '120000' ? `${LINK_PREFIX}${m[2]!}` : m[2]!);
   }
   return map;
 }
@@ -88,11 +88,12 @@ export async function readObjects(cwd: string, specs: readonly string[]): Promis
  * of any `extra` objects, returned alongside so one `cat-file` serves the whole call).
  */
 export async function filesOf(cwd: string, blobs: ReadonlyMap<string, string>, cache?: ParseCache, extra: readonly string[] = []): Promise<{ files: TreeFile[]; extra: Map<string, string> }> {
-  const files: TreeFile[] = [...blobs].map(([path, blob]) => ({ path, blob }));
-  const wanted = needText(files, cache).map((f) => f.blob!);
+  // A symbolic link is refused as the work-tree reader refuses it: never read, never parsed.
+  const files: TreeFile[] = [...blobs].map(([path, blob]) => (blob.startsWith(LINK_PREFIX) ? { path, blob, refused: SYMLINK_REFUSED } : { path, blob }));
+  const wanted = needText(files.filter((f) => f.refused === undefined), cache).map((f) => f.blob!);
   const texts = await readObjects(cwd, [...new Set([...wanted, ...extra])]);
   for (const f of files) if (texts.has(f.blob!)) f.text = texts.get(f.blob!)!;
-  return { files: files.filter((f) => f.text !== undefined || !needText([f], cache).length), extra: texts };
+  return { files: files.filter((f) => f.refused !== undefined || f.text !== undefined || !needText([f], cache).length), extra: texts };
 }
 
 /** Which of the objects named by id or `rev:path` exist, in one `git cat-file --batch-check`. */

@@ -13,6 +13,12 @@ export const HANDOFFS_PREFIX = `${HANDOFF_DIR}/handoffs/`;
 export const PINS_PREFIX = `${HANDOFF_DIR}/pins/`;
 export const CONFIG_PATH = `${HANDOFF_DIR}/config.yml`;
 
+/** The one refusal for a symbolic link under .handoff/, whichever source it was read from. */
+export const SYMLINK_REFUSED = 'is a symbolic link; expected a regular file (a link could point outside the repository)';
+
+/** How a symbolic link (git mode 120000) is marked in a path -> blob map: never read, refused. */
+export const LINK_PREFIX = 'link:';
+
 export interface TreeFile {
   /** Repository-relative, with forward slashes. */
   path: string;

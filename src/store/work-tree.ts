@@ -7,7 +7,7 @@
 // `handoff roadmap` at 1,200 files); readFileSync reads each in a few microseconds.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { HANDOFFS_PREFIX, PINS_PREFIX, type TreeFile } from './tree.js';
+import { HANDOFFS_PREFIX, PINS_PREFIX, SYMLINK_REFUSED, type TreeFile } from './tree.js';
 
 /** The item files of a directory, and whether each is a symbolic link (never followed: it could point outside the repository). */
 function names(dir: string): Array<{ name: string; link: boolean }> {
@@ -28,7 +28,7 @@ export async function readWorkTree(root: string): Promise<TreeFile[]> {
     const dir = path.join(root, prefix);
     for (const { name, link } of names(dir)) {
       if (link) {
-        files.push({ path: `${prefix}${name}`, refused: 'is a symbolic link; expected a regular file (a link could point outside the repository)' });
+        files.push({ path: `${prefix}${name}`, refused: SYMLINK_REFUSED });
         continue;
       }
       try {

@@ -1,0 +1,43 @@
+// One symbolic-link policy for every reader of .handoff/: the work tree, the index (the
+// pre-commit hook) and a commit (check, the merge driver) refuse a linked pin alike.
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from './helpers.js';
+import { id, pinPath, pinText } from './fixtures-items.js';
+
+const REFUSED = 'is a symbolic link; expected a regular file';
+
+describe('a pin that is a symbolic link', () => {
+  it('is refused by pins, roadmap, check and the pre-commit hook, and its target is never copied', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init', '--hooks']).code).toBe(0);
+    repo.commit('set up handoff');
+    const outside = path.join(mkdtempSync(path.join(tmpdir(), 'handoff-outside-')), 'pin.md');
+    const pinId = id(7);
+    writeFileSync(outside, pinText({ id: pinId }, 'OUTSIDE TEXT'));
+    symlinkSync(outside, path.join(repo.dir, pinPath(pinId)));
+
+    const pins = repo.handoff(['pins']);
+    expect(pins.stdout).not.toContain('OUTSIDE TEXT');
+    expect(pins.stderr).toContain(REFUSED);
+
+    expect(repo.handoff(['roadmap']).code).toBe(0);
+    expect(repo.read('.handoff/ROADMAP.md')).not.toContain('OUTSIDE TEXT');
+
+    const check = repo.handoff(['check']);
+    expect(check.code).not.toBe(0);
+    expect(check.stdout + check.stderr).toContain(`${pinPath(pinId)}: error: ${REFUSED}`);
+
+    // From the index: the hook refuses it with the same words, not a parse error of the link's target.
+    repo.git('add', '-A');
+    let hook = '';
+    try {
+      repo.git('commit', '-q', '-m', 'linked pin');
+    } catch (error) {
+      hook = String((error as { stderr?: unknown }).stderr ?? error);
+    }
+    expect(hook).toContain(`${pinPath(pinId)}: ${REFUSED}`);
+  });
+});
