@@ -64,7 +64,7 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
     cacheFile: gitDir && path.join(gitDir, 'handoff-cache.json'),
     now: () => new Date(),
     newId: () => newId(Date.now()),
-    git: () => (git ??= import('../git/git.js').then((m) => m.openGit(root))),
+    git: () => (git ??= import('../git/git.js').then((m) => m.openGit(root, gitDir))),
     rel,
   };
 }

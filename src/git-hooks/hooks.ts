@@ -1,5 +1,4 @@
 // `handoff hooks install | uninstall | status`.
-import path from 'node:path';
 import type { Args } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
@@ -68,8 +67,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const driver = { configured: await driverConfigured(ctx.root), attributes: await hasAttributes(ctx.root, roadmap) };
     const managers = await otherManagers(ctx.root);
     if (args.values.json) {
-      const rel = (p: string) => path.relative(ctx.root, p).split(path.sep).join('/') || '.';
-      printJson(ctx, { dir: rel(hd.dir), manager: hd.manager ?? managers[0] ?? null, hooks: hooks.map((h) => ({ ...h, file: rel(h.file) })), mergeDriver: driver });
+      printJson(ctx, { dir: ctx.rel(hd.dir), manager: hd.manager ?? managers[0] ?? null, hooks: hooks.map((h) => ({ ...h, file: ctx.rel(h.file) })), mergeDriver: driver });
       return 0;
     }
     for (const h of hooks) {

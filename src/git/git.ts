@@ -13,7 +13,6 @@ import type { FileChange } from '../store/handoff.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gitRaw } from './git-plumbing.js';
-import { findGitDir } from './repo.js';
 
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -29,7 +28,11 @@ export interface Commit {
 }
 
 export class Git {
-  constructor(readonly root: string) {}
+  /** `gitDir`: the work tree's git directory when known (the context finds it without git). */
+  constructor(
+    readonly root: string,
+    private readonly gitDir: string | null = null,
+  ) {}
 
   private async run(args: string[]): Promise<string> {
     const result = await gitRaw(this.root, args);
@@ -47,8 +50,7 @@ export class Git {
     // Everything else at session start waits for the branch: read HEAD when it is the
     // plain file git writes (a branch, or a detached commit); anything else asks git
     // (a reftable repository's placeholder, a symbolic link, an unusual ref).
-    const gitDir = await findGitDir(this.root, process.env);
-    const head = gitDir ? await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => undefined) : undefined;
+    const head = this.gitDir ? await readFile(path.join(this.gitDir, 'HEAD'), 'utf8').catch(() => undefined) : undefined;
     const ref = head === undefined ? null : /^ref: refs\/heads\/([^\s]+)\n?$/.exec(head);
     if (ref && ref[1] !== '.invalid') return ref[1]!;
     if (head !== undefined && /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n?$/.test(head)) return null;
@@ -197,6 +199,6 @@ const OPERATIONS: ReadonlyArray<[string, string]> = [
   ['REVERT_HEAD', 'a revert'],
 ];
 
-export async function openGit(root: string): Promise<Git> {
-  return new Git(root);
+export async function openGit(root: string, gitDir: string | null = null): Promise<Git> {
+  return new Git(root, gitDir);
 }

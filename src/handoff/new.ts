@@ -68,7 +68,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   });
   if (file !== null) {
     ctx.stdout(`${ctx.rel(file)}\n`);
-    await (await import('../init/init-git.js')).hintInit(ctx);
+    await (await import('../init/init-hint.js')).hintInit(ctx);
   }
   return 0;
 }

@@ -2,8 +2,8 @@
 // local config), and with --hooks the hooks themselves.
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
-import { exists, readText, replaceFileAtomic } from '../store/fs.js';
-import { addAttributes, attributes, configureDriver, currentCli, driverConfigured } from '../git-hooks/hook-files.js';
+import { readText, replaceFileAtomic } from '../store/fs.js';
+import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
 import { roadmapPath } from '../roadmap/roadmap-file.js';
 import { install } from '../git-hooks/hooks.js';
 
@@ -36,11 +36,4 @@ export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
     changed = true;
   } else if (await configureDriver(ctx.root, currentCli())) say('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).');
   return changed;
-}
-
-/** After a write in a repository `handoff init` has not set up: one line saying why it matters. */
-export async function hintInit(ctx: Context): Promise<void> {
-  const [config, driver] = await Promise.all([exists(ctx.configFile), driverConfigured(ctx.root)]);
-  if (config && driver) return;
-  ctx.stderr(`handoff: hint: run 'handoff init' once in this repository: it ${driver ? 'writes .handoff/config.yml' : 'registers the merge driver, so merges of the roadmap and of handoffs do not conflict'}`);
 }

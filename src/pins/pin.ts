@@ -54,7 +54,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     };
     const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, text));
     ctx.stdout(`Pinned ${meta.id}${supersedes ? `, superseding ${supersedes}` : ''}: ${ctx.rel(file)}\n`);
-    await (await import('../init/init-git.js')).hintInit(ctx);
+    await (await import('../init/init-hint.js')).hintInit(ctx);
     return 0;
   };
   return typeof args.values.supersedes === 'string' ? withWriterLock(ctx, 'handoff pin --supersedes', write) : write();

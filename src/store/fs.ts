@@ -105,7 +105,8 @@ export async function sweepTemps(dir: string): Promise<number> {
   return removed;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this host is still running (EPERM: it is, under another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -7,20 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
+import { alive } from './fs.js';
 
 /** Long enough for a queue of writers on a loaded machine; a held lock names its holder. */
 const WAIT_MS = 120_000;
 /** A holder on another host cannot be probed: its lock counts as stale after this long. */
 const STALE_MS = 10 * 60_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Whether the lock's owner is gone: a dead process on this host, or an old lock from elsewhere. */
 function stale(text: string, ageMs: number): boolean {
