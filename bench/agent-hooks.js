@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Median wall time of the agent hook entry points, next to a bare `node -e 0` and the
 // pieces they are made of, in a real temporary repository with a handoff and a pin.
 // Usage: node bench/agent-hooks.js [runs]   (build first: npm run build)
@@ -66,6 +67,7 @@ function once(cmd, args, input = '', cwd = dir) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** @type {Array<[string, () => number]>} */
 const rows = [
   ['node -e 0 (bare node)', () => once(process.execPath, ['-e', '0'])],
   // Resolved from this package's own node_modules.
@@ -81,6 +83,7 @@ const rows = [
   ['handoff hook claude-pre-compact (writes a handoff)', () => once(process.execPath, [BIN, 'hook', 'claude-pre-compact'], compact, compactDir)],
 ];
 
+/** @type {number[][]} */
 const times = rows.map(() => []);
 for (let i = 0; i < runs; i++) rows.forEach(([, measure], r) => times[r].push(measure()));
 const results = rows.map(([name], r) => [name, median(times[r])]);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Chain fidelity: chains of handoffs built from scripted agent sessions with planted
 // facts (a user constraint, decisions and their replacements, todo transitions,
 // questions nobody answered, failed attempts, files), each hop handed off with

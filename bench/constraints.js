@@ -1,3 +1,4 @@
+// @ts-check
 // Precision and recall of constraint detection on the labelled sentences of the real
 // transcript fixtures (test/fixtures/constraint-sentences.json), before (the first rule:
 // a rule word at the start of the sentence) and now (src/transcripts/extract.ts).

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Figures for the git integration (run after `npm run build`): `node bench/hooks.js`.
 //
 // 1. In a repository with 5,000 files and 500 handoffs, the median `git commit` time,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The paths that run on every agent session start and every commit, measured in one
 // interleaved run next to `node -e 0` on the same node binary: `handoff resume`,
 // `handoff hook claude-session-start`, and a commit of a new handoff with the git hooks

@@ -1,3 +1,4 @@
+// @ts-check
 // Figures for the model path, per real fixture transcript: tokens sent, tokens in the
 // resulting resume prompt, the Codex-style comparison (last 20,000 tokens of user
 // messages plus a summary), and the time spent outside the HTTP wait.
@@ -41,8 +42,8 @@ const server = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }] })));
 });
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const endpoint = { baseURL: `http://127.0.0.1:${server.address().port}/v1`, model: 'bench-model', apiKey: 'x', configured: true };
+await new Promise((r) => server.listen(0, '127.0.0.1', () => r(undefined)));
+const endpoint = { baseURL: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/v1`, model: 'bench-model', apiKey: 'x', configured: true };
 const template = await readTemplate('handoff.md');
 const draft = template.replace(/\{\{goal\}\}/, 'continue the work').replace(/\{\{[a-z_]+\}\}\n\n?/g, '');
 const pins = [{ id: '01jx7k2m000000000000000000', text: 'never touch src/auth' }];

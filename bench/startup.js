@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Start-up cost of the commands agents and hooks run most, next to a bare `node -e 0`,
 // measured in the same run on the same machine. Prints medians; asserts nothing.
 //   node bench/startup.js [runs]

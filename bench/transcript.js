@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Drafting from a long transcript: throughput and peak RSS of
 // `handoff new --from <file>` on a synthetic Claude Code session, next to the floor of a
 // bare script that only reads the same file line by line and JSON-parses each line.
@@ -44,9 +45,9 @@ async function generate(file, bytes) {
     if (i % 25 === 0) lines.push(env0('assistant', { id: `msg_${i}c`, role: 'assistant', content: [{ type: 'tool_use', id: `${id}t`, name: 'TodoWrite', input: { todos: [{ content: `task ${i}`, status: 'in_progress' }, { content: `task ${i + 1}`, status: 'pending' }] } }] }));
     const chunk = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
     written += Buffer.byteLength(chunk);
-    if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(chunk)) await new Promise((r) => out.once('drain', () => r(undefined)));
   }
-  await new Promise((r) => out.end(r));
+  await new Promise((r) => out.end(() => r(undefined)));
   return written;
 }
 

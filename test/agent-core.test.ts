@@ -81,10 +81,12 @@ const parts = (over: Partial<ResumeParts> = {}): ResumeParts => ({
   in_progress: '',
   open_questions: '',
   decisions: '',
+  tried: '',
+  references: '',
   current_state: '',
   completed: '',
   files: [],
-  since: { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], missingFiles: [] },
+  since: { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: [] },
   ...over,
 });
 

@@ -5,14 +5,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assistantText, result, tool, user } from './claude-lines.js';
-import { makeRepo, tempDir, type Repo } from './helpers.js';
+import { makeRepo, tempDir } from './helpers.js';
 
 type Todo = [string, 'pending' | 'in_progress' | 'completed'];
 const todos = (e: { cwd: string }, list: Todo[], id: string) =>
   tool(e, 'TodoWrite', { todos: list.map(([content, status]) => ({ content, status, activeForm: content })) }, id);
 const edit = (e: { cwd: string }, file: string, id: string) => [tool(e, 'Edit', { file_path: path.join(e.cwd, file), old_string: 'a', new_string: 'b' }, id), result(e, id, false)];
 
-function session(repo: Repo, n: number, lines: string[]): string {
+function session(n: number, lines: string[]): string {
   const file = path.join(tempDir(), `session-${n}.jsonl`);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
@@ -35,7 +35,7 @@ describe('a chain of four handoffs', () => {
 
     // Session 1: the goal, a constraint, a first decision, the plan.
     repo.write('src/export.ts', 'export const e = 1;\n');
-    const s1 = session(repo, 1, [
+    const s1 = session(1, [
       user(e, 'Build the CSV export of invoices. Never add new dependencies without asking.'),
       assistantText(e, "We'll use papaparse for the CSV quoting because it handles every edge case. I'll use OFFSET pagination because it is the simplest."),
       todos(e, [['Add the export endpoint', 'in_progress'], ['Paginate invoice list', 'pending'], ['Write the CSV tests', 'pending']], 't1'),
@@ -46,7 +46,7 @@ describe('a chain of four handoffs', () => {
 
     // Session 2: papaparse is dropped; a failed attempt; chatter.
     repo.write('src/csv.ts', 'export const q = 1;\n');
-    const s2 = session(repo, 2, [
+    const s2 = session(2, [
       user(e, 'Keep going.'),
       assistantText(e, "We'll drop papaparse and write the CSV quoting by hand, because new dependencies are not allowed."),
       todos(e, [['Add the export endpoint', 'completed'], ['Write the CSV tests', 'in_progress'], ['Paginate invoice list', 'pending']], 't3'),
@@ -59,7 +59,7 @@ describe('a chain of four handoffs', () => {
 
     // Session 3: keyset instead of OFFSET; a question the user leaves unanswered; compacted twice.
     repo.write('src/paginate.ts', 'export const p = 1;\n');
-    const s3 = session(repo, 3, [
+    const s3 = session(3, [
       user(e, 'Keep going, nearly there.'),
       assistantText(e, 'Should voided invoices appear in the export?'),
       user(e, 'Keep going.'),
@@ -74,7 +74,7 @@ describe('a chain of four handoffs', () => {
 
     // Session 4: a new task on top.
     repo.write('src/button.ts', 'export const b = 1;\n');
-    const s4 = session(repo, 4, [user(e, 'Add the download button.'), todos(e, [['Add the download button', 'in_progress']], 't8')]);
+    const s4 = session(4, [user(e, 'Add the download button.'), todos(e, [['Add the download button', 'in_progress']], 't8')]);
     expect(repo.handoff(['new', 'CSV export: download button', '--from', s4, '--no-edit']).code).toBe(0);
 
     const prompt = repo.handoff(["resume"]).stdout;

@@ -83,7 +83,7 @@ describe('OpenCode write-ahead log', () => {
     // A frame cut short, or one whose checksum fails, ends the log where it is.
     expect(foldWal(main, wal.subarray(0, wal.length - 10)).equals(main)).toBe(true);
     const corrupt = Buffer.from(wal);
-    corrupt[wal.length - 1] ^= 0xff;
+    corrupt[wal.length - 1]! ^= 0xff;
     expect(foldWal(main, corrupt).equals(main)).toBe(true);
     const badMagic = Buffer.from(wal);
     badMagic[0] = 0;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from './helpers.js';
 import { fitPins, sessionContext } from '../src/resume/session-context.js';
-import { pinsOnlyParts } from '../src/resume/prompt.js';
+import { pinsOnlyParts, promptPins } from '../src/resume/prompt.js';
 import type { Pin } from '../src/store/pin.js';
 
 const hookInput = (cwd: string) => JSON.stringify({ session_id: 's1', cwd, hook_event_name: 'SessionStart', source: 'startup' });
@@ -58,11 +58,11 @@ describe('resume with no open handoff', () => {
 
 describe('fitPins', () => {
   it('keeps every pin that fits verbatim and points to the rest', () => {
-    const fitted = fitPins([pin('b', 'x'.repeat(500)), pin('a', 'short')], 400)!;
+    const fitted = fitPins(promptPins([pin('b', 'x'.repeat(500)), pin('a', 'short')]), 400)!;
     expect(fitted.pointed).toBe(1);
     expect(fitted.text).toContain('```text\nshort\n```');
     expect(fitted.text).toContain('Read `.handoff/pins/b.md` now');
-    expect(fitPins([pin('a', 'x')], 10)).toBeNull();
+    expect(fitPins(promptPins([pin('a', 'x')]), 10)).toBeNull();
   });
 
   it('a pins-only prompt over the limit sends only pins', () => {

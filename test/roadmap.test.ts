@@ -59,7 +59,7 @@ describe('handoff roadmap', () => {
   it('writes the file, is stable, and --check reports a difference', () => {
     const repo = makeRepo();
     repo.handoff(['init']);
-    for (const f of sampleFiles()) repo.write(f.path, f.text);
+    for (const f of sampleFiles()) repo.write(f.path, f.text!);
     const first = repo.handoff(['roadmap']);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^Wrote \.handoff\/ROADMAP\.md \(2 open handoffs, 1 active pin\)\.\n$/);
@@ -78,7 +78,7 @@ describe('handoff roadmap', () => {
     // A second clone with the files written in the opposite order gets the same bytes.
     const other = makeRepo({ name: 'other' });
     other.handoff(['init']);
-    for (const f of sampleFiles().reverse()) other.write(f.path, f.text);
+    for (const f of sampleFiles().reverse()) other.write(f.path, f.text!);
     other.git('checkout', '-q', '-b', 'elsewhere');
     other.handoff(['roadmap']);
     expect(other.read('.handoff/ROADMAP.md')).toBe(bytes);

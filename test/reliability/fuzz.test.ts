@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPTS } from '../helpers.js';
 import { runs, TIMEOUT } from './arbitraries.js';
