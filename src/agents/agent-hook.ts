@@ -5,9 +5,8 @@
 // the command is marked fail-open in spec.ts, so an internal error is a warning on
 // stderr and exit 0: a broken handoff never stops an agent from starting.
 import os from 'node:os';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { DEFAULT_TRANSCRIPT_CONFIG } from '../store/config.js';
 import { addToSections } from '../handoff/draft-additions.js';
 import { continuationGoal, parseHookInput, type HookInput } from './hook-input.js';
 import { redactSecrets } from '../security/redact.js';
@@ -147,8 +146,8 @@ async function meter(ctx: Context, input: HookInput, agent: string): Promise<voi
   if (!usage) return;
   // One formula with `handoff meter`: the same tokens, the same window (model, else config), the same threshold.
   const { computeMeter } = await import('./meter-usage.js');
-  const configWindow = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || ctx.config.context_window || DEFAULT_TRANSCRIPT_CONFIG.context_window;
-  const m = computeMeter({ contextTokens: usage.tokens, ...(usage.model ? { model: usage.model } : {}) }, configWindow, ctx.config.meter_threshold ?? DEFAULT_TRANSCRIPT_CONFIG.meter_threshold);
+  const configWindow = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || ctx.config.context_window;
+  const m = computeMeter({ contextTokens: usage.tokens, ...(usage.model ? { model: usage.model } : {}) }, configWindow, ctx.config.meter_threshold);
   if (!m?.above) return;
   const { firstSuggestion } = await import('./meter-state.js');
   if (!(await firstSuggestion(input.session_id ?? input.transcript_path))) return;
@@ -157,19 +156,18 @@ async function meter(ctx: Context, input: HookInput, agent: string): Promise<voi
   answer(ctx, { systemMessage: line });
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
-  const name = args.positionals[0]!;
+export async function run(ctx: Context, args: ArgsOf<'hook'>): Promise<Outcome> {
+  const name = args.positionals[0];
   const hook = HOOKS[name];
   if (!hook) {
     ctx.stderr(`handoff: warning: no hook named '${name}'; expected one of ${Object.keys(HOOKS).join(', ')}`);
-    return 0;
+    return;
   }
   const raw = ctx.stdinIsTTY ? '' : new TextDecoder().decode(await ctx.readStdin());
   const parsed = parseHookInput(raw);
   if (!parsed.ok) {
     ctx.stderr(`handoff: warning: ${name}: ${parsed.problem}; nothing done`);
-    return 0;
+    return;
   }
   await hook.run(ctx, parsed.input, hook.agent);
-  return 0;
 }

@@ -3,7 +3,7 @@
 // and take exactly those out again. One line per file changed.
 import { mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { AGENTS, isOurCommand, type AgentSpec } from './agents.js';
 import { FileFormatError, UsageError } from '../cli/errors.js';
@@ -158,22 +158,22 @@ async function status(ctx: Context, agent: AgentSpec): Promise<Status[]> {
   return out;
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'agent'>): Promise<Outcome> {
   const [action, name] = args.positionals;
-  if (!ACTIONS.includes(action!)) throw new UsageError(`'handoff agent' takes install, uninstall or status; got '${action}'`);
-  const agents = pick(name, action!);
+  if (!ACTIONS.includes(action)) throw new UsageError(`'handoff agent' takes install, uninstall or status; got '${action}'`);
+  const agents = pick(name, action);
   if (action === 'install') {
     for (const agent of agents) await install(ctx, agent, args.values.meter === true);
-    return 0;
+    return;
   }
   if (action === 'uninstall') {
     for (const agent of agents) await uninstall(ctx, agent);
-    return 0;
+    return;
   }
   const rows = (await Promise.all(agents.map((a) => status(ctx, a)))).flat();
   if (args.values.json) {
     printJson(ctx, { integrations: rows });
-    return 0;
+    return;
   }
   for (const row of rows) {
     const state = row.missing.length === 0 ? 'installed' : row.installed.length === 0 ? 'not installed' : `partly installed (missing ${row.missing.join(', ')})`;
@@ -182,5 +182,4 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const note = AGENTS.find((a) => a.name === row.agent)?.statusNote;
     if (note && row.kind === 'hooks' && row.installed.length > 0) ctx.stdout(`${' '.repeat(18)}note: ${note}\n`);
   }
-  return 0;
 }

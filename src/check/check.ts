@@ -2,7 +2,7 @@
 // 1 problems found, 2 usage error.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
 import { editedPinFinding, treeFindings, type Finding } from './rules.js';
@@ -11,7 +11,7 @@ import { activePins, parsePin, type Pin } from '../store/pin.js';
 import { renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
 import { existingObjects, gitRaw, gitText, readObjects, resolveRev } from '../git/git-plumbing.js';
-import { readRoadmap, renderFiles, roadmapPath } from '../roadmap/roadmap-file.js';
+import { readRoadmap, renderFiles } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
 import { readWorkTree } from '../store/work-tree.js';
 import { plural, printJson } from '../cli/output.js';
@@ -88,13 +88,13 @@ async function resolveBase(root: string, rev: string): Promise<string> {
   );
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
-  const format = (args.values.json ? 'json' : ((args.values.format as string | undefined) ?? 'text')) as Format;
+export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome> {
+  const format = (args.values.json ? 'json' : (args.values.format ?? 'text')) as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got '${format}'`);
   const root = ctx.root;
-  const baseArg = args.values.base as string | undefined;
+  const baseArg = args.values.base;
   const base = baseArg === undefined ? null : await resolveBase(root, baseArg);
-  const roadmap = roadmapPath(ctx.config);
+  const roadmap = ctx.config.roadmap;
   const files = await readWorkTree(root);
   const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
   const { tree, content } = await renderFiles(files, roadmap, ctx.root, ctx.env);
@@ -121,7 +121,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   } else {
     ctx.stdout(githubAnnotations(reported));
     const summary = markdownSummary(await summaryData(tree, changes, reported, base, pinChanges));
-    const target = (args.values.summary as string | undefined) ?? ctx.env.GITHUB_STEP_SUMMARY;
+    const target = args.values.summary ?? ctx.env.GITHUB_STEP_SUMMARY;
     if (target) {
       await fs.appendFile(path.resolve(ctx.cwd, target), summary);
       ctx.stderr(`handoff: wrote the pull request summary to ${target}`);
@@ -129,7 +129,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
       ctx.stdout(summary);
     }
   }
-  return errors === 0 ? 0 : 1;
+  return errors === 0 ? undefined : 'failure';
 }
 
 async function summaryData(tree: Tree, changes: Map<string, Change> | null, findings: Finding[], base: string | null, pins: PinToReview[]): Promise<SummaryData> {

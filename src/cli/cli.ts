@@ -4,7 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { COMMANDS, type Args, type CommandSpec } from './spec.js';
 import type { Streams } from './context.js';
-import { HandoffError, UsageError, report } from './errors.js';
+import { EXIT, HandoffError, UsageError, report } from './errors.js';
 import { version } from './version.js';
 
 function parse(spec: CommandSpec, argv: string[]): Args {
@@ -42,9 +42,9 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
     const [name, ...rest] = argv;
     if (name === '--version' || name === '-V' || name === 'version') {
       io.stdout(`handoff ${version()}\n`);
-      return 0;
+      return EXIT.ok;
     }
-    const spec = COMMANDS.find((c) => c.name === name);
+    const spec = (COMMANDS as readonly CommandSpec[]).find((c) => c.name === name);
     failOpen = spec?.failOpen === true;
     // After `--` everything is text (`handoff pin -- --help` pins the words "--help").
     const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
@@ -63,12 +63,13 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
     }
     const [{ createContext }, module] = await Promise.all([import('./context.js'), spec.load()]);
     const ctx = await createContext(cwd, env, io);
-    return (await module.run(ctx, args)) ?? 0;
+    const outcome = await module.run(ctx, args);
+    return outcome ? EXIT[outcome] : EXIT.ok;
   } catch (error) {
     // An agent hook must never stop the agent: its failure is reported, then ignored.
     if (failOpen) {
       report(error, (line) => io.stderr(line.replace(/^handoff: /, 'handoff: warning: hook failed, ignored: ')), env.HANDOFF_DEBUG === '1');
-      return 0;
+      return EXIT.ok;
     }
     return report(error, io.stderr, env.HANDOFF_DEBUG === '1');
   }

@@ -3,7 +3,7 @@
 // hooks and agents run must not pay.
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
-import { COMMANDS } from './spec.js';
+import { COMMANDS, type CommandSpec } from './spec.js';
 import type { Streams } from './context.js';
 import { UsageError } from './errors.js';
 import { version } from './version.js';
@@ -22,7 +22,7 @@ async function render(argv: string[]): Promise<string> {
     .epilogue(EPILOGUE)
     .wrap(Math.min(100, process.stdout.columns || 80))
     .exitProcess(false);
-  for (const spec of COMMANDS) {
+  for (const spec of COMMANDS as readonly CommandSpec[]) {
     const positionals = spec.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(' ');
     parser.command(`${spec.name}${positionals ? ` ${positionals}` : ''}`, spec.describe, (y) => {
       for (const p of spec.positionals) y.positional(p.name, { describe: p.describe, type: 'string' });

@@ -2,50 +2,64 @@
 // table (node:util parseArgs, a few ms) and help.ts renders it with yargs, which is only
 // loaded for --help and usage errors. Handlers load lazily, one module per command.
 import type { Context } from './context.js';
+import type { EXIT } from './errors.js';
 
 export interface OptionSpec {
-  type: 'string' | 'boolean';
-  describe: string;
-  short?: string;
-  multiple?: boolean;
+  readonly type: 'string' | 'boolean';
+  readonly describe: string;
+  readonly short?: string;
+  readonly multiple?: boolean;
 }
 
 export interface PositionalSpec {
-  name: string;
-  describe: string;
-  required?: boolean;
+  readonly name: string;
+  readonly describe: string;
+  readonly required?: boolean;
 }
 
-export interface Args {
-  values: Record<string, string | boolean | string[] | undefined>;
-  positionals: string[];
-}
+/** What `handoff <command>` ended with, besides its output: done, or a named code of `EXIT`. */
+export type Outcome = void | Exclude<keyof typeof EXIT, 'ok' | 'usage'>;
 
 export interface CommandModule {
-  run(ctx: Context, args: Args): Promise<number | void>;
+  run(ctx: Context, args: Args): Promise<Outcome>;
 }
 
 export interface CommandSpec {
-  name: string;
-  describe: string;
-  positionals: PositionalSpec[];
-  options: Record<string, OptionSpec>;
-  examples: Array<[string, string]>;
-  load: () => Promise<CommandModule>;
+  readonly name: string;
+  readonly describe: string;
+  readonly positionals: readonly PositionalSpec[];
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  readonly examples: ReadonlyArray<readonly [string, string]>;
+  readonly load: () => Promise<CommandModule>;
   /** Agent hooks: any failure is a warning on stderr and exit 0, so an agent always starts. */
-  failOpen?: boolean;
+  readonly failOpen?: boolean;
 }
 
-const json: OptionSpec = { type: 'boolean', describe: 'print JSON instead of text' };
+/** Parsed arguments of any command, as cli.ts has them. */
+export interface Args {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: ReadonlyArray<string | undefined>;
+}
 
-export const COMMANDS: CommandSpec[] = [
+type OptionValue<O> = O extends { type: 'boolean' } ? boolean : O extends { multiple: true } ? string[] : string;
+type Values<Os> = { -readonly [K in keyof Os]?: OptionValue<Os[K]> };
+type Positionals<Ps> = { -readonly [I in keyof Ps]: Ps[I] extends { required: true } ? string : string | undefined };
+type Spec<N extends CommandName> = Extract<(typeof COMMANDS)[number], { name: N }>;
+export type CommandName = (typeof COMMANDS)[number]['name'];
+
+/** The arguments of one command, typed from its row in the table: handlers never cast. */
+export type ArgsOf<N extends CommandName> = { values: Values<Spec<N>['options']>; positionals: Positionals<Spec<N>['positionals']> };
+
+const json = { type: 'boolean', describe: 'print JSON instead of text' } as const;
+
+export const COMMANDS = [
   {
     name: 'init',
     describe: 'create .handoff/ with a commented config.yml (safe to run again)',
     positionals: [],
     options: { hooks: { type: 'boolean', describe: 'also install the git hooks (handoff hooks install)' } },
     examples: [['handoff init', 'set up this repository']],
-    load: () => import('../init/init.js'),
+    load: (): Promise<CommandModule> => import('../init/init.js'),
   },
   {
     name: 'new',
@@ -67,7 +81,7 @@ export const COMMANDS: CommandSpec[] = [
       ['handoff new "now implement this for teams"', 'draft, review and save'],
       ['handoff new "fix the flaky test" --no-edit', 'save the draft as is'],
     ],
-    load: () => import('../handoff/new.js'),
+    load: (): Promise<CommandModule> => import('../handoff/new.js'),
   },
   {
     name: 'resume',
@@ -75,7 +89,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
     options: { json, 'allow-secret': { type: 'boolean', describe: 'print text that looks like a secret instead of redacting it' } },
     examples: [['handoff resume', 'continue where the last session stopped']],
-    load: () => import('../resume/resume.js'),
+    load: (): Promise<CommandModule> => import('../resume/resume.js'),
   },
   {
     name: 'pin',
@@ -91,7 +105,7 @@ export const COMMANDS: CommandSpec[] = [
       ['handoff pin "never touch src/auth"', 'a constraint for every session'],
       ['handoff pin --scope "db/**" "migrations are append-only"', 'only when db/ is in play'],
     ],
-    load: () => import('../pins/pin.js'),
+    load: (): Promise<CommandModule> => import('../pins/pin.js'),
   },
   {
     name: 'pins',
@@ -99,7 +113,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [],
     options: { all: { type: 'boolean', describe: 'include retired and superseded pins' }, json },
     examples: [['handoff pins', 'show what every session must follow']],
-    load: () => import('../pins/pins.js'),
+    load: (): Promise<CommandModule> => import('../pins/pins.js'),
   },
   {
     name: 'unpin',
@@ -107,7 +121,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: 'id', describe: 'a pin id or unique prefix', required: true }],
     options: { reason: { type: 'string', describe: 'why the constraint no longer holds' } },
     examples: [['handoff unpin 01jx7k2m --reason "auth module rewritten"', 'retire a pin']],
-    load: () => import('../pins/unpin.js'),
+    load: (): Promise<CommandModule> => import('../pins/unpin.js'),
   },
   {
     name: 'list',
@@ -119,7 +133,7 @@ export const COMMANDS: CommandSpec[] = [
       json,
     },
     examples: [['handoff list --status open', 'what is still open']],
-    load: () => import('../handoff/list.js'),
+    load: (): Promise<CommandModule> => import('../handoff/list.js'),
   },
   {
     name: 'show',
@@ -127,7 +141,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix', required: true }],
     options: { json },
     examples: [['handoff show 01jx7k2m', 'print the file']],
-    load: () => import('../handoff/show.js'),
+    load: (): Promise<CommandModule> => import('../handoff/show.js'),
   },
   {
     name: 'done',
@@ -135,7 +149,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
     options: {},
     examples: [['handoff done 01jx7k2m', 'the work it described is finished']],
-    load: () => import('../handoff/done.js'),
+    load: (): Promise<CommandModule> => import('../handoff/done.js'),
   },
   {
     name: 'reopen',
@@ -143,7 +157,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix', required: true }],
     options: {},
     examples: [['handoff reopen 01jx7k2m', 'continue this handoff, not the one written after it']],
-    load: () => import('../handoff/reopen.js'),
+    load: (): Promise<CommandModule> => import('../handoff/reopen.js'),
   },
   {
     name: 'sessions',
@@ -151,7 +165,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [],
     options: { json },
     examples: [['handoff sessions', 'pick a transcript for handoff new --from']],
-    load: () => import('../transcripts/sessions.js'),
+    load: (): Promise<CommandModule> => import('../transcripts/sessions.js'),
   },
   {
     name: 'meter',
@@ -166,7 +180,7 @@ export const COMMANDS: CommandSpec[] = [
       ['handoff meter', 'how full is the current session?'],
       ['handoff meter --json || handoff new "..."', 'hand off when the meter says so'],
     ],
-    load: () => import('../agents/meter.js'),
+    load: (): Promise<CommandModule> => import('../agents/meter.js'),
   },
   {
     name: 'agent',
@@ -184,7 +198,7 @@ export const COMMANDS: CommandSpec[] = [
       ['handoff agent install codex', 'a marked block in AGENTS.md'],
       ['handoff agent status', 'what is installed for each agent'],
     ],
-    load: () => import('../agents/agent.js'),
+    load: (): Promise<CommandModule> => import('../agents/agent.js'),
   },
   {
     name: 'hook',
@@ -192,7 +206,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: 'name', describe: 'claude-session-start, claude-pre-compact, claude-meter, gemini-session-start or gemini-pre-compress', required: true }],
     options: {},
     examples: [['handoff hook claude-session-start < input.json', 'what Claude Code runs at session start']],
-    load: () => import('../agents/agent-hook.js'),
+    load: (): Promise<CommandModule> => import('../agents/agent-hook.js'),
     failOpen: true,
   },
   {
@@ -207,7 +221,7 @@ export const COMMANDS: CommandSpec[] = [
       ['handoff roadmap', 'write the roadmap'],
       ['handoff roadmap --check', 'in CI: is the committed roadmap current?'],
     ],
-    load: () => import('../roadmap/roadmap.js'),
+    load: (): Promise<CommandModule> => import('../roadmap/roadmap.js'),
   },
   {
     name: 'hooks',
@@ -218,7 +232,7 @@ export const COMMANDS: CommandSpec[] = [
       ['handoff hooks install', 'add the hooks (your own hooks are kept and still run)'],
       ['handoff hooks status', 'what is installed where'],
     ],
-    load: () => import('../git-hooks/hooks.js'),
+    load: (): Promise<CommandModule> => import('../git-hooks/hooks.js'),
   },
   {
     name: 'git-hook',
@@ -226,7 +240,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: 'name', describe: 'pre-commit or refresh', required: true }],
     options: {},
     examples: [['HANDOFF_SKIP=1 git commit', 'skip the hooks for one commit']],
-    load: () => import('../git-hooks/git-hook.js'),
+    load: (): Promise<CommandModule> => import('../git-hooks/git-hook.js'),
   },
   {
     name: 'merge-driver',
@@ -239,7 +253,7 @@ export const COMMANDS: CommandSpec[] = [
     ],
     options: {},
     examples: [['git config merge.handoff-roadmap.driver', 'set by handoff hooks install']],
-    load: () => import('../roadmap/merge-driver.js'),
+    load: (): Promise<CommandModule> => import('../roadmap/merge-driver.js'),
   },
   {
     name: 'check',
@@ -255,6 +269,6 @@ export const COMMANDS: CommandSpec[] = [
       ['handoff check', 'validate everything'],
       ['handoff check --base origin/main --format github', 'in a pull request workflow'],
     ],
-    load: () => import('../check/check.js'),
+    load: (): Promise<CommandModule> => import('../check/check.js'),
   },
-];
+] as const satisfies readonly CommandSpec[];

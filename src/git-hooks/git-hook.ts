@@ -3,20 +3,19 @@
 // failure: every error is one warning and exit 0. The single exception is the user's
 // own staged .handoff/ files being invalid (exit 3, which the hook turns into a refusal).
 import path from 'node:path';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
 import { parseConfig } from '../store/config.js';
-import { BLOCK_COMMIT } from './hook-script.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind, type Problem } from '../store/tree.js';
 import { exists, readText } from '../store/fs.js';
 import { filesOf, gitRaw, gitText, indexBlobs } from '../git/git-plumbing.js';
-import { openCache, renderFiles, renderTree, roadmapPath, writeRoadmap } from '../roadmap/roadmap-file.js';
+import { openCache, renderFiles, renderTree, writeRoadmap } from '../roadmap/roadmap-file.js';
 import { readWorkTree } from '../store/work-tree.js';
 
-async function preCommit(ctx: Context): Promise<number> {
+async function preCommit(ctx: Context): Promise<Outcome> {
   const root = ctx.root;
-  const roadmap = roadmapPath(ctx.config);
+  const roadmap = ctx.config.roadmap;
   // Three rounds of git at most: list and diff, one cat-file, one update-index.
   const [opened, index, stagedOut] = await Promise.all([
     openCache(root, ctx.env),
@@ -43,7 +42,7 @@ async function preCommit(ctx: Context): Promise<number> {
   if (blocking.length > 0) {
     for (const p of blocking) ctx.stderr(`handoff: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
     ctx.stderr(`handoff: commit stopped: fix ${blocking.length === 1 ? 'that file' : 'those files'} and 'git add' again (or unstage ${blocking.length === 1 ? 'it' : 'them'}); to commit anyway: HANDOFF_SKIP=1 git commit ... (or git commit --no-verify)`);
-    return BLOCK_COMMIT;
+    return 'attention'; // the hook's shell refuses the commit on this code (BLOCK_COMMIT)
   }
   await writeRoadmap(root, roadmap, content);
   if ((roadmapBlob && extra.get(roadmapBlob)) !== content) {
@@ -60,7 +59,6 @@ async function preCommit(ctx: Context): Promise<number> {
       if (r.code !== 0) ctx.stderr(`handoff: this commit names its paths, so git's index still has the old ${roadmap}: run 'git add ${roadmap}' after it`);
     }
   }
-  return 0;
 }
 
 /** A rebase, merge, cherry-pick or revert is under way: its later steps may need the file untouched. */
@@ -71,18 +69,17 @@ async function operationInProgress(ctx: Context): Promise<boolean> {
   return found.some(Boolean);
 }
 
-async function refresh(ctx: Context): Promise<number> {
-  if (await operationInProgress(ctx)) return 0;
-  const roadmap = roadmapPath(ctx.config);
-  if (!(await exists(path.join(ctx.root, HANDOFF_DIR)))) return 0;
+async function refresh(ctx: Context): Promise<Outcome> {
+  if (await operationInProgress(ctx)) return;
+  const roadmap = ctx.config.roadmap;
+  if (!(await exists(path.join(ctx.root, HANDOFF_DIR)))) return;
   const { content } = await renderFiles(await readWorkTree(ctx.root), roadmap, ctx.root, ctx.env);
   const before = await readText(path.join(ctx.root, roadmap));
-  if (before === undefined && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'handoffs'))) && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'pins')))) return 0;
+  if (before === undefined && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'handoffs'))) && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'pins')))) return;
   if (await writeRoadmap(ctx.root, roadmap, content)) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
-  return 0;
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'git-hook'>): Promise<Outcome> {
   const which = args.positionals[0];
   if (which !== 'pre-commit' && which !== 'refresh') throw new UsageError(`'handoff git-hook' takes pre-commit or refresh; got '${which ?? ''}' (git hooks run it; see handoff hooks install)`);
   try {
@@ -91,6 +88,6 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     ctx.stderr(`handoff: warning: the ${which === 'pre-commit' ? 'pre-commit' : 'roadmap refresh'} hook failed (${message}); carrying on without it (HANDOFF_DEBUG=1 shows more)`);
     if (ctx.env.HANDOFF_DEBUG === '1' && error instanceof Error && error.stack) ctx.stderr(error.stack);
-    return 0;
+    return;
   }
 }

@@ -1,5 +1,5 @@
 // `handoff hooks install | uninstall | status`.
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import {
@@ -15,7 +15,6 @@ import {
   uninstallHooks,
   type HookState,
 } from './hook-files.js';
-import { roadmapPath } from '../roadmap/roadmap-file.js';
 import { printJson } from '../cli/output.js';
 
 const SAID: Record<HookState, string> = {
@@ -46,29 +45,29 @@ export async function install(ctx: Context): Promise<void> {
   if (hd.manager === 'husky') ctx.stderr('handoff: note: husky keeps hooks in the repository; commit .husky/ so the team gets them');
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome> {
   const action = args.positionals[0];
   if (action === 'install') {
     await install(ctx);
-    return 0;
+    return;
   }
   if (action === 'uninstall') {
     const hd = await hooksDir(ctx.root);
     for (const r of await uninstallHooks(hd)) ctx.stdout(`${r.hook}: ${SAID[r.state]} (${ctx.rel(r.file)})\n`);
     // The merge driver is not a hook: .gitattributes routes the roadmap to it, and without it merges conflict.
     if (await driverConfigured(ctx.root)) ctx.stdout('The roadmap merge driver stays registered (merge.handoff-roadmap in the local git config): merges of the roadmap need it.\n');
-    return 0;
+    return;
   }
   if (action === 'status') {
     const hd = await hooksDir(ctx.root);
     const cli = currentCli();
     const hooks = await hookStatus(hd, hd.shared ? null : cli);
-    const roadmap = roadmapPath(ctx.config);
+    const roadmap = ctx.config.roadmap;
     const driver = { configured: await driverConfigured(ctx.root), attributes: await hasAttributes(ctx.root, roadmap) };
     const managers = await otherManagers(ctx.root);
     if (args.values.json) {
       printJson(ctx, { dir: ctx.rel(hd.dir), manager: hd.manager ?? managers[0] ?? null, hooks: hooks.map((h) => ({ ...h, file: ctx.rel(h.file) })), mergeDriver: driver });
-      return 0;
+      return;
     }
     for (const h of hooks) {
       const state = !h.installed ? 'not installed' : h.current ? 'installed' : "installed, but written by another handoff install (run 'handoff hooks install' to update)";
@@ -76,7 +75,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     }
     ctx.stdout(`merge driver: ${driver.configured ? 'registered' : 'not registered'} in the git config; ${attributes(roadmap).file} ${driver.attributes ? 'routes' : 'does not route'} ${roadmap} to it\n`);
     for (const m of managers) ctx.stdout(`note: ${MANAGER_NOTES[m]}\n`);
-    return 0;
+    return;
   }
   throw new UsageError(`'handoff hooks' needs one of install, uninstall, status; got '${action ?? ''}'`);
 }

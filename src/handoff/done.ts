@@ -1,15 +1,15 @@
 import { withWriterLock } from '../store/writer-lock.js';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
 import { updateHandoff, type Handoff } from '../store/handoff.js';
 import { findItem, findOpenOnBranch, loadHandoffs, rewriteItem, warnProblems } from '../store/store.js';
 
-export function run(ctx: Context, args: Args): Promise<number> {
+export function run(ctx: Context, args: ArgsOf<'done'>): Promise<Outcome> {
   return withWriterLock(ctx, 'handoff done', () => locked(ctx, args));
 }
 
-async function locked(ctx: Context, args: Args): Promise<number> {
+async function locked(ctx: Context, args: ArgsOf<'done'>): Promise<Outcome> {
   const query = args.positionals[0];
   let handoff: Handoff | undefined;
   if (query !== undefined) {
@@ -24,12 +24,11 @@ async function locked(ctx: Context, args: Args): Promise<number> {
   }
   if (handoff.meta.status === 'done') {
     ctx.stdout(`Handoff ${handoff.meta.id} is already done; nothing changed.\n`);
-    return 0;
+    return;
   }
   if (handoff.meta.status === 'superseded') {
     throw new HandoffError(`handoff ${handoff.meta.id} was superseded by ${handoff.meta.superseded_by ?? 'a later handoff'}; mark that one done instead`);
   }
   await rewriteItem(ctx, handoff.file, updateHandoff(handoff, { status: 'done', finished: ctx.now().toISOString() }));
   ctx.stdout(`Marked ${handoff.meta.id} done: ${handoff.file}\n`);
-  return 0;
 }

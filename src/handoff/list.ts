@@ -1,4 +1,4 @@
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { STATUSES, type Status } from '../store/handoff.js';
@@ -6,12 +6,12 @@ import { shortId } from '../store/id.js';
 import { loadSummaries, warnProblems } from '../store/store.js';
 import { handoffJson, printJson, truncate } from '../cli/output.js';
 
-export async function run(ctx: Context, args: Args): Promise<number> {
-  const status = args.values.status as string | undefined;
+export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> {
+  const status = args.values.status;
   if (status !== undefined && !STATUSES.includes(status as Status)) {
     throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
   }
-  const branch = args.values.branch as string | undefined;
+  const branch = args.values.branch;
   const { items, problems } = await loadSummaries(ctx);
   const shown = items
     .filter((h) => (status === undefined || h.meta.status === status) && (branch === undefined || h.meta.branch === branch))
@@ -28,5 +28,5 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     ctx.stdout(`${rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n`);
   }
-  return warnProblems(ctx, problems) ? 1 : 0;
+  return warnProblems(ctx, problems) ? 'failure' : undefined;
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
 import { draft as drafted, editedBody } from './draft.js';
@@ -34,8 +34,8 @@ async function findBase(ctx: Context, git: Git, since: string | undefined, paren
   return mergeBase ?? (await git.rootCommit());
 }
 
-async function review(ctx: Context, git: Git, args: Args, draft: string): Promise<string> {
-  const messageFile = args.values['message-file'] as string | undefined;
+async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string): Promise<string> {
+  const messageFile = args.values['message-file'];
   if (messageFile !== undefined) {
     const body = messageFile === '-' ? new TextDecoder().decode(await ctx.readStdin()) : await readUserFile(path.resolve(ctx.cwd, messageFile), messageFile);
     if (body.trim() === '') throw new HandoffError(`${messageFile}: the handoff body is empty; nothing written`);
@@ -51,13 +51,13 @@ async function review(ctx: Context, git: Git, args: Args, draft: string): Promis
   return body;
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
-  const goal = checkText(args.positionals[0]!, 'the goal');
-  const from = args.values.from as string | undefined;
+export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
+  const goal = checkText(args.positionals[0], 'the goal');
+  const from = args.values.from;
   const pinCandidates = args.values['pin-candidates'] === true;
   if (from === undefined && pinCandidates) throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
   const file = await writeHandoff(ctx, goal, {
-    since: args.values.since as string | undefined,
+    since: args.values.since,
     from,
     force: args.values.force === true,
     fresh: args.values.fresh === true,
@@ -70,7 +70,6 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     ctx.stdout(`${ctx.rel(file)}\n`);
     await (await import('../init/init-hint.js')).hintInit(ctx);
   }
-  return 0;
 }
 
 export interface WriteOptions {

@@ -1,17 +1,17 @@
 // `handoff reopen <id>`: undo a `new` that continued the wrong handoff, or a `done` said
 // too early. The handoff is open again; the open handoff that superseded it, if any, is
 // marked superseded by it in turn, so `resume` and the next `new` continue this one.
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { updateHandoff } from '../store/handoff.js';
 import { findItem, loadHandoffs, rewriteItem } from '../store/store.js';
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'reopen'>): Promise<Outcome> {
   const { items, problems } = await loadHandoffs(ctx);
-  const handoff = await findItem(ctx, items, args.positionals[0]!, 'handoff', problems);
+  const handoff = await findItem(ctx, items, args.positionals[0], 'handoff', problems);
   if (handoff.meta.status === 'open') {
     ctx.stdout(`Handoff ${handoff.meta.id} is already open; nothing changed.\n`);
-    return 0;
+    return;
   }
   const later = handoff.meta.superseded_by ? items.find((h) => h.meta.id === handoff.meta.superseded_by) : undefined;
   await rewriteItem(ctx, handoff.file, updateHandoff(handoff, { status: 'open', superseded_by: undefined, finished: undefined }));
@@ -20,5 +20,4 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     ctx.stderr(`handoff: ${later.meta.id} is now superseded by ${handoff.meta.id}`);
   }
   ctx.stdout(`Reopened ${handoff.meta.id}: ${handoff.file}\n`);
-  return 0;
 }

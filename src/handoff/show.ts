@@ -1,4 +1,4 @@
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { sectionText } from '../store/markdown.js';
 import { findItem, loadHandoffs } from '../store/store.js';
@@ -6,14 +6,13 @@ import { readText } from '../store/fs.js';
 import { handoffJson, printJson } from '../cli/output.js';
 import path from 'node:path';
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'show'>): Promise<Outcome> {
   const { items, problems } = await loadHandoffs(ctx);
-  const handoff = await findItem(ctx, items, args.positionals[0]!, 'handoff', problems);
+  const handoff = await findItem(ctx, items, args.positionals[0], 'handoff', problems);
   if (args.values.json) {
     const sections = handoff.body.sections.map((s) => ({ title: s.title, body: sectionText(s.content) }));
     printJson(ctx, { ...handoffJson(handoff), sections });
   } else {
     ctx.stdout((await readText(path.resolve(ctx.root, handoff.file))) ?? '');
   }
-  return 0;
 }

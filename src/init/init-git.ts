@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
-import { roadmapPath } from '../roadmap/roadmap-file.js';
 import { install } from '../git-hooks/hooks.js';
 
 /** Handoff and pin files go through the same driver, which merges their front-matter field by field. */
@@ -22,7 +21,7 @@ async function addItemAttributes(ctx: Context): Promise<boolean> {
 
 /** Sets git up for .handoff/; answers whether anything changed (each change is said on its own line). */
 export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
-  const roadmap = roadmapPath(ctx.config);
+  const roadmap = ctx.config.roadmap;
   let changed = false;
   const say = (line: string) => {
     ctx.stdout(`${line}\n`);

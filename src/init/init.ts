@@ -3,10 +3,10 @@ import type { Context } from '../cli/context.js';
 import { createFileAtomic, ensureDir, exists } from '../store/fs.js';
 import { handoffsDir, pinsDir } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import { setUpGit } from './init-git.js';
 
-export async function run(ctx: Context, args?: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'init'>): Promise<Outcome> {
   const created: string[] = [];
   for (const dir of [ctx.dir, handoffsDir(ctx), pinsDir(ctx)]) {
     if (!(await exists(dir))) {
@@ -21,5 +21,4 @@ export async function run(ctx: Context, args?: Args): Promise<number> {
   if (created.length > 0) ctx.stdout(`Initialized ${ctx.rel(ctx.dir)}: created ${created.join(', ')}. Next: handoff pin "<constraint>", handoff new "<goal>".\n`);
   const changed = await setUpGit(ctx, args?.values.hooks === true);
   if (created.length === 0) ctx.stdout(`${ctx.rel(ctx.dir)} is already initialized; ${changed ? 'git is set up as above' : 'nothing changed'}.\n`);
-  return 0;
 }

@@ -2,10 +2,10 @@
 // and what else is known, calls the model, verifies the answer, and merges it into the
 // draft. Any failure ends in the deterministic draft with one line saying why; nothing
 // is written until the caller has the final body.
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf } from '../cli/spec.js';
 import { plural } from '../cli/output.js';
 import type { Context } from '../cli/context.js';
-import { chooseModel, DEFAULT_LLM, userLlm, type Endpoint, type LlmConfig, type ModelChoice } from './llm-config.js';
+import { chooseModel, userLlm, type Endpoint, type LlmConfig, type ModelChoice } from './llm-config.js';
 import { gitRaw } from '../git/git-plumbing.js';
 import { parseAnswer, type ModelAnswer } from './model-answer.js';
 import type { ModelInput, TranscriptPart } from './model-input.js';
@@ -146,12 +146,12 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
  * else the user's own mode (HANDOFF_LLM, git config handoff.llm), else the committed
  * llm.mode within the trust boundary of chooseModel.
  */
-export async function modelChoice(ctx: Context, args: Args): Promise<ModelChoice> {
-  const llm = ctx.config.llm ?? DEFAULT_LLM;
+export async function modelChoice(ctx: Context, args: ArgsOf<'new'>): Promise<ModelChoice> {
+  const llm = ctx.config.llm;
   // Git config is the user's (global, system, or .git/config, which is never committed).
   const config = await gitRaw(ctx.root, ['config', '-z', '--get-regexp', '^handoff\\.']);
   const user = userLlm(ctx.env, config.code === 0 ? config.stdout.toString('utf8') : '');
-  const flag = args.values['dry-run'] === true ? true : args.values['message-file'] !== undefined ? false : (args.values.llm as boolean | undefined);
+  const flag = args.values['dry-run'] === true ? true : args.values['message-file'] !== undefined ? false : args.values.llm;
   return chooseModel(flag, llm, user, ctx.rel(ctx.configFile));
 }
 
@@ -159,14 +159,14 @@ export async function modelChoice(ctx: Context, args: Args): Promise<ModelChoice
  * The draft `new` should offer: the model's when asked for, else the deterministic one.
  * Null means --dry-run: the request was printed and nothing is to be written.
  */
-export async function maybeModelDraft(ctx: Context, args: Args, facts: Omit<ModelInput, 'pins'>, transcript?: TranscriptPart): Promise<string | null> {
+export async function maybeModelDraft(ctx: Context, args: ArgsOf<'new'>, facts: Omit<ModelInput, 'pins'>, transcript?: TranscriptPart): Promise<string | null> {
   const dryRun = args.values['dry-run'] === true;
   // A body given with -F replaces any draft: no point asking a model for one (nor git config).
   if (!dryRun && (args.values['message-file'] !== undefined || args.values.llm === false)) return facts.draft;
   const choice = await modelChoice(ctx, args);
   if (choice.note) ctx.stderr(`handoff: ${choice.note}`);
   if (!choice.use) return dryRun ? null : facts.draft;
-  const llm = ctx.config.llm ?? DEFAULT_LLM;
+  const llm = ctx.config.llm;
   const [pins, repoPaths] = await Promise.all([loadPins(ctx), ctx.git().then((git) => git.trackedPaths())]);
   const inPlay = await pinsInPlay(activePins(pins.items), facts.files.map((f) => f.path));
   const input: ModelInput = { ...facts, pins: inPlay.map((p) => ({ id: p.meta.id, text: p.text })), repoPaths, ...(transcript ? { transcript } : {}) };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { withWriterLock } from '../store/writer-lock.js';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
 import { activePins, checkText, serializePin, type PinMeta } from '../store/pin.js';
@@ -9,9 +9,9 @@ import { kindList, scrub } from '../security/secrets.js';
 import { decodeUtf8, readUserFile } from '../store/input.js';
 import { createItem, findItem, loadPins, pinsDir, warnProblems } from '../store/store.js';
 
-async function constraintText(ctx: Context, args: Args): Promise<string> {
+async function constraintText(ctx: Context, args: ArgsOf<'pin'>): Promise<string> {
   const given = args.positionals[0];
-  const file = args.values.file as string | undefined;
+  const file = args.values.file;
   if (given !== undefined && file !== undefined) throw new UsageError('give the constraint as an argument or with --file, not both');
   if (given !== undefined && given !== '-') return given;
   if (file !== undefined) return readUserFile(path.resolve(ctx.cwd, file), file);
@@ -19,29 +19,29 @@ async function constraintText(ctx: Context, args: Args): Promise<string> {
   return decodeUtf8(await ctx.readStdin(), 'stdin');
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'pin'>): Promise<Outcome> {
   const text = checkText(await constraintText(ctx, args), 'the pin text');
   // Pins are kept byte for byte, so a secret cannot be redacted out of one: refuse it.
   const found = scrub(text).kinds;
   if (found.length > 0 && args.values['allow-secret'] !== true) {
     throw new HandoffError(`the pin text looks like it holds a secret (${kindList(found)}); nothing written. Remove it, or pass --allow-secret if it is a false positive`);
   }
-  const scope = (args.values.scope as string[] | undefined) ?? [];
+  const scope = args.values.scope ?? [];
   for (const glob of scope) {
     const problem = checkScope(glob);
     if (problem) throw new UsageError(problem);
   }
   // Superseding reads one pin and writes another: take turns with the other writers.
-  const write = async (): Promise<number> => {
+  const write = async (): Promise<Outcome> => {
     const { items: pins, problems } = await loadPins(ctx);
     warnProblems(ctx, problems);
     let supersedes: string | undefined;
-    if (typeof args.values.supersedes === 'string') supersedes = (await findItem(ctx, pins, args.values.supersedes, 'pin', problems)).meta.id;
+    if (args.values.supersedes !== undefined) supersedes = (await findItem(ctx, pins, args.values.supersedes, 'pin', problems)).meta.id;
 
     const same = activePins(pins).find((p) => p.text === text && sameScope(p.meta.scope, scope));
     if (same && !supersedes) {
       ctx.stdout(`Already pinned as ${same.meta.id} (${same.file}); nothing written.\n`);
-      return 0;
+      return;
     }
     const git = await ctx.git();
     const meta: PinMeta = {
@@ -55,9 +55,8 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, text));
     ctx.stdout(`Pinned ${meta.id}${supersedes ? `, superseding ${supersedes}` : ''}: ${ctx.rel(file)}\n`);
     await (await import('../init/init-hint.js')).hintInit(ctx);
-    return 0;
   };
-  return typeof args.values.supersedes === 'string' ? withWriterLock(ctx, 'handoff pin --supersedes', write) : write();
+  return args.values.supersedes !== undefined ? withWriterLock(ctx, 'handoff pin --supersedes', write) : write();
 }
 
 function sameScope(a: readonly string[] | undefined, b: readonly string[]): boolean {

@@ -1,11 +1,11 @@
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { activePins } from '../store/pin.js';
 import { shortId } from '../store/id.js';
 import { loadPins, warnProblems } from '../store/store.js';
 import { printJson } from '../cli/output.js';
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'pins'>): Promise<Outcome> {
   const { items, problems } = await loadPins(ctx);
   const active = new Set(activePins(items));
   const supersededBy = new Map(items.filter((p) => p.meta.supersedes).map((p) => [p.meta.supersedes!, p.meta.id]));
@@ -34,5 +34,5 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     });
     ctx.stdout(`${blocks.join('\n\n')}\n`);
   }
-  return warnProblems(ctx, problems) ? 1 : 0;
+  return warnProblems(ctx, problems) ? 'failure' : undefined;
 }

@@ -1,22 +1,21 @@
 import { withWriterLock } from '../store/writer-lock.js';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { retirePin } from '../store/pin.js';
 import { findItem, loadPins, rewriteItem } from '../store/store.js';
 
-export function run(ctx: Context, args: Args): Promise<number> {
+export function run(ctx: Context, args: ArgsOf<'unpin'>): Promise<Outcome> {
   return withWriterLock(ctx, 'handoff unpin', () => locked(ctx, args));
 }
 
-async function locked(ctx: Context, args: Args): Promise<number> {
+async function locked(ctx: Context, args: ArgsOf<'unpin'>): Promise<Outcome> {
   const { items, problems } = await loadPins(ctx);
-  const pin = await findItem(ctx, items, args.positionals[0]!, 'pin', problems);
+  const pin = await findItem(ctx, items, args.positionals[0], 'pin', problems);
   if (pin.meta.status === 'retired') {
     ctx.stdout(`Pin ${pin.meta.id} is already retired; nothing changed.\n`);
-    return 0;
+    return;
   }
-  const reason = typeof args.values.reason === 'string' ? args.values.reason : undefined;
+  const reason = args.values.reason;
   await rewriteItem(ctx, pin.file, retirePin(pin, ctx.now().toISOString(), reason));
   ctx.stdout(`Retired pin ${pin.meta.id}; ${pin.file} stays as history.\n`);
-  return 0;
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
 import type { Handoff } from '../store/handoff.js';
@@ -35,14 +35,13 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   return sinceFacts(handoff.meta.files, { head, commits, commitCount, differing, committed, uncommittedNow, missing });
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'resume'>): Promise<Outcome> {
   const { prompt, parts, redacted } = await buildResume(ctx, args.positionals[0], args.values['allow-secret'] === true);
   const notice = redactionNotice(redacted, 'the resume prompt', 'handoff resume --allow-secret prints them');
   if (notice) ctx.stderr(notice);
   if (parts.id === null) ctx.stderr(`handoff: ${parts.reason}; printing the ${parts.pins.length} pinned constraint${parts.pins.length === 1 ? '' : 's'} alone`);
   if (args.values.json) printJson(ctx, { prompt, ...parts });
   else ctx.stdout(prompt);
-  return 0;
 }
 
 /**

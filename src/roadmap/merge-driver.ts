@@ -9,13 +9,13 @@
 // When neither is there, or anything fails, git's own text merge runs instead, so the
 // worst case is the conflict a user would have had without us.
 import { promises as fs } from 'node:fs';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { itemKind, mergeMaps, HANDOFF_DIR, type TreeFile } from '../store/tree.js';
 import { mergeItem } from './item-merge.js';
 import { readText } from '../store/fs.js';
 import { filesOf, gitRaw, gitText, readObjects, resolveRev, treeBlobs } from '../git/git-plumbing.js';
-import { openCache, renderTree, roadmapPath } from './roadmap-file.js';
+import { openCache, renderTree } from './roadmap-file.js';
 
 interface Sides {
   base: string | null;
@@ -39,9 +39,9 @@ async function findSides(ctx: Context): Promise<Sides | null> {
   return { theirs, base: await resolveRev(ctx.root, `${theirs}^`) };
 }
 
-async function textMerge(ctx: Context, base: string, ours: string, theirs: string): Promise<number> {
+async function textMerge(ctx: Context, base: string, ours: string, theirs: string): Promise<Outcome> {
   const r = await gitRaw(ctx.root, ['merge-file', '-L', 'ours', '-L', 'base', '-L', 'theirs', ours, base, theirs]);
-  return r.code === 0 ? 0 : 1;
+  return r.code === 0 ? undefined : 'failure';
 }
 
 /**
@@ -63,13 +63,13 @@ async function mergeBothChanged(root: string, files: TreeFile[], o: ReadonlyMap<
 }
 
 /** A handoff or pin file: front-matter merged field by field (item-merge.ts), bodies as text. */
-async function itemMerge(ctx: Context, base: string, ours: string, theirs: string, file: string): Promise<number> {
+async function itemMerge(ctx: Context, base: string, ours: string, theirs: string, file: string): Promise<Outcome> {
   try {
     const [o, a, b] = await Promise.all([base, ours, theirs].map(async (f) => (await readText(f)) ?? ''));
     const { text } = mergeItem(o!, a!, b!, file);
     if (text !== null) {
       await fs.writeFile(ours, text);
-      return 0;
+      return;
     }
     ctx.stderr(`handoff: merge driver: both sides changed the text of ${file}; merging it as text`);
   } catch (error) {
@@ -78,14 +78,14 @@ async function itemMerge(ctx: Context, base: string, ours: string, theirs: strin
   return textMerge(ctx, base, ours, theirs);
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
-  const [base, ours, theirs, roadmap] = args.positionals as [string, string, string, string];
+export async function run(ctx: Context, args: ArgsOf<'merge-driver'>): Promise<Outcome> {
+  const [base, ours, theirs, roadmap] = args.positionals;
   const kind = itemKind(roadmap);
   if (kind === 'handoff' || kind === 'pin') return itemMerge(ctx, base, ours, theirs, roadmap);
   // .gitattributes is committed: a line such as `* merge=handoff` must not let us write a
   // roadmap over some other file. Anything but the roadmap gets git's own text merge.
-  if (roadmap !== roadmapPath(ctx.config)) {
-    ctx.stderr(`handoff: merge driver: ${roadmap} is not a handoff, a pin or the roadmap (${roadmapPath(ctx.config)}); merging it as text (a .gitattributes line routes it here)`);
+  if (roadmap !== ctx.config.roadmap) {
+    ctx.stderr(`handoff: merge driver: ${roadmap} is not a handoff, a pin or the roadmap (${ctx.config.roadmap}); merging it as text (a .gitattributes line routes it here)`);
     return textMerge(ctx, base, ours, theirs);
   }
   try {
@@ -101,7 +101,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
     const { content } = await renderTree(files, roadmap, opened);
     await fs.writeFile(ours, content);
     ctx.stderr(`handoff: regenerated ${roadmap} for the merge instead of merging its text`);
-    return 0;
+    return;
   } catch (error) {
     ctx.stderr(`handoff: warning: merge driver failed (${(error as Error).message.split('\n')[0]}); merging ${roadmap} as text`);
     return await textMerge(ctx, base, ours, theirs);

@@ -10,7 +10,6 @@ import { activePins } from '../store/pin.js';
 import { fill } from '../store/template.js';
 import type { Tree } from '../store/tree.js';
 
-export const DEFAULT_ROADMAP = '.handoff/ROADMAP.md';
 /** Finished and superseded handoffs listed one line each; older ones are counted. */
 export const RECENT = 20;
 const MAX_CHAIN = 8;

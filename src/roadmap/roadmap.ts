@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { activePins } from '../store/pin.js';
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { unifiedDiff } from './text-diff.js';
 import type { Problem } from '../store/tree.js';
 import { HandoffError } from '../cli/errors.js';
 import { exists } from '../store/fs.js';
-import { readRoadmap, renderFiles, roadmapPath, writeRoadmap } from './roadmap-file.js';
+import { readRoadmap, renderFiles, writeRoadmap } from './roadmap-file.js';
 import { readWorkTree } from '../store/work-tree.js';
 import { plural, printJson } from '../cli/output.js';
 
@@ -14,9 +14,9 @@ export function warnSkipped(ctx: Context, problems: readonly Problem[]): void {
   for (const p of problems) ctx.stderr(`handoff: warning: skipped ${p.file}: ${p.message}`);
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'roadmap'>): Promise<Outcome> {
   if (!(await exists(ctx.dir))) throw new HandoffError(`no ${ctx.rel(ctx.dir)} directory here; run 'handoff init' first`);
-  const roadmap = roadmapPath(ctx.config);
+  const roadmap = ctx.config.roadmap;
   const { tree, content } = await renderFiles(await readWorkTree(ctx.root), roadmap, ctx.root, ctx.env);
   warnSkipped(ctx, tree.problems);
   const shown = ctx.rel(path.join(ctx.root, roadmap));
@@ -30,11 +30,10 @@ export async function run(ctx: Context, args: Args): Promise<number> {
       ctx.stdout(diff);
       ctx.stderr(`handoff: ${shown} ${current === undefined ? 'does not exist' : 'is out of date'}; run 'handoff roadmap' and commit it`);
     }
-    return upToDate ? 0 : 1;
+    return upToDate ? undefined : 'failure';
   }
   const wrote = await writeRoadmap(ctx.root, roadmap, content);
   const counts = `${plural(tree.handoffs.filter((h) => h.meta.status === 'open').length, 'open handoff')}, ${plural(activePins(tree.pins).length, 'active pin')}`;
   if (args.values.json) printJson(ctx, { file: roadmap, written: wrote });
   else ctx.stdout(wrote ? `Wrote ${shown} (${counts}).\n` : `${shown} is up to date; nothing changed.\n`);
-  return 0;
 }

@@ -2,7 +2,7 @@
 // config written by a newer version still works with an older one.
 import { FileFormatError } from '../cli/errors.js';
 import { parseYamlFile } from './frontmatter.js';
-import { parseLlmConfig, type LlmConfig } from '../model/llm-config.js';
+import { DEFAULT_LLM, parseLlmConfig, type LlmConfig } from '../model/llm-config.js';
 
 export interface Config {
   /** Branch whose merge-base starts a new handoff's file list; auto-detected when unset. */
@@ -11,29 +11,50 @@ export interface Config {
   draft_commits: number;
   /** A wholly untracked directory with more files than this is listed as one entry. */
   untracked_dir_files: number;
-  /** Model drafting (`handoff new --llm`); absent means the defaults in llm-config.ts. */
-  llm?: LlmConfig;
-  /** Transcript settings (see TranscriptConfig below); unset means the default. */
-  meter_threshold?: number;
-  context_window?: number;
-  recent_user_tokens?: number;
-  /** Where `handoff roadmap` writes, relative to the repository root; default .handoff/ROADMAP.md. */
-  roadmap?: string;
+  /** Model drafting (`handoff new --llm`); see llm-config.ts. */
+  llm: LlmConfig;
+  /** Percent of the context window above which `handoff meter` recommends a handoff. */
+  meter_threshold: number;
+  /** Context window when neither the log nor the model name tells it. */
+  context_window: number;
+  /** Tokens of the latest user messages kept verbatim in a draft. */
+  recent_user_tokens: number;
+  /** Where `handoff roadmap` writes, relative to the repository root. */
+  roadmap: string;
 }
 
-export const DEFAULT_CONFIG: Config = { draft_commits: 20, untracked_dir_files: 20 };
+/** Every default, applied once, here: commands read `ctx.config.<key>` as it is. */
+export const DEFAULT_CONFIG: Readonly<Config> = {
+  draft_commits: 20,
+  untracked_dir_files: 20,
+  llm: DEFAULT_LLM,
+  meter_threshold: 85,
+  context_window: 200_000,
+  recent_user_tokens: 4_000,
+  roadmap: '.handoff/ROADMAP.md',
+};
 
 export interface Parsed<T> {
   value: T;
   warnings: string[];
 }
 
+const wholeNumber = (file: string, key: string, raw: unknown): number => {
+  if (!Number.isInteger(raw) || (raw as number) < 0) throw new FileFormatError(file, `${key} must be a whole number, e.g. ${key}: 20`);
+  return raw as number;
+};
+
+const positive = (file: string, key: 'meter_threshold' | 'context_window' | 'recent_user_tokens', raw: unknown): number => {
+  const ok = typeof raw === 'number' && Number.isFinite(raw) && raw > 0 && (key !== 'meter_threshold' || raw <= 100);
+  if (!ok) throw new FileFormatError(file, `${key} must be a positive number${key === 'meter_threshold' ? ' up to 100, e.g. meter_threshold: 85' : `, e.g. ${key}: ${DEFAULT_CONFIG[key]}`}`);
+  return raw as number;
+};
+
 export function parseConfig(text: string | undefined, file: string): Parsed<Config> {
-  if (text === undefined) return { value: { ...DEFAULT_CONFIG }, warnings: [] };
-  const data = parseYamlFile(text, file);
   const value: Config = { ...DEFAULT_CONFIG };
   const warnings: string[] = [];
-  for (const [key, raw] of Object.entries(data)) {
+  if (text === undefined) return { value, warnings };
+  for (const [key, raw] of Object.entries(parseYamlFile(text, file))) {
     if (raw === null || raw === undefined) continue;
     switch (key) {
       case 'default_branch':
@@ -41,12 +62,13 @@ export function parseConfig(text: string | undefined, file: string): Parsed<Conf
         value.default_branch = raw.trim();
         break;
       case 'draft_commits':
-        if (!Number.isInteger(raw) || (raw as number) < 0) throw new FileFormatError(file, `draft_commits must be a whole number, e.g. draft_commits: 20`);
-        value.draft_commits = raw as number;
-        break;
       case 'untracked_dir_files':
-        if (!Number.isInteger(raw) || (raw as number) < 0) throw new FileFormatError(file, `untracked_dir_files must be a whole number, e.g. untracked_dir_files: 20`);
-        value.untracked_dir_files = raw as number;
+        value[key] = wholeNumber(file, key, raw);
+        break;
+      case 'meter_threshold':
+      case 'context_window':
+      case 'recent_user_tokens':
+        value[key] = positive(file, key, raw);
         break;
       case 'llm':
         value.llm = parseLlmConfig(raw, file, warnings);
@@ -58,35 +80,8 @@ export function parseConfig(text: string | undefined, file: string): Parsed<Conf
         value.roadmap = raw.trim().replace(/^\.\//, '');
         break;
       default:
-        if (TRANSCRIPT_KEYS.has(key)) (value as unknown as Record<string, unknown>)[key] = parseTranscriptConfig({ [key]: raw }, file)[key as keyof TranscriptConfig];
-        else warnings.push(`${file}: unknown setting '${key}' ignored`);
+        warnings.push(`${file}: unknown setting '${key}' ignored`);
     }
   }
   return { value, warnings };
-}
-
-// Transcript settings (meter and recent user turns), parsed apart from the keys above so the switch stays
-// as it was: `handoff meter` and `handoff new --from`.
-export interface TranscriptConfig {
-  /** Percent of the context window above which `handoff meter` recommends a handoff. */
-  meter_threshold: number;
-  /** Context window when neither the log nor the model name tells it. */
-  context_window: number;
-  /** Tokens of the latest user messages kept verbatim in a draft. */
-  recent_user_tokens: number;
-}
-
-export const DEFAULT_TRANSCRIPT_CONFIG: TranscriptConfig = { meter_threshold: 85, context_window: 200_000, recent_user_tokens: 4_000 };
-export const TRANSCRIPT_KEYS = new Set(Object.keys(DEFAULT_TRANSCRIPT_CONFIG));
-
-export function parseTranscriptConfig(data: Record<string, unknown>, file: string): TranscriptConfig {
-  const value = { ...DEFAULT_TRANSCRIPT_CONFIG };
-  for (const key of TRANSCRIPT_KEYS as Set<keyof TranscriptConfig>) {
-    const raw = data[key];
-    if (raw === undefined || raw === null) continue;
-    const ok = typeof raw === 'number' && Number.isFinite(raw) && raw > 0 && (key !== 'meter_threshold' || raw <= 100);
-    if (!ok) throw new FileFormatError(file, `${key} must be a positive number${key === 'meter_threshold' ? ' up to 100, e.g. meter_threshold: 85' : `, e.g. ${key}: ${DEFAULT_TRANSCRIPT_CONFIG[key]}`}`);
-    value[key] = raw;
-  }
-  return value;
 }

@@ -1,19 +1,18 @@
 // `handoff sessions`: the agent sessions found for this repository, so a user can pick
 // one for `handoff new --from <file>`.
-import type { Args } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { printJson } from '../cli/output.js';
-import { DEFAULT_TRANSCRIPT_CONFIG } from '../store/config.js';
 import { computeMeter } from '../agents/meter-usage.js';
 import { discoverSessions } from './discovery.js';
 import { readCandidate } from './transcript-source.js';
 
-export async function run(ctx: Context, args: Args): Promise<number> {
+export async function run(ctx: Context, args: ArgsOf<'sessions'>): Promise<Outcome> {
   const rows = [];
   for (const c of await discoverSessions(ctx.root, ctx.env)) {
     const r = await readCandidate(ctx, c).catch(() => undefined);
     if (!r) continue;
-    const meter = computeMeter(r.extraction.usage, ctx.config.context_window ?? DEFAULT_TRANSCRIPT_CONFIG.context_window, ctx.config.meter_threshold ?? DEFAULT_TRANSCRIPT_CONFIG.meter_threshold);
+    const meter = computeMeter(r.extraction.usage, ctx.config.context_window, ctx.config.meter_threshold);
     rows.push({
       agent: r.opened.agent,
       session: r.extraction.sessionId ?? null,
@@ -26,16 +25,15 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   }
   if (args.values.json === true) {
     printJson(ctx, { sessions: rows });
-    return 0;
+    return;
   }
   if (rows.length === 0) {
     ctx.stdout('No agent sessions found for this repository.\n');
-    return 0;
+    return;
   }
   for (const row of rows) {
     const size = row.size >= 1 << 20 ? `${(row.size / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(row.size / 1024)} KB`;
     const context = row.context ? `${row.context.percent}% full` : 'context unknown';
     ctx.stdout(`${row.agent}  ${row.session ?? '-'}  started ${row.start ?? '?'}  last ${row.last}  ${size}  ${context}\n  ${row.file}\n`);
   }
-  return 0;
 }

@@ -3,7 +3,6 @@
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
-import { DEFAULT_TRANSCRIPT_CONFIG } from '../store/config.js';
 import { Extractor, withinBudget, type Extraction } from './extract.js';
 import type { FileChange } from '../store/handoff.js';
 import { activePins, serializePin, type PinMeta } from '../store/pin.js';
@@ -93,7 +92,7 @@ export async function readFrom(ctx: Context, from: string, force: boolean): Prom
 
 /** The draft's transcript parts, with the latest user turns trimmed to the token budget. */
 export async function draftParts(ctx: Context, r: Read, gitFiles: readonly FileChange[], omitCandidates: boolean): Promise<DraftParts> {
-  const budget = ctx.config.recent_user_tokens ?? DEFAULT_TRANSCRIPT_CONFIG.recent_user_tokens;
+  const budget = ctx.config.recent_user_tokens;
   const count = await loadTokenCounter();
   const recent = { ...withinBudget(r.extraction.recentUser, budget, count), budget };
   const extraction = omitCandidates ? { ...r.extraction, constraints: [] } : r.extraction;
