@@ -21,10 +21,6 @@ export interface DraftInput {
   pinned?: readonly string[];
 }
 
-export function draftBody(template: string, input: DraftInput): string {
-  return draft(template, input).body;
-}
-
 /** The draft, and what it carried from the parent (for the one line `new` prints). */
 export function draft(template: string, input: DraftInput): { body: string; carried: number; superseded: number } {
   const completed = input.commits.map((c) => `- ${inline(c.subject)} (${c.hash.slice(0, 7)})`);

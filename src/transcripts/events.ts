@@ -3,7 +3,6 @@
 // takes from a transcript traces back to it.
 
 export type Agent = 'claude-code' | 'codex' | 'gemini-cli' | 'pi' | 'aider' | 'specstory' | 'opencode';
-export const AGENTS: readonly Agent[] = ['claude-code', 'codex', 'gemini-cli', 'pi', 'aider', 'specstory', 'opencode'];
 
 export type TodoStatus = 'completed' | 'in_progress' | 'pending';
 export type EditKind = 'edit' | 'create' | 'delete' | 'rename';

@@ -2,8 +2,8 @@
 // JSON files under storage/{session,message,part}/.
 // The only importer of sql.js: SQLite compiled to WebAssembly, shipped inside the npm
 // package (no native build, no download at install). Loaded lazily (~1.5 MB of wasm).
-// It reads the whole database file into memory; OpenCode databases are small next to the
-// 200 MB we allow a JSONL transcript. Columns are looked up by name, because the schema
+// It reads the whole database file into memory (JSONL transcripts, by contrast, are
+// streamed line by line). Columns are looked up by name, because the schema
 // moves between OpenCode versions. OpenCode keeps its database in WAL mode: right after a
 // run everything is still in opencode.db-wal, so the WAL is folded into the in-memory copy
 // (wal.ts); the user's files are only ever read.
