@@ -7,8 +7,8 @@
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { SectionLines } from '../handoff/draft-additions.js';
-import { code } from '../handoff/files.js';
-import { inline } from '../store/markdown.js';
+import { code, inline } from '../store/markdown.js';
+import { homeShort } from '../cli/output.js';
 
 export interface DraftSources {
   /** Lines to append, by section title ("References", "Decisions", ...). */
@@ -23,9 +23,7 @@ export async function draftSourcesFor(transcriptPath: string | undefined, agent:
   if (!transcriptPath) {
     return { sections: { References: [`- ${agent} sent no transcript path; this draft comes from git alone.`] }, warnings: [`${agent} sent no transcript_path; the handoff is drafted from git alone`] };
   }
-  // The home directory is this user's business, not the repository's: show it as ~.
-  const home = os.homedir();
-  const shown = code(inline(home && transcriptPath.startsWith(home + '/') ? `~${transcriptPath.slice(home.length)}` : transcriptPath));
+  const shown = code(inline(homeShort(transcriptPath, os.homedir())));
   try {
     const info = await stat(transcriptPath);
     if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOTFILE' });

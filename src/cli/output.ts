@@ -30,3 +30,8 @@ export function truncate(text: string, width: number): string {
 }
 
 export { plural } from '../store/markdown.js';
+
+/** A path outside the repository as shown to people: the home directory is the user's business, shown as ~. */
+export function homeShort(file: string, home: string | undefined): string {
+  return home && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
+}

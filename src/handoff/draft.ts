@@ -2,8 +2,8 @@
 // adds, with no model. Every line traces to a commit, a file change, a transcript line, or
 // the parent's own text (living.ts carries and reconciles the parent's state).
 import type { Handoff, FileChange } from '../store/handoff.js';
-import { code, renderFileGroups } from './files.js';
-import { escapeBlock, inline } from '../store/markdown.js';
+import { renderFileGroups } from './files.js';
+import { code, escapeBlock, inline } from '../store/markdown.js';
 import { carryForward, itemsOf, subsections, type Fresh } from './living.js';
 import { fill } from '../store/template.js';
 import type { DraftParts } from '../transcripts/transcript-draft.js';

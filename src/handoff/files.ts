@@ -1,6 +1,6 @@
 // How files are shown to people and agents: grouped by what they are for.
 import type { FileChange } from '../store/handoff.js';
-import { inline } from '../store/markdown.js';
+import { code } from '../store/markdown.js';
 
 const GROUPS: ReadonlyArray<[string, RegExp]> = [
   ['Tests', /(^|\/)(tests?|__tests__|specs?|e2e|fixtures)\/|[._-](test|spec)\.[^/.]+$|_test\.go$/i],
@@ -15,18 +15,9 @@ export function fileGroup(path: string): string {
   return GROUPS.find(([, pattern]) => pattern.test(path))?.[0] ?? 'Source';
 }
 
-/** `code` for a path, with a fence long enough for backticks inside it. */
-export function code(text: string): string {
-  const flat = inline(text);
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
-
 export function describeFile(f: FileChange): string {
   const parts: string[] = [];
-  if (f.files !== undefined) return `- ${code(f.path)} (${f.files.toLocaleString('en-US')} ${f.state} file${f.files === 1 ? '' : 's'})`;
+  if (f.files !== undefined) return `- ${code(f.path)} (${f.files.toLocaleString('en-US')} ${f.state} ${f.files === 1 ? 'file' : 'files'})`;
   parts.push(f.from !== undefined ? `${f.change} from ${code(f.from)}` : f.change);
   if (f.binary) parts.push('binary');
   else if (f.insertions !== undefined) parts.push(`+${f.insertions} -${f.deletions ?? 0}`);

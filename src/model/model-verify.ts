@@ -3,8 +3,7 @@
 // unverified, never written as fact. Pins never come from here.
 import type { ModelAnswer, AnswerItem, AnswerSection } from './model-answer.js';
 import type { ModelInput } from './model-input.js';
-import { code } from '../handoff/files.js';
-import { findSection, inline, parseBody, renderBody } from '../store/markdown.js';
+import { code, findSection, inline, parseBody, renderBody } from '../store/markdown.js';
 import { redactSecrets } from '../security/redact.js';
 import { itemKey, parseItems, renderItem as renderCarried } from '../handoff/items.js';
 

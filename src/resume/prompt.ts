@@ -2,8 +2,8 @@
 // own sections in the order a next session needs them, then what git says has
 // happened since. Built from data only; the command gathers the data.
 import type { FileChange, Handoff } from '../store/handoff.js';
-import { code, renderFileGroups } from '../handoff/files.js';
-import { fenced, findSection, sectionText } from '../store/markdown.js';
+import { renderFileGroups } from '../handoff/files.js';
+import { code, fenced, findSection, pinBlock, sectionText } from '../store/markdown.js';
 import type { Pin } from '../store/pin.js';
 import { fill } from '../store/template.js';
 import { renderSince, type SinceFacts } from './since.js';
@@ -51,7 +51,7 @@ export function pinsOnlyParts(pins: readonly Pin[], reason: string): ResumeParts
 
 /** One pin as the prompt shows it: its id, its scope, its text fenced verbatim. */
 export function renderPin(p: PromptPin): string {
-  return `### Pin ${p.id}${p.scope ? ` (applies to ${p.scope.map(code).join(', ')})` : ''}\n\n${fenced(p.text)}`;
+  return pinBlock(p.id, p.text, p.scope);
 }
 
 /**

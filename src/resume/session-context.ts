@@ -6,7 +6,7 @@
 // pin that alone cannot fit is replaced by a pointer to its file, so one long pin never
 // costs the agent the short ones. Nothing is dropped without a word.
 import { renderPin, type PromptPin, type ResumeParts } from './prompt.js';
-import { code } from '../handoff/files.js';
+import { code } from '../store/markdown.js';
 
 export const SESSION_CONTEXT_LIMIT = 10_000;
 

@@ -4,7 +4,7 @@
 // is said apart, so a fresh agent never reads "still uncommitted" about a committed file.
 import type { FileChange } from '../store/handoff.js';
 import type { RawChange } from '../git/git-output.js';
-import { code } from '../handoff/files.js';
+import { code } from '../store/markdown.js';
 
 export interface SinceFacts {
   head: string | null;

@@ -4,8 +4,7 @@
 // the file can be regenerated during a merge.
 import { posix } from 'node:path';
 import type { Handoff } from '../store/handoff.js';
-import { code } from '../handoff/files.js';
-import { fenced, findSection, inline, plural, sectionText } from '../store/markdown.js';
+import { code, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
 import { activePins } from '../store/pin.js';
 import { fill } from '../store/template.js';
 import type { Tree } from '../store/tree.js';
@@ -97,7 +96,7 @@ export function renderRoadmap(template: string, tree: Tree, roadmapPath: string)
     pins:
       pins.length === 0
         ? 'No active pins. Record one with `handoff pin "<constraint>"`.'
-        : pins.map((p) => `### Pin ${code(short(p.meta.id))}${p.meta.scope ? ` (applies to ${p.meta.scope.map(code).join(', ')})` : ''}\n\n${fenced(p.text)}`).join('\n\n'),
+        : pins.map((p) => pinBlock(code(short(p.meta.id)), p.text, p.meta.scope)).join('\n\n'),
     open: open.length === 0 ? 'No open handoffs. Start one with `handoff new "<goal>"`.' : openText,
     history: history.length === 0 ? 'Nothing finished yet.' : history.join('\n'),
     resume: 'A fresh agent session starts from `handoff resume` (the newest open handoff on the current branch) or `handoff resume <id>`; it prints the pins and the handoff, and what git says has changed since.',

@@ -101,5 +101,19 @@ export function fenced(text: string, info = 'text'): string {
   return `${fence}${info}\n${text.endsWith('\n') ? text : `${text}\n`}${fence}`;
 }
 
+/** Inline `code` (a path, a name), with a fence long enough for backticks inside it. */
+export function code(text: string): string {
+  const flat = inline(text);
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** One pin as the resume prompt and the roadmap show it: a heading, its scope, its text fenced verbatim. */
+export function pinBlock(label: string, text: string, scope?: readonly string[]): string {
+  return `### Pin ${label}${scope ? ` (applies to ${scope.map(code).join(', ')})` : ''}\n\n${fenced(text)}`;
+}
+
 /** "1 handoff", "2 handoffs". */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

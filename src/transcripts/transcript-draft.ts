@@ -4,8 +4,7 @@
 import path from 'node:path';
 import type { FileChange } from '../store/handoff.js';
 import type { Extraction, Quoted } from './extract.js';
-import { code } from '../handoff/files.js';
-import { escapeBlock, inline } from '../store/markdown.js';
+import { code, escapeBlock, inline } from '../store/markdown.js';
 import { redactSecrets } from '../security/redact.js';
 
 export interface TranscriptDraft {

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
+import { homeShort } from '../cli/output.js';
 import { Extractor, withinBudget, type Extraction } from './extract.js';
 import type { FileChange } from '../store/handoff.js';
 import { activePins, serializePin, type PinMeta } from '../store/pin.js';
@@ -23,8 +24,7 @@ export interface Read {
 export function showPath(ctx: Context, file: string): string {
   const rel = path.relative(ctx.root, file);
   if (!rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
-  const home = ctx.env.HOME;
-  return home && file.startsWith(home + path.sep) ? '~' + file.slice(home.length) : file;
+  return homeShort(file, ctx.env.HOME);
 }
 
 export function insideRepo(ctx: Context, dir: string | undefined): boolean | undefined {
