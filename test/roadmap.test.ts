@@ -4,10 +4,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderRoadmap } from '../src/roadmap/render.js';
-import { parseTree, type TreeFile } from '../src/store/tree.js';
+import { parseTree as parseWith, type TreeFile } from '../src/store/tree.js';
+import { parseHandoff } from '../src/store/handoff.js';
+import { parsePin } from '../src/store/pin.js';
 import { makeRepo } from './helpers.js';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
 
+const parseTree = (files: readonly TreeFile[]) => parseWith(files, undefined, { handoff: parseHandoff, pin: parsePin });
 const template = readFileSync(path.resolve(__dirname, '../templates/roadmap.md'), 'utf8');
 
 function sampleFiles(): TreeFile[] {

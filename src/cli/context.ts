@@ -8,6 +8,7 @@ import { assertInside, isSymlink } from '../security/guard.js';
 import type { Git } from '../git/git.js';
 import { newId } from '../store/ids.js';
 import { findGitDir, findWorkTree } from '../git/repo.js';
+import { CACHE_FILE } from '../store/cache.js';
 
 export interface Streams {
   stdout: (text: string) => void;
@@ -23,7 +24,7 @@ export interface Context extends Streams {
   dir: string;
   config: Config;
   configFile: string;
-  /** Where the per-clone parse cache lives (in the git directory), if there is one. */
+  /** The one cache (store/cache.ts), in the git directory found once here; null without one. */
   cacheFile: string | null;
   now: () => Date;
   newId: () => string;
@@ -61,7 +62,7 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
     dir,
     config: config.value,
     configFile,
-    cacheFile: gitDir && path.join(gitDir, 'handoff-cache.json'),
+    cacheFile: gitDir && path.join(gitDir, CACHE_FILE),
     now: () => new Date(),
     newId: () => newId(Date.now()),
     git: () => (git ??= import('../git/git.js').then((m) => m.openGit(root, gitDir))),

@@ -10,15 +10,15 @@ import { parseConfig } from '../store/config.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind, type Problem } from '../store/tree.js';
 import { exists, readText } from '../store/fs.js';
 import { filesOf, gitRaw, gitText, indexBlobs } from '../git/git-plumbing.js';
-import { openCache, renderFiles, renderTree, writeRoadmap } from '../roadmap/roadmap-file.js';
-import { readWorkTree } from '../store/work-tree.js';
+import { renderTree, renderWorkTree, writeRoadmap } from '../roadmap/roadmap-file.js';
+import { openCache } from '../store/cache.js';
 
 async function preCommit(ctx: Context): Promise<Outcome> {
   const root = ctx.root;
   const roadmap = ctx.config.roadmap;
   // Three rounds of git at most: list and diff, one cat-file, one update-index.
   const [opened, index, stagedOut] = await Promise.all([
-    openCache(root, ctx.env),
+    openCache(ctx.cacheFile),
     indexBlobs(root, HANDOFF_DIR, roadmap),
     gitText(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--diff-filter=d', '--', `:/${HANDOFF_DIR}`]),
   ]);
@@ -73,7 +73,7 @@ async function refresh(ctx: Context): Promise<Outcome> {
   if (await operationInProgress(ctx)) return;
   const roadmap = ctx.config.roadmap;
   if (!(await exists(path.join(ctx.root, HANDOFF_DIR)))) return;
-  const { content } = await renderFiles(await readWorkTree(ctx.root), roadmap, ctx.root, ctx.env);
+  const { content } = await renderWorkTree(ctx, roadmap);
   const before = await readText(path.join(ctx.root, roadmap));
   if (before === undefined && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'handoffs'))) && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'pins')))) return;
   if (await writeRoadmap(ctx.root, roadmap, content)) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);

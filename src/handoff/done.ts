@@ -3,7 +3,7 @@ import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
 import { updateHandoff, type Handoff } from '../store/handoff.js';
-import { findItem, findOpenOnBranch, loadHandoffs, rewriteItem, warnProblems } from '../store/store.js';
+import { findItem, findOpenOnBranch, loadHandoffs, reread, rewriteItem, warnProblems } from '../store/store.js';
 
 export function run(ctx: Context, args: ArgsOf<'done'>): Promise<Outcome> {
   return withWriterLock(ctx, 'handoff done', () => locked(ctx, args));
@@ -29,6 +29,6 @@ async function locked(ctx: Context, args: ArgsOf<'done'>): Promise<Outcome> {
   if (handoff.meta.status === 'superseded') {
     throw new HandoffError(`handoff ${handoff.meta.id} was superseded by ${handoff.meta.superseded_by ?? 'a later handoff'}; mark that one done instead`);
   }
-  await rewriteItem(ctx, handoff.file, updateHandoff(handoff, { status: 'done', finished: ctx.now().toISOString() }));
+  await rewriteItem(ctx, handoff.file, updateHandoff(await reread(ctx, handoff), { status: 'done', finished: ctx.now().toISOString() }));
   ctx.stdout(`Marked ${handoff.meta.id} done: ${handoff.file}\n`);
 }

@@ -3,7 +3,7 @@ import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { STATUSES, type Status } from '../store/handoff.js';
 import { shortId } from '../store/id.js';
-import { loadSummaries, warnProblems } from '../store/store.js';
+import { loadHandoffs, warnProblems } from '../store/store.js';
 import { handoffJson, printJson, truncate } from '../cli/output.js';
 
 export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> {
@@ -12,7 +12,7 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
     throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
   }
   const branch = args.values.branch;
-  const { items, problems } = await loadSummaries(ctx);
+  const { items, problems } = await loadHandoffs(ctx);
   const shown = items
     .filter((h) => (status === undefined || h.meta.status === status) && (branch === undefined || h.meta.branch === branch))
     .reverse();

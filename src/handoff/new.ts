@@ -9,7 +9,7 @@ import { redactionNotice, scrub } from '../security/secrets.js';
 import { operationInProgress, type Git } from '../git/git.js';
 import { editText } from './editor.js';
 import { readUserFile } from '../store/input.js';
-import { createItem, findOpenOnBranch, handoffsDir, loadPins, rewriteItem, warnProblems } from '../store/store.js';
+import { createItem, findOpenOnBranch, handoffsDir, loadPins, reread, rewriteItem, warnProblems } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
 import { maybeModelDraft } from '../model/new-model.js';
 import { withWriterLock } from '../store/writer-lock.js';
@@ -155,7 +155,7 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
   const file = await createItem(ctx, handoffsDir(ctx), meta.id, serializeHandoff(meta, body));
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
-    await rewriteItem(ctx, parent.file, updateHandoff(parent, { status: 'superseded', superseded_by: meta.id }));
+    await rewriteItem(ctx, parent.file, updateHandoff(await reread(ctx, parent), { status: 'superseded', superseded_by: meta.id }));
     const replaced = superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
     ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one (the draft carried ${carried} of its open item${carried === 1 ? '' : 's'}${replaced})`);
   }

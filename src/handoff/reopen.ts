@@ -4,7 +4,7 @@
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { updateHandoff } from '../store/handoff.js';
-import { findItem, loadHandoffs, rewriteItem } from '../store/store.js';
+import { findItem, loadHandoffs, reread, rewriteItem } from '../store/store.js';
 
 export async function run(ctx: Context, args: ArgsOf<'reopen'>): Promise<Outcome> {
   const { items, problems } = await loadHandoffs(ctx);
@@ -14,9 +14,9 @@ export async function run(ctx: Context, args: ArgsOf<'reopen'>): Promise<Outcome
     return;
   }
   const later = handoff.meta.superseded_by ? items.find((h) => h.meta.id === handoff.meta.superseded_by) : undefined;
-  await rewriteItem(ctx, handoff.file, updateHandoff(handoff, { status: 'open', superseded_by: undefined, finished: undefined }));
+  await rewriteItem(ctx, handoff.file, updateHandoff(await reread(ctx, handoff), { status: 'open', superseded_by: undefined, finished: undefined }));
   if (later && later.meta.status === 'open') {
-    await rewriteItem(ctx, later.file, updateHandoff(later, { status: 'superseded', superseded_by: handoff.meta.id }));
+    await rewriteItem(ctx, later.file, updateHandoff(await reread(ctx, later), { status: 'superseded', superseded_by: handoff.meta.id }));
     ctx.stderr(`handoff: ${later.meta.id} is now superseded by ${handoff.meta.id}`);
   }
   ctx.stdout(`Reopened ${handoff.meta.id}: ${handoff.file}\n`);

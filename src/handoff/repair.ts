@@ -1,10 +1,8 @@
 // `handoff new` writes the child, then marks its parent superseded: two files, so a kill in
 // between leaves both open. The next writer (under the writer lock) finishes the job.
 import type { Context } from '../cli/context.js';
-import path from 'node:path';
-import { parseHandoff, updateHandoff } from '../store/handoff.js';
-import { readText } from '../store/fs.js';
-import { loadSummaries, rewriteItem } from '../store/store.js';
+import { updateHandoff } from '../store/handoff.js';
+import { loadHandoffs, reread, rewriteItem } from '../store/store.js';
 
 /** An open handoff with an open child on the same branch is superseded by its newest such child. */
 export function unfinishedSupersedes(items: ReadonlyArray<{ meta: { id: string; status: string; parent?: string | null; branch?: string | null } }>): Map<string, string> {
@@ -20,12 +18,11 @@ export function unfinishedSupersedes(items: ReadonlyArray<{ meta: { id: string; 
 }
 
 export async function repairChains(ctx: Context, branch: string | null): Promise<void> {
-  // Summaries come from the parse cache: this runs before every `new`.
-  const { items } = await loadSummaries(ctx);
+  // From the cache: this runs before every `new`.
+  const { items } = await loadHandoffs(ctx);
   const fix = unfinishedSupersedes(items.filter((h) => h.meta.branch === branch));
   for (const [parentId, childId] of fix) {
-    const file = items.find((h) => h.meta.id === parentId)!.file;
-    const parent = parseHandoff((await readText(path.resolve(ctx.root, file))) ?? '', file);
+    const parent = await reread(ctx, items.find((h) => h.meta.id === parentId)!);
     await rewriteItem(ctx, parent.file, updateHandoff(parent, { status: 'superseded', superseded_by: childId }));
     ctx.stderr(`handoff: repaired an interrupted handoff new: ${parentId} is now superseded by ${childId}`);
   }

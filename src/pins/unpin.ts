@@ -2,7 +2,7 @@ import { withWriterLock } from '../store/writer-lock.js';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { retirePin } from '../store/pin.js';
-import { findItem, loadPins, rewriteItem } from '../store/store.js';
+import { findItem, loadPins, reread, rewriteItem } from '../store/store.js';
 
 export function run(ctx: Context, args: ArgsOf<'unpin'>): Promise<Outcome> {
   return withWriterLock(ctx, 'handoff unpin', () => locked(ctx, args));
@@ -16,6 +16,6 @@ async function locked(ctx: Context, args: ArgsOf<'unpin'>): Promise<Outcome> {
     return;
   }
   const reason = args.values.reason;
-  await rewriteItem(ctx, pin.file, retirePin(pin, ctx.now().toISOString(), reason));
+  await rewriteItem(ctx, pin.file, retirePin(await reread(ctx, pin), ctx.now().toISOString(), reason));
   ctx.stdout(`Retired pin ${pin.meta.id}; ${pin.file} stays as history.\n`);
 }

@@ -10,7 +10,8 @@ import { pinsInPlay } from '../pins/scope.js';
 import { redactionNotice, scrub } from '../security/secrets.js';
 import { exists } from '../store/fs.js';
 import type { Git } from '../git/git.js';
-import { findItem, findOpenOnBranch, loadHandoffs, loadPins, loadSummaries, warnProblems } from '../store/store.js';
+import { findItem, findOpenOnBranch, loadHandoffs, loadPins, warnProblems } from '../store/store.js';
+import type { Problem } from '../store/tree.js';
 import { readTemplate } from '../store/templates.js';
 import { printJson } from '../cli/output.js';
 
@@ -53,7 +54,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   const git = await ctx.git();
   const [branch, pins] = await Promise.all([query === undefined ? git.branch() : null, loadPins(ctx)]);
   let handoff: Handoff | undefined;
-  let problems: string[];
+  let problems: Problem[];
   if (query !== undefined) {
     const all = await loadHandoffs(ctx);
     handoff = await findItem(ctx, all.items, query, 'handoff', all.problems);
@@ -63,7 +64,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
     problems = newest.problems;
     handoff = newest.found;
     if (!handoff) {
-      const open = (await loadSummaries(ctx)).items.filter((h) => h.meta.status === 'open').length;
+      const open = (await loadHandoffs(ctx)).items.filter((h) => h.meta.status === 'open').length;
       warnProblems(ctx, problems);
       const unreadable = problems.length > 0 ? `; ${problems.length} handoff file${problems.length === 1 ? '' : 's'} could not be read (see above): fix ${problems.length === 1 ? 'it' : 'them'} before writing a new one` : '';
       const where = branch ? `branch '${branch}'` : 'this detached HEAD';
@@ -95,9 +96,9 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   return finish(notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret);
 }
 
-function pinNotes(problems: readonly string[]): string[] {
+function pinNotes(problems: readonly Problem[]): string[] {
   if (problems.length === 0) return [];
-  return [`Warning: ${problems.length} pinned constraint file${problems.length === 1 ? '' : 's'} could not be read and ${problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${problems.join('; ')}).`];
+  return [`Warning: ${problems.length} pinned constraint file${problems.length === 1 ? '' : 's'} could not be read and ${problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${problems.map((p) => `${p.file}: ${p.message}`).join('; ')}).`];
 }
 
 function finish(prompt: string, parts: ResumeParts, allowSecret: boolean): { prompt: string; parts: ResumeParts; redacted: string[] } {

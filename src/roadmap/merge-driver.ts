@@ -15,7 +15,8 @@ import { itemKind, mergeMaps, HANDOFF_DIR, type TreeFile } from '../store/tree.j
 import { mergeItem } from './item-merge.js';
 import { readText } from '../store/fs.js';
 import { filesOf, gitRaw, gitText, readObjects, resolveRev, treeBlobs } from '../git/git-plumbing.js';
-import { openCache, renderTree } from './roadmap-file.js';
+import { renderTree } from './roadmap-file.js';
+import { openCache } from '../store/cache.js';
 
 interface Sides {
   base: string | null;
@@ -95,7 +96,7 @@ export async function run(ctx: Context, args: ArgsOf<'merge-driver'>): Promise<O
       return await textMerge(ctx, base, ours, theirs);
     }
     const [o, a, b] = await Promise.all([treeBlobs(ctx.root, sides.base, HANDOFF_DIR), treeBlobs(ctx.root, 'HEAD', HANDOFF_DIR), treeBlobs(ctx.root, sides.theirs, HANDOFF_DIR)]);
-    const opened = await openCache(ctx.root, ctx.env);
+    const opened = await openCache(ctx.cacheFile);
     const { files } = await filesOf(ctx.root, mergeMaps(o, a, b), opened.cache);
     await mergeBothChanged(ctx.root, files, o, a, b);
     const { content } = await renderTree(files, roadmap, opened);

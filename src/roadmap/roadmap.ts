@@ -3,22 +3,17 @@ import { activePins } from '../store/pin.js';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { unifiedDiff } from './text-diff.js';
-import type { Problem } from '../store/tree.js';
 import { HandoffError } from '../cli/errors.js';
 import { exists } from '../store/fs.js';
-import { readRoadmap, renderFiles, writeRoadmap } from './roadmap-file.js';
-import { readWorkTree } from '../store/work-tree.js';
+import { readRoadmap, renderWorkTree, writeRoadmap } from './roadmap-file.js';
+import { warnProblems } from '../store/store.js';
 import { plural, printJson } from '../cli/output.js';
-
-export function warnSkipped(ctx: Context, problems: readonly Problem[]): void {
-  for (const p of problems) ctx.stderr(`handoff: warning: skipped ${p.file}: ${p.message}`);
-}
 
 export async function run(ctx: Context, args: ArgsOf<'roadmap'>): Promise<Outcome> {
   if (!(await exists(ctx.dir))) throw new HandoffError(`no ${ctx.rel(ctx.dir)} directory here; run 'handoff init' first`);
   const roadmap = ctx.config.roadmap;
-  const { tree, content } = await renderFiles(await readWorkTree(ctx.root), roadmap, ctx.root, ctx.env);
-  warnSkipped(ctx, tree.problems);
+  const { tree, content } = await renderWorkTree(ctx, roadmap);
+  warnProblems(ctx, tree.problems);
   const shown = ctx.rel(path.join(ctx.root, roadmap));
   if (args.values.check) {
     const current = await readRoadmap(ctx.root, roadmap);

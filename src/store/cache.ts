@@ -1,65 +1,93 @@
-// A per-clone cache of parsed handoff front-matter, kept in the git directory (never
-// committed, one per worktree), keyed by file name, size and modification time like
-// git's own index. `list` and `resume` then stat files instead of parsing hundreds of
-// YAML documents, which would otherwise dominate their start-up. Any doubt (missing,
-// corrupt, other version, unwritable) means "parse the file", never a wrong answer.
-import { promises as fs } from 'node:fs';
-import type { Stats } from 'node:fs';
-import type { HandoffMeta } from './handoff.js';
-import { replaceFileAtomic } from './fs.js';
+// The one cache: what parsing each .handoff/ file produced, in one JSON file in the git
+// directory (never in the work tree, one per worktree). One rule: an entry is keyed by
+// the file's path and git blob id (work-tree files are hashed as git hashes them), so it
+// can never be stale; a different tool build starts afresh. Only the entries used by a
+// run are written back, so the file stays the size of the tree. Any failure to read or
+// write it is ignored: the cache only saves time, it never decides an answer.
+import { promises as fs, statSync } from 'node:fs';
+import type { CachedItem, ParseCache } from './tree.js';
+import { version } from '../cli/version.js';
 
-const VERSION = 1;
+/** Its name in the git directory (the context builds the path once). */
+export const CACHE_FILE = 'handoff-cache.json';
+// Bump when CachedItem or the parsers change what they produce.
+const FORMAT = 2;
 
-interface Entry {
-  size: number;
-  mtimeMs: number;
-  meta: HandoffMeta;
+export interface OpenCache {
+  cache: ParseCache;
+  /** Writes back the entries used so far, when they differ from what was read. */
+  save: () => Promise<void>;
 }
 
-export class MetaCache {
-  private changed = false;
+/** One open cache per file and process: every reader in a run adds to the same entries. */
+const opened = new Map<string, Promise<OpenCache>>();
 
-  private constructor(
-    private readonly file: string | null,
-    private readonly entries: Map<string, Entry>,
-  ) {}
+export function openCache(file: string | null): Promise<OpenCache> {
+  if (!file) return Promise.resolve(open(null));
+  let o = opened.get(file);
+  if (!o) opened.set(file, (o = read(file).then((stored) => open(file, stored))));
+  return o;
+}
 
-  static async open(file: string | null): Promise<MetaCache> {
-    let entries = new Map<string, Entry>();
-    if (file) {
+async function read(file: string): Promise<Record<string, CachedItem>> {
+  try {
+    const data = JSON.parse(await fs.readFile(file, 'utf8')) as { format?: unknown; version?: unknown; items?: unknown };
+    if (data.format === FORMAT && data.version === toolVersion() && typeof data.items === 'object' && data.items !== null) return data.items as Record<string, CachedItem>;
+  } catch {
+    // no cache yet, or unreadable: parse everything
+  }
+  return {};
+}
+
+function open(file: string | null, stored: Record<string, CachedItem> = {}): OpenCache {
+  const used = new Map<string, CachedItem>();
+  let written = Object.keys(stored).length;
+  let changed = false;
+  let saving = Promise.resolve();
+  return {
+    cache: {
+      get(key) {
+        const item = Object.hasOwn(stored, key) ? stored[key] : undefined;
+        if (item) used.set(key, item);
+        return item;
+      },
+      set(key, item) {
+        used.set(key, item);
+        changed = true;
+      },
+    },
+    save: () => {
+      if (!file || (!changed && used.size === written)) return saving;
+      changed = false;
+      written = used.size;
+      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used) });
+      // Atomic (temp + rename) but not fsynced: losing the cache in a crash costs one re-parse,
+      // and an fsync here would be on every commit that touches .handoff/.
+      const temp = `${file}.${process.pid}.tmp`;
+      saving = saving.then(() => fs.writeFile(temp, text).then(() => fs.rename(temp, file))).catch(() => {
+        // a read-only git dir: the next run parses again
+      });
+      return saving;
+    },
+  };
+}
+
+let stamp: string | undefined;
+/**
+ * What cached entries depend on: the package version and the build of the parsers
+ * (their modification times), so a rebuilt or upgraded tool never reads entries an older
+ * parser wrote. A file that is not there (a bundled build) counts as 0.
+ */
+function toolVersion(): string {
+  if (stamp === undefined) {
+    const mtime = (f: string) => {
       try {
-        const data = JSON.parse(await fs.readFile(file, 'utf8')) as { version?: number; entries?: Record<string, Entry> };
-        if (data.version === VERSION && data.entries && typeof data.entries === 'object') entries = new Map(Object.entries(data.entries));
+        return statSync(new URL(f, import.meta.url)).mtimeMs;
       } catch {
-        // absent or unreadable: start empty
+        return 0;
       }
-    }
-    return new MetaCache(file, entries);
+    };
+    stamp = [version(), ...[import.meta.url, './handoff.js', './pin.js', './tree.js', './frontmatter.js', './config.js'].map(mtime)].join(':');
   }
-
-  get(name: string, stat: Stats): HandoffMeta | undefined {
-    const entry = this.entries.get(name);
-    return entry && entry.size === stat.size && entry.mtimeMs === stat.mtimeMs ? entry.meta : undefined;
-  }
-
-  set(name: string, stat: Stats, meta: HandoffMeta): void {
-    this.entries.set(name, { size: stat.size, mtimeMs: stat.mtimeMs, meta });
-    this.changed = true;
-  }
-
-  /** Writes the cache back when it changed, keeping only the names still present. */
-  async save(present: ReadonlySet<string>): Promise<void> {
-    for (const name of this.entries.keys()) {
-      if (!present.has(name)) {
-        this.entries.delete(name);
-        this.changed = true;
-      }
-    }
-    if (!this.file || !this.changed) return;
-    try {
-      await replaceFileAtomic(this.file, JSON.stringify({ version: VERSION, entries: Object.fromEntries(this.entries) }));
-    } catch {
-      // A read-only clone still works, only slower.
-    }
-  }
+  return stamp;
 }

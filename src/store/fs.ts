@@ -57,17 +57,6 @@ export async function readText(file: string): Promise<string | undefined> {
   }
 }
 
-/** Names of the `.md` files in a directory, sorted; none when it does not exist. */
-export async function listMarkdown(dir: string): Promise<string[]> {
-  try {
-    const names = await fs.readdir(dir);
-    return names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
 export async function exists(file: string): Promise<boolean> {
   try {
     await fs.lstat(file);

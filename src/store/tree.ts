@@ -4,9 +4,9 @@
 // through here, so the same files give the same result whatever their source.
 import { createHash } from 'node:crypto';
 import { FileFormatError, HandoffError } from '../cli/errors.js';
-import { parseHandoff, type Handoff, type HandoffMeta } from './handoff.js';
-import { parseBody } from './markdown.js';
-import { parsePin, type Pin, type PinMeta } from './pin.js';
+import type { Handoff, HandoffMeta } from './handoff.js';
+import { parseBody, type Body } from './markdown.js';
+import type { Pin, PinMeta } from './pin.js';
 
 export const HANDOFF_DIR = '.handoff';
 export const HANDOFFS_PREFIX = `${HANDOFF_DIR}/handoffs/`;
@@ -16,6 +16,11 @@ export const CONFIG_PATH = `${HANDOFF_DIR}/config.yml`;
 /** The one refusal for a symbolic link under .handoff/, whichever source it was read from. */
 export const SYMLINK_REFUSED = 'is a symbolic link; expected a regular file (a link could point outside the repository)';
 
+/** The one refusal for an item whose id is not its file name. */
+export function misnamedMessage(id: string): string {
+  return `id '${id}' does not match the file name; expected ${id}.md`;
+}
+
 /** How a symbolic link (git mode 120000) is marked in a path -> blob map: never read, refused. */
 export const LINK_PREFIX = 'link:';
 
@@ -24,12 +29,13 @@ export interface TreeFile {
   path: string;
   /** The content; may be left out when `blob` is given and the cache knows that blob. */
   text?: string;
-  /** The git blob id, when the file comes from the index or a commit. */
+  /** The git blob id (from the index or a commit, or a work-tree file hashed as git does). */
   blob?: string;
   /** Why the file was not read at all (a symbolic link in the work tree): reported, never parsed. */
   refused?: string;
 }
 
+/** What could not be read, whatever the source: a repository-relative file, its line when known, and why. */
 export interface Problem {
   file: string;
   message: string;
@@ -87,8 +93,18 @@ export interface ParseCache {
  * hashing it as git does (sha1 "blob <size>\0<content>").
  */
 export function cacheKey(f: TreeFile): string {
-  const blob = f.blob ?? createHash('sha1').update(`blob ${Buffer.byteLength(f.text ?? '')}\0`).update(f.text ?? '').digest('hex');
-  return `${f.path}\0${blob}`;
+  return `${f.path}\0${f.blob ?? blobId(f.text ?? '')}`;
+}
+
+/** The id git gives a file's content: sha1 of "blob <size>\0<content>". */
+export function blobId(content: string | Buffer): string {
+  return createHash('sha1').update(`blob ${Buffer.byteLength(content)}\0`).update(content).digest('hex');
+}
+
+/** The parsers of full files (they load the YAML library: only needed when the cache misses). */
+export interface Parsers {
+  handoff: (text: string, file: string) => Handoff;
+  pin: (text: string, file: string) => Pin;
 }
 
 /** The files whose text must be read before parseTree can run. */
@@ -96,13 +112,13 @@ export function needText(files: readonly TreeFile[], cache?: ParseCache): TreeFi
   return files.filter((f) => f.text === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined);
 }
 
-function parseOne(f: { path: string; text: string }, kind: ItemKind): CachedItem {
+function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Parsers): CachedItem {
   try {
-    const item = kind === 'handoff' ? parseHandoff(f.text, f.path) : parsePin(f.text, f.path);
+    const item = kind === 'handoff' ? parsers.handoff(f.text, f.path) : parsers.pin(f.text, f.path);
     const body = kind === 'handoff' ? (item as Handoff).bodyText : (item as Pin).text;
     if (`${item.meta.id}.md` !== baseName(f.path)) {
       const line = idLine(f.text);
-      return { meta: item.meta, body, misnamed: true, problem: { message: `id '${item.meta.id}' does not match the file name; expected ${item.meta.id}.md`, ...(line ? { line } : {}) } };
+      return { meta: item.meta, body, misnamed: true, problem: { message: misnamedMessage(item.meta.id), ...(line ? { line } : {}) } };
     }
     return { meta: item.meta, body };
   } catch (error) {
@@ -111,14 +127,32 @@ function parseOne(f: { path: string; text: string }, kind: ItemKind): CachedItem
   }
 }
 
+/**
+ * An item as readers see it: no YAML document (`doc`; writers re-read the one file they
+ * edit, see store.ts), and a handoff's sections split only when something asks for them.
+ */
 function toItem(kind: ItemKind, file: string, c: CachedItem): Handoff | Pin {
   const doc = undefined as unknown as Handoff['doc'];
-  return kind === 'handoff'
-    ? { file, meta: c.meta as HandoffMeta, doc, bodyText: c.body ?? '', body: parseBody(c.body ?? '') }
-    : { file, meta: c.meta as PinMeta, doc, text: c.body ?? '' };
+  const text = c.body ?? '';
+  if (kind === 'pin') return { file, meta: c.meta as PinMeta, doc, text };
+  let body: Body | undefined;
+  return {
+    file,
+    meta: c.meta as HandoffMeta,
+    doc,
+    bodyText: text,
+    get body() {
+      return (body ??= parseBody(text));
+    },
+  };
 }
 
-export function parseTree(files: readonly TreeFile[], cache?: ParseCache): Tree {
+/** Whether parseTree will have to parse some file (so the caller loads the parsers). */
+export function needsParsing(files: readonly TreeFile[], cache?: ParseCache): boolean {
+  return files.some((f) => f.refused === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined);
+}
+
+export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parsers?: Parsers): Tree {
   const tree: Tree = { handoffs: [], pins: [], problems: [], misnamed: [] };
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const kind = itemKind(f.path);
@@ -130,8 +164,8 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache): Tree 
     const key = cacheKey(f);
     let parsed = cache?.get(key);
     if (!parsed) {
-      if (f.text === undefined) throw new Error(`internal: ${f.path} was not read (blob ${f.blob ?? 'unknown'})`);
-      parsed = parseOne({ path: f.path, text: f.text }, kind);
+      if (f.text === undefined || !parsers) throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
+      parsed = parseOne({ path: f.path, text: f.text }, kind, parsers);
       cache?.set(key, parsed);
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });

@@ -1,0 +1,69 @@
+// The one reader of .handoff/: the working tree's item files, and the parse step every
+// source (the working tree, the index, a commit, a three-way merge) goes through, with
+// the one cache. Pure parsing is tree.ts's; this is the I/O.
+//
+// Synchronous reads on purpose: for 1,000+ small files, fs.promises pays a FileHandle,
+// four thread-pool round trips and their garbage per file (~100 ms and half the GC of
+// `handoff roadmap` at 1,200 files); readFileSync reads each in a few microseconds.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../cli/context.js';
+import { openCache, type OpenCache } from './cache.js';
+import { blobId, HANDOFFS_PREFIX, needsParsing, parseTree, PINS_PREFIX, SYMLINK_REFUSED, type Parsers, type Tree, type TreeFile } from './tree.js';
+import { assertInside } from '../security/guard.js';
+
+/** The item files of a directory, and whether each is a symbolic link (never followed: it could point outside the repository). */
+function names(dir: string): Array<{ name: string; link: boolean }> {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.name.endsWith('.md') && !d.name.startsWith('.'))
+      .map((d) => ({ name: d.name, link: d.isSymbolicLink() }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** The item files of the working tree, each with its git blob id; refused when a directory leads outside the repository. */
+export async function readWorkTree(root: string): Promise<TreeFile[]> {
+  const files: TreeFile[] = [];
+  for (const prefix of [HANDOFFS_PREFIX, PINS_PREFIX]) {
+    const dir = path.join(root, prefix);
+    await assertInside(root, dir, prefix.slice(0, -1));
+    for (const { name, link } of names(dir)) {
+      if (link) {
+        files.push({ path: `${prefix}${name}`, refused: SYMLINK_REFUSED });
+        continue;
+      }
+      try {
+        const bytes = readFileSync(path.join(dir, name));
+        files.push({ path: `${prefix}${name}`, text: bytes.toString('utf8'), blob: blobId(bytes) });
+      } catch (error) {
+        // Deleted between the listing and the read: it is simply not there.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+  }
+  return files;
+}
+
+/** The parsers load the YAML library (tens of milliseconds): only when the cache misses. */
+export async function loadParsers(): Promise<Parsers> {
+  const [{ parseHandoff }, { parsePin }] = await Promise.all([import('./handoff.js'), import('./pin.js')]);
+  return { handoff: parseHandoff, pin: parsePin };
+}
+
+/** Parses files of any source through the open cache, and saves it. */
+export async function parseFiles(files: readonly TreeFile[], opened: OpenCache): Promise<Tree> {
+  const parsers = needsParsing(files, opened.cache) ? await loadParsers() : undefined;
+  const tree = parseTree(files, opened.cache, parsers);
+  await opened.save();
+  return tree;
+}
+
+/** The working tree's .handoff/, parsed through the cache in the git directory. */
+export async function readTree(ctx: Pick<Context, 'root' | 'cacheFile'>): Promise<Tree> {
+  const [files, opened] = await Promise.all([readWorkTree(ctx.root), openCache(ctx.cacheFile)]);
+  return parseFiles(files, opened);
+}

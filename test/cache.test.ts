@@ -1,0 +1,74 @@
+// The one cache: a single file in the git directory whatever commands ran, keyed so that
+// an entry can never be stale, and ignored (never trusted) when it is damaged or old.
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, type Repo } from './helpers.js';
+
+const ok = (repo: Repo, args: string[]) => {
+  const r = repo.handoff(args);
+  expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+  return r;
+};
+
+const caches = (repo: Repo) => readdirSync(path.join(repo.dir, '.git')).filter((n) => /^handoff.*cache.*\.json$/.test(n));
+const goals = (repo: Repo) => (JSON.parse(ok(repo, ['list', '--json']).stdout) as { handoffs: Array<{ goal: string }> }).handoffs.map((h) => h.goal);
+
+describe('the cache', () => {
+  it('is one file in the git directory after any mix of commands', () => {
+    const repo = makeRepo();
+    ok(repo, ['init', '--hooks']);
+    ok(repo, ['pin', 'never touch the auth module']);
+    ok(repo, ['new', 'first goal', '--no-edit']);
+    ok(repo, ['list']);
+    ok(repo, ['resume']);
+    ok(repo, ['roadmap']);
+    ok(repo, ['check']);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'handoffs');
+    ok(repo, ['new', 'second goal', '--no-edit']);
+    ok(repo, ['done']);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'done');
+    ok(repo, ['pins']);
+    ok(repo, ['hook', 'claude-session-start']);
+    expect(caches(repo)).toEqual(['handoff-cache.json']);
+  });
+
+  it('cannot go stale: an edit that keeps size and modification time is seen', () => {
+    const repo = makeRepo();
+    ok(repo, ['init']);
+    ok(repo, ['new', 'goal aaaa', '--no-edit']);
+    const [name] = repo.files('.handoff/handoffs');
+    const file = path.join(repo.dir, '.handoff/handoffs', name!);
+    const when = 1_767_225_600; // whole seconds: set back exactly
+    utimesSync(file, when, when);
+    expect(goals(repo)).toEqual(['goal aaaa']);
+    const before = statSync(file);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('goal aaaa', 'goal bbbb'));
+    utimesSync(file, when, when);
+    expect(statSync(file).size).toBe(before.size);
+    expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+    expect(goals(repo)).toEqual(['goal bbbb']);
+    expect(ok(repo, ['resume']).stdout).toContain('goal bbbb');
+  });
+
+  it('ignores a damaged or old-format cache file and answers right', () => {
+    const repo = makeRepo();
+    ok(repo, ['init']);
+    ok(repo, ['new', 'the real goal', '--no-edit']);
+    const cacheFile = path.join(repo.dir, '.git/handoff-cache.json');
+    const [name] = repo.files('.handoff/handoffs');
+    const stat = statSync(path.join(repo.dir, '.handoff/handoffs', name!));
+    const id = name!.slice(0, -3);
+    // What the earlier stat-keyed cache held, matching the file's size and time exactly.
+    const meta = { id, goal: 'a wrong goal', status: 'done', created: '2026-01-01T00:00:00.000Z', author: '', branch: 'main', base: null, head: null, parent: null, files: [] };
+    for (const text of ['{not json', JSON.stringify({ version: 1, entries: { [name!]: { size: stat.size, mtimeMs: stat.mtimeMs, meta } } }), JSON.stringify({ format: 2, version: 'other', items: {} })]) {
+      writeFileSync(cacheFile, text);
+      expect(goals(repo)).toEqual(['the real goal']);
+      expect(ok(repo, ['resume']).stdout).toContain('the real goal');
+    }
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).items).toBeDefined();
+    expect(caches(repo)).toEqual(['handoff-cache.json']);
+  });
+});
