@@ -40,15 +40,14 @@ export async function renderFiles(files: readonly TreeFile[], roadmap: string, r
 
 let cachedVersion: string | undefined;
 /**
- * What the cached parse results depend on: the package version, and the build of the
- * parsers (their modification times), so a rebuilt or upgraded tool never reads entries
- * an older parser wrote.
+ * What the cached parse results depend on: the package version, and the build (the
+ * modification time of the bundled file this code is in: every build writes dist/ anew,
+ * parsers included), so a rebuilt or upgraded tool never reads entries an older parser wrote.
  */
 function toolVersion(): string {
   if (cachedVersion === undefined) {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    const builds = ['../store/handoff.js', '../store/pin.js', '../store/tree.js', '../store/frontmatter.js'].map((f) => statSync(new URL(f, import.meta.url)).mtimeMs);
-    cachedVersion = [pkg.version, ...builds].join(':');
+    cachedVersion = `${pkg.version}:${statSync(new URL(import.meta.url)).mtimeMs}`;
   }
   return cachedVersion;
 }
