@@ -72,8 +72,7 @@ const rows = [
   ['node -e 0 (bare node)', () => once(process.execPath, ['-e', '0'])],
   // Resolved from this package's own node_modules.
   ['node: import yaml', () => once(process.execPath, ['--input-type=module', '-e', "await import('yaml')"], '', path.join(here, '..'))],
-  ['node: import dist/cli.js (cli, context, yaml, ulid)', () => once(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(dist('cli/cli.js'))})`])],
-  ['node: + the session-start modules', () => once(process.execPath, ['--input-type=module', '-e', ['cli/cli.js', 'git/git.js', 'agents/agent-hook.js', 'resume/resume.js'].map((f) => `await import(${JSON.stringify(dist(f))});`).join('')])],
+  ['node: import dist/cli/cli.js (the bundle\'s entry)', () => once(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(dist('cli/cli.js'))})`])],
   ['git rev-parse HEAD (one git process; the hook runs 6)', () => once('git', ['rev-parse', 'HEAD'])],
   ['handoff --version (launcher + cli + context modules)', () => once(process.execPath, [BIN, '--version'])],
   ['handoff list (no git)', () => once(process.execPath, [BIN, 'list'])],

@@ -17,7 +17,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { countTokens } from '../dist/transcripts/tokens.js';
+import { internals } from './internals.js';
+
+const [{ countTokens }] = await internals('transcripts/tokens.ts');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(here, '../bin/handoff.js');

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isConstraint } from '../dist/transcripts/extract.js';
+import { internals } from './internals.js';
+
+const [{ isConstraint }] = await internals('transcripts/extract.ts');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { sentences } = JSON.parse(readFileSync(path.join(here, '../test/fixtures/constraint-sentences.json'), 'utf8'));

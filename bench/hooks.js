@@ -17,8 +17,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { serializeHandoff } from '../dist/store/handoff.js';
-import { serializePin } from '../dist/store/pin.js';
+import { internals } from './internals.js';
+
+const [{ serializeHandoff }, { serializePin }] = await internals('store/handoff.ts', 'store/pin.ts');
 
 const BIN = fileURLToPath(new URL('../bin/handoff.js', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 15);

@@ -10,28 +10,30 @@ import { readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { internals } from './internals.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = process.argv[2] ?? path.resolve(here, '../test/fixtures/transcripts');
 
 // The real pipeline: detect the format, stream the events, extract, map to the model input.
 async function read(file) {
-  const [{ openTranscript }, { Extractor }, { transcriptPart }] = await Promise.all([dist('transcripts/open.js'), dist('transcripts/extract.js'), dist('model/transcript-model.js')]);
   const opened = await openTranscript(file, path.basename(file));
   const x = new Extractor(opened.agent);
   for await (const e of opened.events()) x.add(e);
   return transcriptPart(x.result());
 }
 
-const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
-const [{ draftWithModel }, { DEFAULT_LLM }, { loadTokenCounter }, { serializeHandoff, parseHandoff }, { resumeParts, renderResume }, { readTemplate }] = await Promise.all([
-  dist('model/new-model.js'),
-  dist('model/llm-config.js'),
-  dist('transcripts/tokens.js'),
-  dist('store/handoff.js'),
-  dist('resume/prompt.js'),
-  dist('store/templates.js'),
-]);
+const [{ draftWithModel }, { DEFAULT_LLM }, { loadTokenCounter }, { serializeHandoff, parseHandoff }, { resumeParts, renderResume }, { readTemplate }, { openTranscript }, { Extractor }, { transcriptPart }] = await internals(
+  'model/new-model.ts',
+  'model/llm-config.ts',
+  'transcripts/tokens.ts',
+  'store/handoff.ts',
+  'resume/prompt.ts',
+  'store/templates.ts',
+  'transcripts/open.ts',
+  'transcripts/extract.ts',
+  'model/transcript-model.ts',
+);
 const filter = process.argv[3] ?? '';
 const t0 = performance.now();
 const count = await loadTokenCounter();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHandoff, serializeHandoff, updateHandoff, type HandoffMeta } from '../src/store/handoff.js';
 import { parseBody, renderBody } from '../src/store/markdown.js';
 import { parsePin, retirePin, serializePin } from '../src/store/pin.js';
-import { combineChanges, parseNameStatus, parseNumstat, UNTRACKED_CAP, untrackedEntries } from '../src/git/git-output.js';
+import { combineChanges, parseLog, parseNameStatus, parseNumstat, UNTRACKED_CAP, untrackedEntries } from '../src/git/git-output.js';
 import { resolveId, shortId } from '../src/store/id.js';
 import { fill } from '../src/store/template.js';
 
@@ -116,6 +116,17 @@ describe('git output parsers', () => {
       { path: 'new\nname.ts', change: 'renamed', from: 'old name.ts', insertions: 2, deletions: 2, state: 'committed' },
       { path: 'u.txt', change: 'added', state: 'untracked' },
     ]);
+  });
+
+  it('read git log in LOG_FORMAT: subjects keep their spaces, an empty log is no commits', () => {
+    const a = 'a'.repeat(40);
+    const b = 'b'.repeat(40);
+    // git ends each commit's format with a newline, which leads the next hash.
+    expect(parseLog(`${a}\0fix: the  thing \0\n${b}\0\0\n`)).toEqual([
+      { hash: a, subject: 'fix: the  thing ' },
+      { hash: b, subject: '' },
+    ]);
+    expect(parseLog('')).toEqual([]);
   });
 });
 

@@ -28,12 +28,12 @@ describe('npm pack', () => {
     let checked = 0;
     for (const file of files.filter((f) => f.endsWith('.js') && f.startsWith('dist/'))) {
       const text = readFileSync(path.join(ROOT, file), 'utf8');
-      for (const m of text.matchAll(/(?:from\s*|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+      for (const m of text.matchAll(/(?:from\s*|import\()\s*["'](\.{1,2}\/[^"']+)["']/g)) {
         checked += 1;
         const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!));
         if (!shipped.has(target)) missing.push(`${file} -> ${m[1]}`);
       }
-      for (const m of text.matchAll(/readTemplate\('([^']+)'\)/g)) if (!shipped.has(`templates/${m[1]}`)) missing.push(`${file} -> templates/${m[1]}`);
+      for (const m of text.matchAll(/readTemplate\(["']([^"']+)["']\)/g)) if (!shipped.has(`templates/${m[1]}`)) missing.push(`${file} -> templates/${m[1]}`);
       // A page a message points to exists.
       for (const m of text.matchAll(/\bdocs\/[a-z-]+\.md\b/g)) if (!shipped.has(m[0])) missing.push(`${file} -> ${m[0]}`);
     }

@@ -1,6 +1,23 @@
-// Pure parsers for the `-z` output of git's diff and ls-files, and the rule that folds
-// base->worktree changes and the staged/unstaged/untracked sets into one list.
+// Pure parsers for the `-z` output of git's diff and ls-files, and of `git log` in the
+// one format we ask for, and the rule that folds base->worktree changes and the
+// staged/unstaged/untracked sets into one list.
 import type { ChangeKind, FileChange, FileState } from '../store/handoff.js';
+
+export interface Commit {
+  hash: string;
+  subject: string;
+}
+
+/** What `git log` is asked to print: hash NUL subject NUL, per commit. */
+export const LOG_FORMAT = '--format=%H%x00%s%x00';
+
+/** `git log` in LOG_FORMAT: the commits, newest first. */
+export function parseLog(out: string): Commit[] {
+  const tokens = out.split('\0');
+  const commits: Commit[] = [];
+  for (let i = 0; i + 1 < tokens.length; i += 2) commits.push({ hash: tokens[i]!.trim(), subject: tokens[i + 1]! });
+  return commits;
+}
 
 export interface RawChange {
   path: string;

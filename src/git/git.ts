@@ -8,7 +8,7 @@
 // range: the common case at session start), it costs 20-30 ms to import, and it strips
 // GIT_* variables that hooks depend on. A plain spawn does what we need in a few lines.
 import { HandoffError } from '../cli/errors.js';
-import { combineChanges, parseNameStatus, parseNumstat, parsePathList, type RawChange } from './git-output.js';
+import { combineChanges, LOG_FORMAT, parseLog, parseNameStatus, parseNumstat, parsePathList, type Commit, type RawChange } from './git-output.js';
 import type { FileChange } from '../store/handoff.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,10 +22,7 @@ const EMPTY_TREE: Record<string, string> = {
 /** Commits that only save handoff records are not work: leave them out of commit lists. */
 const WORK = [':/', ':(top,exclude).handoff'];
 
-export interface Commit {
-  hash: string;
-  subject: string;
-}
+export type { Commit };
 
 export class Git {
   /** `gitDir`: the work tree's git directory when known (the context finds it without git). */
@@ -103,15 +100,17 @@ export class Git {
   async commitsSince(since: string | null, limit: number): Promise<Commit[]> {
     if (since === null && !(await this.head())) return [];
     const range = since ? [`${since}..HEAD`] : ['HEAD'];
-    const out = await this.run(['log', `--max-count=${limit}`, '--format=%H%x00%s%x00', ...range, '--', ...WORK]);
-    const tokens = out.split('\0');
-    const commits: Commit[] = [];
-    for (let i = 0; i + 1 < tokens.length; i += 2) commits.push({ hash: tokens[i]!.trim(), subject: tokens[i + 1]! });
-    return commits;
+    return parseLog(await this.run(['log', `--max-count=${limit}`, LOG_FORMAT, ...range, '--', ...WORK]));
   }
 
-  async countCommitsSince(since: string): Promise<number> {
-    return Number(await this.ask(['rev-list', '--count', `${since}..HEAD`, '--', ...WORK])) || 0;
+  /**
+   * Every commit of work reachable from HEAD and not from `since`, newest first, in one
+   * `git log` (it answers what rev-parse --verify, log and rev-list --count used to);
+   * null when git cannot answer (no such commit, or no HEAD yet).
+   */
+  async workSince(since: string): Promise<Commit[] | null> {
+    const r = await gitRaw(this.root, ['log', LOG_FORMAT, '--end-of-options', `${since}^{commit}..HEAD`, '--', ...WORK]);
+    return r.code === 0 ? parseLog(r.stdout.toString('utf8')) : null;
   }
 
   private async emptyTree(): Promise<string> {

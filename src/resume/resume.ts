@@ -24,16 +24,17 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   const none = { commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
   if (!head) return { head, headFound: false, ...none };
   // All at once: each is a git process, and this runs at every agent session start.
-  const [found, commits, commitCount, differing, committed, uncommittedNow] = await Promise.all([
-    git.resolveCommit(head),
-    git.commitsSince(head, SHOWN_COMMITS).catch(() => []),
-    git.countCommitsSince(head),
+  const [work, differing, committed, uncommittedNow] = await Promise.all([
+    git.workSince(head),
     git.pathsChangedSince(head).catch(() => []),
     git.changesBetween(head, 'HEAD').catch(() => []),
     git.uncommittedPaths().catch(() => []),
   ]);
-  if (found === null) return { head, headFound: false, ...none };
-  return sinceFacts(handoff.meta.files, { head, commits, commitCount, differing, committed, uncommittedNow, missing });
+  // No answer from the log: either the handoff's commit is gone, or there is no HEAD yet
+  // (then it is found, with no commits since). Rare, so asked only then.
+  if (work === null && (await git.resolveCommit(head)) === null) return { head, headFound: false, ...none };
+  const commits = (work ?? []).slice(0, SHOWN_COMMITS);
+  return sinceFacts(handoff.meta.files, { head, commits, commitCount: work?.length ?? 0, differing, committed, uncommittedNow, missing });
 }
 
 export async function run(ctx: Context, args: ArgsOf<'resume'>): Promise<Outcome> {
