@@ -1,7 +1,6 @@
 // .handoff/config.yml: every key optional. Unknown keys are reported, not fatal, so a
 // config written by a newer version still works with an older one.
 import { FileFormatError } from '../cli/errors.js';
-import { parseYamlFile } from './frontmatter.js';
 import { parseLlmConfig, type LlmConfig } from '../model/llm-config.js';
 
 export interface Config {
@@ -28,9 +27,18 @@ export interface Parsed<T> {
   warnings: string[];
 }
 
-export function parseConfig(text: string | undefined, file: string): Parsed<Config> {
-  if (text === undefined) return { value: { ...DEFAULT_CONFIG }, warnings: [] };
-  const data = parseYamlFile(text, file);
+/** Comments and blank lines only, as `handoff init` writes the file: the defaults, known without YAML. */
+const COMMENTS_ONLY = /^(?:[ ]*(?:#[^\0-\x08\x0a-\x1f\x7f]*)?\r?\n)*[ ]*(?:#[^\0-\x08\x0a-\x1f\x7f]*)?$/;
+
+/** The file's settings; the YAML library (tens of milliseconds to load) only when the file sets something. */
+export async function parseConfig(text: string | undefined, file: string): Promise<Parsed<Config>> {
+  if (text === undefined || COMMENTS_ONLY.test(text)) return configFrom({}, file);
+  const { parseYamlFile } = await import('./frontmatter.js');
+  return configFrom(parseYamlFile(text, file), file);
+}
+
+/** Settings from the file's parsed data; unknown keys are warnings. */
+export function configFrom(data: Record<string, unknown>, file: string): Parsed<Config> {
   const value: Config = { ...DEFAULT_CONFIG };
   const warnings: string[] = [];
   for (const [key, raw] of Object.entries(data)) {
