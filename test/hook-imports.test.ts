@@ -1,6 +1,6 @@
 // The paths git runs on every commit or merge must not load the heavy modules.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, gitEnv, makeRepo, tempDir } from './helpers.js';
@@ -11,7 +11,7 @@ import { handoffPath, handoffText, id } from './fixtures-items.js';
 const HEAVY = /node_modules\/(yargs|remark[^/]*|simple-git|openai|gpt-tokenizer|js-tiktoken|sql\.js|diff)\/|\/dist\/chunks\/(help|model|new-model|spinner|opencode-db|readers)-/;
 
 /** Runs the CLI with a module-resolution hook that logs every module URL it loads. */
-function loaded(cwd: string, args: string[]): { modules: string[]; code: number } {
+function loaded(cwd: string, args: string[], input = ''): { modules: string[]; code: number } {
   const dir = tempDir();
   const log = path.join(dir, 'modules.log');
   const hooks = path.join(dir, 'hooks.mjs');
@@ -19,7 +19,7 @@ function loaded(cwd: string, args: string[]): { modules: string[]; code: number 
   writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`);
   const register = path.join(dir, 'register.mjs');
   writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
-  const r = spawnSync(process.execPath, ['--import', `file://${register}`, BIN, ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', `file://${register}`, BIN, ...args], { cwd, env: gitEnv(), encoding: 'utf8', input });
   return { modules: readFileSync(log, 'utf8').split('\n').filter(Boolean), code: r.status ?? -1 };
 }
 
@@ -36,5 +36,23 @@ describe('module loading on the git paths', () => {
       expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
     }
     expect(loaded(repo.dir, ['--help']).modules.some((m) => HEAVY.test(m))).toBe(true);
+  });
+
+  it('resume and the session-start hook read handoffs and pins from the cache without loading yaml', () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    repo.handoff(['pin', 'never touch the auth module']);
+    repo.handoff(['new', 'first', '--no-edit']);
+    repo.handoff(['new', 'second', '--no-edit']);
+    const start = JSON.stringify({ session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' });
+    for (const [args, input] of [[['resume'], ''], [['hook', 'claude-session-start'], start]] as const) {
+      const { modules, code } = loaded(repo.dir, [...args], input);
+      expect(code).toBe(0);
+      expect(modules.some((m) => m.includes('/dist/store/reader.js'))).toBe(true);
+      expect(modules.filter((m) => m.includes('/node_modules/yaml/'))).toEqual([]);
+    }
+    // Without the cache the files are parsed, with yaml (the probe sees it).
+    rmSync(path.join(repo.dir, '.git/handoff-cache.json'));
+    expect(loaded(repo.dir, ['resume']).modules.some((m) => m.includes('/node_modules/yaml/'))).toBe(true);
   });
 });

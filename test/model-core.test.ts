@@ -61,7 +61,7 @@ describe('the answer format', () => {
 describe('the llm settings', () => {
   it('the commented block in the config template, uncommented, parses to the defaults it documents', async () => {
     const text = (await readTemplate('config.yml')).replace(/^# (llm:|  [a-z_]+:)/gm, '$1');
-    const { value, warnings } = parseConfig(text, 'config.yml');
+    const { value, warnings } = await parseConfig(text, 'config.yml');
     expect(warnings).toEqual([]);
     expect(value.llm).toEqual({ ...DEFAULT_LLM, base_url: 'http://localhost:11434/v1', model: 'qwen2.5-coder:14b' });
   });

@@ -1,10 +1,11 @@
 // One symbolic-link policy for every reader of .handoff/: the work tree, the index (the
 // pre-commit hook) and a commit (check, the merge driver) refuse a linked pin alike.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from './helpers.js';
+import { gitEnv, makeRepo } from './helpers.js';
 import { id, pinPath, pinText } from './fixtures-items.js';
 
 const REFUSED = 'is a symbolic link; expected a regular file';
@@ -39,5 +40,25 @@ describe('a pin that is a symbolic link', () => {
       hook = String((error as { stderr?: unknown }).stderr ?? error);
     }
     expect(hook).toContain(`${pinPath(pinId)}: ${REFUSED}`);
+  });
+
+  it('config.yml or the roadmap staged as a link stops the commit with the same words', () => {
+    for (const file of ['.handoff/config.yml', '.handoff/ROADMAP.md']) {
+      const repo = makeRepo();
+      expect(repo.handoff(['init', '--hooks']).code).toBe(0);
+      expect(repo.handoff(['roadmap']).code).toBe(0);
+      repo.commit('set up handoff');
+      // Staged as a link (mode 120000) while the work tree keeps the regular file.
+      const target = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo.dir, env: gitEnv(), input: '/etc/passwd', encoding: 'utf8' }).trim();
+      repo.git('update-index', '--cacheinfo', `120000,${target},${file}`);
+      let hook = '';
+      try {
+        repo.git('commit', '-q', '-m', 'linked');
+      } catch (error) {
+        hook = String((error as { stderr?: unknown }).stderr ?? error);
+      }
+      expect(hook, file).toContain(`${file}: ${REFUSED}`);
+      expect(repo.git('log', '--format=%s', '-1').trim()).toBe('set up handoff');
+    }
   });
 });

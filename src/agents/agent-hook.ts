@@ -106,7 +106,7 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
   ctx.stderr(line);
   if (style === 'text') {
     const { loadPins } = await import('../store/store.js');
-    const { activePins } = await import('../store/pin.js');
+    const { activePins } = await import('../pins/scope.js');
     const pins = activePins((await loadPins(ctx)).items);
     const lines = [`The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`];
     if (pins.length > 0) lines.push('Keep these pinned constraints in the summary verbatim, word for word:', ...pins.map((p) => `- ${p.text.trim()}`));

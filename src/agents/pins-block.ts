@@ -4,7 +4,7 @@
 // start hook brings it up to date when the pins have changed since.
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
-import { activePins } from '../store/pin.js';
+import { activePins } from '../pins/scope.js';
 import { loadPins } from '../store/store.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';

@@ -9,6 +9,7 @@ import type { Git } from '../git/git.js';
 import { newId } from '../store/ids.js';
 import { findGitDir, findWorkTree } from '../git/repo.js';
 import { CACHE_FILE } from '../store/cache.js';
+import { SYMLINK_REFUSED } from '../store/tree.js';
 
 export interface Streams {
   stdout: (text: string) => void;
@@ -49,9 +50,9 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
   };
   // A .handoff/ (or config.yml) that links outside the repository is refused up front.
   await assertInside(root, dir, rel(dir));
-  if (await isSymlink(configFile)) throw new HandoffError(`${rel(configFile)} is a symbolic link; expected a regular file`);
+  if (await isSymlink(configFile)) throw new HandoffError(`${rel(configFile)}: ${SYMLINK_REFUSED}`);
   const [configText, gitDir] = await Promise.all([readText(configFile), findGitDir(root, env)]);
-  const config = parseConfig(configText, rel(configFile));
+  const config = await parseConfig(configText, rel(configFile));
   for (const warning of config.warnings) streams.stderr(`handoff: warning: ${warning}`);
   let git: Promise<Git> | undefined;
   return {

@@ -7,7 +7,7 @@ import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
 import { parseConfig } from '../store/config.js';
-import { CONFIG_PATH, HANDOFF_DIR, itemKind, type Problem } from '../store/tree.js';
+import { CONFIG_PATH, HANDOFF_DIR, itemKind, LINK_PREFIX, SYMLINK_REFUSED, type Problem } from '../store/tree.js';
 import { exists, readText } from '../store/fs.js';
 import { filesOf, gitRaw, gitText, indexBlobs } from '../git/git-plumbing.js';
 import { renderTree, renderWorkTree, writeRoadmap } from '../roadmap/roadmap-file.js';
@@ -26,12 +26,16 @@ async function preCommit(ctx: Context): Promise<Outcome> {
   const roadmapBlob = index.get(roadmap);
   const configBlob = staged.has(CONFIG_PATH) ? index.get(CONFIG_PATH) : undefined;
   const items = new Map([...index].filter(([p]) => itemKind(p) !== undefined));
-  const { files, extra } = await filesOf(root, items, opened.cache, [roadmapBlob, configBlob].filter((b): b is string => b !== undefined));
+  // A link is never read, whichever file it is: refused with the words every reader uses.
+  const links = [roadmapBlob, configBlob].map((b) => b?.startsWith(LINK_PREFIX) === true);
+  const { files, extra } = await filesOf(root, items, opened.cache, [roadmapBlob, configBlob].filter((b, i): b is string => b !== undefined && !links[i]));
   const { tree, content } = await renderTree(files, roadmap, opened);
   const problems: Problem[] = [...tree.problems];
-  if (configBlob) {
+  if (links[0]) problems.push({ file: roadmap, message: SYMLINK_REFUSED });
+  if (links[1]) problems.push({ file: CONFIG_PATH, message: SYMLINK_REFUSED });
+  else if (configBlob) {
     try {
-      parseConfig(extra.get(configBlob), CONFIG_PATH);
+      await parseConfig(extra.get(configBlob), CONFIG_PATH);
     } catch (error) {
       if (!(error instanceof HandoffError)) throw error;
       problems.push({ file: CONFIG_PATH, message: error.message.replace(`${CONFIG_PATH}: `, '') });

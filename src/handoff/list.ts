@@ -1,15 +1,17 @@
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
-import { STATUSES, type Status } from '../store/handoff.js';
+import type { Status } from '../store/handoff.js';
 import { shortId } from '../store/id.js';
 import { loadHandoffs, warnProblems } from '../store/store.js';
 import { handoffJson, printJson, truncate } from '../cli/output.js';
 
 export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> {
   const status = args.values.status;
-  if (status !== undefined && !STATUSES.includes(status as Status)) {
-    throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
+  if (status !== undefined) {
+    // handoff.ts loads yaml; list reads everything else from the cache.
+    const { STATUSES } = await import('../store/handoff.js');
+    if (!STATUSES.includes(status as Status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
   }
   const branch = args.values.branch;
   const { items, problems } = await loadHandoffs(ctx);

@@ -1,6 +1,6 @@
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { activePins } from '../store/pin.js';
+import { activePins } from './scope.js';
 import { shortId } from '../store/id.js';
 import { loadPins, warnProblems } from '../store/store.js';
 import { printJson } from '../cli/output.js';

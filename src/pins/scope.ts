@@ -1,6 +1,14 @@
-// Pin scopes are path globs: the only importer of picomatch (loaded only when some
-// active pin has a scope, so unscoped repositories never pay for it).
+// Which pins apply: the active ones, and of those the ones whose scope (path globs)
+// matches. The only importer of picomatch (loaded only when some active pin has a scope,
+// so unscoped repositories never pay for it). Free of the YAML library: the session-start
+// paths read pins from the cache and decide here without loading it.
 import type { Pin } from '../store/pin.js';
+
+/** Active pins, with the pins they superseded left out. */
+export function activePins(pins: readonly Pin[]): Pin[] {
+  const superseded = new Set(pins.map((p) => p.meta.supersedes).filter(Boolean));
+  return pins.filter((p) => p.meta.status === 'active' && !superseded.has(p.meta.id));
+}
 
 /** Unscoped pins always; scoped pins only when a glob matches one of the paths in play. */
 export async function pinsInPlay(pins: readonly Pin[], paths: readonly string[]): Promise<Pin[]> {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { activePins } from '../store/pin.js';
+import { activePins } from '../pins/scope.js';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { unifiedDiff } from './text-diff.js';

@@ -1,7 +1,6 @@
 // .handoff/config.yml: every key optional. Unknown keys are reported, not fatal, so a
 // config written by a newer version still works with an older one.
 import { FileFormatError } from '../cli/errors.js';
-import { parseYamlFile } from './frontmatter.js';
 import { DEFAULT_LLM, parseLlmConfig, type LlmConfig } from '../model/llm-config.js';
 
 export interface Config {
@@ -50,11 +49,21 @@ const positive = (file: string, key: 'meter_threshold' | 'context_window' | 'rec
   return raw as number;
 };
 
-export function parseConfig(text: string | undefined, file: string): Parsed<Config> {
+/** Comments and blank lines only, as `handoff init` writes the file: the defaults, known without YAML. */
+const COMMENTS_ONLY = /^(?:[ ]*(?:#[^\0-\x08\x0a-\x1f\x7f]*)?\r?\n)*[ ]*(?:#[^\0-\x08\x0a-\x1f\x7f]*)?$/;
+
+/** The file's settings; the YAML library (tens of milliseconds to load) only when the file sets something. */
+export async function parseConfig(text: string | undefined, file: string): Promise<Parsed<Config>> {
+  if (text === undefined || COMMENTS_ONLY.test(text)) return configFrom({}, file);
+  const { parseYamlFile } = await import('./frontmatter.js');
+  return configFrom(parseYamlFile(text, file), file);
+}
+
+/** Settings from the file's parsed data; unknown keys are warnings. */
+export function configFrom(data: Record<string, unknown>, file: string): Parsed<Config> {
   const value: Config = { ...DEFAULT_CONFIG };
   const warnings: string[] = [];
-  if (text === undefined) return { value, warnings };
-  for (const [key, raw] of Object.entries(parseYamlFile(text, file))) {
+  for (const [key, raw] of Object.entries(data)) {
     if (raw === null || raw === undefined) continue;
     switch (key) {
       case 'default_branch':

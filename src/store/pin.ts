@@ -86,9 +86,3 @@ export function checkText(text: string, what: string): string {
   if (text.trim() === '') throw new HandoffError(`${what} is empty; expected some text`);
   return text;
 }
-
-/** Active pins, with the pins they superseded left out. */
-export function activePins(pins: readonly Pin[]): Pin[] {
-  const superseded = new Set(pins.map((p) => p.meta.supersedes).filter(Boolean));
-  return pins.filter((p) => p.meta.status === 'active' && !superseded.has(p.meta.id));
-}

@@ -6,8 +6,9 @@ import type { Handoff } from './handoff.js';
 import { resolveId } from './id.js';
 import type { Pin } from './pin.js';
 import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.js';
-import { readTree } from './reader.js';
-import { itemKind, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
+import { openCache } from './cache.js';
+import { parseFiles, readTree } from './reader.js';
+import { blobId, itemKind, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
 import { assertInside, isSymlink } from '../security/guard.js';
 
 export interface Loaded<T> {
@@ -103,7 +104,7 @@ export async function createItem(ctx: Context, dir: string, id: string, content:
   await assertInside(ctx.root, dir, ctx.rel(dir));
   await sweep(ctx, dir);
   await createFileAtomic(file, content);
-  read.delete(ctx);
+  await written(ctx, file, content);
   return file;
 }
 
@@ -112,7 +113,16 @@ export async function rewriteItem(ctx: Context, relFile: string, content: string
   await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
   await sweep(ctx, path.dirname(file));
   await replaceFileAtomic(file, content);
+  await written(ctx, file, content);
+}
+
+/**
+ * The next read sees the write; and the file goes into the cache now, while the parsers
+ * are loaded, so the next run (a session start right after \`new\`) finds every file there.
+ */
+async function written(ctx: Context, file: string, content: string): Promise<void> {
   read.delete(ctx);
+  await parseFiles([{ path: ctx.rel(file), text: content, blob: blobId(content) }], await openCache(ctx.cacheFile));
 }
 
 /** Writers clean up after writers that were killed, and say so. */

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../src/cli/errors.js';
-import { parseConfig } from '../../src/store/config.js';
-import { frontMatterData, parseFrontMatter, splitFrontMatter } from '../../src/store/frontmatter.js';
+import { configFrom } from '../../src/store/config.js';
+import { frontMatterData, parseFrontMatter, parseYamlFile, splitFrontMatter } from '../../src/store/frontmatter.js';
 import { parseHandoff, serializeHandoff } from '../../src/store/handoff.js';
 import { parsePin, serializePin } from '../../src/store/pin.js';
 
@@ -81,7 +81,7 @@ const PARSERS: ReadonlyArray<[string, (text: string) => unknown]> = [
   ['handoff', (t) => parseHandoff(t, 'h.md')],
   ['pin', (t) => parsePin(t, 'p.md')],
   ['front-matter', (t) => frontMatterData(parseFrontMatter(splitFrontMatter(t, 'f.md').yaml, 'f.md'), 'f.md')],
-  ['config', (t) => parseConfig(t, 'config.yml')],
+  ['config', (t) => configFrom(parseYamlFile(t, 'config.yml'), 'config.yml')],
 ];
 
 export function fuzz(count: number, seed: number, fixtures: string): Outcomes {

@@ -188,7 +188,7 @@ describe('symbolic links out of the repository', () => {
     symlinkSync(path.join(out.dir, 'config.yml'), path.join(repo.dir, '.handoff/config.yml'));
     const list = repo.handoff(['list']);
     expect(list.code).toBe(1);
-    expect(list.stderr).toContain('.handoff/config.yml is a symbolic link');
+    expect(list.stderr).toContain('.handoff/config.yml: is a symbolic link; expected a regular file');
   });
 
   it('a .handoff linking to a directory inside the repository still works', () => {
