@@ -124,7 +124,7 @@ async function writeCompactionHandoff(ctx: Context, input: HookInput, agent: str
   const { draftSourcesFor } = await import('./draft-sources.js');
   const sources = await draftSourcesFor(input.transcript_path, agent);
   for (const warning of sources.warnings) ctx.stderr(`handoff: warning: ${warning}`);
-  const { writeHandoff } = await import('../handoff/new.js');
+  const { writeHandoff } = await import('../handoff/write.js');
   const review = async (_git: unknown, draft: string) => addToSections(draft, sources.sections);
   try {
     // The transcript adds decisions, todos and the user's words; git alone if it cannot be read.

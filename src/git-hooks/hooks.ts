@@ -4,46 +4,16 @@ import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import {
   attributes,
-  configureDriver,
   currentCli,
   driverConfigured,
   hasAttributes,
   hooksDir,
   hookStatus,
-  installHooks,
   otherManagers,
   uninstallHooks,
-  type HookState,
 } from './hook-files.js';
 import { printJson } from '../cli/output.js';
-
-const SAID: Record<HookState, string> = {
-  created: 'installed',
-  added: 'added to your existing hook',
-  wrapped: 'installed; your non-shell hook runs after it, moved to',
-  updated: 'updated',
-  unchanged: 'already installed; unchanged',
-  removed: 'removed',
-  restored: 'removed; your own hook is back in place',
-  absent: 'not installed; nothing to remove',
-};
-
-const MANAGER_NOTES: Record<string, string> = {
-  lefthook: "lefthook rewrites .git/hooks on 'lefthook install': add the hook to lefthook.yml instead (docs/git-integration.md in the git-handoff package shows the lines)",
-  'pre-commit': "the pre-commit framework rewrites .git/hooks on 'pre-commit install': add a local hook to .pre-commit-config.yaml instead (docs/git-integration.md in the git-handoff package shows the lines)",
-};
-
-/** Installs the hooks and the merge-driver config, printing one line per action. Shared with `init --hooks`. */
-export async function install(ctx: Context): Promise<void> {
-  const hd = await hooksDir(ctx.root);
-  const cli = currentCli();
-  for (const r of await installHooks(hd, hd.shared ? null : cli)) {
-    ctx.stdout(`${r.hook}: ${SAID[r.state]}${r.state === 'wrapped' ? ` ${ctx.rel(r.file)}.handoff-chained` : ''} (${ctx.rel(r.file)})\n`);
-  }
-  if (await configureDriver(ctx.root, cli)) ctx.stdout(`Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n`);
-  for (const m of await otherManagers(ctx.root)) ctx.stderr(`handoff: note: ${MANAGER_NOTES[m]}`);
-  if (hd.manager === 'husky') ctx.stderr('handoff: note: husky keeps hooks in the repository; commit .husky/ so the team gets them');
-}
+import { install, MANAGER_NOTES, SAID } from './install.js';
 
 export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome> {
   const action = args.positionals[0];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
-import { install } from '../git-hooks/hooks.js';
+import { install } from '../git-hooks/install.js';
 
 /** Handoff and pin files go through the same driver, which merges their front-matter field by field. */
 const ITEM_LINES = ['/handoffs/*.md merge=handoff-roadmap', '/pins/*.md merge=handoff-roadmap'];
