@@ -5,7 +5,9 @@
 // `handoff hook claude-session-start`, and a commit of a new handoff with the git hooks
 // installed against the same commit without them. 30 handoffs and 2 pins. Prints
 // medians and the overhead; asserts nothing.
-//   node bench/hot-paths.js [--node <binary>] [--rounds 31]
+//   node bench/hot-paths.js [--node <binary>] [--rounds 31] [--bin <other bin/handoff.js>]...
+// Each --bin (another build or checkout of this package, e.g. before a change) is measured
+// in the same interleaved run as this one, in repositories of its own.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,15 +15,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
-const { values } = parseArgs({ options: { node: { type: 'string', default: process.execPath }, rounds: { type: 'string', default: '31' } } });
+const { values } = parseArgs({ options: { node: { type: 'string', default: process.execPath }, rounds: { type: 'string', default: '31' }, bin: { type: 'string', multiple: true, default: [] } } });
 const node = values.node;
 const rounds = Number(values.rounds);
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/handoff.js');
+const bins = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/handoff.js'), ...values.bin.map((b) => path.resolve(b))];
 const top = mkdtempSync(path.join(os.tmpdir(), 'handoff-hot-'));
 const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_EDITOR: ':', HOME: top };
 for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_') || (k.startsWith('GIT_') && !k.startsWith('GIT_CONFIG') && k !== 'GIT_EDITOR')) delete env[k];
 
-function repo(name, hooks) {
+function repo(name, bin, hooks) {
   const dir = path.join(top, name);
   const git = (...args) => execFileSync('git', args, { cwd: dir, env, stdio: 'pipe' });
   const handoff = (...args) => execFileSync(node, [bin, ...args], { cwd: dir, env, stdio: 'pipe' });
@@ -40,10 +42,6 @@ function repo(name, hooks) {
   return { dir, git, handoff };
 }
 
-const withHooks = repo('hooks', true);
-const without = repo('plain', false);
-const start = JSON.stringify({ session_id: 'bench', cwd: withHooks.dir, hook_event_name: 'SessionStart', source: 'startup' });
-
 function timed(command, args, options) {
   const t = process.hrtime.bigint();
   const r = spawnSync(command, args, { env, stdio: ['pipe', 'ignore', 'pipe'], ...options });
@@ -59,16 +57,22 @@ function commit(r, i) {
   return timed('git', ['commit', '-q', '-m', `round ${i}`], { cwd: r.dir });
 }
 
-const paths = {
-  'node -e 0': () => timed(node, ['-e', '0'], { cwd: withHooks.dir }),
-  'handoff resume': () => timed(node, [bin, 'resume'], { cwd: withHooks.dir }),
-  'hook claude-session-start': () => timed(node, [bin, 'hook', 'claude-session-start'], { cwd: withHooks.dir, input: start }),
-  'commit, no hooks': (i) => commit(without, i),
-  'commit, hooks installed': (i) => commit(withHooks, i),
-};
+/** @type {Record<string, (round: number) => number>} */
+const paths = { 'node -e 0': () => timed(node, ['-e', '0'], { cwd: top }) };
+const label = (i) => (bins.length === 1 ? '' : `${i === 0 ? 'this' : `bin ${i}`}: `);
+bins.forEach((bin, n) => {
+  const withHooks = repo(`hooks-${n}`, bin, true);
+  const without = repo(`plain-${n}`, bin, false);
+  const start = JSON.stringify({ session_id: 'bench', cwd: withHooks.dir, hook_event_name: 'SessionStart', source: 'startup' });
+  const l = label(n);
+  paths[`${l}handoff resume`] = () => timed(node, [bin, 'resume'], { cwd: withHooks.dir });
+  paths[`${l}hook claude-session-start`] = () => timed(node, [bin, 'hook', 'claude-session-start'], { cwd: withHooks.dir, input: start });
+  paths[`${l}commit, no hooks`] = (i) => commit(without, i);
+  paths[`${l}commit, hooks installed`] = (i) => commit(withHooks, i);
+});
 const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
 // Warm the compile cache and the file cache once, as a second run on a user's machine would be.
-for (const [name, run] of Object.entries(paths)) if (!name.startsWith('commit')) run(-1);
+for (const [name, run] of Object.entries(paths)) if (!name.includes('commit')) run(-1);
 for (let i = 0; i < rounds; i++) {
   const order = Object.keys(paths).sort(() => Math.random() - 0.5);
   for (const name of order) times[name].push(paths[name](i));
@@ -78,9 +82,13 @@ const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)
 const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
 console.log(`Node ${version}, ${rounds} interleaved rounds, 30 handoffs and 2 pins; medians in ms`);
 console.log(`  node -e 0                    ${m['node -e 0'].toFixed(1)}`);
-for (const name of ['handoff resume', 'hook claude-session-start']) {
-  console.log(`  ${name.padEnd(28)} ${m[name].toFixed(1)}  (+${(m[name] - m['node -e 0']).toFixed(1)} over node -e 0)`);
-}
-console.log(`  commit, no hooks             ${m['commit, no hooks'].toFixed(1)}`);
-console.log(`  commit, hooks installed      ${m['commit, hooks installed'].toFixed(1)}  (+${(m['commit, hooks installed'] - m['commit, no hooks']).toFixed(1)} for the hooks)`);
+bins.forEach((bin, n) => {
+  const l = label(n);
+  if (l) console.log(`${l}${bin}`);
+  for (const name of ['handoff resume', 'hook claude-session-start']) {
+    console.log(`  ${name.padEnd(28)} ${m[l + name].toFixed(1)}  (+${(m[l + name] - m['node -e 0']).toFixed(1)} over node -e 0)`);
+  }
+  console.log(`  commit, no hooks             ${m[`${l}commit, no hooks`].toFixed(1)}`);
+  console.log(`  commit, hooks installed      ${m[`${l}commit, hooks installed`].toFixed(1)}  (+${(m[`${l}commit, hooks installed`] - m[`${l}commit, no hooks`]).toFixed(1)} for the hooks)`);
+});
 rmSync(top, { recursive: true, force: true });

@@ -20,6 +20,29 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Loaded only by commands that need them, and heavy: never part of the bundle. */
 export const EXTERNAL = ['yargs', 'yargs/*', 'openai', 'gpt-tokenizer', 'sql.js', 'diff'];
 
+/**
+ * node:crypto takes about 5 to 10 ms to load, and the hot paths (resume, the session-start
+ * hook, the pre-commit hook) need it only to hash a work-tree file or name a temp file or
+ * an id, which most of their runs never do. Every import of it resolves to this module,
+ * which loads it on first use. A name it does not export fails the build, never a run.
+ */
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?crypto$/ }, () => ({ path: 'crypto', namespace: 'lazy-crypto' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, () => ({
+      contents: [
+        "const load = () => process.getBuiltinModule('node:crypto');",
+        'export const createHash = (...args) => load().createHash(...args);',
+        'export const randomBytes = (...args) => load().randomBytes(...args);',
+        // ulid imports the module whole and calls crypto.randomBytes.
+        'export default { randomBytes };',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 /** Bundles src/ modules (paths under src/) into `outdir` (relative to the package root), emptied first. */
 export async function bundle(entries, outdir, names = { entry: '[dir]/[name]', chunk: 'chunks/[name]-[hash]' }) {
   rmSync(path.join(root, outdir), { recursive: true, force: true });
@@ -40,6 +63,7 @@ export async function bundle(entries, outdir, names = { entry: '[dir]/[name]', c
     mainFields: ['module', 'main'],
     // Bundled CommonJS packages (yaml) call require() for node's built-ins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    plugins: [lazyCrypto],
     logLevel: 'warning',
   });
 }

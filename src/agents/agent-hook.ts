@@ -67,17 +67,19 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}`);
     return;
   }
-  const { text, form, pointedPins } = sessionContext(built.prompt, built.parts);
+  const { text, form, pointedPins } = sessionContext(built.prompt, () => built.parts);
   const output: Record<string, unknown> = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
-  const { id, file, pins } = built.parts;
+  const id = built.part('id');
   if (form !== 'full') {
+    const file = built.part('file');
     const what = form === 'pins-goal-next' ? 'the pins, goal and next steps' : form === 'pins-goal' ? 'the pins and goal' : form === 'pins' ? 'the pins' : 'only a pointer';
     const pointed = pointedPins > 0 && form !== 'pointer' ? ` (${pointedPins} pin${pointedPins === 1 ? '' : 's'} too long alone: pointed to ${pointedPins === 1 ? 'its file' : 'their files'})` : '';
     const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what}${pointed} and pointed the agent to ${file ?? '`handoff resume`'}`;
     output.systemMessage = line;
     ctx.stderr(line);
   } else if (id === null) {
-    ctx.stderr(`handoff: no open handoff; passed the ${pins.length} pinned constraint${pins.length === 1 ? '' : 's'} (${input.source ?? input.trigger ?? 'session start'})`);
+    const n = built.part('pins').length;
+    ctx.stderr(`handoff: no open handoff; passed the ${n} pinned constraint${n === 1 ? '' : 's'} (${input.source ?? input.trigger ?? 'session start'})`);
   } else {
     ctx.stderr(`handoff: resumed ${id} (${input.source ?? input.trigger ?? 'session start'})`);
   }

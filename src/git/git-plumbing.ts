@@ -14,15 +14,18 @@ export interface GitResult {
 
 export function gitRaw(cwd: string, args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
+    // No input: stdin is /dev/null, one pipe fewer to set up per process (a session start runs five).
+    const child = spawn('git', args, { cwd, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.stdout!.on('data', (c: Buffer) => out.push(c));
+    child.stderr!.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
-    child.stdin.on('error', () => {}); // git may exit before reading all of stdin
-    child.stdin.end(input ?? '');
+    if (child.stdin) {
+      child.stdin.on('error', () => {}); // git may exit before reading all of stdin
+      child.stdin.end(input);
+    }
   });
 }
 

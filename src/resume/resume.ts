@@ -37,12 +37,26 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
 }
 
 export async function run(ctx: Context, args: ArgsOf<'resume'>): Promise<Outcome> {
-  const { prompt, parts, redacted } = await buildResume(ctx, args.positionals[0], args.values['allow-secret'] === true);
+  const built = await buildResume(ctx, args.positionals[0], args.values['allow-secret'] === true);
+  const { prompt, redacted } = built;
   const notice = redactionNotice(redacted, 'the resume prompt', 'handoff resume --allow-secret prints them');
   if (notice) ctx.stderr(notice);
-  if (parts.id === null) ctx.stderr(`handoff: ${parts.reason}; printing the ${parts.pins.length} pinned constraint${parts.pins.length === 1 ? '' : 's'} alone`);
-  if (args.values.json) printJson(ctx, { prompt, ...parts });
+  if (built.part('id') === null) {
+    const n = built.part('pins').length;
+    ctx.stderr(`handoff: ${built.part('reason')}; printing the ${n} pinned constraint${n === 1 ? '' : 's'} alone`);
+  }
+  if (args.values.json) printJson(ctx, { prompt, ...built.parts });
   else ctx.stdout(prompt);
+}
+
+export interface Resume {
+  prompt: string;
+  /** The kind of each secret redacted from the prompt. */
+  redacted: string[];
+  /** Every part, redacted as the prompt is. */
+  readonly parts: ResumeParts;
+  /** One part, redacted as in `parts`, without redacting the others (most callers need one or two). */
+  part<K extends keyof ResumeParts>(key: K): ResumeParts[K];
 }
 
 /**
@@ -50,7 +64,7 @@ export async function run(ctx: Context, args: ArgsOf<'resume'>): Promise<Outcome
  * files can be written by hand or by older versions, so secrets are redacted on the way
  * out too, unless the user asked to see them.
  */
-export async function buildResume(ctx: Context, query: string | undefined, allowSecret = false): Promise<{ prompt: string; parts: ResumeParts; redacted: string[] }> {
+export async function buildResume(ctx: Context, query: string | undefined, allowSecret = false): Promise<Resume> {
   const git = await ctx.git();
   const [branch, pins] = await Promise.all([query === undefined ? git.branch() : null, loadPins(ctx)]);
   let handoff: Handoff | undefined;
@@ -101,8 +115,19 @@ function pinNotes(problems: readonly Problem[]): string[] {
   return [`Warning: ${problems.length} pinned constraint file${problems.length === 1 ? '' : 's'} could not be read and ${problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${problems.map((p) => `${p.file}: ${p.message}`).join('; ')}).`];
 }
 
-function finish(prompt: string, parts: ResumeParts, allowSecret: boolean): { prompt: string; parts: ResumeParts; redacted: string[] } {
-  if (allowSecret) return { prompt, parts, redacted: [] };
+// Redaction runs every pattern over every string, which costs milliseconds per string at
+// each session start; the parts are redacted when asked for. scrub() redacts each string
+// on its own, so one part redacted alone equals that part of the whole redacted.
+function finish(prompt: string, raw: ResumeParts, allowSecret: boolean): Resume {
+  if (allowSecret) return { prompt, redacted: [], parts: raw, part: (key) => raw[key] };
   const scrubbed = scrub(prompt);
-  return { prompt: scrubbed.value, parts: scrub(parts).value, redacted: scrubbed.kinds };
+  let all: ResumeParts | undefined;
+  return {
+    prompt: scrubbed.value,
+    redacted: scrubbed.kinds,
+    get parts() {
+      return (all ??= scrub(raw).value);
+    },
+    part: (key) => (all ? all[key] : scrub(raw[key]).value),
+  };
 }

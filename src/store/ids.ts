@@ -3,8 +3,11 @@
 // unambiguous on case-insensitive file systems.
 import { monotonicFactory } from 'ulid';
 
-const next = monotonicFactory();
+// Made on the first id, not at load: making it reaches for the platform's crypto, which
+// costs milliseconds that the read-only commands and hooks (which load this) never need.
+let next: ReturnType<typeof monotonicFactory> | undefined;
 
 export function newId(nowMs: number): string {
+  next ??= monotonicFactory();
   return next(nowMs).toLowerCase();
 }
