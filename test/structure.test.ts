@@ -1,6 +1,7 @@
 // The shape of src/: no import cycles (dynamic imports included: a lazily loaded module
-// must not reach back into its loader), and each third-party dependency imported by
-// exactly one file, so replacing one touches one place.
+// must not reach back into its loader), command modules loaded only by the command table
+// (what commands share lives beside them, not inside another command), and each
+// third-party dependency imported by exactly one file, so replacing one touches one place.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +55,22 @@ describe('src/ structure', () => {
     };
     for (const f of files) if (!state.has(f)) visit(f);
     expect(cycles).toEqual([]);
+  });
+
+  it('loads command modules only from the command table: no module imports another command', () => {
+    const spec = path.join(SRC, 'cli/spec.ts');
+    const commands = new Set(graph.get(spec));
+    expect(commands.size).toBeGreaterThan(15);
+    const offenders = [...graph].flatMap(([file, deps]) => (file === spec ? [] : deps.filter((d) => commands.has(d)).map((d) => `${path.relative(SRC, file)} -> ${path.relative(SRC, d)}`)));
+    expect(offenders).toEqual([]);
+  });
+
+  it('is indexed by AGENTS.md: one line per folder and per file, none stale', () => {
+    const index = readFileSync(path.resolve(__dirname, '../AGENTS.md'), 'utf8');
+    const listed = new Set([...index.matchAll(/^- `src\/([^`]+)`: \S/gm)].map((m) => m[1]!));
+    const present = new Set([...files.map((f) => path.relative(SRC, f)), ...readdirSync(SRC).map((d) => `${d}/`)]);
+    expect([...present].filter((f) => !listed.has(f)), 'not in AGENTS.md').toEqual([]);
+    expect([...listed].filter((f) => !present.has(f)), 'in AGENTS.md but gone').toEqual([]);
   });
 
   it('imports each third-party dependency from one file, and only declared ones', () => {

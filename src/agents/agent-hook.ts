@@ -57,7 +57,7 @@ async function geminiSessionStart(ctx: Context, input: HookInput, agent: string)
 
 async function sessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
   if (!(await exists(ctx.dir))) return; // this repository does not use handoffs: say nothing
-  const { buildResume } = await import('../resume/resume.js');
+  const { buildResume } = await import('../resume/build.js');
   let built: Awaited<ReturnType<typeof buildResume>>;
   try {
     built = await buildResume(ctx, undefined);

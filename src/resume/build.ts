@@ -1,0 +1,121 @@
+// The resume prompt and its parts, shared by `handoff resume` and the agents'
+// session-start hooks: the newest open handoff on the branch (or the one asked for), what
+// git says happened since, the pins in play, redacted on the way out.
+import path from 'node:path';
+import type { Context } from '../cli/context.js';
+import { HandoffError } from '../cli/errors.js';
+import type { Handoff } from '../store/handoff.js';
+import { activePins, pinsInPlay } from '../pins/scope.js';
+import { pinsOnlyParts, renderPinsOnly, renderResume, resumeParts, type ResumeParts } from './prompt.js';
+import { sinceFacts, type SinceFacts } from './since.js';
+import { scrub } from '../security/secrets.js';
+import { exists } from '../store/fs.js';
+import type { Git } from '../git/git.js';
+import { findItem, findOpenOnBranch, loadHandoffs, loadPins, warnProblems } from '../store/store.js';
+import type { Problem } from '../store/tree.js';
+import { readTemplate } from '../store/templates.js';
+
+const SHOWN_COMMITS = 20;
+
+async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<SinceFacts> {
+  const head = handoff.meta.head;
+  const listed = handoff.meta.files.filter((f) => f.change !== 'deleted').map((f) => f.path);
+  const missing = (await Promise.all(listed.map(async (p) => ((await exists(path.join(ctx.root, p))) ? null : p)))).filter((p): p is string => p !== null);
+  const none = { commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
+  if (!head) return { head, headFound: false, ...none };
+  // All at once: each is a git process, and this runs at every agent session start.
+  const [work, differing, committed, uncommittedNow] = await Promise.all([
+    git.workSince(head),
+    git.pathsChangedSince(head).catch(() => []),
+    git.changesBetween(head, 'HEAD').catch(() => []),
+    git.uncommittedPaths().catch(() => []),
+  ]);
+  // No answer from the log: either the handoff's commit is gone, or there is no HEAD yet
+  // (then it is found, with no commits since). Rare, so asked only then.
+  if (work === null && (await git.resolveCommit(head)) === null) return { head, headFound: false, ...none };
+  const commits = (work ?? []).slice(0, SHOWN_COMMITS);
+  return sinceFacts(handoff.meta.files, { head, commits, commitCount: work?.length ?? 0, differing, committed, uncommittedNow, missing });
+}
+
+export interface Resume {
+  prompt: string;
+  /** The kind of each secret redacted from the prompt. */
+  redacted: string[];
+  /** Every part, redacted as the prompt is. */
+  readonly parts: ResumeParts;
+  /** One part, redacted as in `parts`, without redacting the others (most callers need one or two). */
+  part<K extends keyof ResumeParts>(key: K): ResumeParts[K];
+}
+
+/**
+ * The resume prompt and its parts, shared with the agent session-start hooks. Handoff
+ * files can be written by hand or by older versions, so secrets are redacted on the way
+ * out too, unless the user asked to see them.
+ */
+export async function buildResume(ctx: Context, query: string | undefined, allowSecret = false): Promise<Resume> {
+  const git = await ctx.git();
+  const [branch, pins] = await Promise.all([query === undefined ? git.branch() : null, loadPins(ctx)]);
+  let handoff: Handoff | undefined;
+  let problems: Problem[];
+  if (query !== undefined) {
+    const all = await loadHandoffs(ctx);
+    handoff = await findItem(ctx, all.items, query, 'handoff', all.problems);
+    problems = all.problems;
+  } else {
+    const newest = await findOpenOnBranch(ctx, branch);
+    problems = newest.problems;
+    handoff = newest.found;
+    if (!handoff) {
+      const open = (await loadHandoffs(ctx)).items.filter((h) => h.meta.status === 'open').length;
+      warnProblems(ctx, problems);
+      const unreadable = problems.length > 0 ? `; ${problems.length} handoff file${problems.length === 1 ? '' : 's'} could not be read (see above): fix ${problems.length === 1 ? 'it' : 'them'} before writing a new one` : '';
+      const where = branch ? `branch '${branch}'` : 'this detached HEAD';
+      const active = activePins(pins.items);
+      // The pins are the most important thing carried: they reach a session with no handoff too.
+      if (active.length > 0 || pins.problems.length > 0) {
+        warnProblems(ctx, pins.problems);
+        const elsewhere = unreadable ? unreadable.replace(/ \(see above\)/, '') : open ? `; ${open} open elsewhere (handoff list --status open; handoff resume <id>)` : '';
+        const parts = pinsOnlyParts(active, `no open handoff on ${where}${elsewhere}`);
+        const rendered = renderPinsOnly(await readTemplate('resume-pins.md'), parts, pinNotes(pins.problems));
+        return finish(rendered, parts, allowSecret);
+      }
+      throw new HandoffError(
+        `no open handoff on ${where}${unreadable || (open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"')}`,
+      );
+    }
+  }
+  warnProblems(ctx, [...problems, ...pins.problems]);
+  const since = await gatherSince(ctx, git, handoff);
+  const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
+  const parts = resumeParts(handoff, await pinsInPlay(activePins(pins.items), inPlay), since);
+  // Said in the prompt itself, not only on stderr: the agent reading it must know.
+  const notes: string[] = [];
+  if (handoff.meta.status !== 'open') {
+    notes.push(`Note: this handoff is ${handoff.meta.status === 'done' ? 'marked done' : `superseded${handoff.meta.superseded_by ? ` by ${handoff.meta.superseded_by}` : ''}`}; its work may be finished or continued elsewhere.`);
+  }
+  notes.push(...pinNotes(pins.problems));
+  const rendered = renderResume(await readTemplate('resume.md'), parts);
+  return finish(notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret);
+}
+
+function pinNotes(problems: readonly Problem[]): string[] {
+  if (problems.length === 0) return [];
+  return [`Warning: ${problems.length} pinned constraint file${problems.length === 1 ? '' : 's'} could not be read and ${problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${problems.map((p) => `${p.file}: ${p.message}`).join('; ')}).`];
+}
+
+// Redaction runs every pattern over every string, which costs milliseconds per string at
+// each session start; the parts are redacted when asked for. scrub() redacts each string
+// on its own, so one part redacted alone equals that part of the whole redacted.
+function finish(prompt: string, raw: ResumeParts, allowSecret: boolean): Resume {
+  if (allowSecret) return { prompt, redacted: [], parts: raw, part: (key) => raw[key] };
+  const scrubbed = scrub(prompt);
+  let all: ResumeParts | undefined;
+  return {
+    prompt: scrubbed.value,
+    redacted: scrubbed.kinds,
+    get parts() {
+      return (all ??= scrub(raw).value);
+    },
+    part: (key) => (all ? all[key] : scrub(raw[key]).value),
+  };
+}
