@@ -91,11 +91,6 @@ export class Git {
     return roots.split('\n').filter(Boolean).pop() ?? null;
   }
 
-  async isAncestor(ancestor: string, of: string): Promise<boolean> {
-    const base = await this.mergeBase(ancestor, of);
-    return base !== null && base === (await this.resolveCommit(ancestor));
-  }
-
   /** Commits reachable from HEAD and not from `since` (all of them when since is null), newest first. */
   async commitsSince(since: string | null, limit: number): Promise<Commit[]> {
     if (since === null && !(await this.head())) return [];
