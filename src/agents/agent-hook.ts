@@ -23,7 +23,7 @@ interface HookSpec {
 
 const compact = (style: CompactStyle) => (ctx: Context, input: HookInput, agent: string) => preCompact(ctx, input, agent, style);
 
-export const HOOKS: Record<string, HookSpec> = {
+const HOOKS: Record<string, HookSpec> = {
   'claude-session-start': { agent: 'Claude Code', run: sessionStart },
   'claude-pre-compact': { agent: 'Claude Code', run: compact('text') },
   'claude-meter': { agent: 'Claude Code', run: meter },

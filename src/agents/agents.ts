@@ -19,7 +19,7 @@ export interface AgentSpec {
 }
 
 /** Hook commands we own start with this; uninstall removes exactly these. */
-export const HOOK_COMMAND = 'handoff hook ';
+const HOOK_COMMAND = 'handoff hook ';
 export const isOurCommand = (command: string) => command.trim().startsWith(HOOK_COMMAND);
 
 const CODEX_TRUST = 'Codex CLI skips hooks it does not trust, silently: trust this project in ~/.codex/config.toml ([projects."<path>"] trust_level = "trusted") and the hooks with /hooks in Codex (codex exec: --dangerously-bypass-hook-trust)';

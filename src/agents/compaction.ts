@@ -9,7 +9,7 @@ import path from 'node:path';
 
 /** Gemini 2.x models' window, and Gemini CLI's default `model.compressionThreshold`. */
 export const GEMINI_WINDOW = 1_048_576;
-export const GEMINI_THRESHOLD = 0.5;
+const GEMINI_THRESHOLD = 0.5;
 
 async function jsonFile(file: string): Promise<Record<string, unknown> | undefined> {
   try {

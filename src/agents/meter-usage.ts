@@ -21,7 +21,7 @@ const WINDOWS: ReadonlyArray<[RegExp, number]> = [
   [/^(gpt-4o|o[134])/i, 128_000],
 ];
 
-export function modelWindow(model: string | undefined): number | undefined {
+function modelWindow(model: string | undefined): number | undefined {
   if (!model) return undefined;
   return WINDOWS.find(([re]) => re.test(model))?.[1];
 }

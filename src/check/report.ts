@@ -42,7 +42,7 @@ function mermaidLabel(text: string): string {
 }
 
 /** The chain graph: the changed handoffs, their ancestors and descendants. */
-export function mermaidChain(changed: readonly Handoff[], all: readonly Handoff[]): string {
+function mermaidChain(changed: readonly Handoff[], all: readonly Handoff[]): string {
   const byId = new Map(all.map((h) => [h.meta.id, h]));
   const children = new Map<string, Handoff[]>();
   for (const h of all) if (h.meta.parent) children.set(h.meta.parent, [...(children.get(h.meta.parent) ?? []), h]);

@@ -21,7 +21,7 @@ function lineOfKey(text: string | undefined, key: string): number | undefined {
 }
 
 /** A listed path that is absolute or climbs out of the repository. */
-export function outsideRepo(p: string): boolean {
+function outsideRepo(p: string): boolean {
   if (p.startsWith('/') || p.startsWith('\\') || /^[a-zA-Z]:/.test(p)) return true;
   let depth = 0;
   for (const part of p.split(/[/\\]/)) {
@@ -74,7 +74,7 @@ export function treeFindings(tree: Tree, texts: ReadonlyMap<string, string>): Fi
 }
 
 /** Each cycle once, as ids starting from its smallest. */
-export function parentCycles(handoffs: readonly Handoff[]): string[][] {
+function parentCycles(handoffs: readonly Handoff[]): string[][] {
   const parent = new Map(handoffs.map((h) => [h.meta.id, h.meta.parent]));
   const cycles = new Map<string, string[]>();
   for (const start of parent.keys()) {

@@ -4,7 +4,7 @@ import type { Handoff } from '../store/handoff.js';
 import { inline } from '../store/markdown.js';
 
 /** The shape of every `--json` output (docs/json.md); raised when a key changes meaning or goes away. */
-export const JSON_SCHEMA_VERSION = 1;
+const JSON_SCHEMA_VERSION = 1;
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

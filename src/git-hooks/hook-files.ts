@@ -19,7 +19,7 @@ import {
 import { exists, readText, replaceFileAtomic } from '../store/fs.js';
 import { gitRaw, gitText } from '../git/git-plumbing.js';
 
-export const DRIVER = 'handoff-roadmap';
+const DRIVER = 'handoff-roadmap';
 
 export interface HooksDir {
   dir: string;

@@ -11,11 +11,11 @@ const GROUPS: ReadonlyArray<[string, RegExp]> = [
   ],
 ];
 
-export function fileGroup(path: string): string {
+function fileGroup(path: string): string {
   return GROUPS.find(([, pattern]) => pattern.test(path))?.[0] ?? 'Source';
 }
 
-export function describeFile(f: FileChange): string {
+function describeFile(f: FileChange): string {
   const parts: string[] = [];
   if (f.files !== undefined) return `- ${code(f.path)} (${f.files.toLocaleString('en-US')} ${f.state} ${f.files === 1 ? 'file' : 'files'})`;
   parts.push(f.from !== undefined ? `${f.change} from ${code(f.from)}` : f.change);

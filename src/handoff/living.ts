@@ -9,7 +9,7 @@ import { carriedProv, itemKey, parseItems, renderItem, shortId, type Item } from
 import { assignIds, supersede } from './decisions.js';
 
 export const COMPLETED_KEPT = 20;
-export const SUPERSEDED_KEPT = 10;
+const SUPERSEDED_KEPT = 10;
 
 export interface Sections {
   completed: Item[];
@@ -49,7 +49,7 @@ const TITLES: Record<keyof Sections, string> = {
   decisions: 'Decisions',
   tried: 'Tried and abandoned',
 };
-export const EARLIER_FILES = 'Earlier in this chain';
+const EARLIER_FILES = 'Earlier in this chain';
 const FOLD = /^… (\d+) earlier (?:items|completed items|superseded decisions)\b/;
 
 /** A section's content split at its level-3 headings; text before the first one is titled ''. */

@@ -133,7 +133,7 @@ export function chooseModel(flag: boolean | undefined, llm: LlmConfig, user: Use
 }
 
 /** Two spellings of one endpoint: case of scheme and host, and a trailing slash, do not matter. */
-export function sameEndpoint(a: string | undefined, b: string | undefined): boolean {
+function sameEndpoint(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || b === undefined) return false;
   const norm = (u: string) => {
     try {

@@ -14,7 +14,7 @@ export interface AnswerItem {
   commands_passed: string[];
 }
 
-export const ANSWER_SECTIONS = ['completed', 'in_progress', 'next_steps', 'open_questions', 'decisions'] as const;
+const ANSWER_SECTIONS = ['completed', 'in_progress', 'next_steps', 'open_questions', 'decisions'] as const;
 export type AnswerSection = (typeof ANSWER_SECTIONS)[number];
 
 export interface ModelAnswer extends Record<AnswerSection, AnswerItem[]> {
@@ -54,7 +54,7 @@ export const ANSWER_SCHEMA = {
  * The JSON object in a reply. Servers without structured outputs wrap it in prose or a
  * ```json fence, so take the outermost braces when the whole text does not parse.
  */
-export function extractJson(text: string): { value?: unknown; error?: string } {
+function extractJson(text: string): { value?: unknown; error?: string } {
   const attempts = [text.trim()];
   const fence = /```(?:json)?\s*\n([\s\S]*?)\n\s*```/.exec(text);
   if (fence) attempts.push(fence[1]!);

@@ -31,7 +31,7 @@ const SHORT_EVENT = 400;
 const USER_SHARE = 0.6;
 
 /** A fence that the text inside cannot close, so data cannot pose as our own prompt. */
-export function dataFence(text: string, name: string): string {
+function dataFence(text: string, name: string): string {
   const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}DATA ${name}\n${text}\n${fence}`;

@@ -145,7 +145,7 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
  * else the user's own mode (HANDOFF_LLM, git config handoff.llm), else the committed
  * llm.mode within the trust boundary of chooseModel.
  */
-export async function modelChoice(ctx: Context, args: ArgsOf<'new'>): Promise<ModelChoice> {
+async function modelChoice(ctx: Context, args: ArgsOf<'new'>): Promise<ModelChoice> {
   const llm = ctx.config.llm;
   // Git config is the user's (global, system, or .git/config, which is never committed).
   const config = await gitRaw(ctx.root, ['config', '-z', '--get-regexp', '^handoff\\.']);

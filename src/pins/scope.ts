@@ -22,7 +22,7 @@ export async function pinsInPlay(pins: readonly Pin[], paths: readonly string[])
 }
 
 /** A scope without glob characters is a path: the file itself, or everything under the folder (`db` is `db` and `db/**`). */
-export function expand(glob: string): string[] {
+function expand(glob: string): string[] {
   if (/[*?[\]{}()!]/.test(glob)) return [glob];
   const bare = glob.replace(/\/+$/, '');
   return [bare, `${bare}/**`];

@@ -8,7 +8,7 @@
 import { renderPin, type PromptPin, type ResumeParts } from './prompt.js';
 import { code } from '../store/markdown.js';
 
-export const SESSION_CONTEXT_LIMIT = 10_000;
+const SESSION_CONTEXT_LIMIT = 10_000;
 
 export interface SessionContext {
   text: string;

@@ -10,7 +10,7 @@ import { fill } from '../store/template.js';
 import type { Tree } from '../store/tree.js';
 
 /** Finished and superseded handoffs listed one line each; older ones are counted. */
-export const RECENT = 20;
+const RECENT = 20;
 const MAX_CHAIN = 8;
 
 /**

@@ -23,7 +23,7 @@ export interface Config {
 }
 
 /** Every default, applied once, here: commands read `ctx.config.<key>` as it is. */
-export const DEFAULT_CONFIG: Readonly<Config> = {
+const DEFAULT_CONFIG: Readonly<Config> = {
   draft_commits: 20,
   untracked_dir_files: 20,
   llm: DEFAULT_LLM,

@@ -3,7 +3,7 @@
 // safe as file names everywhere (no case-only differences, no punctuation).
 import { HandoffError, UsageError } from '../cli/errors.js';
 
-export const ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
+const ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
 const PREFIX_PATTERN = /^[0-9a-hjkmnp-tv-z]+$/;
 const SHORT = 8;
 

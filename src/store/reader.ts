@@ -49,7 +49,7 @@ export async function readWorkTree(root: string): Promise<TreeFile[]> {
 }
 
 /** The parsers load the YAML library (tens of milliseconds): only when the cache misses. */
-export async function loadParsers(): Promise<Parsers> {
+async function loadParsers(): Promise<Parsers> {
   const [{ parseHandoff }, { parsePin }] = await Promise.all([import('./handoff.js'), import('./pin.js')]);
   return { handoff: parseHandoff, pin: parsePin };
 }

@@ -70,7 +70,7 @@ export function warnProblems(ctx: Context, problems: readonly Problem[]): boolea
   return problems.length > 0;
 }
 
-export function findById<T extends { meta: { id: string } }>(items: readonly T[], query: string, kind: ItemKind, problems: readonly Problem[] = []): T {
+function findById<T extends { meta: { id: string } }>(items: readonly T[], query: string, kind: ItemKind, problems: readonly Problem[] = []): T {
   try {
     const id = resolveId(query, items.map((i) => i.meta.id), kind);
     return items.find((i) => i.meta.id === id)!;

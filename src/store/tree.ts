@@ -17,7 +17,7 @@ export const CONFIG_PATH = `${HANDOFF_DIR}/config.yml`;
 export const SYMLINK_REFUSED = 'is a symbolic link; expected a regular file (a link could point outside the repository)';
 
 /** The one refusal for an item whose id is not its file name. */
-export function misnamedMessage(id: string): string {
+function misnamedMessage(id: string): string {
   return `id '${id}' does not match the file name; expected ${id}.md`;
 }
 

@@ -48,7 +48,7 @@ const TEST_OR_BUILD = /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:te
 // Text the agent's harness wraps around user turns: not the user's words.
 const WRAPPERS = /<(local-command-caveat|system-reminder|command-name|command-message|command-args|local-command-stdout|local-command-stderr)>[\s\S]*?<\/\1>/g;
 
-export function commandKey(command: string): string {
+function commandKey(command: string): string {
   return command.split(/\s\|\s|\s2>&1/)[0]!.replace(/\s+/g, ' ').trim();
 }
 
@@ -68,7 +68,7 @@ export function sentences(text: string): string[] {
 }
 
 
-export const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
+const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 
 export class Extractor {
   private readonly ex: Extraction;

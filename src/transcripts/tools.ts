@@ -6,7 +6,7 @@ import { isObject, parseJson, str, todoStatus, type EditKind, type TranscriptEve
 type Base = { line: number; sidechain?: boolean };
 
 /** Files named by an apply_patch text (the `*** Begin Patch` grammar). */
-export function patchFiles(patch: string): Array<{ path: string; change: EditKind; from?: string }> {
+function patchFiles(patch: string): Array<{ path: string; change: EditKind; from?: string }> {
   const out: Array<{ path: string; change: EditKind; from?: string }> = [];
   let last: { path: string; change: EditKind; from?: string } | undefined;
   for (const line of patch.split('\n')) {

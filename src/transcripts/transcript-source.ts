@@ -22,13 +22,13 @@ export interface Read {
 }
 
 /** A path for messages and drafts: relative to the repo when inside it, else with ~ for home. */
-export function showPath(ctx: Context, file: string): string {
+function showPath(ctx: Context, file: string): string {
   const rel = path.relative(ctx.root, file);
   if (!rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
   return homeShort(file, ctx.env.HOME);
 }
 
-export function insideRepo(ctx: Context, dir: string | undefined): boolean | undefined {
+function insideRepo(ctx: Context, dir: string | undefined): boolean | undefined {
   if (dir === undefined) return undefined;
   const rel = path.relative(ctx.root, dir);
   return !rel.startsWith('..') && !path.isAbsolute(rel);
