@@ -342,6 +342,10 @@ describe('the pre-commit fast path', () => {
     expect(pin.stderr).toContain('handoff: .handoff/pins/broken.md');
     expect(starts()).toBe(2);
     expect(repo.git('rev-list', '--count', 'HEAD').trim()).toBe('2');
+    // A writer that reads a broken file records nothing.
+    rmSync(record(repo));
+    newHandoff(repo, 'next to a broken pin');
+    expect(existsSync(record(repo))).toBe(false);
   });
 
   it('runs node when only part of .handoff/ is staged, and then records what it validated', () => {

@@ -10,10 +10,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { version } from '../cli/version.js';
-import { refreshWorkTree, renderTree } from '../roadmap/roadmap-file.js';
-import { openCache } from '../store/cache.js';
-import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, LINK_PREFIX } from '../store/tree.js';
-import { filesOf, gitRaw, indexBlobs } from '../git/git-plumbing.js';
+import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
+import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
+import { gitRaw, indexBlobs } from '../git/git-plumbing.js';
 import { RECORD_FILE } from './hook-script.js';
 
 type Where = Pick<Context, 'root' | 'cacheFile' | 'configFile'>;
@@ -59,22 +58,22 @@ export async function recordIndex(ctx: Where, roadmap: string, indexConfig: stri
 
 /**
  * The tree `git add -A .handoff` would stage, recorded when the pre-commit hook would find
- * it clean: staged into a temporary index in the git directory (never the user's), then
- * checked the way the hook checks an index.
+ * it clean: staged into a temporary index in the git directory (never the user's), and
+ * recorded only when that index holds exactly the item files just read and found clean
+ * (same paths, same blobs, so the hook would parse the same texts), the roadmap just
+ * rendered, and the config.yml this run read.
  */
-async function recordWorkTree(ctx: Where, roadmap: string): Promise<void> {
-  if (!ctx.cacheFile || !recordable(roadmap)) return;
+async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { files: TreeFile[] }): Promise<void> {
+  if (!ctx.cacheFile || !recordable(roadmap) || work.tree.problems.length > 0) return;
   const temp = path.join(path.dirname(ctx.cacheFile), `handoff-validated.${process.pid}.index`);
   const env = { GIT_INDEX_FILE: temp };
   try {
     if ((await gitRaw(ctx.root, ['add', '-A', '--', HANDOFF_DIR], undefined, env)).code !== 0) return;
     const [index, tree, config] = await Promise.all([indexBlobs(ctx.root, [HANDOFF_DIR], env), handoffTree(ctx.root, env), workConfigBlob(ctx)]);
-    const roadmapBlob = index.get(roadmap);
-    if (!tree || !roadmapBlob || roadmapBlob.startsWith(LINK_PREFIX) || index.get(CONFIG_PATH) !== config) return;
-    const opened = await openCache(ctx.cacheFile);
-    const { files } = await filesOf(ctx.root, new Map([...index].filter(([p]) => itemKind(p) !== undefined)), opened.cache);
-    const { tree: parsed, content } = await renderTree(files, roadmap, opened);
-    if (parsed.problems.length === 0 && blobId(content) === roadmapBlob) await write(ctx, tree);
+    const items = [...index].filter(([p]) => itemKind(p) !== undefined);
+    const read = new Map(work.files.map((f) => [f.path, f.refused === undefined ? f.blob : undefined]));
+    const same = items.length === work.files.length && items.every(([p, blob]) => read.get(p) === blob);
+    if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config) await write(ctx, tree);
   } finally {
     await fs.rm(temp, { force: true }).catch(() => {});
   }
@@ -87,11 +86,12 @@ async function recordWorkTree(ctx: Where, roadmap: string): Promise<void> {
  */
 export async function afterWrite(ctx: Context): Promise<void> {
   const roadmap = ctx.config.roadmap;
+  let work: Awaited<ReturnType<typeof refreshWorkTree>>;
   try {
-    if (!(await refreshWorkTree(ctx, roadmap))) return;
+    work = await refreshWorkTree(ctx, roadmap);
   } catch (error) {
     ctx.stderr(`handoff: warning: ${roadmap} was not refreshed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     return;
   }
-  await recordWorkTree(ctx, roadmap).catch(() => {});
+  if (work) await recordWorkTree(ctx, roadmap, work).catch(() => {});
 }
