@@ -19,7 +19,7 @@ describe('hook blocks', () => {
     fc.assert(
       fc.property(script, fc.constantFrom(...HOOK_NAMES), ([shebang, lines, finalNewline], hook) => {
         const original = [shebang, ...lines].join('\n') + (finalNewline ? '\n' : '');
-        const block = hookBlock(hook, cli);
+        const block = hookBlock(hook, cli, '1.2.3');
         const added = addBlock(original, block, 'after-shebang');
         expect(added.startsWith(`${shebang}\n# >>> handoff >>>`)).toBe(true);
         expect(addBlock(added, block, 'after-shebang')).toBe(added);
@@ -30,12 +30,12 @@ describe('hook blocks', () => {
   });
 
   it('make a created hook disappear on removal, and quote paths for the shell', () => {
-    const created = addBlock(undefined, hookBlock('pre-commit', cli), 'after-shebang');
+    const created = addBlock(undefined, hookBlock('pre-commit', cli, '1.2.3'), 'after-shebang');
     expect(created.startsWith(CREATED_HEADER)).toBe(true);
     expect(removeBlock(created)).toBe('');
     expect(created).toContain(`'/opt/node'\\''s/bin/node'`);
     for (const hook of HOOK_NAMES) {
-      for (const c of [cli, null]) expect(execFileSync('sh', ['-n'], { input: addBlock(undefined, hookBlock(hook, c, true), 'after-shebang') }).toString()).toBe('');
+      for (const c of [cli, null]) expect(execFileSync('sh', ['-n'], { input: addBlock(undefined, hookBlock(hook, c, '1.2.3', true), 'after-shebang') }).toString()).toBe('');
     }
   });
 });

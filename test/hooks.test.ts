@@ -1,5 +1,5 @@
 // The git hooks: install/uninstall/status where hooks live, and what they do on commit.
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitEnv, makeRepo, type Repo } from './helpers.js';
@@ -268,5 +268,127 @@ describe('the installed hooks', () => {
     expect(during.stderr).toBe('');
     expect(repo.read('.handoff/ROADMAP.md')).not.toContain('feature work');
     gitRun(repo, ['rebase', '--abort']);
+  });
+});
+
+/**
+ * Points the installed pre-commit hook's node at a wrapper that logs each start and runs
+ * the same node: the proof of whether the hook started node. Returns the count so far.
+ */
+function countNodeStarts(repo: Repo): () => number {
+  const hook = path.join(repo.dir, '.git/hooks/pre-commit');
+  const log = path.join(path.dirname(repo.dir), 'node-starts.log');
+  const wrapper = path.join(path.dirname(repo.dir), 'node-wrapper');
+  writeFileSync(log, '');
+  writeFileSync(wrapper, `#!/bin/sh\necho started >>'${log}'\nexec '${process.execPath}' "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  const quoted = `'${process.execPath}'`;
+  const text = readFileSync(hook, 'utf8');
+  expect(text).toContain(quoted);
+  writeFileSync(hook, text.split(quoted).join(`'${wrapper}'`));
+  return () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+}
+
+const newHandoff = (repo: Repo, goal: string): string => {
+  const r = repo.handoff(['new', goal, '--no-edit']);
+  expect(r.code).toBe(0);
+  return r.stdout.trim().split('\n').pop()!.replace(/^.* /, '');
+};
+
+const record = (repo: Repo) => path.join(repo.dir, '.git/handoff-validated');
+
+describe('the pre-commit fast path', () => {
+  it('skips node for the tree a writer validated, and the commit has a current roadmap', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    // Reinstalling the same version leaves the hook (with the version in it) as it is, and status calls it current.
+    expect(repo.handoff(['hooks', 'install']).stdout).toContain('pre-commit: already installed; unchanged');
+    expect(JSON.parse(repo.handoff(['hooks', 'status', '--json']).stdout).hooks[0]).toMatchObject({ hook: 'pre-commit', installed: true, current: true });
+    const starts = countNodeStarts(repo);
+    for (const goal of ['first goal', 'second goal']) {
+      newHandoff(repo, goal);
+      expect(repo.read('.handoff/ROADMAP.md')).toContain(`#### ${goal}`); // new refreshed it
+      repo.git('add', '-A');
+      const r = gitRun(repo, ['commit', '-q', '-m', goal]);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(starts()).toBe(0);
+      expect(roadmapAt(repo, 'HEAD')).toContain(`#### ${goal}`);
+      expect(repo.handoff(['roadmap', '--check']).code).toBe(0);
+      expect(repo.git('status', '--porcelain')).toBe('');
+    }
+    expect(readFileSync(record(repo), 'utf8')).toBe(`${JSON.parse(readFileSync(path.join(__dirname, '../package.json'), 'utf8')).version} ${repo.git('rev-parse', 'HEAD:.handoff')}`);
+  });
+
+  it('never skips a tree nobody validated: an edit after new, or a broken pin, is refused as before', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    const starts = countNodeStarts(repo);
+    newHandoff(repo, 'to be broken');
+    const [name] = repo.files('.handoff/handoffs');
+    const file = `.handoff/handoffs/${name}`;
+    const good = repo.read(file);
+    repo.write(file, good.replace('status: "open"', 'status: "halfway"'));
+    repo.git('add', '-A');
+    const bad = gitRun(repo, ['commit', '-q', '-m', 'bad']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`handoff: ${file}: front-matter 'status' must be one of open, done, superseded`);
+    expect(starts()).toBe(1);
+
+    repo.write(file, good);
+    repo.write('.handoff/pins/broken.md', '---\nid: broken\n---\n');
+    repo.git('add', '-A');
+    const pin = gitRun(repo, ['commit', '-q', '-m', 'bad pin']);
+    expect(pin.code).toBe(1);
+    expect(pin.stderr).toContain('handoff: .handoff/pins/broken.md');
+    expect(starts()).toBe(2);
+    expect(repo.git('rev-list', '--count', 'HEAD').trim()).toBe('2');
+    // A writer that reads a broken file records nothing.
+    rmSync(record(repo));
+    newHandoff(repo, 'next to a broken pin');
+    expect(existsSync(record(repo))).toBe(false);
+  });
+
+  it('runs node when only part of .handoff/ is staged, and then records what it validated', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    newHandoff(repo, 'parent');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'parent');
+    const starts = countNodeStarts(repo);
+    newHandoff(repo, 'child');
+    const child = repo.git('status', '--porcelain', '--', '.handoff/handoffs').split('\n').find((l) => l.startsWith('??'))!.slice(3);
+    repo.git('add', '--', child);
+    const r = gitRun(repo, ['commit', '-q', '-m', 'child only']);
+    expect(r).toMatchObject({ code: 0, stderr: 'handoff: regenerated .handoff/ROADMAP.md and staged it\n' });
+    expect(starts()).toBe(1);
+    expect(roadmapAt(repo, 'HEAD')).toContain('#### child');
+    // The node path recorded the tree it validated: the same tree again skips node.
+    repo.git('reset', '-q', '--soft', 'HEAD~1');
+    expect(gitRun(repo, ['commit', '-q', '-m', 'child only, again'])).toMatchObject({ code: 0, stderr: '' });
+    expect(starts()).toBe(1);
+  });
+
+  it('runs node for a record another version wrote, and records nothing for a roadmap outside .handoff/', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    const starts = countNodeStarts(repo);
+    newHandoff(repo, 'other version');
+    writeFileSync(record(repo), readFileSync(record(repo), 'utf8').replace(/^\S+ /, '0.0.0-other '));
+    repo.git('add', '-A');
+    expect(gitRun(repo, ['commit', '-q', '-m', 'other version'])).toMatchObject({ code: 0, stderr: '' });
+    expect(starts()).toBe(1);
+
+    repo.write('.handoff/config.yml', 'roadmap: ROADMAP.md\n');
+    repo.handoff(['roadmap']);
+    repo.git('add', '-A');
+    expect(gitRun(repo, ['commit', '-q', '-m', 'roadmap at the root']).code).toBe(0);
+    expect(starts()).toBe(2);
+    rmSync(record(repo), { force: true });
+    newHandoff(repo, 'root roadmap');
+    expect(existsSync(record(repo))).toBe(false);
+    repo.git('add', '-A');
+    expect(gitRun(repo, ['commit', '-q', '-m', 'root roadmap']).code).toBe(0);
+    expect(starts()).toBe(3);
+    expect(repo.git('show', 'HEAD:ROADMAP.md')).toContain('#### root roadmap');
   });
 });

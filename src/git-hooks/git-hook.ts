@@ -8,10 +8,11 @@ import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
 import { parseConfig } from '../store/config.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind, LINK_PREFIX, SYMLINK_REFUSED, type Problem } from '../store/tree.js';
-import { exists, readText } from '../store/fs.js';
+import { exists } from '../store/fs.js';
 import { filesOf, gitRaw, gitText, indexBlobs } from '../git/git-plumbing.js';
-import { renderTree, renderWorkTree, writeRoadmap } from '../roadmap/roadmap-file.js';
+import { refreshWorkTree, renderTree, writeRoadmap } from '../roadmap/roadmap-file.js';
 import { openCache } from '../store/cache.js';
+import { recordIndex } from './validated.js';
 
 async function preCommit(ctx: Context): Promise<Outcome> {
   const root = ctx.root;
@@ -19,7 +20,7 @@ async function preCommit(ctx: Context): Promise<Outcome> {
   // Three rounds of git at most: list and diff, one cat-file, one update-index.
   const [opened, index, stagedOut] = await Promise.all([
     openCache(ctx.cacheFile),
-    indexBlobs(root, HANDOFF_DIR, roadmap),
+    indexBlobs(root, [HANDOFF_DIR, roadmap]),
     gitText(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--diff-filter=d', '--', `:/${HANDOFF_DIR}`]),
   ]);
   const staged = new Set(stagedOut.split('\0').filter(Boolean));
@@ -63,6 +64,8 @@ async function preCommit(ctx: Context): Promise<Outcome> {
       if (r.code !== 0) ctx.stderr(`handoff: this commit names its paths, so git's index still has the old ${roadmap}: run 'git add ${roadmap}' after it`);
     }
   }
+  // Clean, and the roadmap staged current: the hook's shell need not start node for this tree again.
+  if (problems.length === 0) await recordIndex(ctx, roadmap, index.get(CONFIG_PATH));
 }
 
 /** A rebase, merge, cherry-pick or revert is under way: its later steps may need the file untouched. */
@@ -76,11 +79,7 @@ async function operationInProgress(ctx: Context): Promise<boolean> {
 async function refresh(ctx: Context): Promise<Outcome> {
   if (await operationInProgress(ctx)) return;
   const roadmap = ctx.config.roadmap;
-  if (!(await exists(path.join(ctx.root, HANDOFF_DIR)))) return;
-  const { content } = await renderWorkTree(ctx, roadmap);
-  const before = await readText(path.join(ctx.root, roadmap));
-  if (before === undefined && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'handoffs'))) && !(await exists(path.join(ctx.root, HANDOFF_DIR, 'pins')))) return;
-  if (await writeRoadmap(ctx.root, roadmap, content)) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
+  if ((await refreshWorkTree(ctx, roadmap))?.written) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
 }
 
 export async function run(ctx: Context, args: ArgsOf<'git-hook'>): Promise<Outcome> {

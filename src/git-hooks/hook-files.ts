@@ -18,6 +18,7 @@ import {
 } from './hook-script.js';
 import { exists, readText, replaceFileAtomic } from '../store/fs.js';
 import { gitRaw, gitText } from '../git/git-plumbing.js';
+import { version } from '../cli/version.js';
 
 const DRIVER = 'handoff-roadmap';
 
@@ -81,7 +82,7 @@ export async function installHooks(hd: HooksDir, cli: Cli | null): Promise<HookR
     const file = path.join(hd.dir, hook);
     const existing = await readText(file).catch(() => undefined);
     const chained = await exists(file + CHAINED_SUFFIX);
-    const block = hookBlock(hook, cli, chained);
+    const block = hookBlock(hook, cli, version(), chained);
     let state: HookState;
     if (existing !== undefined && findBlock(existing) !== undefined) {
       const next = addBlock(existing, block, hd.style);
@@ -96,7 +97,7 @@ export async function installHooks(hd: HooksDir, cli: Cli | null): Promise<HookR
     } else {
       // Not a shell script (python, a binary): move it aside, byte for byte, and run it from a wrapper.
       await fs.rename(file, file + CHAINED_SUFFIX);
-      await writeHook(file, addBlock(undefined, hookBlock(hook, cli, true), 'after-shebang'));
+      await writeHook(file, addBlock(undefined, hookBlock(hook, cli, version(), true), 'after-shebang'));
       state = 'wrapped';
     }
     reports.push({ hook, file, state });
@@ -145,7 +146,7 @@ export async function hookStatus(hd: HooksDir, cli: Cli | null): Promise<HookSta
       const existing = await readText(file).catch(() => undefined);
       const chained = await exists(file + CHAINED_SUFFIX);
       const block = existing === undefined ? undefined : findBlock(existing);
-      return { hook, file, installed: block !== undefined, current: block === hookBlock(hook, cli, chained), chained };
+      return { hook, file, installed: block !== undefined, current: block === hookBlock(hook, cli, version(), chained), chained };
     }),
   );
 }

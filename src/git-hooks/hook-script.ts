@@ -5,7 +5,9 @@
 // do, so a commit that does not touch .handoff/ costs one `git diff --cached --quiet`.
 // The CLI is found through the node binary and bin script recorded at install time
 // (nvm, volta and npx installs need not be on the PATH that git gives hooks), falling
-// back to `handoff` on PATH. Only exit status 3 from `handoff git-hook pre-commit` (invalid
+// back to `handoff` on PATH. The pre-commit block skips node when the staged .handoff/ tree
+// is one this version already validated clean (validated.ts records it): the version is
+// written into the block at install, so hooks of another version never match. Only exit status 3 from `handoff git-hook pre-commit` (invalid
 // staged .handoff/ files) stops a commit; anything else warns and lets it through.
 
 import { EXIT } from '../cli/errors.js';
@@ -20,6 +22,9 @@ export const CREATED_HEADER = "#!/bin/sh\n# Created by 'handoff hooks install'.\
 export const CHAINED_SUFFIX = '.handoff-chained';
 /** `handoff git-hook pre-commit` exits with this when staged .handoff/ files are invalid. */
 export const BLOCK_COMMIT = EXIT.attention;
+
+/** What validated.ts records in the git directory, and the pre-commit block reads. */
+export const RECORD_FILE = 'handoff-validated';
 
 export interface Cli {
   node: string;
@@ -53,16 +58,26 @@ function invoke(cli: Cli | null, args: string): string {
 
 const WARN = `  [ "$handoff_status" -eq 0 ] || echo "handoff: warning: the $handoff_hook hook failed (exit $handoff_status); carrying on" >&2`;
 
-function body(hook: HookName, cli: Cli | null): string {
+const indent = (text: string) => text.split('\n').map((l) => `  ${l}`).join('\n');
+
+function body(hook: HookName, cli: Cli | null, version: string): string {
   const skip = `[ "\${HANDOFF_SKIP:-0}" != 1 ]`;
   switch (hook) {
     case 'pre-commit':
       return [
         `if ${skip} && ! git diff --cached --quiet -- .handoff 2>/dev/null; then`,
         `  handoff_hook=pre-commit`,
-        invoke(cli, 'pre-commit'),
-        `  if [ "$handoff_status" -eq ${BLOCK_COMMIT} ]; then exit 1; fi`,
-        WARN,
+        // Any failure (an unmerged index, no .handoff/ staged, no record) is a miss: node decides.
+        `  handoff_tree=$(git write-tree --prefix=.handoff/ 2>/dev/null) || handoff_tree=`,
+        `  handoff_seen=`,
+        `  handoff_gitdir=`,
+        `  if [ -n "$handoff_tree" ]; then handoff_gitdir=$(git rev-parse --git-dir 2>/dev/null) || handoff_gitdir=; fi`,
+        `  if [ -n "$handoff_gitdir" ] && [ -f "$handoff_gitdir/${RECORD_FILE}" ]; then read -r handoff_seen <"$handoff_gitdir/${RECORD_FILE}" || :; fi`,
+        `  if [ -z "$handoff_tree" ] || [ "$handoff_seen" != ${quote(`${version} `)}"$handoff_tree" ]; then`,
+        indent(invoke(cli, 'pre-commit')),
+        `    if [ "$handoff_status" -eq ${BLOCK_COMMIT} ]; then exit 1; fi`,
+        indent(WARN),
+        `  fi`,
         `fi`,
       ].join('\n');
     case 'post-checkout':
@@ -93,9 +108,9 @@ function body(hook: HookName, cli: Cli | null): string {
   }
 }
 
-/** The block for one hook, marker lines included, ending with a newline. */
-export function hookBlock(hook: HookName, cli: Cli | null, chained = false): string {
-  const lines = [`${BLOCK_START} added by 'handoff hooks install'; 'handoff hooks uninstall' removes it`, body(hook, cli)];
+/** The block for one hook, marker lines included, ending with a newline; `version` is the tool's, which wrote the block. */
+export function hookBlock(hook: HookName, cli: Cli | null, version: string, chained = false): string {
+  const lines = [`${BLOCK_START} added by 'handoff hooks install'; 'handoff hooks uninstall' removes it`, body(hook, cli, version)];
   if (chained) lines.push(`exec "$0${CHAINED_SUFFIX}" "$@"`);
   lines.push(BLOCK_END);
   return `${lines.join('\n')}\n`;

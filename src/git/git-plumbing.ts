@@ -42,9 +42,11 @@ export async function resolveRev(cwd: string, rev: string): Promise<string | nul
   return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
 }
 
-/** path -> blob id for the index entries under the prefixes (stage 0 only). */
-export async function indexBlobs(cwd: string, ...prefixes: string[]): Promise<Map<string, string>> {
-  const out = await gitText(cwd, ['ls-files', '-s', '-z', '--full-name', '--', ...prefixes.map((p) => `:/${p}`)]);
+/** path -> blob id for the index entries under the prefixes (stage 0 only); `env` may name another index (GIT_INDEX_FILE). */
+export async function indexBlobs(cwd: string, prefixes: readonly string[], env?: Record<string, string>): Promise<Map<string, string>> {
+  const r = await gitRaw(cwd, ['ls-files', '-s', '-z', '--full-name', '--', ...prefixes.map((p) => `:/${p}`)], undefined, env);
+  if (r.code !== 0) throw new HandoffError(`git ls-files failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
+  const out = r.stdout.toString('utf8');
   const map = new Map<string, string>();
   for (const entry of out.split('\0')) {
     const m = /^(\d+) ([0-9a-f]+) (\d)\t(.*)$/s.exec(entry);

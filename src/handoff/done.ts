@@ -1,4 +1,5 @@
 import { withWriterLock } from '../store/writer-lock.js';
+import { afterWrite } from '../git-hooks/validated.js';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
@@ -30,5 +31,6 @@ async function locked(ctx: Context, args: ArgsOf<'done'>): Promise<Outcome> {
     throw new HandoffError(`handoff ${handoff.meta.id} was superseded by ${handoff.meta.superseded_by ?? 'a later handoff'}; mark that one done instead`);
   }
   await rewriteItem(ctx, handoff.file, updateHandoff(await reread(ctx, handoff), { status: 'done', finished: ctx.now().toISOString() }));
+  await afterWrite(ctx);
   ctx.stdout(`Marked ${handoff.meta.id} done: ${handoff.file}\n`);
 }

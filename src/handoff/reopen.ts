@@ -5,6 +5,7 @@ import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { updateHandoff } from '../store/handoff.js';
 import { findItem, loadHandoffs, reread, rewriteItem } from '../store/store.js';
+import { afterWrite } from '../git-hooks/validated.js';
 
 export async function run(ctx: Context, args: ArgsOf<'reopen'>): Promise<Outcome> {
   const { items, problems } = await loadHandoffs(ctx);
@@ -19,5 +20,6 @@ export async function run(ctx: Context, args: ArgsOf<'reopen'>): Promise<Outcome
     await rewriteItem(ctx, later.file, updateHandoff(await reread(ctx, later), { status: 'superseded', superseded_by: handoff.meta.id }));
     ctx.stderr(`handoff: ${later.meta.id} is now superseded by ${handoff.meta.id}`);
   }
+  await afterWrite(ctx);
   ctx.stdout(`Reopened ${handoff.meta.id}: ${handoff.file}\n`);
 }

@@ -15,6 +15,7 @@ import { withWriterLock } from '../store/writer-lock.js';
 import { repairChains } from './repair.js';
 import type { ModelInput, TranscriptPart } from '../model/model-input.js';
 import { transcriptPart } from '../model/transcript-model.js';
+import { afterWrite } from '../git-hooks/validated.js';
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
 async function findBase(ctx: Context, git: Git, since: string | undefined, parent: Handoff | undefined, head: string | null): Promise<string | null> {
@@ -57,7 +58,9 @@ export function writeHandoff(ctx: Context, givenGoal: string, options: WriteOpti
   return withWriterLock(ctx, 'handoff new', async () => {
     const git = await ctx.git();
     await repairChains(ctx, await git.branch());
-    return writeLocked(ctx, givenGoal, options);
+    const file = await writeLocked(ctx, givenGoal, options);
+    if (file !== null) await afterWrite(ctx);
+    return file;
   });
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { withWriterLock } from '../store/writer-lock.js';
+import { afterWrite } from '../git-hooks/validated.js';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
@@ -53,6 +54,7 @@ export async function run(ctx: Context, args: ArgsOf<'pin'>): Promise<Outcome> {
       ...(supersedes ? { supersedes } : {}),
     };
     const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, text));
+    await afterWrite(ctx);
     ctx.stdout(`Pinned ${meta.id}${supersedes ? `, superseding ${supersedes}` : ''}: ${ctx.rel(file)}\n`);
     await (await import('../init/init-hint.js')).hintInit(ctx);
   };

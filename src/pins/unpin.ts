@@ -1,4 +1,5 @@
 import { withWriterLock } from '../store/writer-lock.js';
+import { afterWrite } from '../git-hooks/validated.js';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { retirePin } from '../store/pin.js';
@@ -17,5 +18,6 @@ async function locked(ctx: Context, args: ArgsOf<'unpin'>): Promise<Outcome> {
   }
   const reason = args.values.reason;
   await rewriteItem(ctx, pin.file, retirePin(await reread(ctx, pin), ctx.now().toISOString(), reason));
+  await afterWrite(ctx);
   ctx.stdout(`Retired pin ${pin.meta.id}; ${pin.file} stays as history.\n`);
 }

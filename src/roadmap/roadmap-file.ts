@@ -1,10 +1,10 @@
 // Rendering the roadmap from a tree and reading/writing the file itself.
 import path from 'node:path';
 import { renderRoadmap } from './render.js';
-import type { Tree, TreeFile } from '../store/tree.js';
-import { readText, replaceFileAtomic } from '../store/fs.js';
-import type { OpenCache } from '../store/cache.js';
-import { parseFiles, readTree } from '../store/reader.js';
+import { HANDOFF_DIR, type Tree, type TreeFile } from '../store/tree.js';
+import { exists, readText, replaceFileAtomic } from '../store/fs.js';
+import { openCache, type OpenCache } from '../store/cache.js';
+import { parseFiles, readWorkTree } from '../store/reader.js';
 import { readTemplate } from '../store/templates.js';
 import { assertPlainFileInside } from '../security/guard.js';
 import { HandoffError } from '../cli/errors.js';
@@ -27,9 +27,10 @@ export async function renderTree(files: readonly TreeFile[], roadmap: string, op
   return render(await parseFiles(files, opened), roadmap);
 }
 
-/** Renders the working tree's .handoff/. */
-export async function renderWorkTree(ctx: Pick<Context, 'root' | 'cacheFile'>, roadmap: string): Promise<Rendered> {
-  return render(await readTree(ctx), roadmap);
+/** Renders the working tree's .handoff/; `files` are the item files it read, with their blob ids. */
+export async function renderWorkTree(ctx: Pick<Context, 'root' | 'cacheFile'>, roadmap: string): Promise<Rendered & { files: TreeFile[] }> {
+  const [files, opened] = await Promise.all([readWorkTree(ctx.root), openCache(ctx.cacheFile)]);
+  return { ...(await render(await parseFiles(files, opened), roadmap)), files };
 }
 
 /** The roadmap as it is in the work tree; undefined when missing; refused when it, or its folder, is a link leaving the repository. */
@@ -49,4 +50,19 @@ export async function writeRoadmap(root: string, roadmap: string, content: strin
   }
   await replaceFileAtomic(file, content);
   return true;
+}
+
+/**
+ * Regenerates the work tree's roadmap the way the refresh hook does, and only when there
+ * is something to show: a roadmap already there, or a handoffs/ or pins/ folder. Shared by
+ * the hooks after a checkout, merge or rewrite and by the writers (`new`, `done`, `reopen`,
+ * `pin`, `unpin`). Returns what it rendered and whether the file changed; undefined when
+ * it left the roadmap alone.
+ */
+export async function refreshWorkTree(ctx: Pick<Context, 'root' | 'cacheFile'>, roadmap: string): Promise<(Rendered & { files: TreeFile[]; written: boolean }) | undefined> {
+  const dir = path.join(ctx.root, HANDOFF_DIR);
+  if (!(await exists(dir))) return undefined;
+  if ((await readText(path.join(ctx.root, roadmap))) === undefined && !(await exists(path.join(dir, 'handoffs'))) && !(await exists(path.join(dir, 'pins')))) return undefined;
+  const rendered = await renderWorkTree(ctx, roadmap);
+  return { ...rendered, written: await writeRoadmap(ctx.root, roadmap, rendered.content) };
 }

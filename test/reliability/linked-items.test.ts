@@ -1,6 +1,6 @@
 // A pin or handoff that is a symbolic link (to a file outside the repository) is never read:
 // `roadmap` leaves it out with a warning and `check` fails naming it.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../helpers.js';
@@ -30,6 +30,7 @@ describe('linked item files', () => {
     const outside = tempDir();
     const secret = path.join(outside, 'notes.md');
     writeFileSync(secret, 'TEXT FROM OUTSIDE THE REPOSITORY\n');
+    rmSync(path.join(repo.dir, '.handoff/ROADMAP.md')); // pin wrote it
     symlinkSync(secret, path.join(repo.dir, '.handoff/ROADMAP.md'));
     const refused = "handoff: .handoff/ROADMAP.md is a symbolic link; it is never read or written through a link (it could lead outside the repository): delete it and run 'handoff roadmap'\n";
     for (const args of [['roadmap'], ['roadmap', '--check'], ['roadmap', '--check', '--json'], ['check'], ['check', '--json']]) {

@@ -1,0 +1,97 @@
+// What was validated: `<tool version> <tree id>` in one file in the git directory, the id
+// being what `git write-tree --prefix=.handoff/` gives for a .handoff/ state found clean
+// (no problem at all, the roadmap current and inside .handoff/, so the id covers it, and
+// config.yml the one the run read). The pre-commit hook's shell compares it with the
+// staged tree and skips node on a match. Two recorders: the pre-commit hook after it
+// validated (and completed) the index, and the writers after they wrote their files and
+// refreshed the roadmap, for the tree `git add -A .handoff` would stage. A record only
+// saves time: failing to read or write it never changes an answer.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../cli/context.js';
+import { version } from '../cli/version.js';
+import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
+import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
+import { gitRaw, indexBlobs } from '../git/git-plumbing.js';
+import { RECORD_FILE } from './hook-script.js';
+
+type Where = Pick<Context, 'root' | 'cacheFile' | 'configFile'>;
+
+/** A clean tree is recorded only when its id covers the roadmap. */
+export function recordable(roadmap: string): boolean {
+  return roadmap.startsWith(`${HANDOFF_DIR}/`);
+}
+
+/** The blob id of the work tree's config.yml (what this run's settings came from); undefined when there is none. */
+export async function workConfigBlob(ctx: Where): Promise<string | undefined> {
+  try {
+    return blobId(await fs.readFile(ctx.configFile));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `git write-tree --prefix=.handoff/` of the index (GIT_INDEX_FILE, or the one `env` names); undefined when git cannot (unmerged, no .handoff/). */
+async function handoffTree(root: string, env?: Record<string, string>): Promise<string | undefined> {
+  const r = await gitRaw(root, ['write-tree', `--prefix=${HANDOFF_DIR}/`], undefined, env);
+  return r.code === 0 ? r.stdout.toString('utf8').trim() || undefined : undefined;
+}
+
+async function write(ctx: Where, tree: string): Promise<void> {
+  if (!ctx.cacheFile) return;
+  const file = path.join(path.dirname(ctx.cacheFile), RECORD_FILE);
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    await fs.writeFile(temp, `${version()} ${tree}\n`);
+    await fs.rename(temp, file);
+  } catch {
+    await fs.rm(temp, { force: true }).catch(() => {});
+  }
+}
+
+/** The pre-commit hook found the index clean (and staged a current roadmap): record its tree. */
+export async function recordIndex(ctx: Where, roadmap: string, indexConfig: string | undefined): Promise<void> {
+  if (!ctx.cacheFile || !recordable(roadmap) || indexConfig !== (await workConfigBlob(ctx))) return;
+  const tree = await handoffTree(ctx.root);
+  if (tree) await write(ctx, tree);
+}
+
+/**
+ * The tree `git add -A .handoff` would stage, recorded when the pre-commit hook would find
+ * it clean: staged into a temporary index in the git directory (never the user's), and
+ * recorded only when that index holds exactly the item files just read and found clean
+ * (same paths, same blobs, so the hook would parse the same texts), the roadmap just
+ * rendered, and the config.yml this run read.
+ */
+async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { files: TreeFile[] }): Promise<void> {
+  if (!ctx.cacheFile || !recordable(roadmap) || work.tree.problems.length > 0) return;
+  const temp = path.join(path.dirname(ctx.cacheFile), `handoff-validated.${process.pid}.index`);
+  const env = { GIT_INDEX_FILE: temp };
+  try {
+    if ((await gitRaw(ctx.root, ['add', '-A', '--', HANDOFF_DIR], undefined, env)).code !== 0) return;
+    const [index, tree, config] = await Promise.all([indexBlobs(ctx.root, [HANDOFF_DIR], env), handoffTree(ctx.root, env), workConfigBlob(ctx)]);
+    const items = [...index].filter(([p]) => itemKind(p) !== undefined);
+    const read = new Map(work.files.map((f) => [f.path, f.refused === undefined ? f.blob : undefined]));
+    const same = items.length === work.files.length && items.every(([p, blob]) => read.get(p) === blob);
+    if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config) await write(ctx, tree);
+  } finally {
+    await fs.rm(temp, { force: true }).catch(() => {});
+  }
+}
+
+/**
+ * After `new`, `done`, `reopen`, `pin`, `unpin` wrote their files: the work tree's roadmap
+ * refreshed as the refresh hook does, and the result recorded when clean. Never fails the
+ * command that already wrote its file: one warning instead.
+ */
+export async function afterWrite(ctx: Context): Promise<void> {
+  const roadmap = ctx.config.roadmap;
+  let work: Awaited<ReturnType<typeof refreshWorkTree>>;
+  try {
+    work = await refreshWorkTree(ctx, roadmap);
+  } catch (error) {
+    ctx.stderr(`handoff: warning: ${roadmap} was not refreshed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    return;
+  }
+  if (work) await recordWorkTree(ctx, roadmap, work).catch(() => {});
+}
