@@ -1,5 +1,5 @@
 // The git hooks: install/uninstall/status where hooks live, and what they do on commit.
-import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitEnv, makeRepo, type Repo } from './helpers.js';
@@ -390,5 +390,18 @@ describe('the pre-commit fast path', () => {
     expect(gitRun(repo, ['commit', '-q', '-m', 'root roadmap']).code).toBe(0);
     expect(starts()).toBe(3);
     expect(repo.git('show', 'HEAD:ROADMAP.md')).toContain('#### root roadmap');
+  });
+
+  it('sweeps what a killed writer left in the git directory, and leaves what a running one holds', () => {
+    const repo = makeRepo();
+    initWithHooks(repo);
+    const gitDir = path.join(repo.dir, '.git');
+    const dead = ['handoff-validated.999999999.index', 'handoff-validated.999999999.tmp', 'handoff-cache.json.999999999.tmp'];
+    const live = `handoff-validated.${process.pid}.index`;
+    for (const name of [...dead, live]) writeFileSync(path.join(gitDir, name), 'left behind');
+    expect(repo.handoff(['pin', 'keep the public API stable']).code).toBe(0);
+    const left = readdirSync(gitDir);
+    for (const name of dead) expect(left).not.toContain(name);
+    expect(left).toContain(live);
   });
 });

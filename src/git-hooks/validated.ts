@@ -14,6 +14,7 @@ import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
 import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
 import { gitRaw, indexBlobs } from '../git/git-plumbing.js';
 import { RECORD_FILE } from './hook-script.js';
+import { GIT_DIR_TEMP, sweepTemps } from '../store/fs.js';
 
 type Where = Pick<Context, 'root' | 'cacheFile' | 'configFile'>;
 
@@ -65,7 +66,9 @@ export async function recordIndex(ctx: Where, roadmap: string, indexConfig: stri
  */
 async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { files: TreeFile[] }): Promise<void> {
   if (!ctx.cacheFile || !recordable(roadmap) || work.tree.problems.length > 0) return;
-  const temp = path.join(path.dirname(ctx.cacheFile), `handoff-validated.${process.pid}.index`);
+  const gitDir = path.dirname(ctx.cacheFile);
+  await sweepTemps(gitDir, GIT_DIR_TEMP);
+  const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
   const env = { GIT_INDEX_FILE: temp };
   try {
     if ((await gitRaw(ctx.root, ['add', '-A', '--', HANDOFF_DIR], undefined, env)).code !== 0) return;

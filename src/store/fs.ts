@@ -71,13 +71,16 @@ export async function ensureDir(dir: string): Promise<void> {
 }
 
 const TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+/** Ours in the git directory: the cache's and the record's temp files, the record's temporary index. */
+export const GIT_DIR_TEMP = /^handoff-[a-z-]+(?:\.json)?\.(\d+)\.(?:tmp|index)$/;
 
 /**
- * Removes temp files whose writer is gone (killed mid-write): they are hidden from the
- * tool but `git add -A` would commit them. A temp file whose process id is alive (or
- * reused) is left alone. Returns how many were removed.
+ * Removes temp files whose writer is gone (killed mid-write): under .handoff/ they are
+ * hidden from the tool but `git add -A` would commit them; in the git directory they
+ * would only pile up. A temp file whose process id is alive (or reused) is left alone.
+ * Returns how many were removed.
  */
-export async function sweepTemps(dir: string): Promise<number> {
+export async function sweepTemps(dir: string, pattern = TEMP): Promise<number> {
   let names: string[];
   try {
     names = await fs.readdir(dir);
@@ -86,7 +89,7 @@ export async function sweepTemps(dir: string): Promise<number> {
   }
   let removed = 0;
   for (const name of names) {
-    const pid = Number(TEMP.exec(name)?.[1]);
+    const pid = Number(pattern.exec(name)?.[1]);
     if (!pid || pid === process.pid || alive(pid)) continue;
     await fs.rm(path.join(dir, name), { force: true });
     removed++;
