@@ -9,15 +9,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { openCache, type OpenCache } from './cache.js';
-import { blobId, HANDOFFS_PREFIX, needsParsing, parseTree, PINS_PREFIX, SYMLINK_REFUSED, type Parsers, type Tree, type TreeFile } from './tree.js';
+import { blobId, HANDOFFS_PREFIX, needsParsing, NOT_A_FILE, parseTree, PINS_PREFIX, SYMLINK_REFUSED, type Parsers, type Tree, type TreeFile } from './tree.js';
 import { assertInside } from '../security/guard.js';
 
-/** The item files of a directory, and whether each is a symbolic link (never followed: it could point outside the repository). */
-function names(dir: string): Array<{ name: string; link: boolean }> {
+/**
+ * The item files of a directory, and why one is not read: a symbolic link is never
+ * followed (it could point outside the repository), and a directory (or a submodule)
+ * named like an item is reported, not read.
+ */
+function names(dir: string): Array<{ name: string; refused?: string }> {
   try {
     return readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.name.endsWith('.md') && !d.name.startsWith('.'))
-      .map((d) => ({ name: d.name, link: d.isSymbolicLink() }))
+      .map((d) => (d.isSymbolicLink() ? { name: d.name, refused: SYMLINK_REFUSED } : d.isFile() ? { name: d.name } : { name: d.name, refused: NOT_A_FILE }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
@@ -31,9 +35,9 @@ export async function readWorkTree(root: string): Promise<TreeFile[]> {
   for (const prefix of [HANDOFFS_PREFIX, PINS_PREFIX]) {
     const dir = path.join(root, prefix);
     await assertInside(root, dir, prefix.slice(0, -1));
-    for (const { name, link } of names(dir)) {
-      if (link) {
-        files.push({ path: `${prefix}${name}`, refused: SYMLINK_REFUSED });
+    for (const { name, refused } of names(dir)) {
+      if (refused) {
+        files.push({ path: `${prefix}${name}`, refused });
         continue;
       }
       try {

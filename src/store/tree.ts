@@ -16,6 +16,9 @@ export const CONFIG_PATH = `${HANDOFF_DIR}/config.yml`;
 /** The one refusal for a symbolic link under .handoff/, whichever source it was read from. */
 export const SYMLINK_REFUSED = 'is a symbolic link; expected a regular file (a link could point outside the repository)';
 
+/** A directory (or a submodule) where an item file belongs. */
+export const NOT_A_FILE = 'is a directory; expected a regular file';
+
 /** The one refusal for an item whose id is not its file name. */
 function misnamedMessage(id: string): string {
   return `id '${id}' does not match the file name; expected ${id}.md`;

@@ -191,6 +191,28 @@ describe('symbolic links out of the repository', () => {
     expect(list.stderr).toContain('.handoff/config.yml: is a symbolic link; expected a regular file');
   });
 
+  it('a directory named like an item (a committed folder or submodule x.md) is skipped with a warning, not a crash', () => {
+    const repo = setup();
+    repo.handoff(['pin', 'keep the public API stable']);
+    for (const dir of ['.handoff/handoffs/folder.md', '.handoff/pins/folder.md']) {
+      mkdirSync(path.join(repo.dir, dir, 'inside'), { recursive: true });
+      writeFileSync(path.join(repo.dir, dir, 'inside', 'a.txt'), 'x');
+    }
+    expectSkipped(repo, '.handoff/handoffs/folder.md', /is a directory; expected a regular file/);
+    const pins = repo.handoff(['pins']);
+    expect(pins.code).toBe(1);
+    expect(pins.stdout).toContain('keep the public API stable');
+    expect(pins.stderr).toContain('.handoff/pins/folder.md: is a directory; expected a regular file');
+    // The pins that can be read still reach the agent, with a warning about the one that cannot.
+    const resume = repo.handoff(['resume']);
+    expect(resume.code).toBe(0);
+    expect(resume.stdout).toContain('keep the public API stable');
+    expect(resume.stdout).toContain('.handoff/pins/folder.md: is a directory');
+    const check = repo.handoff(['check']);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('.handoff/pins/folder.md: error: is a directory');
+  });
+
   it('a .handoff linking to a directory inside the repository still works', () => {
     const repo = makeRepo();
     mkdirSync(path.join(repo.dir, 'notes'));
