@@ -21,10 +21,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const EXTERNAL = ['yargs', 'yargs/*', 'openai', 'gpt-tokenizer', 'sql.js', 'diff'];
 
 /**
- * node:crypto takes about 5 to 10 ms to load, and the hot paths (resume, the session-start
- * hook, the pre-commit hook) need it only to hash a work-tree file or name a temp file or
- * an id, which most of their runs never do. Every import of it resolves to this module,
- * which loads it on first use. A name it does not export fails the build, never a run.
+ * node:crypto takes about 5 to 10 ms to load, and only some runs use it: to hash work-tree
+ * files for the cache key (every read of .handoff/, so resume and the session-start hook
+ * do), to name a temp file, or to make an id. Commands and hooks that do none of these
+ * (help, the status commands, a pre-commit that stops on a broken file) do not load it.
+ * Every import of it resolves to this module, which loads it on first use. A name it does
+ * not export fails the build, never a run.
  */
 const lazyCrypto = {
   name: 'lazy-crypto',

@@ -12,10 +12,8 @@ import { activePins } from '../pins/scope.js';
 import { renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
 import { existingObjects, gitRaw, gitText, readObjects, resolveRev } from '../git/git-plumbing.js';
-import { readRoadmap, renderTree } from '../roadmap/roadmap-file.js';
-import { openCache } from '../store/cache.js';
+import { readRoadmap, renderWorkTree } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
-import { readWorkTree } from '../store/reader.js';
 import { plural, printJson } from '../cli/output.js';
 import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
 
@@ -97,9 +95,8 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const baseArg = args.values.base;
   const base = baseArg === undefined ? null : await resolveBase(root, baseArg);
   const roadmap = ctx.config.roadmap;
-  const [files, opened] = await Promise.all([readWorkTree(root), openCache(ctx.cacheFile)]);
+  const { files, tree, content } = await renderWorkTree(ctx, roadmap);
   const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
-  const { tree, content } = await renderTree(files, roadmap, opened);
   const findings = treeFindings(tree, texts);
   const currentRoadmap = await readRoadmap(root, roadmap);
   if (currentRoadmap !== content && (currentRoadmap !== undefined || tree.handoffs.length + tree.pins.length > 0)) {

@@ -14,7 +14,7 @@ import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
 import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
 import { gitRaw, indexBlobs } from '../git/git-plumbing.js';
 import { RECORD_FILE } from './hook-script.js';
-import { GIT_DIR_TEMP, sweepTemps } from '../store/fs.js';
+import { GIT_DIR_TEMP, sweepTemps, writeDisposable } from '../store/fs.js';
 
 type Where = Pick<Context, 'root' | 'cacheFile' | 'configFile'>;
 
@@ -39,15 +39,7 @@ async function handoffTree(root: string, env?: Record<string, string>): Promise<
 }
 
 async function write(ctx: Where, tree: string): Promise<void> {
-  if (!ctx.cacheFile) return;
-  const file = path.join(path.dirname(ctx.cacheFile), RECORD_FILE);
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    await fs.writeFile(temp, `${version()} ${tree}\n`);
-    await fs.rename(temp, file);
-  } catch {
-    await fs.rm(temp, { force: true }).catch(() => {});
-  }
+  if (ctx.cacheFile) await writeDisposable(path.join(path.dirname(ctx.cacheFile), RECORD_FILE), `${version()} ${tree}\n`);
 }
 
 /** The pre-commit hook found the index clean (and staged a current roadmap): record its tree. */

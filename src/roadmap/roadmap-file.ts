@@ -3,8 +3,8 @@ import path from 'node:path';
 import { renderRoadmap } from './render.js';
 import { HANDOFF_DIR, type Tree, type TreeFile } from '../store/tree.js';
 import { exists, readText, replaceFileAtomic } from '../store/fs.js';
-import { openCache, type OpenCache } from '../store/cache.js';
-import { parseFiles, readWorkTree } from '../store/reader.js';
+import type { OpenCache } from '../store/cache.js';
+import { parseFiles, readTree } from '../store/reader.js';
 import { readTemplate } from '../store/templates.js';
 import { assertPlainFileInside } from '../security/guard.js';
 import { HandoffError } from '../cli/errors.js';
@@ -29,8 +29,8 @@ export async function renderTree(files: readonly TreeFile[], roadmap: string, op
 
 /** Renders the working tree's .handoff/; `files` are the item files it read, with their blob ids. */
 export async function renderWorkTree(ctx: Pick<Context, 'root' | 'cacheFile'>, roadmap: string): Promise<Rendered & { files: TreeFile[] }> {
-  const [files, opened] = await Promise.all([readWorkTree(ctx.root), openCache(ctx.cacheFile)]);
-  return { ...(await render(await parseFiles(files, opened), roadmap)), files };
+  const { tree, files } = await readTree(ctx);
+  return { ...(await render(tree, roadmap)), files };
 }
 
 /** The roadmap as it is in the work tree; undefined when missing; refused when it, or its folder, is a link leaving the repository. */

@@ -7,6 +7,7 @@
 import { promises as fs, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../cli/version.js';
+import { writeDisposable } from './fs.js';
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
@@ -61,12 +62,7 @@ function open(file: string | null, stored: Record<string, CachedItem> = {}): Ope
       changed = false;
       written = used.size;
       const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used) });
-      // Atomic (temp + rename) but not fsynced: losing the cache in a crash costs one re-parse,
-      // and an fsync here would be on every commit that touches .handoff/.
-      const temp = `${file}.${process.pid}.tmp`;
-      saving = saving.then(() => fs.writeFile(temp, text).then(() => fs.rename(temp, file))).catch(() => {
-        // a read-only git dir: the next run parses again
-      });
+      saving = saving.then(() => writeDisposable(file, text));
       return saving;
     },
   };
@@ -74,20 +70,19 @@ function open(file: string | null, stored: Record<string, CachedItem> = {}): Ope
 
 let stamp: string | undefined;
 /**
- * What cached entries depend on: the package version and the build of the parsers
- * (their modification times), so a rebuilt or upgraded tool never reads entries an older
- * parser wrote. A file that is not there (a bundled build) counts as 0.
+ * What cached entries depend on: the package version and the build, as the modification
+ * time of the file this code runs from (every build writes dist/ anew, parsers included),
+ * so a rebuilt or upgraded tool never reads entries an older parser wrote.
  */
 function toolVersion(): string {
   if (stamp === undefined) {
-    const mtime = (f: string) => {
-      try {
-        return statSync(new URL(f, import.meta.url)).mtimeMs;
-      } catch {
-        return 0;
-      }
-    };
-    stamp = [version(), ...[import.meta.url, './handoff.js', './pin.js', './tree.js', './frontmatter.js', './config.js'].map(mtime)].join(':');
+    let built = 0;
+    try {
+      built = statSync(new URL(import.meta.url)).mtimeMs;
+    } catch {
+      // not a file (cannot happen from dist/): the version alone
+    }
+    stamp = `${version()}:${built}`;
   }
   return stamp;
 }

@@ -48,6 +48,22 @@ export async function replaceFileAtomic(target: string, content: string): Promis
   }
 }
 
+/**
+ * For files in the git directory that only save time (the cache, the validated-tree
+ * record): atomic (temp + rename) but not fsynced, since losing one in a crash costs one
+ * slower run and an fsync would be paid on every commit; any failure (a read-only git
+ * directory) is ignored and leaves no temp file.
+ */
+export async function writeDisposable(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    await fs.writeFile(temp, text);
+    await fs.rename(temp, file);
+  } catch {
+    await fs.rm(temp, { force: true }).catch(() => {});
+  }
+}
+
 export async function readText(file: string): Promise<string | undefined> {
   try {
     return await fs.readFile(file, 'utf8');

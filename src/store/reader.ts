@@ -66,8 +66,8 @@ export async function parseFiles(files: readonly TreeFile[], opened: OpenCache):
   return tree;
 }
 
-/** The working tree's .handoff/, parsed through the cache in the git directory. */
-export async function readTree(ctx: Pick<Context, 'root' | 'cacheFile'>): Promise<Tree> {
+/** The working tree's .handoff/, parsed through the cache in the git directory, and the item files it read. */
+export async function readTree(ctx: Pick<Context, 'root' | 'cacheFile'>): Promise<{ tree: Tree; files: TreeFile[] }> {
   const [files, opened] = await Promise.all([readWorkTree(ctx.root), openCache(ctx.cacheFile)]);
-  return parseFiles(files, opened);
+  return { tree: await parseFiles(files, opened), files };
 }

@@ -25,7 +25,7 @@ const read = new WeakMap<Context, Promise<Tree>>();
 
 function tree(ctx: Context): Promise<Tree> {
   let t = read.get(ctx);
-  if (!t) read.set(ctx, (t = readTree(ctx)));
+  if (!t) read.set(ctx, (t = readTree(ctx).then((r) => r.tree)));
   return t;
 }
 
