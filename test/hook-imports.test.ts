@@ -10,18 +10,36 @@ import { handoffPath, handoffText, id } from './fixtures-items.js';
 // node_modules path; our own rarely used modules are lazy chunks named after their file.
 const HEAVY = /node_modules\/(yargs|remark[^/]*|simple-git|openai|gpt-tokenizer|js-tiktoken|sql\.js|diff)\/|\/dist\/chunks\/(help|model|new-model|spinner|opencode-db|readers)-/;
 
-/** Runs the CLI with a module-resolution hook that logs every module URL it loads. */
-function loaded(cwd: string, args: string[], input = ''): { modules: string[]; code: number } {
+/**
+ * Runs the CLI with a module-resolution hook that logs every module URL it loads, and
+ * node's own list of the built-in modules it loaded by the end ("NativeModule crypto"),
+ * however they were loaded.
+ */
+function loaded(cwd: string, args: string[], input = ''): { modules: string[]; builtins: string[]; code: number; stdout: string } {
   const dir = tempDir();
   const log = path.join(dir, 'modules.log');
+  const builtins = path.join(dir, 'builtins.log');
   const hooks = path.join(dir, 'hooks.mjs');
   writeFileSync(log, '');
   writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`);
   const register = path.join(dir, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister(${JSON.stringify(`file://${hooks}`)});\n` +
+      `process.on('exit', () => writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join('\\n')));\n`,
+  );
   const r = spawnSync(process.execPath, ['--import', `file://${register}`, BIN, ...args], { cwd, env: gitEnv(), encoding: 'utf8', input });
-  return { modules: readFileSync(log, 'utf8').split('\n').filter(Boolean), code: r.status ?? -1 };
+  return { modules: readFileSync(log, 'utf8').split('\n').filter(Boolean), builtins: readFileSync(builtins, 'utf8').split('\n'), code: r.status ?? -1, stdout: r.stdout };
 }
+
+/** The bundle's chunk whose source includes `marker` (one chunk holds each bundled package). */
+function chunkWith(marker: string): string {
+  const chunks = path.join(path.dirname(BIN), '../dist/chunks');
+  const found = readdirSync(chunks).filter((f) => readFileSync(path.join(chunks, f), 'utf8').includes(marker));
+  expect(found).toHaveLength(1);
+  return `/dist/chunks/${found[0]}`;
+}
+const CRYPTO = 'NativeModule crypto';
 
 describe('module loading on the git paths', () => {
   it('pre-commit and refresh load no heavy module; --help does (the probe works)', () => {
@@ -30,22 +48,23 @@ describe('module loading on the git paths', () => {
     repo.write(handoffPath(id(1)), handoffText({ id: id(1) }));
     repo.git('add', '-A');
     for (const args of [['git-hook', 'pre-commit'], ['git-hook', 'refresh'], ['roadmap']]) {
-      const { modules, code } = loaded(repo.dir, args);
+      const { modules, builtins, code } = loaded(repo.dir, args);
       expect(code).toBe(0);
       expect(modules.some((m) => m.includes(`/dist/chunks/${args[0]}-`))).toBe(true); // the log works
       expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
-      // node:crypto costs milliseconds to load: the bundle loads it on first use only (scripts/bundle.js).
-      expect(modules).not.toContain('node:crypto');
+      // node:crypto costs milliseconds to load: the bundle loads it on first use only
+      // (scripts/bundle.js). pre-commit uses it: it hashes config.yml to record the tree it validated.
+      if (args[1] !== 'pre-commit') expect(builtins).not.toContain(CRYPTO);
     }
     expect(loaded(repo.dir, ['--help']).modules.some((m) => HEAVY.test(m))).toBe(true);
+    // The probe sees node:crypto however it is loaded: `new` makes an id with it.
+    expect(loaded(repo.dir, ['new', 'a goal', '--no-edit']).builtins).toContain(CRYPTO);
   });
 
   it('resume and the session-start hook read handoffs and pins from the cache without loading yaml', () => {
     // yaml is bundled (scripts/bundle.js): the chunk that holds it is the one that defines its parse error.
-    const chunks = path.join(path.dirname(BIN), '../dist/chunks');
-    const yaml = readdirSync(chunks).filter((f) => readFileSync(path.join(chunks, f), 'utf8').includes('YAMLParseError = class extends YAMLError'));
-    expect(yaml).toHaveLength(1);
-    const loadsYaml = (modules: string[]) => modules.some((m) => m.endsWith(`/dist/chunks/${yaml[0]}`));
+    const yaml = chunkWith('YAMLParseError = class extends YAMLError');
+    const loadsYaml = (modules: string[]) => modules.some((m) => m.endsWith(yaml));
     const repo = makeRepo();
     repo.handoff(['init']);
     repo.handoff(['pin', 'never touch the auth module']);
@@ -61,5 +80,26 @@ describe('module loading on the git paths', () => {
     // Without the cache the files are parsed, with yaml (the probe sees it).
     rmSync(path.join(repo.dir, '.git/handoff-cache.json'));
     expect(loadsYaml(loaded(repo.dir, ['resume']).modules)).toBe(true);
+  });
+
+  it('a session start in an unchanged repository neither loads the secret patterns nor hashes with node:crypto', () => {
+    const patterns = chunkWith('function redactSecrets(');
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    repo.handoff(['pin', 'never touch the auth module']);
+    repo.handoff(['new', 'first', '--no-edit']);
+    const start = JSON.stringify({ session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' });
+    const first = loaded(repo.dir, ['resume']);
+    expect(first.modules.some((m) => m.endsWith(patterns))).toBe(true); // a prompt never seen is redacted
+    for (const [args, input] of [[['resume'], ''], [['hook', 'claude-session-start'], start]] as const) {
+      const again = loaded(repo.dir, [...args], input);
+      expect(again.code).toBe(0);
+      expect(again.modules.some((m) => m.endsWith(patterns))).toBe(false);
+      expect(again.builtins).not.toContain(CRYPTO);
+    }
+    expect(loaded(repo.dir, ['resume']).stdout).toBe(first.stdout);
+    // A changed handoff is a prompt never seen: redacted again.
+    repo.handoff(['new', 'second', '--no-edit']);
+    expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(true);
   });
 });

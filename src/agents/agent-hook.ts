@@ -9,7 +9,6 @@ import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { addToSections } from '../handoff/draft-additions.js';
 import { continuationGoal, parseHookInput, type HookInput } from './hook-input.js';
-import { redactSecrets } from '../security/redact.js';
 import { sessionContext } from '../resume/session-context.js';
 import { HandoffError } from '../cli/errors.js';
 import { exists } from '../store/fs.js';
@@ -67,18 +66,18 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}`);
     return;
   }
-  const { text, form, pointedPins } = sessionContext(built.prompt, () => built.parts);
+  const { text, form, pointedPins } = sessionContext(built.prompt, built.parts);
   const output: Record<string, unknown> = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
-  const id = built.part('id');
+  const id = built.parts.id;
   if (form !== 'full') {
-    const file = built.part('file');
+    const file = built.parts.file;
     const what = form === 'pins-goal-next' ? 'the pins, goal and next steps' : form === 'pins-goal' ? 'the pins and goal' : form === 'pins' ? 'the pins' : 'only a pointer';
     const pointed = pointedPins > 0 && form !== 'pointer' ? ` (${pointedPins} pin${pointedPins === 1 ? '' : 's'} too long alone: pointed to ${pointedPins === 1 ? 'its file' : 'their files'})` : '';
     const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what}${pointed} and pointed the agent to ${file ?? '`handoff resume`'}`;
     output.systemMessage = line;
     ctx.stderr(line);
   } else if (id === null) {
-    const n = built.part('pins').length;
+    const n = built.parts.pins.length;
     ctx.stderr(`handoff: no open handoff; passed the ${n} pinned constraint${n === 1 ? '' : 's'} (${input.source ?? input.trigger ?? 'session start'})`);
   } else {
     ctx.stderr(`handoff: resumed ${id} (${input.source ?? input.trigger ?? 'session start'})`);
@@ -112,6 +111,7 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     const pins = activePins((await loadPins(ctx)).items);
     const lines = [`The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`];
     if (pins.length > 0) lines.push('Keep these pinned constraints in the summary verbatim, word for word:', ...pins.map((p) => `- ${p.text.trim()}`));
+    const { redactSecrets } = await import('../security/redact.js');
     ctx.stdout(`${redactSecrets(lines.join('\n')).text}\n`);
   } else {
     answer(ctx, { systemMessage: line });
@@ -122,6 +122,7 @@ async function writeCompactionHandoff(ctx: Context, input: HookInput, agent: str
   const git = await ctx.git();
   const current = (await findOpenOnBranch(ctx, await git.branch())).found?.meta.goal;
   // Custom instructions are typed by the user into the agent: they may carry a secret.
+  const { redactSecrets } = await import('../security/redact.js');
   const goal = redactSecrets(continuationGoal(current, input.custom_instructions, input.session_id)).text;
   const { draftSourcesFor } = await import('./draft-sources.js');
   const sources = await draftSourcesFor(input.transcript_path, agent);

@@ -66,7 +66,7 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
     if ((await gitRaw(ctx.root, ['add', '-A', '--', HANDOFF_DIR], undefined, env)).code !== 0) return;
     const [index, tree, config] = await Promise.all([indexBlobs(ctx.root, [HANDOFF_DIR], env), handoffTree(ctx.root, env), workConfigBlob(ctx)]);
     const items = [...index].filter(([p]) => itemKind(p) !== undefined);
-    const read = new Map(work.files.map((f) => [f.path, f.refused === undefined ? f.blob : undefined]));
+    const read = new Map(work.files.map((f) => [f.path, f.text === undefined ? undefined : blobId(f.text)]));
     const same = items.length === work.files.length && items.every(([p, blob]) => read.get(p) === blob);
     if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config) await write(ctx, tree);
   } finally {

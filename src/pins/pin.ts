@@ -6,7 +6,8 @@ import type { Context } from '../cli/context.js';
 import { HandoffError, UsageError } from '../cli/errors.js';
 import { checkText, serializePin, type PinMeta } from '../store/pin.js';
 import { activePins, checkScope } from './scope.js';
-import { kindList, scrub } from '../security/secrets.js';
+import { scrub } from '../security/secrets.js';
+import { kindList } from '../security/notice.js';
 import { decodeUtf8, readUserFile } from '../store/input.js';
 import { createItem, findItem, loadPins, pinsDir, warnProblems } from '../store/store.js';
 

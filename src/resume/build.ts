@@ -8,7 +8,7 @@ import type { Handoff } from '../store/handoff.js';
 import { activePins, pinsInPlay } from '../pins/scope.js';
 import { pinsOnlyParts, renderPinsOnly, renderResume, resumeParts, type ResumeParts } from './prompt.js';
 import { sinceFacts, type SinceFacts } from './since.js';
-import { scrub } from '../security/secrets.js';
+import { scrubRemembered } from '../security/remembered.js';
 import { exists } from '../store/fs.js';
 import type { Git } from '../git/git.js';
 import { findItem, findOpenOnBranch, loadHandoffs, loadPins, warnProblems } from '../store/store.js';
@@ -23,12 +23,15 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   const missing = (await Promise.all(listed.map(async (p) => ((await exists(path.join(ctx.root, p))) ? null : p)))).filter((p): p is string => p !== null);
   const none = { commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
   if (!head) return { head, headFound: false, ...none };
-  // All at once: each is a git process, and this runs at every agent session start.
+  // All at once: each is a git process, and this runs at every agent session start. What
+  // became of a listed file (committed, renamed, put back) needs the commits' changes and
+  // what is uncommitted now: a handoff that lists no file asks for neither.
+  const lists = handoff.meta.files.length > 0;
   const [work, differing, committed, uncommittedNow] = await Promise.all([
     git.workSince(head),
     git.pathsChangedSince(head).catch(() => []),
-    git.changesBetween(head, 'HEAD').catch(() => []),
-    git.uncommittedPaths().catch(() => []),
+    lists ? git.changesBetween(head, 'HEAD').catch(() => []) : [],
+    lists ? git.uncommittedPaths().catch(() => []) : [],
   ]);
   // No answer from the log: either the handoff's commit is gone, or there is no HEAD yet
   // (then it is found, with no commits since). Rare, so asked only then.
@@ -42,9 +45,7 @@ export interface Resume {
   /** The kind of each secret redacted from the prompt. */
   redacted: string[];
   /** Every part, redacted as the prompt is. */
-  readonly parts: ResumeParts;
-  /** One part, redacted as in `parts`, without redacting the others (most callers need one or two). */
-  part<K extends keyof ResumeParts>(key: K): ResumeParts[K];
+  parts: ResumeParts;
 }
 
 /**
@@ -77,7 +78,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
         const elsewhere = unreadable ? unreadable.replace(/ \(see above\)/, '') : open ? `; ${open} open elsewhere (handoff list --status open; handoff resume <id>)` : '';
         const parts = pinsOnlyParts(active, `no open handoff on ${where}${elsewhere}`);
         const rendered = renderPinsOnly(await readTemplate('resume-pins.md'), parts, pinNotes(pins.problems));
-        return finish(rendered, parts, allowSecret);
+        return finish(ctx, rendered, parts, allowSecret);
       }
       throw new HandoffError(
         `no open handoff on ${where}${unreadable || (open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"')}`,
@@ -95,7 +96,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   }
   notes.push(...pinNotes(pins.problems));
   const rendered = renderResume(await readTemplate('resume.md'), parts);
-  return finish(notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret);
+  return finish(ctx, notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret);
 }
 
 function pinNotes(problems: readonly Problem[]): string[] {
@@ -103,19 +104,11 @@ function pinNotes(problems: readonly Problem[]): string[] {
   return [`Warning: ${problems.length} pinned constraint file${problems.length === 1 ? '' : 's'} could not be read and ${problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${problems.map((p) => `${p.file}: ${p.message}`).join('; ')}).`];
 }
 
-// Redaction runs every pattern over every string, which costs milliseconds per string at
-// each session start; the parts are redacted when asked for. scrub() redacts each string
-// on its own, so one part redacted alone equals that part of the whole redacted.
-function finish(prompt: string, raw: ResumeParts, allowSecret: boolean): Resume {
-  if (allowSecret) return { prompt, redacted: [], parts: raw, part: (key) => raw[key] };
-  const scrubbed = scrub(prompt);
-  let all: ResumeParts | undefined;
-  return {
-    prompt: scrubbed.value,
-    redacted: scrubbed.kinds,
-    get parts() {
-      return (all ??= scrub(raw).value);
-    },
-    part: (key) => (all ? all[key] : scrub(raw[key]).value),
-  };
+// The prompt and its parts are redacted together, and a prompt found clean before is not
+// redacted again (security/remembered.ts): an unchanged repository gives the same prompt
+// at every session start.
+async function finish(ctx: Context, prompt: string, parts: ResumeParts, allowSecret: boolean): Promise<Resume> {
+  if (allowSecret) return { prompt, redacted: [], parts };
+  const [scrubbed, scrubbedParts] = await scrubRemembered([prompt, parts] as const, ctx.cacheFile);
+  return { prompt: scrubbed.value, redacted: scrubbed.kinds, parts: scrubbedParts.value };
 }

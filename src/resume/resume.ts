@@ -1,7 +1,7 @@
 // `handoff resume`: print the resume prompt (--json: with its parts); build.ts builds it.
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { redactionNotice } from '../security/secrets.js';
+import { redactionNotice } from '../security/notice.js';
 import { printJson } from '../cli/output.js';
 import { buildResume } from './build.js';
 
@@ -10,9 +10,9 @@ export async function run(ctx: Context, args: ArgsOf<'resume'>): Promise<Outcome
   const { prompt, redacted } = built;
   const notice = redactionNotice(redacted, 'the resume prompt', 'handoff resume --allow-secret prints them');
   if (notice) ctx.stderr(notice);
-  if (built.part('id') === null) {
-    const n = built.part('pins').length;
-    ctx.stderr(`handoff: ${built.part('reason')}; printing the ${n} pinned constraint${n === 1 ? '' : 's'} alone`);
+  if (built.parts.id === null) {
+    const n = built.parts.pins.length;
+    ctx.stderr(`handoff: ${built.parts.reason}; printing the ${n} pinned constraint${n === 1 ? '' : 's'} alone`);
   }
   if (args.values.json) printJson(ctx, { prompt, ...built.parts });
   else ctx.stdout(prompt);

@@ -50,10 +50,8 @@ export function fitPins(pins: readonly PromptPin[], budget: number): { text: str
   return { text: blocks.length > 0 ? `${heading}${blocks.join('\n\n')}` : '', pointed };
 }
 
-/** `parts` may be given as a function: it is called only when the prompt does not fit. */
-export function sessionContext(prompt: string, partsOf: ResumeParts | (() => ResumeParts), limit = SESSION_CONTEXT_LIMIT): SessionContext {
+export function sessionContext(prompt: string, parts: ResumeParts, limit = SESSION_CONTEXT_LIMIT): SessionContext {
   if (prompt.length <= limit) return { text: prompt, form: 'full', pointedPins: 0 };
-  const parts = typeof partsOf === 'function' ? partsOf() : partsOf;
   const size = prompt.length.toLocaleString('en-US');
   const where = parts.file ? `read the handoff file ${code(parts.file)} or run \`handoff resume\` and read its whole output` : 'run `handoff resume` and read its whole output';
   const pointer = (left: string) => `The full resume prompt (${size} characters) is longer than this hook can pass, so ${left} Before you start, ${where}.`;

@@ -1,6 +1,6 @@
-// Applying redactSecrets to what a command is about to write or print, and the one line
-// that tells the user it happened. The patterns live in redact.ts; this file only walks
-// values and words the notice, so a new pattern library changes nothing here.
+// Applying redactSecrets to what a command is about to write or print. The patterns live
+// in redact.ts; this file only walks values, and notice.ts words what was found, so a new
+// pattern library changes nothing here.
 import { redactSecrets } from './redact.js';
 
 export interface Scrubbed<T> {
@@ -26,16 +26,4 @@ export function scrub<T>(value: T): Scrubbed<T> {
   };
   const out = walk(value) as T;
   return { value: out, kinds };
-}
-
-/** The kinds found, de-duplicated, for a message: "github-token, aws-access-key". */
-export function kindList(kinds: readonly string[]): string {
-  return [...new Set(kinds)].join(', ');
-}
-
-/** One stderr line; empty when nothing was redacted. */
-export function redactionNotice(kinds: readonly string[], where: string, override: string): string {
-  if (kinds.length === 0) return '';
-  const n = kinds.length;
-  return `handoff: redacted ${n} secret${n === 1 ? '' : 's'} (${kindList(kinds)}) from ${where}; ${override}`;
 }

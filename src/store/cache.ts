@@ -1,9 +1,11 @@
 // The one cache: what parsing each .handoff/ file produced, in one JSON file in the git
 // directory (never in the work tree, one per worktree). One rule: an entry is keyed by
-// the file's path and git blob id (work-tree files are hashed as git hashes them), so it
+// the file's path and content (a git blob id, or a work-tree file's whole text), so it
 // can never be stale; a different tool build starts afresh. Only the entries used by a
-// run are written back, so the file stays the size of the tree. Any failure to read or
-// write it is ignored: the cache only saves time, it never decides an answer.
+// run are written back, so the file stays the size of the tree. It also remembers the
+// last few texts secret redaction found clean (security/remembered.ts), whole, never a
+// hash of them. Any failure to read or write it is ignored: the cache only saves time,
+// it never decides an answer.
 import { promises as fs, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../cli/version.js';
@@ -12,12 +14,21 @@ import { writeDisposable } from './fs.js';
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 2;
+const FORMAT = 3;
+/** How many clean texts are remembered: a resume prompt and its parts per state of the repository. */
+const CLEAN_KEPT = 4;
 
 export interface OpenCache {
   cache: ParseCache;
+  /** Texts secret redaction found clean, the newest first. */
+  clean: { has(text: string): boolean; add(text: string): void };
   /** Writes back the entries used so far, when they differ from what was read. */
   save: () => Promise<void>;
+}
+
+interface Stored {
+  items: Record<string, CachedItem>;
+  clean: string[];
 }
 
 /** One open cache per file and process: every reader in a run adds to the same entries. */
@@ -30,25 +41,29 @@ export function openCache(file: string | null): Promise<OpenCache> {
   return o;
 }
 
-async function read(file: string): Promise<Record<string, CachedItem>> {
+async function read(file: string): Promise<Stored> {
   try {
-    const data = JSON.parse(await fs.readFile(file, 'utf8')) as { format?: unknown; version?: unknown; items?: unknown };
-    if (data.format === FORMAT && data.version === toolVersion() && typeof data.items === 'object' && data.items !== null) return data.items as Record<string, CachedItem>;
+    const data = JSON.parse(await fs.readFile(file, 'utf8')) as { format?: unknown; version?: unknown; items?: unknown; clean?: unknown };
+    if (data.format === FORMAT && data.version === toolVersion() && typeof data.items === 'object' && data.items !== null) {
+      const clean = Array.isArray(data.clean) ? data.clean.filter((t): t is string => typeof t === 'string') : [];
+      return { items: data.items as Record<string, CachedItem>, clean };
+    }
   } catch {
     // no cache yet, or unreadable: parse everything
   }
-  return {};
+  return { items: {}, clean: [] };
 }
 
-function open(file: string | null, stored: Record<string, CachedItem> = {}): OpenCache {
+function open(file: string | null, stored: Stored = { items: {}, clean: [] }): OpenCache {
   const used = new Map<string, CachedItem>();
-  let written = Object.keys(stored).length;
+  let written = Object.keys(stored.items).length;
+  let clean = stored.clean;
   let changed = false;
   let saving = Promise.resolve();
   return {
     cache: {
       get(key) {
-        const item = Object.hasOwn(stored, key) ? stored[key] : undefined;
+        const item = Object.hasOwn(stored.items, key) ? stored.items[key] : undefined;
         if (item) used.set(key, item);
         return item;
       },
@@ -57,11 +72,18 @@ function open(file: string | null, stored: Record<string, CachedItem> = {}): Ope
         changed = true;
       },
     },
+    clean: {
+      has: (text) => clean.includes(text),
+      add(text) {
+        clean = [text, ...clean.filter((t) => t !== text)].slice(0, CLEAN_KEPT);
+        changed = true;
+      },
+    },
     save: () => {
       if (!file || (!changed && used.size === written)) return saving;
       changed = false;
       written = used.size;
-      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used) });
+      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used), clean });
       saving = saving.then(() => writeDisposable(file, text));
       return saving;
     },

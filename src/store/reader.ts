@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { openCache, type OpenCache } from './cache.js';
-import { blobId, HANDOFFS_PREFIX, needsParsing, NOT_A_FILE, parseTree, PINS_PREFIX, SYMLINK_REFUSED, type Parsers, type Tree, type TreeFile } from './tree.js';
+import { HANDOFFS_PREFIX, needsParsing, NOT_A_FILE, parseTree, PINS_PREFIX, SYMLINK_REFUSED, type Parsers, type Tree, type TreeFile } from './tree.js';
 import { assertInside } from '../security/guard.js';
 
 /**
@@ -29,7 +29,7 @@ function names(dir: string): Array<{ name: string; refused?: string }> {
   }
 }
 
-/** The item files of the working tree, each with its git blob id; refused when a directory leads outside the repository. */
+/** The item files of the working tree, with their text; refused when a directory leads outside the repository. */
 export async function readWorkTree(root: string): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
   for (const prefix of [HANDOFFS_PREFIX, PINS_PREFIX]) {
@@ -41,8 +41,7 @@ export async function readWorkTree(root: string): Promise<TreeFile[]> {
         continue;
       }
       try {
-        const bytes = readFileSync(path.join(dir, name));
-        files.push({ path: `${prefix}${name}`, text: bytes.toString('utf8'), blob: blobId(bytes) });
+        files.push({ path: `${prefix}${name}`, text: readFileSync(path.join(dir, name), 'utf8') });
       } catch (error) {
         // Deleted between the listing and the read: it is simply not there.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

@@ -8,7 +8,7 @@ import type { Pin } from './pin.js';
 import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.js';
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
-import { blobId, itemKind, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
+import { itemKind, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
 import { assertInside, isSymlink } from '../security/guard.js';
 
 export interface Loaded<T> {
@@ -122,7 +122,7 @@ export async function rewriteItem(ctx: Context, relFile: string, content: string
  */
 async function written(ctx: Context, file: string, content: string): Promise<void> {
   read.delete(ctx);
-  await parseFiles([{ path: ctx.rel(file), text: content, blob: blobId(content) }], await openCache(ctx.cacheFile));
+  await parseFiles([{ path: ctx.rel(file), text: content }], await openCache(ctx.cacheFile));
 }
 
 /** Writers clean up after writers that were killed, and say so. */

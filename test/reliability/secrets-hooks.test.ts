@@ -1,6 +1,8 @@
 // Secrets in a handoff written by hand (or by an older version) never reach an agent
 // through the session-start hook; the hook says nothing of them on stdout but the
 // redaction marker.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../helpers.js';
 
@@ -17,5 +19,26 @@ describe('secrets and the agent session-start hook', () => {
     expect(context).toContain('deploy with [REDACTED:');
     expect(hook.stdout + hook.stderr).not.toContain(token);
     expect(hook.stdout + hook.stderr).not.toContain(token.slice(-12));
+  });
+
+  it('redacts it at every session start: a prompt with a secret is never remembered as clean, nor kept in the cache', () => {
+    const repo = makeRepo();
+    const file = repo.handoff(['new', 'rotate the keys', '--no-edit']).stdout.trim();
+    expect(repo.handoff(['resume']).code).toBe(0); // the clean prompt is remembered
+    const token = 'gh' + 'p_' + 'Qa1Ws2Ed3Rf4Tg5Yh6Uj7Ik8Ol9Pa0SdFgHjKl';
+    repo.write(file, repo.read(file).replace('## Next steps\n', `## Next steps\n\n- push with ${token}\n`));
+    for (let run = 0; run < 3; run++) {
+      const r = repo.handoff(['resume', '--json']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('handoff: redacted 1 secret (github-token) from the resume prompt');
+      expect(r.stdout).toContain('push with [REDACTED:');
+      expect(r.stdout).not.toContain(token.slice(-12));
+    }
+    expect(readFileSync(path.join(repo.dir, '.git/handoff-cache.json'), 'utf8')).not.toContain('[REDACTED');
+    // Put back as it was: the remembered clean prompt again, with nothing redacted.
+    repo.write(file, repo.read(file).replace(`\n- push with ${token}\n`, ''));
+    const clean = repo.handoff(['resume']);
+    expect(clean.stderr).not.toContain('redacted');
+    expect(clean.stdout).not.toContain('push with');
   });
 });

@@ -1,0 +1,14 @@
+// The one line that tells the user secrets were redacted, apart from the patterns
+// (redact.ts) so that saying it loads none of them.
+
+/** The kinds found, de-duplicated, for a message: "github-token, aws-access-key". */
+export function kindList(kinds: readonly string[]): string {
+  return [...new Set(kinds)].join(', ');
+}
+
+/** One stderr line; empty when nothing was redacted. */
+export function redactionNotice(kinds: readonly string[], where: string, override: string): string {
+  if (kinds.length === 0) return '';
+  const n = kinds.length;
+  return `handoff: redacted ${n} secret${n === 1 ? '' : 's'} (${kindList(kinds)}) from ${where}; ${override}`;
+}
