@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { addBlock, CREATED_HEADER, hookBlock, removeBlock, HOOK_NAMES } from '../src/git-hooks/hook-script.js';
 import { shortId } from '../src/store/id.js';
 import { uniquePrefixes } from '../src/roadmap/render.js';
-import { cacheKey, mergeMaps } from '../src/store/tree.js';
+import { blobId, cacheKey, mergeMaps } from '../src/store/tree.js';
 import { makeRepo, runHandoff, tempDir } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 import { execFileSync } from 'node:child_process';
@@ -63,12 +63,18 @@ describe('mergeMaps', () => {
 });
 
 describe('the parse cache', () => {
-  it('keys a working-tree file by the blob id git gives it', () => {
+  it('keys a working-tree file by its whole text and a file from git by its blob id', () => {
     const repo = makeRepo();
+    const file = handoffPath(id(1));
     const text = handoffText({ id: id(1) });
-    repo.write(handoffPath(id(1)), text);
-    const blob = repo.git('hash-object', handoffPath(id(1))).trim();
-    expect(cacheKey({ path: handoffPath(id(1)), text })).toBe(cacheKey({ path: handoffPath(id(1)), blob }));
+    repo.write(file, text);
+    const blob = repo.git('hash-object', file).trim();
+    expect(cacheKey({ path: file, text })).toBe(cacheKey({ path: file, text: `${text}` }));
+    expect(cacheKey({ path: file, text })).not.toBe(cacheKey({ path: file, text: text.replace('work', 'wark') }));
+    expect(cacheKey({ path: file, text })).not.toBe(cacheKey({ path: handoffPath(id(2)), text }));
+    expect(cacheKey({ path: file, blob })).not.toBe(cacheKey({ path: file, text }));
+    // What the writers compare with the index (git-hooks/validated.ts) is the id git gives it.
+    expect(blobId(text)).toBe(blob);
   });
 
   it('lives in the git dir, gives the same bytes, notices edits and survives corruption', () => {
