@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Launcher: cache compiled code between runs (git hooks start this program on every
 // commit), then hand over to the CLI. Nothing else belongs here.
-import module from 'node:module';
-
-module.enableCompileCache?.();
+// Through getBuiltinModule, not `import`: an import of node:module builds its ES module
+// facade, which costs a run about 1.5 ms.
+process.getBuiltinModule('node:module').enableCompileCache?.();
 const { main } = await import('../dist/cli/cli.js');
 await main(process.argv.slice(2));

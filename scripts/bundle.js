@@ -5,7 +5,8 @@
 // which was a large part of what a hook cost over `node -e 0`. Code splitting keeps every
 // lazily imported module lazy (each command, help, the model path, the transcript
 // readers); heavy packages that only rare commands use stay outside the bundle and are
-// loaded from node_modules on the paths that need them. esbuild was chosen because it
+// loaded from node_modules on the paths that need them. The modules of the hot paths
+// (scripts/hot-path.js) are one chunk. esbuild was chosen because it
 // bundles ESM TypeScript with code splitting in one call, with no config file and no
 // plugins, in well under a second.
 //
@@ -13,6 +14,7 @@
 // `../../templates/` and `../../package.json` resolve from each of them.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,26 +23,46 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const EXTERNAL = ['yargs', 'yargs/*', 'openai', 'gpt-tokenizer', 'sql.js', 'diff'];
 
 /**
- * node:crypto takes about 5 to 10 ms to load, and only some runs use it: to hash work-tree
- * files for the cache key (every read of .handoff/, so resume and the session-start hook
- * do), to name a temp file, or to make an id. Commands and hooks that do none of these
- * (help, the status commands, a pre-commit that stops on a broken file) do not load it.
- * Every import of it resolves to this module, which loads it on first use. A name it does
- * not export fails the build, never a run.
+ * Node's built-in modules without their ES module facade. `import { readFileSync } from
+ * 'node:fs'` makes node build an ES module of fs, reading every export, and some exports
+ * are getters that load more of node: fs's load fs/promises and streams, util's load
+ * worker_threads and diff, and node:crypto takes 5 to 10 ms to load at all. Each built-in
+ * resolves instead to a module that takes it from `process.getBuiltinModule()` and exports
+ * each of its names as a pure expression, so esbuild keeps only the names the code uses
+ * and node reads only those; node:crypto is loaded on the first call of one of its
+ * functions (its other names are left out). A name the built-in does not have fails the
+ * build, never a run.
  */
-const lazyCrypto = {
-  name: 'lazy-crypto',
+const builtins = {
+  name: 'builtins',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?crypto$/ }, () => ({ path: 'crypto', namespace: 'lazy-crypto' }));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, () => ({
-      contents: [
-        "const load = () => process.getBuiltinModule('node:crypto');",
-        'export const createHash = (...args) => load().createHash(...args);',
-        'export const randomBytes = (...args) => load().randomBytes(...args);',
-        // ulid imports the module whole and calls crypto.randomBytes.
-        'export default { randomBytes };',
-      ].join('\n'),
-      loader: 'js',
+    // A dynamic import or a require() wants the whole module: node's own, left as written.
+    build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : { external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path: name }) => {
+      const lazy = name === 'node:crypto';
+      const module = process.getBuiltinModule(name);
+      const names = Object.keys(module).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default' && (!lazy || typeof module[k] === 'function'));
+      const m = lazy ? 'load()' : 'm';
+      const lines = lazy ? [`const load = () => process.getBuiltinModule(${JSON.stringify(name)});`] : [`const m = process.getBuiltinModule(${JSON.stringify(name)});`];
+      lines.push(lazy ? 'export default new Proxy({}, { get: (_, k) => load()[k] });' : 'export default m;');
+      for (const k of names) lines.push(lazy ? `export const ${k} = (...args) => load().${k}(...args);` : `export const ${k} = /* @__PURE__ */ (() => m.${k})();`);
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Every module of src/ imports scripts/hot-path.js first, so the modules it lists share
+ * one chunk (see that file). Only our own modules: a CommonJS package that imported it
+ * would make esbuild wrap those modules to run on first use, and keep every export.
+ */
+const HOT_PATH = path.join(root, 'scripts/hot-path.js');
+const hotPath = {
+  name: 'hot-path',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({
+      contents: `import ${JSON.stringify(HOT_PATH)};\n${await readFile(args.path, 'utf8')}`,
+      loader: 'ts',
     }));
   },
 };
@@ -64,8 +86,8 @@ export async function bundle(entries, outdir, names = { entry: '[dir]/[name]', c
     // jsonc-parser's `main` is a UMD wrapper a bundler cannot follow; its `module` is plain ESM.
     mainFields: ['module', 'main'],
     // Bundled CommonJS packages (yaml) call require() for node's built-ins.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
-    plugins: [lazyCrypto],
+    banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
+    plugins: [builtins, hotPath],
     logLevel: 'warning',
   });
 }
