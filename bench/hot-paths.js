@@ -3,13 +3,15 @@
 // The paths that run on every agent session start and every commit, measured in one
 // interleaved run next to `node -e 0` on the same node binary: `handoff resume`,
 // `handoff hook claude-session-start`, and a commit of a new handoff with the git hooks
-// installed against the same commit without them. 30 handoffs and 2 pins. Prints
-// medians and the overhead; asserts nothing.
+// installed against the same commit without them. 30 handoffs and 2 pins; resume and the
+// hook find a 31st that was written with work in progress (a changed file and a new one)
+// and committed with it, as a session start usually does. Prints medians and the
+// overhead; asserts nothing.
 //   node bench/hot-paths.js [--node <binary>] [--rounds 31] [--bin <other bin/handoff.js>]...
 // Each --bin (another build or checkout of this package, e.g. before a change) is measured
 // in the same interleaved run as this one, in repositories of its own.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,7 +25,8 @@ const top = mkdtempSync(path.join(os.tmpdir(), 'handoff-hot-'));
 const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_EDITOR: ':', HOME: top };
 for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_') || (k.startsWith('GIT_') && !k.startsWith('GIT_CONFIG') && k !== 'GIT_EDITOR')) delete env[k];
 
-function repo(name, bin, hooks) {
+/** 30 handoffs and 2 pins; with `work`, a 31st written with work in progress, committed since (what a session start usually finds). */
+function repo(name, bin, hooks, work = false) {
   const dir = path.join(top, name);
   const git = (...args) => execFileSync('git', args, { cwd: dir, env, stdio: 'pipe' });
   const handoff = (...args) => execFileSync(node, [bin, ...args], { cwd: dir, env, stdio: 'pipe' });
@@ -35,6 +38,14 @@ function repo(name, bin, hooks) {
   handoff('pin', 'never touch the auth module');
   handoff('pin', 'keep the public API stable');
   for (let i = 0; i < 30; i++) handoff('new', `handoff number ${i}`, '--no-edit');
+  if (work) {
+    writeFileSync(path.join(dir, 'app.js'), 'export const version = 1;\n');
+    git('add', 'app.js');
+    git('commit', '-q', '-m', 'app');
+    writeFileSync(path.join(dir, 'app.js'), 'export const version = 2;\n');
+    writeFileSync(path.join(dir, 'notes.md'), 'what is left\n');
+    handoff('new', 'work in progress', '--no-edit');
+  }
   handoff('roadmap');
   if (hooks) handoff('hooks', 'install');
   git('add', '-A');
@@ -63,10 +74,12 @@ const label = (i) => (bins.length === 1 ? '' : `${i === 0 ? 'this' : `bin ${i}`}
 bins.forEach((bin, n) => {
   const withHooks = repo(`hooks-${n}`, bin, true);
   const without = repo(`plain-${n}`, bin, false);
-  const start = JSON.stringify({ session_id: 'bench', cwd: withHooks.dir, hook_event_name: 'SessionStart', source: 'startup' });
+  // Its own repository: the commits below add handoffs to the others.
+  const session = repo(`session-${n}`, bin, true, true);
+  const start = JSON.stringify({ session_id: 'bench', cwd: session.dir, hook_event_name: 'SessionStart', source: 'startup' });
   const l = label(n);
-  paths[`${l}handoff resume`] = () => timed(node, [bin, 'resume'], { cwd: withHooks.dir });
-  paths[`${l}hook claude-session-start`] = () => timed(node, [bin, 'hook', 'claude-session-start'], { cwd: withHooks.dir, input: start });
+  paths[`${l}handoff resume`] = () => timed(node, [bin, 'resume'], { cwd: session.dir });
+  paths[`${l}hook claude-session-start`] = () => timed(node, [bin, 'hook', 'claude-session-start'], { cwd: session.dir, input: start });
   paths[`${l}commit, no hooks`] = (i) => commit(without, i);
   paths[`${l}commit, hooks installed`] = (i) => commit(withHooks, i);
 });
@@ -80,7 +93,7 @@ for (let i = 0; i < rounds; i++) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
 const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-console.log(`Node ${version}, ${rounds} interleaved rounds, 30 handoffs and 2 pins; medians in ms`);
+console.log(`Node ${version}, ${rounds} interleaved rounds, 30 handoffs and 2 pins (resume: and a 31st with 2 files, committed since); medians in ms`);
 console.log(`  node -e 0                    ${m['node -e 0'].toFixed(1)}`);
 bins.forEach((bin, n) => {
   const l = label(n);
