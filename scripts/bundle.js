@@ -45,7 +45,13 @@ const builtins = {
       const m = lazy ? 'load()' : 'm';
       const lines = lazy ? [`const load = () => process.getBuiltinModule(${JSON.stringify(name)});`] : [`const m = process.getBuiltinModule(${JSON.stringify(name)});`];
       lines.push(lazy ? 'export default new Proxy({}, { get: (_, k) => load()[k] });' : 'export default m;');
-      for (const k of names) lines.push(lazy ? `export const ${k} = (...args) => load().${k}(...args);` : `export const ${k} = /* @__PURE__ */ (() => m.${k})();`);
+      for (const k of names) {
+        // fs.promises is a getter that loads fs/promises: read on first use, like node:crypto.
+        const getter = !lazy && Object.getOwnPropertyDescriptor(module, k)?.get !== undefined && typeof module[k] === 'object';
+        if (lazy) lines.push(`export const ${k} = (...args) => load().${k}(...args);`);
+        else if (getter) lines.push(`export const ${k} = /* @__PURE__ */ new Proxy({}, { get: (_, p) => m.${k}[p] });`);
+        else lines.push(`export const ${k} = /* @__PURE__ */ (() => m.${k})();`);
+      }
       return { contents: lines.join('\n'), loader: 'js' };
     });
   },

@@ -1,6 +1,7 @@
 // Wiring only: find the command in the table, parse its arguments, build the context,
 // run the lazily loaded handler, and map what it threw to an exit code. yargs (help and
 // usage errors) is loaded only when it is needed.
+import { isatty } from 'node:tty';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { COMMANDS, type Args, type CommandSpec } from './spec.js';
 import type { Streams } from './context.js';
@@ -27,7 +28,9 @@ function streams(): Streams {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (line) => void process.stderr.write(`${line}\n`),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // isatty(0), not process.stdin.isTTY: creating process.stdin loads node's stream modules
+    // for a file or a pipe, which a command that never reads stdin should not pay.
+    stdinIsTTY: isatty(0),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

@@ -1,6 +1,7 @@
 // Finding the work tree without starting git: `list`, `show` and `pins` only read files,
-// and starting a git process would cost more than the rest of their work.
-import { promises as fs } from 'node:fs';
+// and starting a git process would cost more than the rest of their work. Synchronous
+// reads, as on every path a session start takes (store/fs.ts says why).
+import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../cli/errors.js';
 
@@ -9,7 +10,7 @@ export async function findWorkTree(cwd: string, env: NodeJS.ProcessEnv): Promise
   let dir = path.resolve(cwd);
   for (;;) {
     try {
-      await fs.lstat(path.join(dir, '.git'));
+      lstatSync(path.join(dir, '.git'));
       return dir;
     } catch {
       // keep looking upwards
@@ -26,8 +27,8 @@ export async function findGitDir(root: string, env: NodeJS.ProcessEnv): Promise<
   if (env.GIT_DIR) return path.resolve(root, env.GIT_DIR);
   const dotGit = path.join(root, '.git');
   try {
-    if ((await fs.lstat(dotGit)).isDirectory()) return dotGit;
-    const pointer = /^gitdir: (.+)$/m.exec(await fs.readFile(dotGit, 'utf8'));
+    if (lstatSync(dotGit).isDirectory()) return dotGit;
+    const pointer = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'));
     return pointer ? path.resolve(root, pointer[1]!.trim()) : null;
   } catch {
     return null;

@@ -1,13 +1,14 @@
 // .handoff/ arrives in pull requests from strangers: it, or a directory in it, can be a
 // symbolic link to somewhere else on the machine. Before reading or writing, the real
 // location must still be inside the work tree; symbolic-link files inside are skipped.
-import { promises as fs } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../cli/errors.js';
 
+// Synchronous, as every read on the paths a session start takes (store/fs.ts says why).
 async function real(p: string): Promise<string | undefined> {
   try {
-    return await fs.realpath(p);
+    return realpathSync(p);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -26,7 +27,7 @@ export async function assertInside(root: string, dir: string, shownAs: string): 
 /** Whether `file` is a symbolic link (read commands skip those with a warning). */
 export async function isSymlink(file: string): Promise<boolean> {
   try {
-    return (await fs.lstat(file)).isSymbolicLink();
+    return lstatSync(file).isSymbolicLink();
   } catch {
     return false;
   }

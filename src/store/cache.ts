@@ -6,7 +6,7 @@
 // last few texts secret redaction found clean (security/remembered.ts), whole, never a
 // hash of them. Any failure to read or write it is ignored: the cache only saves time,
 // it never decides an answer.
-import { promises as fs, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../cli/version.js';
 import { writeDisposable } from './fs.js';
@@ -43,7 +43,7 @@ export function openCache(file: string | null): Promise<OpenCache> {
 
 async function read(file: string): Promise<Stored> {
   try {
-    const data = JSON.parse(await fs.readFile(file, 'utf8')) as { format?: unknown; version?: unknown; items?: unknown; clean?: unknown };
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; version?: unknown; items?: unknown; clean?: unknown };
     if (data.format === FORMAT && data.version === toolVersion() && typeof data.items === 'object' && data.items !== null) {
       const clean = Array.isArray(data.clean) ? data.clean.filter((t): t is string => typeof t === 'string') : [];
       return { items: data.items as Record<string, CachedItem>, clean };

@@ -4,7 +4,7 @@
 // write-file-atomic does the replace half of this, but not "create, and fail if it
 // exists"; link(2) gives that atomically, so both halves live here in a few lines.
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { lstatSync, promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../cli/errors.js';
 
@@ -64,9 +64,12 @@ export async function writeDisposable(file: string, text: string): Promise<void>
   }
 }
 
+// The reads below are synchronous, as the reader's are (store/reader.ts): every command and
+// hook makes a few, and each fs.promises call costs thread-pool round trips (and, at the
+// first, loading fs/promises), more than the read itself.
 export async function readText(file: string): Promise<string | undefined> {
   try {
-    return await fs.readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -75,7 +78,7 @@ export async function readText(file: string): Promise<string | undefined> {
 
 export async function exists(file: string): Promise<boolean> {
   try {
-    await fs.lstat(file);
+    lstatSync(file);
     return true;
   } catch {
     return false;

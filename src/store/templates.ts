@@ -1,6 +1,6 @@
 // Templates ship beside dist/ in the package's templates/ folder.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 
-export function readTemplate(name: string): Promise<string> {
-  return readFile(new URL(`../../templates/${name}`, import.meta.url), 'utf8');
+export async function readTemplate(name: string): Promise<string> {
+  return readFileSync(new URL(`../../templates/${name}`, import.meta.url), 'utf8');
 }
