@@ -26,27 +26,30 @@ export const EXTERNAL = ['yargs', 'yargs/*', 'openai', 'gpt-tokenizer', 'sql.js'
  * Node's built-in modules without their ES module facade. `import { readFileSync } from
  * 'node:fs'` makes node build an ES module of fs, reading every export, and some exports
  * are getters that load more of node: fs's load fs/promises and streams, util's load
- * worker_threads and diff, and node:crypto takes 5 to 10 ms to load at all. Each built-in
+ * worker_threads and diff, and node:crypto and node:child_process take about 5 ms each to
+ * load at all (a hook in a repository without .handoff/ never spawns git). Each built-in
  * resolves instead to a module that takes it from `process.getBuiltinModule()` and exports
  * each of its names as a pure expression, so esbuild keeps only the names the code uses
- * and node reads only those; node:crypto is loaded on the first call of one of its
- * functions (its other names are left out). A name the built-in does not have fails the
+ * and node reads only those; node:crypto and node:child_process are loaded on the first
+ * call of one of their functions (their other names are left out). A name the built-in does not have fails the
  * build, never a run.
  */
+/** Loaded on the first call of one of their functions: each costs a run about 5 ms to load, and many runs need neither. */
+const LAZY = ['node:crypto', 'node:child_process'];
 const builtins = {
   name: 'builtins',
   setup(build) {
     // A dynamic import or a require() wants the whole module: node's own, left as written.
     build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : { external: true }));
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path: name }) => {
-      const lazy = name === 'node:crypto';
+      const lazy = LAZY.includes(name);
       const module = process.getBuiltinModule(name);
       const names = Object.keys(module).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default' && (!lazy || typeof module[k] === 'function'));
       const m = lazy ? 'load()' : 'm';
       const lines = lazy ? [`const load = () => process.getBuiltinModule(${JSON.stringify(name)});`] : [`const m = process.getBuiltinModule(${JSON.stringify(name)});`];
       lines.push(lazy ? 'export default new Proxy({}, { get: (_, k) => load()[k] });' : 'export default m;');
       for (const k of names) {
-        // fs.promises is a getter that loads fs/promises: read on first use, like node:crypto.
+        // fs.promises is a getter that loads fs/promises: read on first use too.
         const getter = !lazy && Object.getOwnPropertyDescriptor(module, k)?.get !== undefined && typeof module[k] === 'object';
         if (lazy) lines.push(`export const ${k} = (...args) => load().${k}(...args);`);
         else if (getter) lines.push(`export const ${k} = /* @__PURE__ */ new Proxy({}, { get: (_, p) => m.${k}[p] });`);

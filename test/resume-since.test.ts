@@ -1,5 +1,7 @@
 // "Since the handoff" after a file listed as uncommitted is committed, renamed, put back,
 // or left untracked: each said as it is, never "still uncommitted" about a committed file.
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from './helpers.js';
 import { sinceFacts } from '../src/resume/since.js';
@@ -35,6 +37,28 @@ describe('since the handoff', () => {
     const text = since(repo.handoff(['resume']).stdout);
     expect(text).toContain('Renamed since: `src/r.ts` -> `src/s.ts`');
     expect(text).not.toContain('no longer exist');
+  });
+});
+
+describe('since the handoff, asked of the listed paths', () => {
+  it('takes listed names literally, and an odd listed path (beyond a symbolic link) changes nothing else', () => {
+    const repo = makeRepo();
+    repo.git('checkout', '-q', '-b', 'work');
+    repo.commit('add a', { 'src/a.ts': 'a\n', 'real/inner.ts': 'i\n' });
+    repo.write('src/[ab].ts', 'glob-like name\n');
+    repo.write('src/b.ts', 'matched by the glob, not listed\n');
+    const file = repo.handoff(['new', 'work', '--no-edit', '--since', 'main']).stdout.trim();
+    repo.git('add', 'src/b.ts');
+    repo.git('commit', '-q', '-m', 'b');
+    const text = since(repo.handoff(['resume']).stdout);
+    expect(text).toContain('Uncommitted when it was written, and still not committed: `src/[ab].ts`');
+    expect(text).toContain('Uncommitted when it was written, committed since: `src/b.ts`');
+    // A hand-edited list naming a path beyond a symbolic link: git answers for the others.
+    symlinkSync('real', path.join(repo.dir, 'link'));
+    repo.write(file, repo.read(file).replace('files:\n', 'files:\n  - path: "link/inner.ts"\n    change: "modified"\n    state: "unstaged"\n'));
+    expect(repo.git('ls-files', '--', 'link/inner.ts').length).toBe(0);
+    const again = since(repo.handoff(['resume']).stdout);
+    expect(again).toContain('Uncommitted when it was written, and still not committed: `src/[ab].ts`');
   });
 });
 

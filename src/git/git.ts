@@ -167,11 +167,16 @@ export class Git {
     return parseNameStatus(await this.run(['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M', '--name-status', from, to, '--']));
   }
 
-  /** Paths not committed now: staged or unstaged against HEAD, or untracked and not ignored. */
-  async uncommittedPaths(): Promise<string[]> {
+  /**
+   * Paths not committed now: staged or unstaged against HEAD, or untracked and not ignored;
+   * with `within` (repository-relative paths, taken literally; a `dir/` holds what is
+   * under it), only those, so git looks at a few paths instead of the whole work tree.
+   */
+  async uncommittedPaths(within?: readonly string[]): Promise<string[]> {
+    const [literal, paths] = within ? [['--literal-pathspecs'], within] : [[], [':/']];
     const [changed, untracked] = await Promise.all([
-      this.run(['diff', '-z', '--no-relative', '--name-only', 'HEAD', '--']),
-      this.run(['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ':/']),
+      this.run([...literal, 'diff', '-z', '--no-relative', '--name-only', 'HEAD', '--', ...(within ?? [])]),
+      this.run([...literal, 'ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ...paths]),
     ]);
     return [...parsePathList(changed), ...parsePathList(untracked)];
   }

@@ -16,6 +16,8 @@ import type { Problem } from '../store/tree.js';
 import { readTemplate } from '../store/templates.js';
 
 const SHOWN_COMMITS = 20;
+/** Paths passed to one git command at most (Windows allows 32,767 characters in a command line). */
+const PATHS_ASKED = 100;
 
 async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<SinceFacts> {
   const head = handoff.meta.head;
@@ -25,13 +27,16 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   if (!head) return { head, headFound: false, ...none };
   // All at once: each is a git process, and this runs at every agent session start. What
   // became of a listed file (committed, renamed, put back) needs the commits' changes and
-  // what is uncommitted now: a handoff that lists no file asks for neither.
-  const lists = handoff.meta.files.length > 0;
+  // what is uncommitted now: a handoff that lists no file asks for neither, and what is
+  // uncommitted is asked of the listed paths alone (sinceFacts looks at no other), unless
+  // they are too many for one command line.
+  const paths = handoff.meta.files.map((f) => f.path);
+  const lists = paths.length > 0;
   const [work, differing, committed, uncommittedNow] = await Promise.all([
     git.workSince(head),
     git.pathsChangedSince(head).catch(() => []),
     lists ? git.changesBetween(head, 'HEAD').catch(() => []) : [],
-    lists ? git.uncommittedPaths().catch(() => []) : [],
+    lists ? git.uncommittedPaths(paths.length <= PATHS_ASKED ? paths : undefined).catch(() => []) : [],
   ]);
   // No answer from the log: either the handoff's commit is gone, or there is no HEAD yet
   // (then it is found, with no commits since). Rare, so asked only then.
