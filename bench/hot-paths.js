@@ -5,9 +5,9 @@
 // `handoff hook claude-session-start`, and a commit of a new handoff with the git hooks
 // installed against the same commit without them. 30 handoffs and 2 pins; resume and the
 // hook find a 31st that was written with work in progress (a changed file and a new one)
-// and committed with it, as a session start usually does, and, in the repository the
-// commits go to, a newest handoff that lists no file. Prints medians and the overhead;
-// asserts nothing.
+// and committed with it, as a session start usually does; resume also runs where the
+// newest handoff lists no file, and right after a new commit (a prompt never seen, so
+// redacted in full). Prints medians and the overhead; asserts nothing.
 //   node bench/hot-paths.js [--node <binary>] [--rounds 31] [--bin <other bin/handoff.js>]...
 // Each --bin (another build or checkout of this package, e.g. before a change) is measured
 // in the same interleaved run as this one, in repositories of its own.
@@ -81,16 +81,23 @@ bins.forEach((bin, n) => {
   const l = label(n);
   paths[`${l}handoff resume`] = () => timed(node, [bin, 'resume'], { cwd: session.dir });
   paths[`${l}hook claude-session-start`] = () => timed(node, [bin, 'hook', 'claude-session-start'], { cwd: session.dir, input: start });
-  // The newest handoff there lists no file (each round's commit adds one): fewer git processes.
-  const bare = start.replace(JSON.stringify(session.dir), JSON.stringify(withHooks.dir));
-  paths[`${l}handoff resume, no files listed`] = () => timed(node, [bin, 'resume'], { cwd: withHooks.dir });
-  paths[`${l}hook, no files listed`] = () => timed(node, [bin, 'hook', 'claude-session-start'], { cwd: withHooks.dir, input: bare });
+  // A newest handoff that lists no file: fewer git processes.
+  const quiet = repo(`quiet-${n}`, bin, false);
+  paths[`${l}handoff resume, no files listed`] = () => timed(node, [bin, 'resume'], { cwd: quiet.dir });
+  // A commit since the last session start: a prompt never seen, so redacted in full.
+  const moving = repo(`moving-${n}`, bin, false, true);
+  paths[`${l}handoff resume after a commit`] = (i) => {
+    writeFileSync(path.join(moving.dir, 'log.txt'), `round ${i}\n`);
+    moving.git('add', 'log.txt');
+    moving.git('commit', '-q', '-m', `work ${i}`);
+    return timed(node, [bin, 'resume'], { cwd: moving.dir });
+  };
   paths[`${l}commit, no hooks`] = (i) => commit(without, i);
   paths[`${l}commit, hooks installed`] = (i) => commit(withHooks, i);
 });
 const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
 // Warm the compile cache and the file cache once, as a second run on a user's machine would be.
-for (const [name, run] of Object.entries(paths)) if (!name.includes('commit')) run(-1);
+for (const [name, run] of Object.entries(paths)) if (!name.startsWith('commit') && !name.includes(': commit')) run(-1);
 for (let i = 0; i < rounds; i++) {
   const order = Object.keys(paths).sort(() => Math.random() - 0.5);
   for (const name of order) times[name].push(paths[name](i));
@@ -103,7 +110,7 @@ console.log(`  node -e 0                        ${m['node -e 0'].toFixed(1)}`);
 bins.forEach((bin, n) => {
   const l = label(n);
   if (l) console.log(`${l}${bin}`);
-  for (const name of ['handoff resume', 'hook claude-session-start', 'handoff resume, no files listed', 'hook, no files listed']) {
+  for (const name of ['handoff resume', 'hook claude-session-start', 'handoff resume, no files listed', 'handoff resume after a commit']) {
     console.log(`  ${name.padEnd(32)} ${m[l + name].toFixed(1)}  (+${(m[l + name] - m['node -e 0']).toFixed(1)} over node -e 0)`);
   }
   console.log(`  commit, no hooks                 ${m[`${l}commit, no hooks`].toFixed(1)}`);
