@@ -34,8 +34,8 @@ export const EXTERNAL = ['yargs', 'yargs/*', 'openai', 'gpt-tokenizer', 'sql.js'
  * call of one of their functions (their other names are left out). A name the built-in does not have fails the
  * build, never a run.
  */
-/** Loaded on the first call of one of their functions: each costs a run about 5 ms to load, and many runs need neither. */
-const LAZY = ['node:crypto', 'node:child_process'];
+/** Loaded on the first call of one of their functions: each costs a run about 5 ms to load (node:tty loads net and streams), and many runs need none. */
+const LAZY = ['node:crypto', 'node:child_process', 'node:tty'];
 const builtins = {
   name: 'builtins',
   setup(build) {

@@ -166,7 +166,7 @@ export async function run(ctx: Context, args: ArgsOf<'hook'>): Promise<Outcome> 
     ctx.stderr(`handoff: warning: no hook named '${name}'; expected one of ${Object.keys(HOOKS).join(', ')}`);
     return;
   }
-  const raw = ctx.stdinIsTTY ? '' : new TextDecoder().decode(await ctx.readStdin());
+  const raw = ctx.stdinIsTTY() ? '' : new TextDecoder().decode(await ctx.readStdin());
   const parsed = parseHookInput(raw);
   if (!parsed.ok) {
     ctx.stderr(`handoff: warning: ${name}: ${parsed.problem}; nothing done`);

@@ -28,9 +28,9 @@ function streams(): Streams {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (line) => void process.stderr.write(`${line}\n`),
-    // isatty(0), not process.stdin.isTTY: creating process.stdin loads node's stream modules
-    // for a file or a pipe, which a command that never reads stdin should not pay.
-    stdinIsTTY: isatty(0),
+    // Asked only by the commands that read stdin: isatty() loads node:tty and with it node's
+    // stream modules, and so does creating process.stdin, which the others should not pay.
+    stdinIsTTY: () => isatty(0),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

@@ -14,7 +14,7 @@ import { SYMLINK_REFUSED } from '../store/tree.js';
 export interface Streams {
   stdout: (text: string) => void;
   stderr: (line: string) => void;
-  stdinIsTTY: boolean;
+  stdinIsTTY: () => boolean;
   readStdin: () => Promise<Uint8Array>;
 }
 

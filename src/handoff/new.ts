@@ -21,7 +21,7 @@ async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string
     if (body.trim() === '') throw new HandoffError(`${messageFile}: the handoff body is empty; nothing written`);
     return body;
   }
-  const edit = args.values.edit === undefined ? ctx.stdinIsTTY : args.values.edit === true;
+  const edit = args.values.edit === undefined ? ctx.stdinIsTTY() : args.values.edit === true;
   if (!edit) return draft;
   const editor = await git.editor();
   if (!editor || editor === ':') return draft;

@@ -17,7 +17,7 @@ async function constraintText(ctx: Context, args: ArgsOf<'pin'>): Promise<string
   if (given !== undefined && file !== undefined) throw new UsageError('give the constraint as an argument or with --file, not both');
   if (given !== undefined && given !== '-') return given;
   if (file !== undefined) return readUserFile(path.resolve(ctx.cwd, file), file);
-  if (ctx.stdinIsTTY && given !== '-') throw new UsageError('handoff pin needs the constraint: handoff pin "<text>", --file F, or text on stdin');
+  if (ctx.stdinIsTTY() && given !== '-') throw new UsageError('handoff pin needs the constraint: handoff pin "<text>", --file F, or text on stdin');
   return decodeUtf8(await ctx.readStdin(), 'stdin');
 }
 
