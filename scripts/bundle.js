@@ -6,9 +6,9 @@
 // lazily imported module lazy (each command, help, the model path, the transcript
 // readers); heavy packages that only rare commands use stay outside the bundle and are
 // loaded from node_modules on the paths that need them. The modules of the hot paths
-// (scripts/hot-path.js) are one chunk. esbuild was chosen because it
-// bundles ESM TypeScript with code splitting in one call, with no config file and no
-// plugins, in well under a second.
+// (scripts/hot-path.js) are one chunk. esbuild was chosen because it bundles ESM
+// TypeScript with code splitting in one call, with no config file, in well under a
+// second; two small plugins below shape what node loads at run time.
 //
 // Every output file sits one folder below the output root (dist/cli/, dist/chunks/), so
 // `../../templates/` and `../../package.json` resolve from each of them.
@@ -26,15 +26,14 @@ export const EXTERNAL = ['yargs', 'yargs/*', 'openai', 'gpt-tokenizer', 'sql.js'
  * Node's built-in modules without their ES module facade. `import { readFileSync } from
  * 'node:fs'` makes node build an ES module of fs, reading every export, and some exports
  * are getters that load more of node: fs's load fs/promises and streams, util's load
- * worker_threads and diff, and node:crypto and node:child_process take about 5 ms each to
- * load at all (a hook in a repository without .handoff/ never spawns git). Each built-in
- * resolves instead to a module that takes it from `process.getBuiltinModule()` and exports
- * each of its names as a pure expression, so esbuild keeps only the names the code uses
- * and node reads only those; node:crypto and node:child_process are loaded on the first
- * call of one of their functions (their other names are left out). A name the built-in does not have fails the
- * build, never a run.
+ * worker_threads and diff. Each built-in resolves instead to a module that takes it from
+ * `process.getBuiltinModule()` and exports each of its names as a pure expression, so
+ * esbuild keeps only the names the code uses and node reads only those (fs.promises on
+ * first use). The modules in LAZY are loaded on the first call of one of their functions
+ * (their other names are left out). A name the built-in does not have fails the build,
+ * never a run.
  */
-/** Loaded on the first call of one of their functions: each costs a run about 5 ms to load (node:tty loads net and streams), and many runs need none. */
+/** About 5 ms each to load (node:tty loads net and streams), and many runs need none: a hook in a repository without .handoff/ spawns no git. */
 const LAZY = ['node:crypto', 'node:child_process', 'node:tty'];
 const builtins = {
   name: 'builtins',

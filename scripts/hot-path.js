@@ -1,7 +1,7 @@
 // The modules of the paths that run at every agent session start and every commit:
 // `handoff resume`, the agents' session-start hooks and the git hooks, with the context
 // and git they use. Imported here for their side effects only (they have none at load):
-// scripts/bundle.js injects this file into every module it bundles, so every chunk
+// scripts/bundle.js makes every module of src/ import this file first, so every chunk
 // shares these modules and esbuild puts them, and everything they import, in one chunk.
 // Otherwise esbuild makes a chunk for each set of commands that share a module: a
 // session start loaded 29 files, and node takes about 0.3 ms for each ES module.

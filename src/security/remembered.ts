@@ -1,8 +1,8 @@
 // Redaction at every session start, remembered. An unchanged repository gives the same
 // resume prompt at each session start, and running every secret pattern over it costs
 // more than the rest of the session start (loading the patterns and their first run,
-// about 15 ms). So values found clean is remembered in the one cache (store/cache.ts),
-// as its whole JSON text: the same text again is clean, by string comparison, without
+// about 15 ms). So values found clean are remembered in the one cache (store/cache.ts),
+// as their whole JSON text: the same text again is clean, by string comparison, without
 // loading the patterns. Nothing with a secret in it is remembered, and a different tool
 // build (other patterns) starts with none remembered.
 import { openCache } from '../store/cache.js';
