@@ -4,7 +4,7 @@
 // write-file-atomic does the replace half of this, but not "create, and fail if it
 // exists"; link(2) gives that atomically, so both halves live here in a few lines.
 import { randomBytes } from 'node:crypto';
-import { lstatSync, promises as fs, readFileSync } from 'node:fs';
+import { lstatSync, promises as fs, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../cli/errors.js';
 
@@ -52,15 +52,16 @@ export async function replaceFileAtomic(target: string, content: string): Promis
  * For files in the git directory that only save time (the cache, the validated-tree
  * record): atomic (temp + rename) but not fsynced, since losing one in a crash costs one
  * slower run and an fsync would be paid on every commit; any failure (a read-only git
- * directory) is ignored and leaves no temp file.
+ * directory) is ignored and leaves no temp file. Synchronous, like the reads below: a
+ * session start that saves the cache pays no thread-pool round trips for it.
  */
 export async function writeDisposable(file: string, text: string): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    await fs.writeFile(temp, text);
-    await fs.rename(temp, file);
+    writeFileSync(temp, text);
+    renameSync(temp, file);
   } catch {
-    await fs.rm(temp, { force: true }).catch(() => {});
+    rmSync(temp, { force: true });
   }
 }
 
