@@ -98,8 +98,14 @@ describe('module loading on the git paths', () => {
       expect(again.builtins).not.toContain(CRYPTO);
     }
     expect(loaded(repo.dir, ['resume']).stdout).toBe(first.stdout);
-    // A changed handoff is a prompt never seen: redacted again.
-    repo.handoff(['new', 'second', '--no-edit']);
+    // A new commit changes the prompt: the patterns run again, over the new strings only;
+    // the ones seen clean before (the pin, the goal) stay remembered.
+    repo.commit('more work', { 'src/more.ts': 'export const more = 1;\n' });
     expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(true);
+    const clean = (JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-cache.json'), 'utf8')) as { clean: string[] }).clean;
+    expect(clean).toContain('never touch the auth module');
+    expect(clean).toContain('first');
+    expect(clean.filter((t) => t.includes('## Since the handoff'))).toHaveLength(2); // the prompt before the commit and after
+    expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(false);
   });
 });

@@ -1,24 +1,36 @@
 // Redaction at every session start, remembered. An unchanged repository gives the same
 // resume prompt at each session start, and running every secret pattern over it costs
 // more than the rest of the session start (loading the patterns and their first run,
-// about 15 ms). So values found clean are remembered in the one cache (store/cache.ts),
-// as their whole JSON text: the same text again is clean, by string comparison, without
-// loading the patterns. Nothing with a secret in it is remembered, and a different tool
-// build (other patterns) starts with none remembered.
+// about 15 ms on Node 24). So each string found clean (the whole prompt, each string of
+// its parts) is remembered in the one cache (store/cache.ts), whole, never as a hash: the
+// same string again is clean, by string comparison. When every string was seen clean
+// before, the patterns are not even loaded; otherwise only the new strings are redacted
+// (after a commit: the prompt and the part that says what happened since). Nothing with
+// a secret in it is remembered, and a different tool build (other patterns) starts with
+// nothing remembered.
 import { openCache } from '../store/cache.js';
 import type { Scrubbed } from './secrets.js';
 
-/** scrub() of each value, skipped when the very same values were found clean before. */
+/** scrub() of each value, skipping the strings found clean before. */
 export async function scrubRemembered<T extends readonly unknown[]>(values: T, cacheFile: string | null): Promise<{ [K in keyof T]: Scrubbed<T[K]> }> {
   type Result = { [K in keyof T]: Scrubbed<T[K]> };
-  const opened = await openCache(cacheFile);
-  const text = JSON.stringify(values);
-  if (opened.clean.has(text)) return values.map((value) => ({ value, kinds: [] })) as Result;
-  const { scrub } = await import('./secrets.js');
-  const scrubbed = values.map(scrub);
-  if (scrubbed.every((s) => s.kinds.length === 0)) {
-    opened.clean.add(text);
-    await opened.save();
-  }
+  const { clean, save } = await openCache(cacheFile);
+  if (everyString(values, (s) => clean.has(s))) return values.map((value) => ({ value, kinds: [] })) as Result;
+  const [{ scrub }, { redactSecrets }] = await Promise.all([import('./secrets.js'), import('./redact.js')]);
+  const redact = (text: string) => {
+    if (clean.has(text)) return { text, redactions: [] };
+    const redacted = redactSecrets(text);
+    if (redacted.redactions.length === 0) clean.add(text);
+    return redacted;
+  };
+  const scrubbed = values.map((value) => scrub(value, redact));
+  await save();
   return scrubbed as Result;
+}
+
+function everyString(value: unknown, test: (s: string) => boolean): boolean {
+  if (typeof value === 'string') return test(value);
+  if (Array.isArray(value)) return value.every((v) => everyString(v, test));
+  if (value !== null && typeof value === 'object') return Object.values(value).every((v) => everyString(v, test));
+  return true;
 }

@@ -1,7 +1,7 @@
 // Applying redactSecrets to what a command is about to write or print. The patterns live
 // in redact.ts; this file only walks values, and notice.ts words what was found, so a new
 // pattern library changes nothing here.
-import { redactSecrets } from './redact.js';
+import { redactSecrets, type Redacted } from './redact.js';
 
 export interface Scrubbed<T> {
   value: T;
@@ -9,12 +9,12 @@ export interface Scrubbed<T> {
   kinds: string[];
 }
 
-/** Every string inside `value` (objects, arrays, nested) with secrets replaced. */
-export function scrub<T>(value: T): Scrubbed<T> {
+/** Every string inside `value` (objects, arrays, nested) with secrets replaced, each by `redact`. */
+export function scrub<T>(value: T, redact: (text: string) => Redacted = redactSecrets): Scrubbed<T> {
   const kinds: string[] = [];
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
-      const { text, redactions } = redactSecrets(v);
+      const { text, redactions } = redact(v);
       for (const r of redactions) kinds.push(r.kind);
       return text;
     }

@@ -3,7 +3,7 @@
 // the file's path and content (a git blob id, or a work-tree file's whole text), so it
 // can never be stale; a different tool build starts afresh. Only the entries used by a
 // run are written back, so the file stays the size of the tree. It also remembers the
-// last few texts secret redaction found clean (security/remembered.ts), whole, never a
+// last strings secret redaction found clean (security/remembered.ts), whole, never a
 // hash of them. Any failure to read or write it is ignored: the cache only saves time,
 // it never decides an answer.
 import { readFileSync, statSync } from 'node:fs';
@@ -15,12 +15,12 @@ import { writeDisposable } from './fs.js';
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
 const FORMAT = 3;
-/** How many clean texts are remembered: a resume prompt and its parts per state of the repository. */
-const CLEAN_KEPT = 4;
+/** How many clean texts are remembered: a resume prompt and the strings of its parts make about 20. */
+const CLEAN_KEPT = 64;
 
 export interface OpenCache {
   cache: ParseCache;
-  /** Texts secret redaction found clean, the newest first. */
+  /** Texts secret redaction found clean; those a run asks about or adds are kept first. */
   clean: { has(text: string): boolean; add(text: string): void };
   /** Writes back the entries used so far, when they differ from what was read. */
   save: () => Promise<void>;
@@ -57,7 +57,8 @@ async function read(file: string): Promise<Stored> {
 function open(file: string | null, stored: Stored = { items: {}, clean: [] }): OpenCache {
   const used = new Map<string, CachedItem>();
   let written = Object.keys(stored.items).length;
-  let clean = stored.clean;
+  const known = new Set(stored.clean);
+  const usedClean = new Set<string>();
   let changed = false;
   let saving = Promise.resolve();
   return {
@@ -73,9 +74,13 @@ function open(file: string | null, stored: Stored = { items: {}, clean: [] }): O
       },
     },
     clean: {
-      has: (text) => clean.includes(text),
+      has(text) {
+        const found = known.has(text) || usedClean.has(text);
+        if (found) usedClean.add(text);
+        return found;
+      },
       add(text) {
-        clean = [text, ...clean.filter((t) => t !== text)].slice(0, CLEAN_KEPT);
+        usedClean.add(text);
         changed = true;
       },
     },
@@ -83,6 +88,7 @@ function open(file: string | null, stored: Stored = { items: {}, clean: [] }): O
       if (!file || (!changed && used.size === written)) return saving;
       changed = false;
       written = used.size;
+      const clean = [...usedClean, ...stored.clean.filter((t) => !usedClean.has(t))].slice(0, CLEAN_KEPT);
       const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used), clean });
       saving = saving.then(() => writeDisposable(file, text));
       return saving;
