@@ -10,6 +10,7 @@ import type { Context } from '../cli/context.js';
 import { addToSections } from '../handoff/draft-additions.js';
 import { continuationGoal, parseHookInput, type HookInput } from './hook-input.js';
 import { sessionContext } from '../resume/session-context.js';
+import { buildResume } from '../resume/build.js';
 import { HandoffError } from '../cli/errors.js';
 import { exists } from '../store/fs.js';
 import { findOpenOnBranch } from '../store/store.js';
@@ -56,7 +57,6 @@ async function geminiSessionStart(ctx: Context, input: HookInput, agent: string)
 
 async function sessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
   if (!(await exists(ctx.dir))) return; // this repository does not use handoffs: say nothing
-  const { buildResume } = await import('../resume/build.js');
   let built: Awaited<ReturnType<typeof buildResume>>;
   try {
     built = await buildResume(ctx, undefined);

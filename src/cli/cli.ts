@@ -4,7 +4,7 @@
 import { isatty } from 'node:tty';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { COMMANDS, type Args, type CommandSpec } from './spec.js';
-import type { Streams } from './context.js';
+import { createContext, type Streams } from './context.js';
 import { EXIT, HandoffError, UsageError, report } from './errors.js';
 import { version } from './version.js';
 
@@ -64,7 +64,7 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
       const hint = dashed ? `text that starts with '-' goes after '--': handoff ${spec.name} -- '${dashed}'` : `handoff ${spec.name} --help lists the options`;
       throw new UsageError(`${((error as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional.*$/, '')} (${hint})`);
     }
-    const [{ createContext }, module] = await Promise.all([import('./context.js'), spec.load()]);
+    const module = await spec.load();
     const ctx = await createContext(cwd, env, io);
     const outcome = await module.run(ctx, args);
     return outcome ? EXIT[outcome] : EXIT.ok;

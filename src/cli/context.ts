@@ -5,7 +5,7 @@ import { HandoffError } from './errors.js';
 import { parseConfig, type Config } from '../store/config.js';
 import { readText } from '../store/fs.js';
 import { assertInside, isSymlink } from '../security/guard.js';
-import type { Git } from '../git/git.js';
+import { openGit, type Git } from '../git/git.js';
 import { newId } from '../store/ids.js';
 import { findGitDir, findWorkTree } from '../git/repo.js';
 import { CACHE_FILE } from '../store/cache.js';
@@ -66,7 +66,7 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
     cacheFile: gitDir && path.join(gitDir, CACHE_FILE),
     now: () => new Date(),
     newId: () => newId(Date.now()),
-    git: () => (git ??= import('../git/git.js').then((m) => m.openGit(root, gitDir))),
+    git: () => (git ??= openGit(root, gitDir)),
     rel,
   };
 }
