@@ -41,20 +41,19 @@ const builtins = {
     // A dynamic import or a require() wants the whole module: node's own, left as written.
     build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : { external: true }));
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path: name }) => {
-      const lazy = LAZY.includes(name);
       const module = process.getBuiltinModule(name);
-      const names = Object.keys(module).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default' && (!lazy || typeof module[k] === 'function'));
-      const m = lazy ? 'load()' : 'm';
-      const lines = lazy ? [`const load = () => process.getBuiltinModule(${JSON.stringify(name)});`] : [`const m = process.getBuiltinModule(${JSON.stringify(name)});`];
-      lines.push(lazy ? 'export default new Proxy({}, { get: (_, k) => load()[k] });' : 'export default m;');
-      for (const k of names) {
-        // fs.promises is a getter that loads fs/promises: read on first use too.
-        const getter = !lazy && Object.getOwnPropertyDescriptor(module, k)?.get !== undefined && typeof module[k] === 'object';
-        if (lazy) lines.push(`export const ${k} = (...args) => load().${k}(...args);`);
-        else if (getter) lines.push(`export const ${k} = /* @__PURE__ */ new Proxy({}, { get: (_, p) => m.${k}[p] });`);
-        else lines.push(`export const ${k} = /* @__PURE__ */ (() => m.${k})();`);
+      const load = `process.getBuiltinModule(${JSON.stringify(name)})`;
+      const names = Object.keys(module).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
+      const js = (lines) => ({ contents: lines.join('\n'), loader: 'js' });
+      if (LAZY.includes(name)) {
+        // Its functions only, each loading the module at its first call.
+        const functions = names.filter((k) => typeof module[k] === 'function');
+        return js([`const m = () => ${load};`, 'export default new Proxy({}, { get: (_, k) => m()[k] });', ...functions.map((k) => `export const ${k} = (...args) => m().${k}(...args);`)]);
       }
-      return { contents: lines.join('\n'), loader: 'js' };
+      // fs.promises is a getter that loads fs/promises: read on first use too.
+      const getter = (k) => Object.getOwnPropertyDescriptor(module, k)?.get !== undefined && typeof module[k] === 'object';
+      const exported = (k) => (getter(k) ? `new Proxy({}, { get: (_, p) => m.${k}[p] })` : `(() => m.${k})()`);
+      return js([`const m = ${load};`, 'export default m;', ...names.map((k) => `export const ${k} = /* @__PURE__ */ ${exported(k)};`)]);
     });
   },
 };

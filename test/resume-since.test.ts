@@ -3,20 +3,28 @@
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from './helpers.js';
+import { makeRepo, type Repo } from './helpers.js';
 import { sinceFacts } from '../src/resume/since.js';
 
 const since = (stdout: string) => stdout.slice(stdout.indexOf('## Since the handoff'));
 
+/** A repository on a branch `work` off main, with `files` committed there. */
+function onWorkBranch(files: Record<string, string>) {
+  const repo = makeRepo();
+  repo.git('checkout', '-q', '-b', 'work');
+  repo.commit('work files', files);
+  return repo;
+}
+/** The handoff file `handoff new` writes for the work since main. */
+const writeHandoff = (repo: Repo) => repo.handoff(['new', 'work', '--no-edit', '--since', 'main']).stdout.trim();
+
 describe('since the handoff', () => {
   it('says a file committed since is committed, and an untracked one still is not', () => {
-    const repo = makeRepo();
-    repo.git('checkout', '-q', '-b', 'work');
-    repo.commit('add a', { 'src/a.ts': 'a\n', 'src/back.ts': 'b\n' });
+    const repo = onWorkBranch({ 'src/a.ts': 'a\n', 'src/back.ts': 'b\n' });
     repo.write('src/a.ts', 'a2\n');
     repo.write('src/back.ts', 'b2\n');
     repo.write('src/new.ts', 'n\n');
-    repo.handoff(['new', 'work', '--no-edit', '--since', 'main']);
+    writeHandoff(repo);
     repo.git('add', 'src/a.ts');
     repo.git('commit', '-q', '-m', 'commit a');
     repo.git('checkout', '--', 'src/back.ts');
@@ -28,10 +36,8 @@ describe('since the handoff', () => {
   });
 
   it('names a rename since instead of calling the file gone', () => {
-    const repo = makeRepo();
-    repo.git('checkout', '-q', '-b', 'work');
-    repo.commit('add r', { 'src/r.ts': 'export const r = 1;\n'.repeat(20) });
-    repo.handoff(['new', 'work', '--no-edit', '--since', 'main']);
+    const repo = onWorkBranch({ 'src/r.ts': 'export const r = 1;\n'.repeat(20) });
+    writeHandoff(repo);
     repo.git('mv', 'src/r.ts', 'src/s.ts');
     repo.git('commit', '-q', '-m', 'rename');
     const text = since(repo.handoff(['resume']).stdout);
@@ -42,12 +48,10 @@ describe('since the handoff', () => {
 
 describe('since the handoff, asked of the listed paths', () => {
   it('takes listed names literally, and an odd listed path (beyond a symbolic link) changes nothing else', () => {
-    const repo = makeRepo();
-    repo.git('checkout', '-q', '-b', 'work');
-    repo.commit('add a', { 'src/a.ts': 'a\n', 'real/inner.ts': 'i\n' });
+    const repo = onWorkBranch({ 'src/a.ts': 'a\n', 'real/inner.ts': 'i\n' });
     repo.write('src/[ab].ts', 'glob-like name\n');
     repo.write('src/b.ts', 'matched by the glob, not listed\n');
-    const file = repo.handoff(['new', 'work', '--no-edit', '--since', 'main']).stdout.trim();
+    const file = writeHandoff(repo);
     repo.git('add', 'src/b.ts');
     repo.git('commit', '-q', '-m', 'b');
     const text = since(repo.handoff(['resume']).stdout);

@@ -10,7 +10,7 @@
 import { HandoffError } from '../cli/errors.js';
 import { combineChanges, LOG_FORMAT, parseLog, parseNameStatus, parseNumstat, parsePathList, type Commit, type RawChange } from './git-output.js';
 import type { FileChange } from '../store/handoff.js';
-import { readFileSync } from 'node:fs';
+import { readText } from '../store/fs.js';
 import path from 'node:path';
 import { gitRaw } from './git-plumbing.js';
 
@@ -18,14 +18,6 @@ const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
   sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
 };
-
-function readHead(gitDir: string): string | undefined {
-  try {
-    return readFileSync(path.join(gitDir, 'HEAD'), 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 /** Commits that only save handoff records are not work: leave them out of commit lists. */
 const WORK = [':/', ':(top,exclude).handoff'];
@@ -55,7 +47,7 @@ export class Git {
     // Everything else at session start waits for the branch: read HEAD when it is the
     // plain file git writes (a branch, or a detached commit); anything else asks git
     // (a reftable repository's placeholder, a symbolic link, an unusual ref).
-    const head = this.gitDir ? readHead(this.gitDir) : undefined;
+    const head = this.gitDir ? await readText(path.join(this.gitDir, 'HEAD')).catch(() => undefined) : undefined;
     const ref = head === undefined ? null : /^ref: refs\/heads\/([^\s]+)\n?$/.exec(head);
     if (ref && ref[1] !== '.invalid') return ref[1]!;
     if (head !== undefined && /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n?$/.test(head)) return null;

@@ -10,12 +10,18 @@
 // nothing remembered.
 import { openCache } from '../store/cache.js';
 import type { Scrubbed } from './secrets.js';
+import { mapStrings } from './strings.js';
 
 /** scrub() of each value, skipping the strings found clean before. */
 export async function scrubRemembered<T extends readonly unknown[]>(values: T, cacheFile: string | null): Promise<{ [K in keyof T]: Scrubbed<T[K]> }> {
   type Result = { [K in keyof T]: Scrubbed<T[K]> };
   const { clean, save } = await openCache(cacheFile);
-  if (everyString(values, (s) => clean.has(s))) return values.map((value) => ({ value, kinds: [] })) as Result;
+  const unseen: string[] = [];
+  mapStrings(values, (text) => {
+    if (!clean.has(text)) unseen.push(text);
+    return text;
+  });
+  if (unseen.length === 0) return values.map((value) => ({ value, kinds: [] })) as Result;
   const [{ scrub }, { redactSecrets }] = await Promise.all([import('./secrets.js'), import('./redact.js')]);
   const redact = (text: string) => {
     if (clean.has(text)) return { text, redactions: [] };
@@ -26,11 +32,4 @@ export async function scrubRemembered<T extends readonly unknown[]>(values: T, c
   const scrubbed = values.map((value) => scrub(value, redact));
   await save();
   return scrubbed as Result;
-}
-
-function everyString(value: unknown, test: (s: string) => boolean): boolean {
-  if (typeof value === 'string') return test(value);
-  if (Array.isArray(value)) return value.every((v) => everyString(v, test));
-  if (value !== null && typeof value === 'object') return Object.values(value).every((v) => everyString(v, test));
-  return true;
 }
