@@ -52,6 +52,34 @@ export function parseNameStatus(out: string): RawChange[] {
   return changes;
 }
 
+/**
+ * `git status --porcelain=v2 -z --no-renames`: the paths not committed (worktree differs
+ * from HEAD, or untracked and not ignored), and the paths status cannot settle: staged
+ * and then changed again (the work tree may match HEAD once more), a conflict, or a
+ * submodule. Those are asked of `git diff HEAD` instead.
+ */
+export function parseStatus(out: string): { uncommitted: string[]; unsure: string[] } {
+  const uncommitted: string[] = [];
+  const unsure: string[] = [];
+  for (const entry of out.split('\0')) {
+    if (entry.startsWith('? ')) uncommitted.push(entry.slice(2));
+    else if (entry.startsWith('u ')) unsure.push(fieldsAfter(entry, 10));
+    else if (entry.startsWith('1 ')) {
+      const [, xy = '', sub = ''] = entry.split(' ', 3);
+      const settled = (xy[0] === '.' || xy[1] === '.') && sub[0] === 'N';
+      (settled ? uncommitted : unsure).push(fieldsAfter(entry, 8));
+    }
+  }
+  return { uncommitted, unsure };
+}
+
+/** What follows the first `n` space-separated fields (a path may hold spaces). */
+function fieldsAfter(entry: string, n: number): string {
+  let at = 0;
+  for (let i = 0; i < n; i++) at = entry.indexOf(' ', at) + 1;
+  return entry.slice(at);
+}
+
 export interface NumStat {
   insertions?: number;
   deletions?: number;

@@ -8,7 +8,7 @@
 // range: the common case at session start), it costs 20-30 ms to import, and it strips
 // GIT_* variables that hooks depend on. A plain spawn does what we need in a few lines.
 import { HandoffError } from '../cli/errors.js';
-import { combineChanges, LOG_FORMAT, parseLog, parseNameStatus, parseNumstat, parsePathList, type Commit, type RawChange } from './git-output.js';
+import { combineChanges, LOG_FORMAT, parseLog, parseNameStatus, parseNumstat, parsePathList, parseStatus, type Commit, type RawChange } from './git-output.js';
 import type { FileChange } from '../store/handoff.js';
 import { readText } from '../store/fs.js';
 import path from 'node:path';
@@ -160,17 +160,20 @@ export class Git {
   }
 
   /**
-   * Paths not committed now: staged or unstaged against HEAD, or untracked and not ignored;
-   * with `within` (repository-relative paths, taken literally; a `dir/` holds what is
-   * under it), only those, so git looks at a few paths instead of the whole work tree.
+   * Paths not committed now: the work tree differs from HEAD, or untracked and not
+   * ignored; with `within` (repository-relative paths, taken literally; a `dir/` holds
+   * what is under it), only those, so git looks at a few paths instead of the whole work
+   * tree. One `git status` answers for nearly every path; the few it cannot settle ask
+   * `git diff HEAD` (git-output.ts, parseStatus). No optional locks: status must not
+   * write the index under a command the user runs meanwhile.
    */
   async uncommittedPaths(within?: readonly string[]): Promise<string[]> {
-    const [literal, paths] = within ? [['--literal-pathspecs'], within] : [[], [':/']];
-    const [changed, untracked] = await Promise.all([
-      this.run([...literal, 'diff', '-z', '--no-relative', '--name-only', 'HEAD', '--', ...(within ?? [])]),
-      this.run([...literal, 'ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ...paths]),
-    ]);
-    return [...parsePathList(changed), ...parsePathList(untracked)];
+    const literal = within ? ['--literal-pathspecs'] : [];
+    const status = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--no-renames', '--untracked-files=all'];
+    const { uncommitted, unsure } = parseStatus(await this.run([...literal, ...status, '--', ...(within ?? [])]));
+    if (unsure.length === 0) return uncommitted;
+    const changed = await this.run(['--literal-pathspecs', 'diff', '-z', '--no-relative', '--name-only', 'HEAD', '--', ...unsure]);
+    return [...uncommitted, ...parsePathList(changed)];
   }
 
   /** Every path in the index: what "exists in the repository" means when checking a model's claims. */
