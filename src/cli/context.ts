@@ -66,7 +66,7 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
     cacheFile: gitDir && path.join(gitDir, CACHE_FILE),
     now: () => new Date(),
     newId: () => newId(Date.now()),
-    git: () => (git ??= openGit(root, gitDir)),
+    git: () => (git ??= openGit(root, gitDir, env)),
     rel,
   };
 }

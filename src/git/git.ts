@@ -13,6 +13,7 @@ import type { FileChange } from '../store/handoff.js';
 import { readText } from '../store/fs.js';
 import path from 'node:path';
 import { gitRaw } from './git-plumbing.js';
+import { fixedHead } from './repo.js';
 
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -29,6 +30,7 @@ export class Git {
   constructor(
     readonly root: string,
     private readonly gitDir: string | null = null,
+    private readonly env: NodeJS.ProcessEnv = {},
   ) {}
 
   private async run(args: string[]): Promise<string> {
@@ -52,6 +54,11 @@ export class Git {
     if (ref && ref[1] !== '.invalid') return ref[1]!;
     if (head !== undefined && /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n?$/.test(head)) return null;
     return (await this.ask(['symbolic-ref', '--short', '-q', 'HEAD'])) || null;
+  }
+
+  /** HEAD's commit read without starting git, where answers about commits are fixed by their ids (repo.ts says when); else null. */
+  fixedHead(): string | null {
+    return this.gitDir ? fixedHead(this.gitDir, this.env) : null;
   }
 
   /** The commit HEAD points at, or null on an unborn branch. */
@@ -99,12 +106,12 @@ export class Git {
   }
 
   /**
-   * Every commit of work reachable from HEAD and not from `since`, newest first, in one
+   * Every commit of work reachable from `upTo` and not from `since`, newest first, in one
    * `git log` (it answers what rev-parse --verify, log and rev-list --count used to);
    * null when git cannot answer (no such commit, or no HEAD yet).
    */
-  async workSince(since: string): Promise<Commit[] | null> {
-    const r = await gitRaw(this.root, ['log', LOG_FORMAT, '--end-of-options', `${since}^{commit}..HEAD`, '--', ...WORK]);
+  async workSince(since: string, upTo = 'HEAD'): Promise<Commit[] | null> {
+    const r = await gitRaw(this.root, ['log', LOG_FORMAT, '--end-of-options', `${since}^{commit}..${upTo}`, '--', ...WORK]);
     return r.code === 0 ? parseLog(r.stdout.toString('utf8')) : null;
   }
 
@@ -201,6 +208,6 @@ const OPERATIONS: ReadonlyArray<[string, string]> = [
   ['REVERT_HEAD', 'a revert'],
 ];
 
-export async function openGit(root: string, gitDir: string | null = null): Promise<Git> {
-  return new Git(root, gitDir);
+export async function openGit(root: string, gitDir: string | null = null, env: NodeJS.ProcessEnv = {}): Promise<Git> {
+  return new Git(root, gitDir, env);
 }

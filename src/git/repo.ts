@@ -1,7 +1,7 @@
 // Finding the work tree without starting git: `list`, `show` and `pins` only read files,
 // and starting a git process would cost more than the rest of their work. Synchronous
 // reads, as on every path a session start takes (store/fs.ts says why).
-import { lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../cli/errors.js';
 
@@ -32,5 +32,47 @@ export async function findGitDir(root: string, env: NodeJS.ProcessEnv): Promise<
     return pointer ? path.resolve(root, pointer[1]!.trim()) : null;
   } catch {
     return null;
+  }
+}
+
+/** A whole commit id: a name that cannot come to mean another commit. */
+export const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Variables that move a repository's parts or change what a commit's history is. */
+const MOVED = ['GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_REPLACE_REF_BASE', 'GIT_NO_REPLACE_OBJECTS', 'GIT_GRAFT_FILE'];
+
+/**
+ * The commit HEAD is at, read from git's own files without starting git, where git's
+ * answers about commits are fixed by their ids: HEAD detached, or on a branch with a loose
+ * or packed ref; no replaced objects, grafts or shallow history (each changes what a
+ * commit's history is). null for anything else, and then the caller asks git: no commit
+ * yet, a reftable repository, a symbolic ref, a variable from MOVED.
+ */
+export function fixedHead(gitDir: string, env: NodeJS.ProcessEnv): string | null {
+  if (MOVED.some((name) => env[name] !== undefined)) return null;
+  try {
+    const common = path.resolve(gitDir, readOptional(path.join(gitDir, 'commondir'))?.trim() || '.');
+    if (['shallow', 'info/grafts', 'refs/replace'].some((p) => existsSync(path.join(common, p)))) return null;
+    const packed = readOptional(path.join(common, 'packed-refs')) ?? '';
+    if (packed.includes(' refs/replace/')) return null;
+    const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+    if (COMMIT_ID.test(head)) return head;
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
+    if (!ref || ref.endsWith('/.invalid')) return null;
+    const loose = readOptional(path.join(common, ref))?.trim();
+    const id = loose ?? packed.split('\n').find((line) => line.endsWith(` ${ref}`))?.split(' ')[0];
+    return id !== undefined && COMMIT_ID.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A file's text, or undefined when there is no such file. */
+function readOptional(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

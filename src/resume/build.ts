@@ -8,6 +8,7 @@ import type { Handoff } from '../store/handoff.js';
 import { activePins, pinsInPlay } from '../pins/scope.js';
 import { pinsOnlyParts, renderPinsOnly, renderResume, resumeParts, type ResumeParts } from './prompt.js';
 import { sinceFacts, type SinceFacts } from './since.js';
+import { history } from './history.js';
 import { scrubRemembered } from '../security/remembered.js';
 import { exists } from '../store/fs.js';
 import type { Git } from '../git/git.js';
@@ -29,20 +30,20 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   // became of a listed file (committed, renamed, put back) needs the commits' changes and
   // what is uncommitted now: a handoff that lists no file asks for neither, and what is
   // uncommitted is asked of the listed paths alone (sinceFacts looks at no other), unless
-  // they are too many for one command line.
+  // they are too many for one command line. The commits, and what they changed, are
+  // remembered under the two commit ids (history.ts): with no new commit, only the work
+  // tree is asked about.
   const paths = handoff.meta.files.map((f) => f.path);
   const lists = paths.length > 0;
-  const [work, differing, committed, uncommittedNow] = await Promise.all([
-    git.workSince(head),
+  const [work, differing, uncommittedNow] = await Promise.all([
+    history(ctx, git, head, lists, SHOWN_COMMITS),
     git.pathsChangedSince(head).catch(() => []),
-    lists ? git.changesBetween(head, 'HEAD').catch(() => []) : [],
     lists ? git.uncommittedPaths(paths.length <= PATHS_ASKED ? paths : undefined).catch(() => []) : [],
   ]);
   // No answer from the log: either the handoff's commit is gone, or there is no HEAD yet
   // (then it is found, with no commits since). Rare, so asked only then.
   if (work === null && (await git.resolveCommit(head)) === null) return { head, headFound: false, ...none };
-  const commits = (work ?? []).slice(0, SHOWN_COMMITS);
-  return sinceFacts(handoff.meta.files, { head, commits, commitCount: work?.length ?? 0, differing, committed, uncommittedNow, missing });
+  return sinceFacts(handoff.meta.files, { head, commits: work?.commits ?? [], commitCount: work?.count ?? 0, differing, committed: work?.committed ?? [], uncommittedNow, missing });
 }
 
 export interface Resume {

@@ -38,7 +38,8 @@ export interface GitSince {
   missing: readonly string[];
 }
 
-const ours = (p: string) => p.startsWith('.handoff/');
+/** Handoff records are not work: what happened to them is never said. */
+export const ours = (p: string) => p.startsWith('.handoff/');
 
 export function sinceFacts(files: readonly FileChange[], git: GitSince): SinceFacts {
   const wasUncommitted = new Set(files.filter((f) => f.state !== 'committed').map((f) => f.path));

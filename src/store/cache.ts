@@ -4,8 +4,9 @@
 // can never be stale; a different tool build starts afresh. Only the entries used by a
 // run are written back, so the file stays the size of the tree. It also remembers the
 // last strings secret redaction found clean (security/remembered.ts), whole, never a
-// hash of them. Any failure to read or write it is ignored: the cache only saves time,
-// it never decides an answer.
+// hash of them, and git's answers about pairs of commits (resume/history.ts), keyed by
+// the two commit ids: a commit never changes, so neither does the answer. Any failure to
+// read or write it is ignored: the cache only saves time, it never decides an answer.
 import { readFileSync, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../cli/version.js';
@@ -14,14 +15,18 @@ import { writeDisposable } from './fs.js';
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 3;
+const FORMAT = 4;
 /** How many clean texts are remembered: a resume prompt and the strings of its parts make about 20. */
 const CLEAN_KEPT = 64;
+/** How many answers about commits are kept: one per branch a session starts on. */
+const ANSWERS_KEPT = 8;
 
 export interface OpenCache {
   cache: ParseCache;
   /** Texts secret redaction found clean; those a run asks about or adds are kept first. */
   clean: { has(text: string): boolean; add(text: string): void };
+  /** Answers keyed by commit ids; those a run asks about or adds are kept first. */
+  answers: { get(key: string): unknown; set(key: string, value: unknown): void };
   /** Writes back the entries used so far, when they differ from what was read. */
   save: () => Promise<void>;
 }
@@ -29,6 +34,7 @@ export interface OpenCache {
 interface Stored {
   items: Record<string, CachedItem>;
   clean: string[];
+  answers: Record<string, unknown>;
 }
 
 /** One open cache per file and process: every reader in a run adds to the same entries. */
@@ -43,22 +49,25 @@ export function openCache(file: string | null): Promise<OpenCache> {
 
 async function read(file: string): Promise<Stored> {
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; version?: unknown; items?: unknown; clean?: unknown };
-    if (data.format === FORMAT && data.version === toolVersion() && typeof data.items === 'object' && data.items !== null) {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; version?: unknown; items?: unknown; clean?: unknown; answers?: unknown };
+    if (data.format === FORMAT && data.version === toolVersion() && isRecord(data.items)) {
       const clean = Array.isArray(data.clean) ? data.clean.filter((t): t is string => typeof t === 'string') : [];
-      return { items: data.items as Record<string, CachedItem>, clean };
+      return { items: data.items as Record<string, CachedItem>, clean, answers: isRecord(data.answers) ? data.answers : {} };
     }
   } catch {
     // no cache yet, or unreadable: parse everything
   }
-  return { items: {}, clean: [] };
+  return { items: {}, clean: [], answers: {} };
 }
 
-function open(file: string | null, stored: Stored = { items: {}, clean: [] }): OpenCache {
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function open(file: string | null, stored: Stored = { items: {}, clean: [], answers: {} }): OpenCache {
   const used = new Map<string, CachedItem>();
   let written = Object.keys(stored.items).length;
   const known = new Set(stored.clean);
   const usedClean = new Set<string>();
+  const usedAnswers = new Map<string, unknown>();
   let changed = false;
   let saving = Promise.resolve();
   return {
@@ -84,12 +93,24 @@ function open(file: string | null, stored: Stored = { items: {}, clean: [] }): O
         changed = true;
       },
     },
+    answers: {
+      get(key) {
+        const value = usedAnswers.get(key) ?? (Object.hasOwn(stored.answers, key) ? stored.answers[key] : undefined);
+        if (value !== undefined) usedAnswers.set(key, value);
+        return value;
+      },
+      set(key, value) {
+        usedAnswers.set(key, value);
+        changed = true;
+      },
+    },
     save: () => {
       if (!file || (!changed && used.size === written)) return saving;
       changed = false;
       written = used.size;
       const clean = [...usedClean, ...stored.clean.filter((t) => !usedClean.has(t))].slice(0, CLEAN_KEPT);
-      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used), clean });
+      const answers = Object.fromEntries([...usedAnswers, ...Object.entries(stored.answers).filter(([k]) => !usedAnswers.has(k))].slice(0, ANSWERS_KEPT));
+      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used), clean, answers });
       saving = saving.then(() => writeDisposable(file, text));
       return saving;
     },

@@ -1,0 +1,140 @@
+// The commits since a handoff, remembered under the two commit ids (resume/history.ts):
+// what resume says with the answer remembered is what it says from nothing, in every
+// state HEAD can be in, and a session start with no new commit asks git nothing about
+// commits. HEAD's commit is read from git's files only where that is safe (git/repo.ts).
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixedHead } from '../src/git/repo.js';
+import { makeRepo, tempDir, type Repo } from './helpers.js';
+
+const cacheOf = (repo: Repo) => path.join(repo.dir, '.git', 'handoff-cache.json');
+
+/** resume with what the cache remembers, and from nothing: the same words, or the test fails. */
+function resume(repo: Repo, args: string[] = ['resume']): string {
+  const remembered = repo.handoff(args);
+  expect(remembered.stderr).toBe('');
+  const kept = readFileSync(cacheOf(repo));
+  rmSync(cacheOf(repo));
+  const fresh = repo.handoff(args);
+  writeFileSync(cacheOf(repo), kept);
+  expect(remembered.stdout).toBe(fresh.stdout);
+  return remembered.stdout.slice(remembered.stdout.indexOf('## Since the handoff'));
+}
+
+/** The git commands one resume runs (git's own trace). */
+function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
+  const trace = path.join(tempDir(), 'trace');
+  expect(repo.handoff(args, { env: { GIT_TRACE: trace } }).code).toBe(0);
+  return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!);
+}
+
+const remembered = (repo: Repo) => Object.keys((JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: object }).answers);
+
+/** A handoff written with work in progress, committed with it. */
+function withHandoff(): { repo: Repo; id: string } {
+  const repo = makeRepo();
+  repo.commit('app', { 'app.js': 'v1\n' });
+  repo.write('app.js', 'v2\n');
+  repo.write('notes.md', 'left\n');
+  const file = repo.handoff(['new', 'work', '--no-edit']).stdout.trim();
+  repo.commit('handoff and work');
+  return { repo, id: path.basename(file, '.md') };
+}
+
+describe('commits since a handoff, remembered', () => {
+  it('says what git says in every state HEAD moves through, and asks git about commits only for a new one', () => {
+    const { repo, id } = withHandoff();
+    expect(resume(repo)).toContain('1 commit since it was written');
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    repo.write('other.js', 'x\n');
+    repo.git('add', 'other.js');
+    expect(resume(repo)).toContain('1 commit since it was written');
+    repo.commit('other');
+    const afterCommit = resume(repo);
+    expect(afterCommit).toContain('2 commits since it was written');
+    expect(afterCommit).toContain(' other\n');
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    // Refs packed, then a loose ref again over the packed one.
+    repo.git('pack-refs', '--all');
+    expect(resume(repo)).toBe(afterCommit);
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    repo.commit('third', { 'third.js': '3\n' });
+    expect(resume(repo)).toContain('3 commits since it was written');
+    // Back to an earlier commit, then forward to a new one that replaces it.
+    repo.git('reset', '-q', '--hard', 'HEAD~2');
+    expect(resume(repo)).toContain('1 commit since it was written');
+    repo.commit('amended', { 'amended.js': 'a\n' });
+    expect(resume(repo)).toMatch(/2 commits since it was written[^]* amended\n/);
+    // Detached, and resumed by id.
+    repo.git('checkout', '-q', '--detach', 'HEAD~1');
+    expect(resume(repo, ['resume', id])).toContain('1 commit since it was written');
+    expect(gitRuns(repo, ['resume', id])).toEqual(['diff', 'status']);
+    expect(remembered(repo).length).toBeGreaterThan(3);
+    // A damaged answer is not trusted: git is asked again.
+    const data = JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: Record<string, unknown> };
+    for (const key of Object.keys(data.answers)) data.answers[key] = { commits: 'none', count: 'many' };
+    writeFileSync(cacheOf(repo), JSON.stringify(data));
+    expect(gitRuns(repo, ['resume', id])).toContain('log');
+    expect(resume(repo, ['resume', id])).toContain('1 commit since it was written');
+  });
+
+  it('is not remembered where a commit id does not fix the answer: a shortened id, replaced commits', () => {
+    const { repo, id } = withHandoff();
+    const file = path.join('.handoff', 'handoffs', `${id}.md`);
+    repo.write(file, repo.read(file).replace(/^head: "?([0-9a-f]{12})[0-9a-f]+"?$/m, 'head: "$1"'));
+    repo.commit('head shortened');
+    expect(resume(repo)).toContain('1 commit since it was written');
+    repo.commit('more', { 'more.js': 'm\n' });
+    expect(resume(repo)).toContain('2 commits since it was written');
+    expect(gitRuns(repo)).toContain('log');
+    expect(remembered(repo)).toEqual([]);
+    const { repo: other } = withHandoff();
+    other.commit('x', { 'x.js': 'x\n' });
+    expect(resume(other)).toContain('2 commits since it was written');
+    // HEAD's parent replaced by the handoff's commit: the same HEAD, another history.
+    other.git('replace', '--graft', 'HEAD', 'HEAD~2');
+    expect(resume(other)).toContain('1 commit since it was written');
+    expect(gitRuns(other)).toContain('log');
+  });
+});
+
+describe('HEAD read from git files', () => {
+  const head = (repo: Repo, gitDir = path.join(repo.dir, '.git'), env: NodeJS.ProcessEnv = {}) => fixedHead(gitDir, env);
+
+  it('is what git says, for a loose, packed or detached HEAD and a linked worktree', () => {
+    const repo = makeRepo();
+    const rev = () => repo.git('rev-parse', 'HEAD').trim();
+    expect(head(repo)).toBe(rev());
+    repo.git('pack-refs', '--all');
+    expect(head(repo)).toBe(rev());
+    repo.commit('two');
+    expect(head(repo)).toBe(rev());
+    repo.git('checkout', '-q', '--detach', 'HEAD~1');
+    expect(head(repo)).toBe(rev());
+    const linked = path.join(tempDir(), 'linked');
+    repo.git('worktree', 'add', '-q', '-b', 'side', linked, 'main');
+    const gitDir = path.resolve(linked, repo.git('-C', linked, 'rev-parse', '--git-dir').trim());
+    expect(fixedHead(gitDir, {})).toBe(repo.git('rev-parse', 'main').trim());
+  });
+
+  it('is not read where git must answer', () => {
+    const unborn = makeRepo({ empty: true });
+    expect(head(unborn)).toBeNull();
+    const repo = makeRepo();
+    repo.commit('two');
+    expect(head(repo, undefined, { GIT_COMMON_DIR: path.join(repo.dir, '.git') })).toBeNull();
+    repo.git('symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
+    repo.git('symbolic-ref', 'HEAD', 'refs/heads/alias');
+    expect(head(repo)).toBeNull();
+    repo.git('symbolic-ref', 'HEAD', 'refs/heads/main');
+    expect(head(repo)).not.toBeNull();
+    writeFileSync(path.join(repo.dir, '.git', 'shallow'), `${repo.git('rev-parse', 'HEAD').trim()}\n`);
+    expect(head(repo)).toBeNull();
+    rmSync(path.join(repo.dir, '.git', 'shallow'));
+    repo.git('replace', '--graft', 'HEAD');
+    expect(head(repo)).toBeNull();
+    repo.git('pack-refs', '--all');
+    expect(head(repo)).toBeNull();
+  });
+});
