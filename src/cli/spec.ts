@@ -1,8 +1,13 @@
 // Every command, its arguments and options, described once. cli.ts parses with this
 // table (node:util parseArgs, a few ms) and help.ts renders it with yargs, which is only
-// loaded for --help and usage errors. Handlers load lazily, one module per command.
+// loaded for --help and usage errors. Handlers load lazily, one module per command,
+// except the three every session start and commit run: they are in the hot-path chunk
+// anyway (scripts/hot-path.js), and a dynamic import of one costs node about 1 ms.
 import type { Context } from './context.js';
 import type { EXIT } from './errors.js';
+import * as resume from '../resume/resume.js';
+import * as agentHook from '../agents/agent-hook.js';
+import * as gitHook from '../git-hooks/git-hook.js';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -89,7 +94,7 @@ export const COMMANDS = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
     options: { json, 'allow-secret': { type: 'boolean', describe: 'print text that looks like a secret instead of redacting it' } },
     examples: [['handoff resume', 'continue where the last session stopped']],
-    load: (): Promise<CommandModule> => import('../resume/resume.js'),
+    load: async (): Promise<CommandModule> => resume,
   },
   {
     name: 'pin',
@@ -206,7 +211,7 @@ export const COMMANDS = [
     positionals: [{ name: 'name', describe: 'claude-session-start, claude-pre-compact, claude-meter, gemini-session-start or gemini-pre-compress', required: true }],
     options: {},
     examples: [['handoff hook claude-session-start < input.json', 'what Claude Code runs at session start']],
-    load: (): Promise<CommandModule> => import('../agents/agent-hook.js'),
+    load: async (): Promise<CommandModule> => agentHook,
     failOpen: true,
   },
   {
@@ -240,7 +245,7 @@ export const COMMANDS = [
     positionals: [{ name: 'name', describe: 'pre-commit or refresh', required: true }],
     options: {},
     examples: [['HANDOFF_SKIP=1 git commit', 'skip the hooks for one commit']],
-    load: (): Promise<CommandModule> => import('../git-hooks/git-hook.js'),
+    load: async (): Promise<CommandModule> => gitHook,
   },
   {
     name: 'merge-driver',
