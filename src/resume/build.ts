@@ -6,11 +6,11 @@ import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
 import type { Handoff } from '../store/handoff.js';
 import { activePins, pinsInPlay } from '../pins/scope.js';
-import { pinsOnlyParts, renderPinsOnly, renderResume, resumeParts, type ResumeParts } from './prompt.js';
+import { handoffParts, pinsOnlyParts, promptPins, renderPinsOnly, renderResume, type ResumeParts } from './prompt.js';
 import { sinceFacts, type SinceFacts } from './since.js';
 import { history } from './history.js';
 import { scrubRemembered } from '../security/remembered.js';
-import { exists } from '../store/fs.js';
+import { present } from '../store/fs.js';
 import type { Git } from '../git/git.js';
 import { findItem, findOpenOnBranch, loadHandoffs, loadPins, warnProblems } from '../store/store.js';
 import type { Problem } from '../store/tree.js';
@@ -23,26 +23,28 @@ const PATHS_ASKED = 100;
 async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<SinceFacts> {
   const head = handoff.meta.head;
   const listed = handoff.meta.files.filter((f) => f.change !== 'deleted').map((f) => f.path);
-  const missing = (await Promise.all(listed.map(async (p) => ((await exists(path.join(ctx.root, p))) ? null : p)))).filter((p): p is string => p !== null);
-  const none = { commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
-  if (!head) return { head, headFound: false, ...none };
-  // All at once: each is a git process, and this runs at every agent session start. What
-  // became of a listed file (committed, renamed, put back) needs the commits' changes and
-  // what is uncommitted now: a handoff that lists no file asks for neither, and what is
-  // uncommitted is asked of the listed paths alone (sinceFacts looks at no other), unless
-  // they are too many for one command line. The commits, and what they changed, are
-  // remembered under the two commit ids (history.ts): with no new commit, only the work
-  // tree is asked about.
+  const missingFiles = () => listed.filter((p) => !present(path.join(ctx.root, p)));
+  if (!head) return { head, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missingFiles() };
+  // All at once, and before anything else: each is a git process, and this runs at every
+  // agent session start (the caller prepares the rest of the prompt while git answers).
+  // What became of a listed file (committed, renamed, put back) needs the commits'
+  // changes and what is uncommitted now: a handoff that lists no file asks for neither,
+  // and what is uncommitted is asked of the listed paths alone (sinceFacts looks at no
+  // other), unless they are too many for one command line. The commits, and what they
+  // changed, are remembered under the two commit ids (history.ts): with no new commit,
+  // only the work tree is asked about.
   const paths = handoff.meta.files.map((f) => f.path);
   const lists = paths.length > 0;
-  const [work, differing, uncommittedNow] = await Promise.all([
+  const answers = Promise.all([
     history(ctx, git, head, lists, SHOWN_COMMITS),
     git.pathsChangedSince(head).catch(() => []),
     lists ? git.uncommittedPaths(paths.length <= PATHS_ASKED ? paths : undefined).catch(() => []) : [],
   ]);
+  const missing = missingFiles();
+  const [work, differing, uncommittedNow] = await answers;
   // No answer from the log: either the handoff's commit is gone, or there is no HEAD yet
   // (then it is found, with no commits since). Rare, so asked only then.
-  if (work === null && (await git.resolveCommit(head)) === null) return { head, headFound: false, ...none };
+  if (work === null && (await git.resolveCommit(head)) === null) return { head, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
   return sinceFacts(handoff.meta.files, { head, commits: work?.commits ?? [], commitCount: work?.count ?? 0, differing, committed: work?.committed ?? [], uncommittedNow, missing });
 }
 
@@ -92,16 +94,20 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
     }
   }
   warnProblems(ctx, [...problems, ...pins.problems]);
-  const since = await gatherSince(ctx, git, handoff);
+  const template = await readTemplate('resume.md');
+  // Git answers in other processes while the handoff's own parts are prepared here.
+  const asked = gatherSince(ctx, git, handoff);
+  const own = handoffParts(handoff);
+  const since = await asked;
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
-  const parts = resumeParts(handoff, await pinsInPlay(activePins(pins.items), inPlay), since);
+  const parts: ResumeParts = { ...own, pins: promptPins(await pinsInPlay(activePins(pins.items), inPlay)), since };
   // Said in the prompt itself, not only on stderr: the agent reading it must know.
   const notes: string[] = [];
   if (handoff.meta.status !== 'open') {
     notes.push(`Note: this handoff is ${handoff.meta.status === 'done' ? 'marked done' : `superseded${handoff.meta.superseded_by ? ` by ${handoff.meta.superseded_by}` : ''}`}; its work may be finished or continued elsewhere.`);
   }
   notes.push(...pinNotes(pins.problems));
-  const rendered = renderResume(await readTemplate('resume.md'), parts);
+  const rendered = renderResume(template, parts);
   return finish(ctx, notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret);
 }
 

@@ -72,6 +72,11 @@ export function currentDecisions(text: string): string {
 }
 
 export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: SinceFacts): ResumeParts {
+  return { ...handoffParts(handoff), pins: promptPins(pins), since };
+}
+
+/** The parts the handoff alone gives: all but the pins in play and what git says happened since. */
+export function handoffParts(handoff: Handoff): Omit<ResumeParts, 'pins' | 'since'> {
   const section = (title: string) => {
     const s = findSection(handoff.body, title);
     return s ? sectionText(s.content) : '';
@@ -81,7 +86,6 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
     id: handoff.meta.id,
     file: handoff.file,
     goal: handoff.meta.goal,
-    pins: promptPins(pins),
     next_steps: section('Next steps'),
     in_progress: section('In progress'),
     open_questions: section('Open questions'),
@@ -92,7 +96,6 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
     completed: section('Completed'),
     references: section('References'),
     files: handoff.meta.files,
-    since,
   };
 }
 

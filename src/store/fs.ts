@@ -78,6 +78,11 @@ export async function readText(file: string): Promise<string | undefined> {
 }
 
 export async function exists(file: string): Promise<boolean> {
+  return present(file);
+}
+
+/** exists(), for a caller that must not wait: a symbolic link counts, even one to nothing. */
+export function present(file: string): boolean {
   try {
     lstatSync(file);
     return true;
