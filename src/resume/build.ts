@@ -97,6 +97,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   const template = await readTemplate('resume.md');
   // Git answers in other processes while the handoff's own parts are prepared here.
   const asked = gatherSince(ctx, git, handoff);
+  asked.catch(() => {}); // awaited below: should handoffParts throw, its failure is still handled
   const own = handoffParts(handoff);
   const since = await asked;
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
