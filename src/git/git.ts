@@ -13,7 +13,7 @@ import type { FileChange } from '../store/handoff.js';
 import { readText } from '../store/fs.js';
 import path from 'node:path';
 import { gitRaw } from './git-plumbing.js';
-import { fixedHead } from './repo.js';
+import { COMMIT_ID, fixedHead } from './repo.js';
 
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -52,7 +52,7 @@ export class Git {
     const head = this.gitDir ? await readText(path.join(this.gitDir, 'HEAD')).catch(() => undefined) : undefined;
     const ref = head === undefined ? null : /^ref: refs\/heads\/([^\s]+)\n?$/.exec(head);
     if (ref && ref[1] !== '.invalid') return ref[1]!;
-    if (head !== undefined && /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n?$/.test(head)) return null;
+    if (head !== undefined && COMMIT_ID.test(head.replace(/\n$/, ''))) return null;
     return (await this.ask(['symbolic-ref', '--short', '-q', 'HEAD'])) || null;
   }
 

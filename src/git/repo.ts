@@ -4,6 +4,7 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../cli/errors.js';
+import { readTextNow } from '../store/fs.js';
 
 export async function findWorkTree(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   if (env.GIT_WORK_TREE) return path.resolve(cwd, env.GIT_WORK_TREE);
@@ -51,28 +52,18 @@ const MOVED = ['GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_REPLACE_REF_BASE',
 export function fixedHead(gitDir: string, env: NodeJS.ProcessEnv): string | null {
   if (MOVED.some((name) => env[name] !== undefined)) return null;
   try {
-    const common = path.resolve(gitDir, readOptional(path.join(gitDir, 'commondir'))?.trim() || '.');
+    const common = path.resolve(gitDir, readTextNow(path.join(gitDir, 'commondir'))?.trim() || '.');
     if (['shallow', 'info/grafts', 'refs/replace'].some((p) => existsSync(path.join(common, p)))) return null;
-    const packed = readOptional(path.join(common, 'packed-refs')) ?? '';
+    const packed = readTextNow(path.join(common, 'packed-refs')) ?? '';
     if (packed.includes(' refs/replace/')) return null;
     const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
     if (COMMIT_ID.test(head)) return head;
     const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
     if (!ref || ref.endsWith('/.invalid')) return null;
-    const loose = readOptional(path.join(common, ref))?.trim();
+    const loose = readTextNow(path.join(common, ref))?.trim();
     const id = loose ?? packed.split('\n').find((line) => line.endsWith(` ${ref}`))?.split(' ')[0];
     return id !== undefined && COMMIT_ID.test(id) ? id : null;
   } catch {
     return null;
-  }
-}
-
-/** A file's text, or undefined when there is no such file. */
-function readOptional(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
   }
 }

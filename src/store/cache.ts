@@ -62,13 +62,33 @@ async function read(file: string): Promise<Stored> {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Entries remembered across runs beside the parsed items: those a run asks about or adds
+ * come first, and `limit` are kept.
+ */
+function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onAdd: () => void) {
+  const known = new Map(stored);
+  const used = new Map<string, V>();
+  return {
+    get(key: string): V | undefined {
+      const value = used.get(key) ?? known.get(key);
+      if (value !== undefined) used.set(key, value);
+      return value;
+    },
+    set(key: string, value: V): void {
+      used.set(key, value);
+      onAdd();
+    },
+    kept: (): Array<[string, V]> => [...used, ...[...known].filter(([k]) => !used.has(k))].slice(0, limit),
+  };
+}
+
 function open(file: string | null, stored: Stored = { items: {}, clean: [], answers: {} }): OpenCache {
   const used = new Map<string, CachedItem>();
   let written = Object.keys(stored.items).length;
-  const known = new Set(stored.clean);
-  const usedClean = new Set<string>();
-  const usedAnswers = new Map<string, unknown>();
   let changed = false;
+  const clean = keptFirst(stored.clean.map((t) => [t, true] as const), CLEAN_KEPT, () => (changed = true));
+  const answers = keptFirst(Object.entries(stored.answers), ANSWERS_KEPT, () => (changed = true));
   let saving = Promise.resolve();
   return {
     cache: {
@@ -82,35 +102,14 @@ function open(file: string | null, stored: Stored = { items: {}, clean: [], answ
         changed = true;
       },
     },
-    clean: {
-      has(text) {
-        const found = known.has(text) || usedClean.has(text);
-        if (found) usedClean.add(text);
-        return found;
-      },
-      add(text) {
-        usedClean.add(text);
-        changed = true;
-      },
-    },
-    answers: {
-      get(key) {
-        const value = usedAnswers.get(key) ?? (Object.hasOwn(stored.answers, key) ? stored.answers[key] : undefined);
-        if (value !== undefined) usedAnswers.set(key, value);
-        return value;
-      },
-      set(key, value) {
-        usedAnswers.set(key, value);
-        changed = true;
-      },
-    },
+    clean: { has: (text) => clean.get(text) !== undefined, add: (text) => clean.set(text, true) },
+    answers: { get: answers.get, set: answers.set },
     save: () => {
       if (!file || (!changed && used.size === written)) return saving;
       changed = false;
       written = used.size;
-      const clean = [...usedClean, ...stored.clean.filter((t) => !usedClean.has(t))].slice(0, CLEAN_KEPT);
-      const answers = Object.fromEntries([...usedAnswers, ...Object.entries(stored.answers).filter(([k]) => !usedAnswers.has(k))].slice(0, ANSWERS_KEPT));
-      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used), clean, answers });
+      const kept = { clean: clean.kept().map(([text]) => text), answers: Object.fromEntries(answers.kept()) };
+      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used), ...kept });
       saving = saving.then(() => writeDisposable(file, text));
       return saving;
     },

@@ -69,6 +69,11 @@ export async function writeDisposable(file: string, text: string): Promise<void>
 // hook makes a few, and each fs.promises call costs thread-pool round trips (and, at the
 // first, loading fs/promises), more than the read itself.
 export async function readText(file: string): Promise<string | undefined> {
+  return readTextNow(file);
+}
+
+/** readText(), for a caller that must not wait: the text, or undefined when there is no such file. */
+export function readTextNow(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
