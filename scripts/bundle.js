@@ -13,10 +13,11 @@
 // Every output file sits one folder below the output root (dist/cli/, dist/chunks/), so
 // `../../templates/` and `../../package.json` resolve from each of them.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eagerFunctions } from './eager.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Loaded only by commands that need them, and heavy: never part of the bundle. */
@@ -74,10 +75,10 @@ const hotPath = {
   },
 };
 
-/** Bundles src/ modules (paths under src/) into `outdir` (relative to the package root), emptied first. */
+/** Bundles src/ modules (paths under src/) into `outdir` (relative to the package root), emptied first; returns esbuild's account of what went where. */
 export async function bundle(entries, outdir, names = { entry: '[dir]/[name]', chunk: 'chunks/[name]-[hash]' }) {
   rmSync(path.join(root, outdir), { recursive: true, force: true });
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: entries.map((e) => `src/${e}`),
     outbase: 'src',
@@ -96,7 +97,40 @@ export async function bundle(entries, outdir, names = { entry: '[dir]/[name]', c
     banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
     plugins: [builtins, hotPath],
     logLevel: 'warning',
+    metafile: true,
   });
+  return metafile;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundle(['cli/cli.ts'], 'dist');
+/**
+ * The entries and the hot-path chunk, every run loads them: their functions are compiled
+ * with them, so node's compile cache keeps them (eager.js). A module they import must not
+ * import them back: its code would run before theirs ends.
+ * @param {import('esbuild').Metafile} metafile
+ * @param {string[]} entries
+ */
+function compileEagerly(metafile, entries) {
+  // The hot-path file has no code of its own: its chunk is the one of the modules it imports.
+  const hot = metafile.inputs[path.relative(root, HOT_PATH).split(path.sep).join('/')]?.imports.map((i) => i.path) ?? [];
+  const eager = Object.entries(metafile.outputs)
+    .filter(([, o]) => entries.includes(o.entryPoint ?? '') || hot.some((i) => i in o.inputs))
+    .map(([file]) => file);
+  if (eager.length !== entries.length + 1) throw new Error(`bundle: expected the entries and one hot-path chunk, found ${eager.join(', ')}`);
+  /** @param {string} file @param {Set<string>} seen */
+  const reaches = (file, seen = new Set()) => {
+    for (const i of metafile.outputs[file]?.imports ?? []) {
+      if (i.kind !== 'import-statement' || seen.has(i.path)) continue;
+      seen.add(i.path);
+      reaches(i.path, seen);
+    }
+    return seen;
+  };
+  for (const file of eager) {
+    const cycle = [...reaches(file)].find((f) => f !== file && reaches(f).has(file));
+    if (cycle) throw new Error(`bundle: ${cycle} imports ${file} back; its functions cannot be compiled eagerly`);
+    const full = path.join(root, file);
+    writeFileSync(full, eagerFunctions(readFileSync(full, 'utf8')));
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) compileEagerly(await bundle(['cli/cli.ts'], 'dist'), ['src/cli/cli.ts']);
