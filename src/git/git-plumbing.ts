@@ -1,9 +1,11 @@
 // Git plumbing: the one place git is spawned (git.ts builds the commands' queries on
-// it). Spawned directly, with stdin for `cat-file --batch`. The child inherits the whole
+// it). Spawned directly, with stdin for `cat-file --batch`, and its output in scratch
+// files rather than pipes (outputFiles says why). The child inherits the whole
 // environment on purpose: inside a hook git sets GIT_INDEX_FILE
 // (`commit -a`, `commit -- path`) and GIT_DIR, and those must reach every git we run.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { HandoffError } from '../cli/errors.js';
+import { scratchFile, type ScratchFile } from '../store/fs.js';
 import { LINK_PREFIX, needText, SYMLINK_REFUSED, type ParseCache, type TreeFile } from '../store/tree.js';
 
 export interface GitResult {
@@ -13,20 +15,57 @@ export interface GitResult {
 }
 
 export function gitRaw(cwd: string, args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<GitResult> {
+  const files = outputFiles();
   return new Promise((resolve, reject) => {
-    // No input: stdin is /dev/null, one pipe fewer to set up per process (a session start runs five).
-    const child = spawn('git', args, { cwd, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
+    let settled = false;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout!.on('data', (c: Buffer) => out.push(c));
-    child.stderr!.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    const taken = () => (files ? files.map((f) => f.take()) : [Buffer.concat(out), Buffer.concat(err)]);
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      taken();
+      reject(error);
+    };
+    let child: ChildProcess;
+    try {
+      // No input: stdin is /dev/null, one pipe fewer to set up per process.
+      child = spawn('git', args, { cwd, stdio: [input === undefined ? 'ignore' : 'pipe', files?.[0].fd ?? 'pipe', files?.[1].fd ?? 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    child.stdout?.on('data', (c: Buffer) => out.push(c));
+    child.stderr?.on('data', (c: Buffer) => err.push(c));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      if (settled) return;
+      settled = true;
+      const [stdout, stderr] = taken();
+      resolve({ code: code ?? 1, stdout: stdout!, stderr: stderr!.toString('utf8') });
+    });
     if (child.stdin) {
       child.stdin.on('error', () => {}); // git may exit before reading all of stdin
       child.stdin.end(input);
     }
   });
+}
+
+/**
+ * Files for git's stdout and stderr, or null (then pipes) where the temp directory refuses.
+ * A pipe is read through node's streams, and creating them, and compiling their code on
+ * first use, cost a session start about 4 ms over its two git processes; a file costs
+ * three system calls.
+ */
+function outputFiles(): [ScratchFile, ScratchFile] | null {
+  let first: ScratchFile | undefined;
+  try {
+    first = scratchFile();
+    return [first, scratchFile()];
+  } catch {
+    first?.take();
+    return null;
+  }
 }
 
 /** stdout as text; a non-zero exit is an error naming the command. */

@@ -1,10 +1,12 @@
 // Files under .handoff/: written through a temp file in the same directory, so a crash
-// or a kill leaves the old state or the new one, never half a file.
+// or a kill leaves the old state or the new one, never half a file. Also the synchronous
+// reads every command makes, and scratch files for git's output.
 //
 // write-file-atomic does the replace half of this, but not "create, and fail if it
 // exists"; link(2) gives that atomically, so both halves live here in a few lines.
 import { randomBytes } from 'node:crypto';
-import { lstatSync, promises as fs, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, promises as fs, readFileSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { HandoffError } from '../cli/errors.js';
 
@@ -98,6 +100,59 @@ export function present(file: string): boolean {
 
 export async function ensureDir(dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
+}
+
+/** A file that holds what a child process writes to one of its descriptors (git-plumbing.ts). */
+export interface ScratchFile {
+  fd: number;
+  /** Everything written to it so far; then it is closed (and removed), and later calls return the same. */
+  take(): Buffer;
+}
+
+/**
+ * A scratch file for a child's output: created in the OS temp directory, exclusively (a
+ * name already taken, or a link planted there, is refused) and readable by this user
+ * alone. It is removed at once where an open file can be (POSIX), so nothing is left
+ * behind even by a kill; on Windows when taken. Throws when the temp directory refuses.
+ */
+export function scratchFile(): ScratchFile {
+  for (let attempt = 0; ; attempt++) {
+    // Math.random, not crypto: the exclusive open is what makes the name safe, and
+    // node:crypto costs a session start milliseconds to load.
+    const file = path.join(os.tmpdir(), `handoff-${process.pid}-${Math.random().toString(36).slice(2)}.out`);
+    let fd: number;
+    try {
+      fd = openSync(file, 'wx+', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 10) continue;
+      throw error;
+    }
+    const windows = process.platform === 'win32';
+    if (!windows) unlinkSync(file);
+    let taken: Buffer | undefined;
+    return {
+      fd,
+      take() {
+        if (taken) return taken;
+        taken = Buffer.alloc(0);
+        try {
+          const size = fstatSync(fd).size;
+          const bytes = Buffer.allocUnsafe(size);
+          let read = 0;
+          // Read from the start by position: the child moved the shared offset to the end.
+          while (read < size) {
+            const n = readSync(fd, bytes, read, size - read, read);
+            if (n === 0) break;
+            read += n;
+          }
+          return (taken = bytes.subarray(0, read));
+        } finally {
+          closeSync(fd);
+          if (windows) rmSync(file, { force: true });
+        }
+      },
+    };
+  }
 }
 
 const TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;

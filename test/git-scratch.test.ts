@@ -1,0 +1,47 @@
+// Git's output reaches us through scratch files in the OS temp directory, and through
+// pipes where that directory refuses (git/git-plumbing.ts): both must give the same
+// answers, large ones included, say git's own error, and leave no file behind.
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, tempDir } from './helpers.js';
+
+describe("git's output in scratch files", () => {
+  it('resume reads the same through files as through pipes, past a pipe buffer, and leaves no file behind', () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    const many = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/a-module-with-a-rather-long-name-${i}.ts`, 'one\n']));
+    repo.commit('many files', many);
+    repo.write('notes.md', 'what is left\n');
+    expect(repo.handoff(['new', 'carry on', '--no-edit']).code).toBe(0);
+    repo.commit('the handoff', {});
+    // Every file differs from the handoff's commit: git's answer is about 70 KB.
+    for (const file of Object.keys(many)) repo.write(file, 'two\n');
+    const scratch = tempDir();
+    const resume = (tmp: string) => {
+      // Without the cache, each run asks git the same questions.
+      rmSync(path.join(repo.dir, '.git/handoff-cache.json'), { force: true });
+      return repo.handoff(['resume'], { env: { TMPDIR: tmp, TMP: tmp, TEMP: tmp } });
+    };
+    const viaFiles = resume(scratch);
+    expect(viaFiles.code).toBe(0);
+    expect(viaFiles.stdout).toContain('`src/a-module-with-a-rather-long-name-1499.ts`');
+    expect(viaFiles.stdout).toContain('Uncommitted when it was written, committed since: `notes.md`');
+    expect(readdirSync(scratch)).toEqual([]);
+    const viaPipes = resume(path.join(scratch, 'no such directory'));
+    expect(viaPipes).toEqual(viaFiles);
+  });
+
+  it("git's error reaches the user through either", () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    repo.git('config', 'core.bigFileThreshold', 'not-a-number');
+    const scratch = tempDir();
+    for (const tmp of [scratch, path.join(scratch, 'no such directory')]) {
+      const r = repo.handoff(['new', 'a goal', '--no-edit'], { env: { TMPDIR: tmp, TMP: tmp, TEMP: tmp } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^handoff: git [\w-]+ failed: fatal: bad numeric config value 'not-a-number' for 'core.bigfilethreshold'/m);
+    }
+    expect(readdirSync(scratch)).toEqual([]);
+  });
+});
