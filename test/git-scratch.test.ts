@@ -1,10 +1,11 @@
 // Git's output reaches us through scratch files in the OS temp directory, and through
 // pipes where that directory refuses (git/git-plumbing.ts): both must give the same
 // answers, large ones included, say git's own error, and leave no file behind.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, tempDir } from './helpers.js';
+import { BIN, gitEnv, makeRepo, tempDir } from './helpers.js';
 
 describe("git's output in scratch files", () => {
   it('resume reads the same through files as through pipes, past a pipe buffer, and leaves no file behind', () => {
@@ -30,6 +31,30 @@ describe("git's output in scratch files", () => {
     expect(readdirSync(scratch)).toEqual([]);
     const viaPipes = resume(path.join(scratch, 'no such directory'));
     expect(viaPipes).toEqual(viaFiles);
+  });
+
+  // A full temp directory makes git fail to write its answer; a file size limit does the
+  // same (git is killed by SIGXFSZ) and can be set without privileges.
+  it.skipIf(process.platform === 'win32')('a temp directory that cannot take the output: git is asked again through pipes, and the answer is the same', () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    repo.commit('code', { 'src/app.ts': 'one\n' });
+    repo.write('src/app.ts', 'two\n');
+    repo.write('notes.md', 'what is left\n');
+    expect(repo.handoff(['new', 'carry on', '--no-edit']).code).toBe(0);
+    repo.commit('the handoff', {});
+    repo.write('src/more.ts', 'three\n');
+    repo.git('add', 'src/more.ts');
+    const resume = (limited: boolean) => {
+      rmSync(path.join(repo.dir, '.git/handoff-cache.json'), { force: true });
+      const command = limited ? ['sh', '-c', 'ulimit -f 0 && exec "$0" "$@"', process.execPath] : [process.execPath];
+      const r = spawnSync(command[0]!, [...command.slice(1), BIN, 'resume'], { cwd: repo.dir, env: gitEnv(), encoding: 'utf8' });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const normal = resume(false);
+    expect(normal.code).toBe(0);
+    expect(normal.stdout).toContain('- Files changed since then: `src/more.ts`');
+    expect(resume(true)).toEqual(normal);
   });
 
   it("git's error reaches the user through either", () => {

@@ -14,8 +14,17 @@ export interface GitResult {
   stderr: string;
 }
 
-export function gitRaw(cwd: string, args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<GitResult> {
+export async function gitRaw(cwd: string, args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<GitResult> {
   const files = outputFiles();
+  const result = await spawnGit(cwd, args, files, input, env);
+  // A file that cannot take git's output (a full temp directory, a file size limit) shows
+  // as git killed by a signal (SIGXFSZ), or dying (exit 128) without a word, since its
+  // stderr is a file too: asked again through pipes, git's answer is never lost.
+  if (files && (result.signal !== null || (result.code === 128 && result.stderr === ''))) return spawnGit(cwd, args, null, input, env);
+  return result;
+}
+
+function spawnGit(cwd: string, args: string[], files: [ScratchFile, ScratchFile] | null, input?: string | Buffer, env?: Record<string, string>): Promise<GitResult & { signal: string | null }> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const out: Buffer[] = [];
@@ -38,11 +47,11 @@ export function gitRaw(cwd: string, args: string[], input?: string | Buffer, env
     child.stdout?.on('data', (c: Buffer) => out.push(c));
     child.stderr?.on('data', (c: Buffer) => err.push(c));
     child.on('error', fail);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       if (settled) return;
       settled = true;
       const [stdout, stderr] = taken();
-      resolve({ code: code ?? 1, stdout: stdout!, stderr: stderr!.toString('utf8') });
+      resolve({ code: code ?? 1, signal, stdout: stdout!, stderr: stderr!.toString('utf8') });
     });
     if (child.stdin) {
       child.stdin.on('error', () => {}); // git may exit before reading all of stdin
