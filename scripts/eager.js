@@ -5,7 +5,7 @@
 // function of the hot chunk it called again, about 3 ms of a session start on Node 24.
 // A function in parentheses is compiled with the code around it (V8 takes it for one
 // about to be called), so its code is in the cache. Node 20 has no compile cache: there
-// the module costs about 1.5 ms more to compile each run.
+// the module costs about 1 ms more to compile each run.
 //
 // Each top-level `function f(...) {...}` becomes `var f = (function f(...) {...});`,
 // moved to where the imports end: a declaration is usable from the module's start, and

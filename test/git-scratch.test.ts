@@ -2,10 +2,20 @@
 // pipes where that directory refuses (git/git-plumbing.ts): both must give the same
 // answers, large ones included, say git's own error, and leave no file behind.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, gitEnv, makeRepo, tempDir } from './helpers.js';
+
+/** Our scratch files in a temp directory (node keeps its compile cache there too). */
+const ours = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('handoff-'));
+
+/** A temp directory that cannot exist: it would be inside a file. */
+function refusing(): string {
+  const file = path.join(tempDir(), 'a file');
+  writeFileSync(file, '');
+  return path.join(file, 'tmp');
+}
 
 describe("git's output in scratch files", () => {
   it('resume reads the same through files as through pipes, past a pipe buffer, and leaves no file behind', () => {
@@ -28,8 +38,8 @@ describe("git's output in scratch files", () => {
     expect(viaFiles.code).toBe(0);
     expect(viaFiles.stdout).toContain('`src/a-module-with-a-rather-long-name-1499.ts`');
     expect(viaFiles.stdout).toContain('Uncommitted when it was written, committed since: `notes.md`');
-    expect(readdirSync(scratch)).toEqual([]);
-    const viaPipes = resume(path.join(scratch, 'no such directory'));
+    expect(ours(scratch)).toEqual([]);
+    const viaPipes = resume(refusing());
     expect(viaPipes).toEqual(viaFiles);
   });
 
@@ -62,11 +72,11 @@ describe("git's output in scratch files", () => {
     repo.handoff(['init']);
     repo.git('config', 'core.bigFileThreshold', 'not-a-number');
     const scratch = tempDir();
-    for (const tmp of [scratch, path.join(scratch, 'no such directory')]) {
+    for (const tmp of [scratch, refusing()]) {
       const r = repo.handoff(['new', 'a goal', '--no-edit'], { env: { TMPDIR: tmp, TMP: tmp, TEMP: tmp } });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^handoff: git [\w-]+ failed: fatal: bad numeric config value 'not-a-number' for 'core.bigfilethreshold'/m);
     }
-    expect(readdirSync(scratch)).toEqual([]);
+    expect(ours(scratch)).toEqual([]);
   });
 });

@@ -50,8 +50,12 @@ function spawnGit(cwd: string, args: string[], files: [ScratchFile, ScratchFile]
     child.on('close', (code, signal) => {
       if (settled) return;
       settled = true;
-      const [stdout, stderr] = taken();
-      resolve({ code: code ?? 1, signal, stdout: stdout!, stderr: stderr!.toString('utf8') });
+      try {
+        const [stdout, stderr] = taken();
+        resolve({ code: code ?? 1, signal, stdout: stdout!, stderr: stderr!.toString('utf8') });
+      } catch (error) {
+        reject(error);
+      }
     });
     if (child.stdin) {
       child.stdin.on('error', () => {}); // git may exit before reading all of stdin
@@ -62,9 +66,9 @@ function spawnGit(cwd: string, args: string[], files: [ScratchFile, ScratchFile]
 
 /**
  * Files for git's stdout and stderr, or null (then pipes) where the temp directory refuses.
- * A pipe is read through node's streams, and creating them, and compiling their code on
- * first use, cost a session start about 4 ms over its two git processes; a file costs
- * three system calls.
+ * A pipe is read through node's streams, and creating them and running their code for
+ * the first time cost a session start about 3 ms over its two git processes; a file
+ * costs a few system calls.
  */
 function outputFiles(): [ScratchFile, ScratchFile] | null {
   let first: ScratchFile | undefined;

@@ -128,7 +128,14 @@ export function scratchFile(): ScratchFile {
       throw error;
     }
     const windows = process.platform === 'win32';
-    if (!windows) unlinkSync(file);
+    if (!windows) {
+      try {
+        unlinkSync(file);
+      } catch (error) {
+        closeSync(fd);
+        throw error;
+      }
+    }
     let taken: Buffer | undefined;
     return {
       fd,
