@@ -33,7 +33,11 @@ function spawnGit(cwd: string, args: string[], files: [ScratchFile, ScratchFile]
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
-      taken();
+      try {
+        taken(); // closes the files
+      } catch {
+        // the failure reported is the spawn's
+      }
       reject(error);
     };
     let child: ChildProcess;

@@ -24,7 +24,8 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   const head = handoff.meta.head;
   const listed = handoff.meta.files.filter((f) => f.change !== 'deleted').map((f) => f.path);
   const missingFiles = () => listed.filter((p) => !present(path.join(ctx.root, p)));
-  if (!head) return { head, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missingFiles() };
+  const notFound = (missing: string[]): SinceFacts => ({ head, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing });
+  if (!head) return notFound(missingFiles());
   // All at once, and before anything else: each is a git process, and this runs at every
   // agent session start (the caller prepares the rest of the prompt while git answers).
   // What became of a listed file (committed, renamed, put back) needs the commits'
@@ -44,7 +45,7 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   const [work, differing, uncommittedNow] = await answers;
   // No answer from the log: either the handoff's commit is gone, or there is no HEAD yet
   // (then it is found, with no commits since). Rare, so asked only then.
-  if (work === null && (await git.resolveCommit(head)) === null) return { head, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing };
+  if (work === null && (await git.resolveCommit(head)) === null) return notFound(missing);
   return sinceFacts(handoff.meta.files, { head, commits: work?.commits ?? [], commitCount: work?.count ?? 0, differing, committed: work?.committed ?? [], uncommittedNow, missing });
 }
 

@@ -16,12 +16,12 @@ import { mapStrings } from './strings.js';
 export async function scrubRemembered<T extends readonly unknown[]>(values: T, cacheFile: string | null): Promise<{ [K in keyof T]: Scrubbed<T[K]> }> {
   type Result = { [K in keyof T]: Scrubbed<T[K]> };
   const { clean, save } = await openCache(cacheFile);
-  const unseen: string[] = [];
+  let unseen = false;
   mapStrings(values, (text) => {
-    if (!clean.has(text)) unseen.push(text);
+    if (!clean.has(text)) unseen = true;
     return text;
   });
-  if (unseen.length === 0) return values.map((value) => ({ value, kinds: [] })) as Result;
+  if (!unseen) return values.map((value) => ({ value, kinds: [] })) as Result;
   const [{ scrub }, { redactSecrets }] = await Promise.all([import('./secrets.js'), import('./redact.js')]);
   const redact = (text: string) => {
     if (clean.has(text)) return { text, redactions: [] };
