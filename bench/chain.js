@@ -23,17 +23,51 @@ const [{ countTokens }] = await internals('transcripts/tokens.ts');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(here, '../bin/handoff.js');
-const { values } = parseArgs({ options: { hops: { type: 'string', default: '2,4,5,20' }, show: { type: 'string', default: '4' } } });
-const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com', GIT_EDITOR: ':' };
+const { values } = parseArgs({
+  options: { hops: { type: 'string', default: '2,4,5,20' }, show: { type: 'string', default: '4' } },
+});
+const env = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'b',
+  GIT_AUTHOR_EMAIL: 'b@example.com',
+  GIT_COMMITTER_NAME: 'b',
+  GIT_COMMITTER_EMAIL: 'b@example.com',
+  GIT_EDITOR: ':',
+};
 for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_')) delete env[k];
 
 // Claude Code session lines (the 2.x envelope), just what the reader needs.
 let uuid = 0;
-const line = (cwd, type, message) => JSON.stringify({ parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: 'bench', version: '2.0.64', type, message, uuid: `u${++uuid}`, timestamp: '2026-11-20T10:00:00.000Z' });
+const line = (cwd, type, message) =>
+  JSON.stringify({
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: 'bench',
+    version: '2.0.64',
+    type,
+    message,
+    uuid: `u${++uuid}`,
+    timestamp: '2026-11-20T10:00:00.000Z',
+  });
 const user = (cwd, text) => line(cwd, 'user', { role: 'user', content: text });
-const say = (cwd, text) => line(cwd, 'assistant', { id: `m${++uuid}`, role: 'assistant', model: 'm', content: [{ type: 'text', text }] });
-const tool = (cwd, name, input, id) => line(cwd, 'assistant', { id: `m${id}`, role: 'assistant', model: 'm', content: [{ type: 'tool_use', id, name, input }] });
-const result = (cwd, id, isError) => line(cwd, 'user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: isError ? 'failed' : 'ok', is_error: isError }] });
+const say = (cwd, text) =>
+  line(cwd, 'assistant', { id: `m${++uuid}`, role: 'assistant', model: 'm', content: [{ type: 'text', text }] });
+const tool = (cwd, name, input, id) =>
+  line(cwd, 'assistant', {
+    id: `m${id}`,
+    role: 'assistant',
+    model: 'm',
+    content: [{ type: 'tool_use', id, name, input }],
+  });
+const result = (cwd, id, isError) =>
+  line(cwd, 'user', {
+    role: 'user',
+    content: [{ type: 'tool_result', tool_use_id: id, content: isError ? 'failed' : 'ok', is_error: isError }],
+  });
 
 const CONSTRAINT = 'Never add new dependencies without asking.';
 const decision = (i) => `We'll use engine${i} for stage ${i}, because it fits step ${i}.`;
@@ -48,14 +82,28 @@ const task = (i) => `Build stage ${i} of the report`;
 function session(cwd, i, steady) {
   // A steady chain plants its facts at hop 1 only; later sessions add chatter and commits.
   if (steady && i > 1) return `${[user(cwd, 'Keep going.'), say(cwd, 'Done, committing.')].join('\n')}\n`;
-  const out = [user(cwd, i === 1 ? `Build the billing report. ${CONSTRAINT}` : i % 2 ? 'Keep going.' : 'Keep going, nearly there.')];
+  const out = [
+    user(
+      cwd,
+      i === 1 ? `Build the billing report. ${CONSTRAINT}` : i % 2 ? 'Keep going.' : 'Keep going, nearly there.',
+    ),
+  ];
   if (asks(i)) out.push(say(cwd, question(i)), user(cwd, 'Keep going.'));
   out.push(say(cwd, replaces(i) ? `${replacement(i)} ${decision(i)}` : decision(i)));
-  const todos = [...(i > 1 ? [{ content: task(i - 1), status: 'completed' }] : []), { content: task(i), status: 'in_progress' }, { content: task(i + 1), status: 'pending' }];
+  const todos = [
+    ...(i > 1 ? [{ content: task(i - 1), status: 'completed' }] : []),
+    { content: task(i), status: 'in_progress' },
+    { content: task(i + 1), status: 'pending' },
+  ];
   out.push(tool(cwd, 'TodoWrite', { todos: todos.map((t) => ({ ...t, activeForm: t.content })) }, `todo${i}`));
-  out.push(tool(cwd, 'Edit', { file_path: path.join(cwd, `src/stage${i}.ts`), old_string: 'a', new_string: 'b' }, `edit${i}`), result(cwd, `edit${i}`, false));
+  out.push(
+    tool(cwd, 'Edit', { file_path: path.join(cwd, `src/stage${i}.ts`), old_string: 'a', new_string: 'b' }, `edit${i}`),
+    result(cwd, `edit${i}`, false),
+  );
   if (fails(i)) out.push(tool(cwd, 'Bash', { command: `npm run check-${i}` }, `bad${i}`), result(cwd, `bad${i}`, true));
-  for (let k = 1; k < i; k++) if (fails(k) && fixedAt(k) === i) out.push(tool(cwd, 'Bash', { command: `npm run check-${k}` }, `good${k}`), result(cwd, `good${k}`, false));
+  for (let k = 1; k < i; k++)
+    if (fails(k) && fixedAt(k) === i)
+      out.push(tool(cwd, 'Bash', { command: `npm run check-${k}` }, `good${k}`), result(cwd, `good${k}`, false));
   return `${out.join('\n')}\n`;
 }
 
@@ -66,7 +114,13 @@ function section(prompt, title) {
   return prompt.slice(start, end < 0 ? undefined : end);
 }
 
-const key = (item) => item.replace(/\s+\((?:[^()]|\([^()]*\))*\)$/, '').replace(/^D\d+: /, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const key = (item) =>
+  item
+    .replace(/\s+\((?:[^()]|\([^()]*\))*\)$/, '')
+    .replace(/^D\d+: /, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 async function chain(hops, steady = false) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'handoff-chain-'));
@@ -100,40 +154,68 @@ async function chain(hops, steady = false) {
     if (!superseded) live.push([`decision of hop ${i}`, section(prompt, 'Decisions'), decision(i)]);
     if (replaces(i)) live.push([`replacing decision of hop ${i}`, section(prompt, 'Decisions'), replacement(i)]);
     if (asks(i)) live.push([`question of hop ${i}`, section(prompt, 'Open questions'), question(i)]);
-    if (fails(i) && fixedAt(i) > hops) live.push([`failed check of hop ${i}`, section(prompt, 'Tried and abandoned'), `\`npm run check-${i}\` failed`]);
+    if (fails(i) && fixedAt(i) > hops)
+      live.push([`failed check of hop ${i}`, section(prompt, 'Tried and abandoned'), `\`npm run check-${i}\` failed`]);
     live.push([`file of hop ${i}`, prompt, `\`src/stage${i}.ts\``]);
   }
-  live.push(['task in progress', section(prompt, 'In progress'), task(hops)], ['next step', section(prompt, 'Next steps'), task(hops + 1)]);
+  live.push(
+    ['task in progress', section(prompt, 'In progress'), task(hops)],
+    ['next step', section(prompt, 'Next steps'), task(hops + 1)],
+  );
   const kept = live.filter(([, where, text]) => where.includes(text));
 
   // What must not be shown as current.
   const stale = [];
   for (let i = 1; i <= hops; i++) {
     if (i + 1 <= hops && replaces(i + 1) && prompt.includes(decision(i))) stale.push(`superseded decision of hop ${i}`);
-    if (i < hops && (section(prompt, 'In progress') + section(prompt, 'Next steps')).includes(`${task(i)} (`)) stale.push(`completed task ${i} shown as open`);
-    if (fails(i) && fixedAt(i) <= hops && section(prompt, 'Tried and abandoned').includes(`check-${i}\``)) stale.push(`fixed check of hop ${i} shown as abandoned`);
+    if (i < hops && (section(prompt, 'In progress') + section(prompt, 'Next steps')).includes(`${task(i)} (`))
+      stale.push(`completed task ${i} shown as open`);
+    if (fails(i) && fixedAt(i) <= hops && section(prompt, 'Tried and abandoned').includes(`check-${i}\``))
+      stale.push(`fixed check of hop ${i} shown as abandoned`);
   }
   if (/Pin candidate[^\n]*Keep going/.test(prompt)) stale.push('chatter offered as a constraint');
 
   let duplicates = 0;
-  for (const title of ['Completed', 'In progress', 'Next steps', 'Open questions', 'Decisions', 'Tried and abandoned']) {
+  for (const title of [
+    'Completed',
+    'In progress',
+    'Next steps',
+    'Open questions',
+    'Decisions',
+    'Tried and abandoned',
+  ]) {
     const seen = new Set();
-    for (const item of section(prompt, title).split('\n').filter((l) => l.startsWith('- ')).map((l) => key(l.slice(2)))) {
+    for (const item of section(prompt, title)
+      .split('\n')
+      .filter((l) => l.startsWith('- '))
+      .map((l) => key(l.slice(2)))) {
       if (seen.has(item)) duplicates++;
       seen.add(item);
     }
   }
-  return { hops, live, kept, stale, duplicates, tokens: await countTokens(prompt), liveTokens: await countTokens(live.map((f) => f[2]).join('\n')) };
+  return {
+    hops,
+    live,
+    kept,
+    stale,
+    duplicates,
+    tokens: await countTokens(prompt),
+    liveTokens: await countTokens(live.map((f) => f[2]).join('\n')),
+  };
 }
 
 const show = Number(values.show);
 const counts = [...new Set([...values.hops.split(',').map(Number), ...(show ? [show] : [])])].sort((a, b) => a - b);
-console.log('hops  live facts kept verbatim  stale shown as current  duplicates  prompt tokens  of which not the live facts');
+console.log(
+  'hops  live facts kept verbatim  stale shown as current  duplicates  prompt tokens  of which not the live facts',
+);
 const results = [];
 for (const hops of counts) {
   const r = await chain(hops);
   results.push(r);
-  console.log(`${String(hops).padStart(4)}  ${`${r.kept.length}/${r.live.length} (${Math.round((100 * r.kept.length) / r.live.length)}%)`.padEnd(26)}${String(r.stale.length).padEnd(24)}${String(r.duplicates).padEnd(12)}${String(r.tokens).padEnd(15)}${r.tokens - r.liveTokens}`);
+  console.log(
+    `${String(hops).padStart(4)}  ${`${r.kept.length}/${r.live.length} (${Math.round((100 * r.kept.length) / r.live.length)}%)`.padEnd(26)}${String(r.stale.length).padEnd(24)}${String(r.duplicates).padEnd(12)}${String(r.tokens).padEnd(15)}${r.tokens - r.liveTokens}`,
+  );
 }
 // The live state stops growing after hop 1: the prompt should stop growing too.
 const steady = [];
@@ -143,5 +225,6 @@ for (const r of results) if (r.stale.length > 0) console.log(`stale at ${r.hops}
 const shown = results.find((r) => r.hops === show);
 if (shown) {
   console.log(`\nWhat survived ${show} hops:`);
-  for (const fact of shown.live) console.log(`  ${shown.kept.includes(fact) ? 'kept' : 'LOST'}  ${fact[0]}: ${fact[2]}`);
+  for (const fact of shown.live)
+    console.log(`  ${shown.kept.includes(fact) ? 'kept' : 'LOST'}  ${fact[0]}: ${fact[2]}`);
 }

@@ -23,7 +23,15 @@ const [{ serializeHandoff }, { serializePin }] = await internals('store/handoff.
 
 const BIN = fileURLToPath(new URL('../bin/handoff.js', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
-const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.com' };
+const env = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'Bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.com',
+  GIT_COMMITTER_NAME: 'Bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.com',
+};
 for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_')) delete env[k];
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -42,9 +50,16 @@ function handoff(n, handoffs) {
   const status = n % 5 === 0 ? 'open' : n % 5 === 1 ? 'superseded' : 'done';
   return serializeHandoff(
     {
-      id: id(n), goal: `goal number ${n}: make the thing ${n} work`, status, created: '2026-01-05T10:00:00.000Z',
-      author: 'Bench <bench@example.com>', branch: `branch-${n % 7}`, base: null, head: null,
-      parent: n > 0 && n % 3 !== 0 ? id(n - 1) : null, ...(status === 'done' ? { finished: '2026-01-06T10:00:00.000Z' } : {}),
+      id: id(n),
+      goal: `goal number ${n}: make the thing ${n} work`,
+      status,
+      created: '2026-01-05T10:00:00.000Z',
+      author: 'Bench <bench@example.com>',
+      branch: `branch-${n % 7}`,
+      base: null,
+      head: null,
+      parent: n > 0 && n % 3 !== 0 ? id(n - 1) : null,
+      ...(status === 'done' ? { finished: '2026-01-06T10:00:00.000Z' } : {}),
       ...(status === 'superseded' && n + 1 < handoffs ? { superseded_by: id(n + 1) } : {}),
       files: [{ path: `src/d${n % 50}/f${n}.ts`, change: 'modified', state: 'committed', insertions: 3, deletions: 1 }],
     },
@@ -59,7 +74,15 @@ function makeRepo(files, handoffs, pins) {
   git('config', 'commit.gpgSign', 'false');
   for (let i = 0; i < files; i++) write(dir, `src/d${i % 50}/f${i}.ts`, `export const v${i} = ${i};\n`);
   for (let n = 0; n < handoffs; n++) write(dir, `.handoff/handoffs/${id(n)}.md`, handoff(n, handoffs));
-  for (let n = 0; n < pins; n++) write(dir, `.handoff/pins/${id(100000 + n)}.md`, serializePin({ id: id(100000 + n), created: '2026-01-05T10:00:00.000Z', author: 'Bench', status: 'active' }, `rule ${n}: never do thing ${n}\n`));
+  for (let n = 0; n < pins; n++)
+    write(
+      dir,
+      `.handoff/pins/${id(100000 + n)}.md`,
+      serializePin(
+        { id: id(100000 + n), created: '2026-01-05T10:00:00.000Z', author: 'Bench', status: 'active' },
+        `rule ${n}: never do thing ${n}\n`,
+      ),
+    );
   const run = (...args) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: 'utf8' });
   run('init');
   run('roadmap');
@@ -107,11 +130,21 @@ for (let round = 0; round < ROUNDS; round++) {
     setUp();
     for (const kind of ['code', 'handoff']) {
       counter++;
-      if (kind === 'code') write(repo.dir, `src/d${counter % 50}/f${counter % 5000}.ts`, `export const changed = ${counter};\n`);
-      else write(repo.dir, `.handoff/handoffs/${id(counter % 500)}.md`, handoff(counter % 500, 500).replace(/goal number \d+/, `goal changed ${counter}`));
+      if (kind === 'code')
+        write(repo.dir, `src/d${counter % 50}/f${counter % 5000}.ts`, `export const changed = ${counter};\n`);
+      else
+        write(
+          repo.dir,
+          `.handoff/handoffs/${id(counter % 500)}.md`,
+          handoff(counter % 500, 500).replace(/goal number \d+/, `goal changed ${counter}`),
+        );
       repo.git('add', '-A');
       const t = timed(() => {
-        const r = spawnSync('git', ['commit', '-q', '-m', `${name} ${kind} ${round}`], { cwd: repo.dir, env, encoding: 'utf8' });
+        const r = spawnSync('git', ['commit', '-q', '-m', `${name} ${kind} ${round}`], {
+          cwd: repo.dir,
+          env,
+          encoding: 'utf8',
+        });
         if (r.status !== 0) throw new Error(`commit failed: ${r.stderr}`);
       });
       // Keep the roadmap current for every set-up so each commit does comparable work.
@@ -125,13 +158,21 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 const m = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, median(v)]));
-console.log(`git commit, 5,000 files and 500 handoffs, median of ${ROUNDS - 1} interleaved rounds (node ${process.version}, git ${execFileSync('git', ['--version'], { encoding: 'utf8' }).trim().split(' ')[2]})`);
+console.log(
+  `git commit, 5,000 files and 500 handoffs, median of ${ROUNDS - 1} interleaved rounds (node ${process.version}, git ${execFileSync('git', ['--version'], { encoding: 'utf8' }).trim().split(' ')[2]})`,
+);
 console.log('                               none       floor      handoff');
 for (const kind of ['code', 'handoff']) {
-  console.log(`${kind === 'code' ? 'not touching .handoff/ ' : 'touching .handoff/     '}   ${ms(m[`none/${kind}`]).padStart(9)}  ${ms(m[`floor/${kind}`]).padStart(9)}  ${ms(m[`handoff/${kind}`]).padStart(9)}`);
+  console.log(
+    `${kind === 'code' ? 'not touching .handoff/ ' : 'touching .handoff/     '}   ${ms(m[`none/${kind}`]).padStart(9)}  ${ms(m[`floor/${kind}`]).padStart(9)}  ${ms(m[`handoff/${kind}`]).padStart(9)}`,
+  );
 }
-console.log(`not touching .handoff/: handoff hooks vs floor hook: ${(((m['handoff/code'] - m['floor/code']) / m['floor/code']) * 100).toFixed(1)}% (target: within 15%)`);
-console.log(`touching .handoff/: added by handoff hooks vs no hooks: ${ms(m['handoff/handoff'] - m['none/handoff'])} (target: under 150 ms)`);
+console.log(
+  `not touching .handoff/: handoff hooks vs floor hook: ${(((m['handoff/code'] - m['floor/code']) / m['floor/code']) * 100).toFixed(1)}% (target: within 15%)`,
+);
+console.log(
+  `touching .handoff/: added by handoff hooks vs no hooks: ${ms(m['handoff/handoff'] - m['none/handoff'])} (target: under 150 ms)`,
+);
 rmSync(repo.dir, { recursive: true, force: true });
 
 // ---- 2. roadmap ----
@@ -139,11 +180,15 @@ const big = makeRepo(10, 1000, 200);
 const times = [];
 for (let i = 0; i < 7; i++) {
   rmSync(path.join(big.dir, '.handoff', 'ROADMAP.md'), { force: true });
-  times.push(timed(() => {
-    const r = big.run('roadmap');
-    if (r.status !== 0) throw new Error(r.stderr);
-  }));
+  times.push(
+    timed(() => {
+      const r = big.run('roadmap');
+      if (r.status !== 0) throw new Error(r.stderr);
+    }),
+  );
 }
 const node = median(Array.from({ length: 5 }, () => timed(() => spawnSync(process.execPath, ['-e', '0']))));
-console.log(`handoff roadmap, 1,000 handoffs and 200 pins: median ${ms(median(times.slice(1)))} of 6 runs (a bare node start here: ${ms(node)})`);
+console.log(
+  `handoff roadmap, 1,000 handoffs and 200 pins: median ${ms(median(times.slice(1)))} of 6 runs (a bare node start here: ${ms(node)})`,
+);
 rmSync(big.dir, { recursive: true, force: true });

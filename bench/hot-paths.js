@@ -18,13 +18,24 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
-const { values } = parseArgs({ options: { node: { type: 'string', default: process.execPath }, rounds: { type: 'string', default: '31' }, bin: { type: 'string', multiple: true, default: [] } } });
+const { values } = parseArgs({
+  options: {
+    node: { type: 'string', default: process.execPath },
+    rounds: { type: 'string', default: '31' },
+    bin: { type: 'string', multiple: true, default: [] },
+  },
+});
 const node = values.node;
 const rounds = Number(values.rounds);
-const bins = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/handoff.js'), ...values.bin.map((b) => path.resolve(b))];
+const bins = [
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/handoff.js'),
+  ...values.bin.map((b) => path.resolve(b)),
+];
 const top = mkdtempSync(path.join(os.tmpdir(), 'handoff-hot-'));
 const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_EDITOR: ':', HOME: top };
-for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_') || (k.startsWith('GIT_') && !k.startsWith('GIT_CONFIG') && k !== 'GIT_EDITOR')) delete env[k];
+for (const k of Object.keys(env))
+  if (k.startsWith('HANDOFF_') || (k.startsWith('GIT_') && !k.startsWith('GIT_CONFIG') && k !== 'GIT_EDITOR'))
+    delete env[k];
 
 /** 30 handoffs and 2 pins; with `work`, a 31st written with work in progress, committed since (what a session start usually finds). */
 function repo(name, bin, hooks, work = false) {
@@ -77,10 +88,16 @@ bins.forEach((bin, n) => {
   const without = repo(`plain-${n}`, bin, false);
   // Its own repository: the commits below add handoffs to the others.
   const session = repo(`session-${n}`, bin, true, true);
-  const start = JSON.stringify({ session_id: 'bench', cwd: session.dir, hook_event_name: 'SessionStart', source: 'startup' });
+  const start = JSON.stringify({
+    session_id: 'bench',
+    cwd: session.dir,
+    hook_event_name: 'SessionStart',
+    source: 'startup',
+  });
   const l = label(n);
   paths[`${l}handoff resume`] = () => timed(node, [bin, 'resume'], { cwd: session.dir });
-  paths[`${l}hook claude-session-start`] = () => timed(node, [bin, 'hook', 'claude-session-start'], { cwd: session.dir, input: start });
+  paths[`${l}hook claude-session-start`] = () =>
+    timed(node, [bin, 'hook', 'claude-session-start'], { cwd: session.dir, input: start });
   // A newest handoff that lists no file: fewer git processes.
   const quiet = repo(`quiet-${n}`, bin, false);
   paths[`${l}handoff resume, no files listed`] = () => timed(node, [bin, 'resume'], { cwd: quiet.dir });
@@ -105,15 +122,26 @@ for (let i = 0; i < rounds; i++) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
 const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-console.log(`Node ${version}, ${rounds} interleaved rounds, 30 handoffs and 2 pins (resume: and a 31st with 2 files, committed since); medians in ms`);
+console.log(
+  `Node ${version}, ${rounds} interleaved rounds, 30 handoffs and 2 pins (resume: and a 31st with 2 files, committed since); medians in ms`,
+);
 console.log(`  node -e 0                        ${m['node -e 0'].toFixed(1)}`);
 bins.forEach((bin, n) => {
   const l = label(n);
   if (l) console.log(`${l}${bin}`);
-  for (const name of ['handoff resume', 'hook claude-session-start', 'handoff resume, no files listed', 'handoff resume after a commit']) {
-    console.log(`  ${name.padEnd(32)} ${m[l + name].toFixed(1)}  (+${(m[l + name] - m['node -e 0']).toFixed(1)} over node -e 0)`);
+  for (const name of [
+    'handoff resume',
+    'hook claude-session-start',
+    'handoff resume, no files listed',
+    'handoff resume after a commit',
+  ]) {
+    console.log(
+      `  ${name.padEnd(32)} ${m[l + name].toFixed(1)}  (+${(m[l + name] - m['node -e 0']).toFixed(1)} over node -e 0)`,
+    );
   }
   console.log(`  commit, no hooks                 ${m[`${l}commit, no hooks`].toFixed(1)}`);
-  console.log(`  commit, hooks installed          ${m[`${l}commit, hooks installed`].toFixed(1)}  (+${(m[`${l}commit, hooks installed`] - m[`${l}commit, no hooks`]).toFixed(1)} for the hooks)`);
+  console.log(
+    `  commit, hooks installed          ${m[`${l}commit, hooks installed`].toFixed(1)}  (+${(m[`${l}commit, hooks installed`] - m[`${l}commit, no hooks`]).toFixed(1)} for the hooks)`,
+  );
 });
 rmSync(top, { recursive: true, force: true });

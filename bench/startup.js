@@ -14,7 +14,8 @@ const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/h
 const dir = mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));
 const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_EDITOR: ':' };
 const git = (...args) => execFileSync('git', args, { cwd: dir, env });
-const handoff = (...args) => execFileSync(process.execPath, [bin, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+const handoff = (...args) =>
+  execFileSync(process.execPath, [bin, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
 
 git('init', '-q', '-b', 'main');
 git('config', 'user.name', 'Bench');
@@ -46,5 +47,6 @@ const rows = [
 ];
 const floor = rows[0][1];
 console.log(`median of ${runs} runs, ${os.cpus().length} cores, node ${process.version}`);
-for (const [name, ms] of rows) console.log(`${name.padEnd(30)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / floor).toFixed(2)}x`);
+for (const [name, ms] of rows)
+  console.log(`${name.padEnd(30)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / floor).toFixed(2)}x`);
 rmSync(dir, { recursive: true, force: true });

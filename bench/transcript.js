@@ -8,7 +8,16 @@
 //
 //   node bench/transcript.js [--mb 100] [--fixtures DIR]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,13 +25,27 @@ import { parseArgs } from 'node:util';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(here, '../bin/handoff.js');
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, fixtures: { type: 'string', default: path.resolve(here, '../test/fixtures/transcripts') } } });
+const { values } = parseArgs({
+  options: {
+    mb: { type: 'string', default: '100' },
+    fixtures: { type: 'string', default: path.resolve(here, '../test/fixtures/transcripts') },
+  },
+});
 const MB = Number(values.mb);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));
 const repo = path.join(tmp, 'repo');
 mkdirSync(repo);
-const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com', GIT_EDITOR: ':' };
+const env = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'b',
+  GIT_AUTHOR_EMAIL: 'b@example.com',
+  GIT_COMMITTER_NAME: 'b',
+  GIT_COMMITTER_EMAIL: 'b@example.com',
+  GIT_EDITOR: ':',
+};
 const git = (...a) => execFileSync('git', a, { cwd: repo, env });
 git('init', '-q', '-b', 'main');
 git('commit', '-q', '--allow-empty', '-m', 'init');
@@ -32,17 +55,94 @@ async function generate(file, bytes) {
   let written = 0;
   let i = 0;
   const filler = 'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(70);
-  const env0 = (type, message, extra = {}) => ({ parentUuid: null, isSidechain: false, userType: 'external', cwd: repo, sessionId: 'bench', version: '2.0.64', gitBranch: 'main', type, message, uuid: `u-${i}`, timestamp: new Date(1763600000000 + i * 1000).toISOString(), ...extra });
+  const env0 = (type, message, extra = {}) => ({
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd: repo,
+    sessionId: 'bench',
+    version: '2.0.64',
+    gitBranch: 'main',
+    type,
+    message,
+    uuid: `u-${i}`,
+    timestamp: new Date(1763600000000 + i * 1000).toISOString(),
+    ...extra,
+  });
   while (written < bytes) {
     i++;
     const id = `toolu_${i}`;
     const lines = [
-      env0('user', { role: 'user', content: `Step ${i}: keep going with the parser. Never change the public API of module ${i % 50}.` }),
-      env0('assistant', { id: `msg_${i}`, model: 'claude-sonnet-4-5', role: 'assistant', content: [{ type: 'text', text: `I'll use a streaming reader instead of reading the whole file because sessions can be large (${i}).` }], usage: { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 50000 + (i % 100000), output_tokens: 50 } }),
-      env0('assistant', { id: `msg_${i}b`, model: 'claude-sonnet-4-5', role: 'assistant', content: [{ type: 'tool_use', id, name: i % 3 === 0 ? 'Bash' : 'Edit', input: i % 3 === 0 ? { command: 'npm test' } : { file_path: path.join(repo, `src/file-${i % 200}.ts`), old_string: filler.slice(0, 600), new_string: filler.slice(0, 650) } }] }),
-      env0('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: filler + filler, is_error: i % 7 === 0 }] }, { toolUseResult: { stdout: filler } }),
+      env0('user', {
+        role: 'user',
+        content: `Step ${i}: keep going with the parser. Never change the public API of module ${i % 50}.`,
+      }),
+      env0('assistant', {
+        id: `msg_${i}`,
+        model: 'claude-sonnet-4-5',
+        role: 'assistant',
+        content: [
+          {
+            type: 'text',
+            text: `I'll use a streaming reader instead of reading the whole file because sessions can be large (${i}).`,
+          },
+        ],
+        usage: {
+          input_tokens: 10,
+          cache_creation_input_tokens: 100,
+          cache_read_input_tokens: 50000 + (i % 100000),
+          output_tokens: 50,
+        },
+      }),
+      env0('assistant', {
+        id: `msg_${i}b`,
+        model: 'claude-sonnet-4-5',
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id,
+            name: i % 3 === 0 ? 'Bash' : 'Edit',
+            input:
+              i % 3 === 0
+                ? { command: 'npm test' }
+                : {
+                    file_path: path.join(repo, `src/file-${i % 200}.ts`),
+                    old_string: filler.slice(0, 600),
+                    new_string: filler.slice(0, 650),
+                  },
+          },
+        ],
+      }),
+      env0(
+        'user',
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: id, content: filler + filler, is_error: i % 7 === 0 }],
+        },
+        { toolUseResult: { stdout: filler } },
+      ),
     ];
-    if (i % 25 === 0) lines.push(env0('assistant', { id: `msg_${i}c`, role: 'assistant', content: [{ type: 'tool_use', id: `${id}t`, name: 'TodoWrite', input: { todos: [{ content: `task ${i}`, status: 'in_progress' }, { content: `task ${i + 1}`, status: 'pending' }] } }] }));
+    if (i % 25 === 0)
+      lines.push(
+        env0('assistant', {
+          id: `msg_${i}c`,
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: `${id}t`,
+              name: 'TodoWrite',
+              input: {
+                todos: [
+                  { content: `task ${i}`, status: 'in_progress' },
+                  { content: `task ${i + 1}`, status: 'pending' },
+                ],
+              },
+            },
+          ],
+        }),
+      );
     const chunk = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
     written += Buffer.byteLength(chunk);
     if (!out.write(chunk)) await new Promise((r) => out.once('drain', () => r(undefined)));
@@ -56,7 +156,12 @@ const RSS_HOOK = `data:text/javascript,process.on('exit',()=>process.stderr.writ
 
 function timed(args, cwd) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--import', RSS_HOOK, ...args], { cwd, env, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, ['--import', RSS_HOOK, ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const rss = Number(/MAXRSS (\d+)/.exec(r.stderr)?.[1] ?? 0) / 1024;
@@ -79,8 +184,12 @@ const mb = bytes / 1024 / 1024;
 console.log(`synthetic Claude Code transcript: ${mb.toFixed(1)} MB`);
 const floor = timed([floorFile, file], tmp);
 const draft = timed([BIN, 'new', 'bench goal', '--from', file, '--no-edit'], repo);
-console.log(`floor  (readline + JSON.parse): ${(floor.ms / 1000).toFixed(2)} s, ${(mb / (floor.ms / 1000)).toFixed(0)} MB/s, peak RSS ${floor.rss.toFixed(0)} MB`);
-console.log(`handoff new --from <file>:      ${(draft.ms / 1000).toFixed(2)} s, ${(mb / (draft.ms / 1000)).toFixed(0)} MB/s, peak RSS ${draft.rss.toFixed(0)} MB`);
+console.log(
+  `floor  (readline + JSON.parse): ${(floor.ms / 1000).toFixed(2)} s, ${(mb / (floor.ms / 1000)).toFixed(0)} MB/s, peak RSS ${floor.rss.toFixed(0)} MB`,
+);
+console.log(
+  `handoff new --from <file>:      ${(draft.ms / 1000).toFixed(2)} s, ${(mb / (draft.ms / 1000)).toFixed(0)} MB/s, peak RSS ${draft.rss.toFixed(0)} MB`,
+);
 console.log(`ratio: ${(draft.ms / floor.ms).toFixed(2)}x the floor (target within 3x, peak RSS under 200 MB)`);
 rmSync(file);
 
@@ -94,7 +203,11 @@ try {
     if (!statSync(dir).isDirectory()) continue;
     for (const f of readdirSync(dir).sort()) {
       rmSync(path.join(repo, '.handoff'), { recursive: true, force: true });
-      const r = spawnSync(process.execPath, [BIN, 'new', 'carry on', '--from', path.join(dir, f), '--no-edit', '--force'], { cwd: repo, env, encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [BIN, 'new', 'carry on', '--from', path.join(dir, f), '--no-edit', '--force'],
+        { cwd: repo, env, encoding: 'utf8' },
+      );
       if (r.status !== 0) {
         console.log(`${agent}/${f}: failed: ${r.stderr.trim()}`);
         continue;
@@ -103,7 +216,9 @@ try {
       const draftText = readFileSync(path.join(handoffs, readdirSync(handoffs)[0]), 'utf8');
       const t = count(readFileSync(path.join(dir, f), 'utf8'));
       const d = count(draftText);
-      console.log(`${agent}/${f}: ${t.toLocaleString('en-US')} -> ${d.toLocaleString('en-US')} (${((d / t) * 100).toFixed(1)}%)`);
+      console.log(
+        `${agent}/${f}: ${t.toLocaleString('en-US')} -> ${d.toLocaleString('en-US')} (${((d / t) * 100).toFixed(1)}%)`,
+      );
     }
   }
 } catch (e) {

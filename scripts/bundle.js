@@ -40,7 +40,9 @@ const builtins = {
   name: 'builtins',
   setup(build) {
     // A dynamic import or a require() wants the whole module: node's own, left as written.
-    build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : { external: true }));
+    build.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : { external: true },
+    );
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path: name }) => {
       const module = process.getBuiltinModule(name);
       const load = `process.getBuiltinModule(${JSON.stringify(name)})`;
@@ -49,12 +51,21 @@ const builtins = {
       if (LAZY.includes(name)) {
         // Its functions only, each loading the module at its first call.
         const functions = names.filter((k) => typeof module[k] === 'function');
-        return js([`const m = () => ${load};`, 'export default new Proxy({}, { get: (_, k) => m()[k] });', ...functions.map((k) => `export const ${k} = (...args) => m().${k}(...args);`)]);
+        return js([
+          `const m = () => ${load};`,
+          'export default new Proxy({}, { get: (_, k) => m()[k] });',
+          ...functions.map((k) => `export const ${k} = (...args) => m().${k}(...args);`),
+        ]);
       }
       // fs.promises is a getter that loads fs/promises: read on first use too.
-      const getter = (k) => Object.getOwnPropertyDescriptor(module, k)?.get !== undefined && typeof module[k] === 'object';
+      const getter = (k) =>
+        Object.getOwnPropertyDescriptor(module, k)?.get !== undefined && typeof module[k] === 'object';
       const exported = (k) => (getter(k) ? `new Proxy({}, { get: (_, p) => m.${k}[p] })` : `(() => m.${k})()`);
-      return js([`const m = ${load};`, 'export default m;', ...names.map((k) => `export const ${k} = /* @__PURE__ */ ${exported(k)};`)]);
+      return js([
+        `const m = ${load};`,
+        'export default m;',
+        ...names.map((k) => `export const ${k} = /* @__PURE__ */ ${exported(k)};`),
+      ]);
     });
   },
 };
@@ -111,11 +122,13 @@ export async function bundle(entries, outdir, names = { entry: '[dir]/[name]', c
  */
 function compileEagerly(metafile, entries) {
   // The hot-path file has no code of its own: its chunk is the one of the modules it imports.
-  const hot = metafile.inputs[path.relative(root, HOT_PATH).split(path.sep).join('/')]?.imports.map((i) => i.path) ?? [];
+  const hot =
+    metafile.inputs[path.relative(root, HOT_PATH).split(path.sep).join('/')]?.imports.map((i) => i.path) ?? [];
   const eager = Object.entries(metafile.outputs)
     .filter(([, o]) => entries.includes(o.entryPoint ?? '') || hot.some((i) => i in o.inputs))
     .map(([file]) => file);
-  if (eager.length !== entries.length + 1) throw new Error(`bundle: expected the entries and one hot-path chunk, found ${eager.join(', ')}`);
+  if (eager.length !== entries.length + 1)
+    throw new Error(`bundle: expected the entries and one hot-path chunk, found ${eager.join(', ')}`);
   /** @param {string} file @param {Set<string>} seen */
   const reaches = (file, seen = new Set()) => {
     for (const i of metafile.outputs[file]?.imports ?? []) {
@@ -133,4 +146,5 @@ function compileEagerly(metafile, entries) {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) compileEagerly(await bundle(['cli/cli.ts'], 'dist'), ['src/cli/cli.ts']);
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  compileEagerly(await bundle(['cli/cli.ts'], 'dist'), ['src/cli/cli.ts']);

@@ -22,8 +22,15 @@ export function eagerFunctions(code) {
   const statements = parse(code, { ecmaVersion: 'latest', sourceType: 'module' }).body;
   const lastImport = statements.findLastIndex((s) => s.type === 'ImportDeclaration');
   for (const s of statements.slice(0, Math.max(lastImport, 0))) {
-    const banner = s.type === 'VariableDeclaration' && s.declarations.length === 1 && s.declarations[0].id.type === 'Identifier' && s.declarations[0].id.name === 'require';
-    if (s.type !== 'ImportDeclaration' && !banner) throw new Error(`eagerFunctions: a statement before the imports end, at ${s.start}: not a module as esbuild writes it`);
+    const banner =
+      s.type === 'VariableDeclaration' &&
+      s.declarations.length === 1 &&
+      s.declarations[0].id.type === 'Identifier' &&
+      s.declarations[0].id.name === 'require';
+    if (s.type !== 'ImportDeclaration' && !banner)
+      throw new Error(
+        `eagerFunctions: a statement before the imports end, at ${s.start}: not a module as esbuild writes it`,
+      );
   }
   const functions = statements.filter((s) => s.type === 'FunctionDeclaration');
   if (functions.length === 0) return code;

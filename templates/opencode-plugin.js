@@ -8,22 +8,32 @@ import os from 'node:os';
 import path from 'node:path';
 
 const hook = (name, input, cwd) => {
-  const r = spawnSync('handoff', ['hook', name], { cwd, input: JSON.stringify(input), encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('handoff', ['hook', name], {
+    cwd,
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (r.stderr) process.stderr.write(r.stderr);
   return r.status === 0 ? r.stdout : '';
 };
 
-const database = () => path.join(process.env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), 'opencode', 'opencode.db');
+const database = () =>
+  path.join(process.env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), 'opencode', 'opencode.db');
 
 export const GitHandoff = async ({ directory }) => {
   const contexts = new Map();
   const contextFor = (sessionID) => {
     const key = sessionID ?? '';
     if (!contexts.has(key)) {
-      const out = hook('opencode-session-start', { session_id: sessionID, cwd: directory, hook_event_name: 'SessionStart', source: 'startup' }, directory);
+      const out = hook(
+        'opencode-session-start',
+        { session_id: sessionID, cwd: directory, hook_event_name: 'SessionStart', source: 'startup' },
+        directory,
+      );
       let text = '';
       try {
-        text = out.trim() ? JSON.parse(out).hookSpecificOutput?.additionalContext ?? '' : '';
+        text = out.trim() ? (JSON.parse(out).hookSpecificOutput?.additionalContext ?? '') : '';
       } catch {
         text = '';
       }
@@ -37,7 +47,17 @@ export const GitHandoff = async ({ directory }) => {
       if (text) output.system.push(text);
     },
     'experimental.session.compacting': async (input, output) => {
-      const text = hook('opencode-pre-compact', { session_id: input.sessionID, transcript_path: database(), cwd: directory, hook_event_name: 'PreCompact', trigger: 'auto' }, directory);
+      const text = hook(
+        'opencode-pre-compact',
+        {
+          session_id: input.sessionID,
+          transcript_path: database(),
+          cwd: directory,
+          hook_event_name: 'PreCompact',
+          trigger: 'auto',
+        },
+        directory,
+      );
       if (text.trim()) output.context.push(text.trim());
     },
     event: async ({ event }) => {

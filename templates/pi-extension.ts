@@ -6,7 +6,12 @@
 import { spawnSync } from 'node:child_process';
 
 function hook(name: string, input: Record<string, unknown>, cwd: string): string {
-  const r = spawnSync('handoff', ['hook', name], { cwd, input: JSON.stringify(input), encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('handoff', ['hook', name], {
+    cwd,
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (r.stderr) process.stderr.write(r.stderr);
   return r.status === 0 ? r.stdout : '';
 }
@@ -18,9 +23,18 @@ export default function (pi: any) {
   });
   pi.on('before_agent_start', async (event: any, ctx: any) => {
     if (context === undefined) {
-      const out = hook('pi-session-start', { session_id: ctx.sessionManager?.getSessionId?.(), cwd: ctx.cwd ?? process.cwd(), hook_event_name: 'SessionStart', source: 'startup' }, ctx.cwd ?? process.cwd());
+      const out = hook(
+        'pi-session-start',
+        {
+          session_id: ctx.sessionManager?.getSessionId?.(),
+          cwd: ctx.cwd ?? process.cwd(),
+          hook_event_name: 'SessionStart',
+          source: 'startup',
+        },
+        ctx.cwd ?? process.cwd(),
+      );
       try {
-        context = out.trim() ? JSON.parse(out).hookSpecificOutput?.additionalContext ?? '' : '';
+        context = out.trim() ? (JSON.parse(out).hookSpecificOutput?.additionalContext ?? '') : '';
       } catch {
         context = '';
       }
@@ -30,7 +44,18 @@ export default function (pi: any) {
   });
   pi.on('session_before_compact', async (event: any, ctx: any) => {
     const file = ctx.sessionManager?.getSessionFile?.();
-    hook('pi-pre-compact', { session_id: ctx.sessionManager?.getSessionId?.(), transcript_path: file, cwd: ctx.cwd ?? process.cwd(), hook_event_name: 'PreCompact', trigger: event.customInstructions ? 'manual' : 'auto', custom_instructions: event.customInstructions }, ctx.cwd ?? process.cwd());
+    hook(
+      'pi-pre-compact',
+      {
+        session_id: ctx.sessionManager?.getSessionId?.(),
+        transcript_path: file,
+        cwd: ctx.cwd ?? process.cwd(),
+        hook_event_name: 'PreCompact',
+        trigger: event.customInstructions ? 'manual' : 'auto',
+        custom_instructions: event.customInstructions,
+      },
+      ctx.cwd ?? process.cwd(),
+    );
     // A new handoff: the next turn reads the resume prompt again.
     context = undefined;
     return undefined;

@@ -11,7 +11,8 @@ import type { ResumeParts } from '../src/resume/prompt.js';
 import { sessionContext } from '../src/resume/session-context.js';
 
 const lineText = fc.stringMatching(/^[^\r\n<]{0,40}$/);
-const docText = (eol: string) => fc.array(lineText, { maxLength: 8 }).map((lines) => (lines.length ? `${lines.join(eol)}${eol}` : ''));
+const docText = (eol: string) =>
+  fc.array(lineText, { maxLength: 8 }).map((lines) => (lines.length ? `${lines.join(eol)}${eol}` : ''));
 
 describe('marked blocks', () => {
   it('install then uninstall gives back the file byte for byte (LF and CRLF), and install is idempotent', () => {
@@ -46,7 +47,20 @@ describe('settings hooks', () => {
     const settings = fc.record({
       model: fc.option(fc.string({ maxLength: 10 }), { nil: undefined }),
       hooks: fc.option(
-        fc.dictionary(fc.constantFrom('SessionStart', 'PreCompact', 'Stop'), fc.array(fc.record({ matcher: fc.string({ maxLength: 5 }), hooks: fc.array(fc.record({ type: fc.constant('command'), command: fc.constantFrom('echo a', 'npm test') }), { minLength: 1, maxLength: 2 }) }), { minLength: 1, maxLength: 2 }), { minKeys: 1 }),
+        fc.dictionary(
+          fc.constantFrom('SessionStart', 'PreCompact', 'Stop'),
+          fc.array(
+            fc.record({
+              matcher: fc.string({ maxLength: 5 }),
+              hooks: fc.array(
+                fc.record({ type: fc.constant('command'), command: fc.constantFrom('echo a', 'npm test') }),
+                { minLength: 1, maxLength: 2 },
+              ),
+            }),
+            { minLength: 1, maxLength: 2 },
+          ),
+          { minKeys: 1 },
+        ),
         { nil: undefined },
       ),
     });
@@ -55,7 +69,10 @@ describe('settings hooks', () => {
       fc.property(settings, fc.constantFrom<number | string>(0, 2, 4, '\t', 'inline'), (value, indent) => {
         const text =
           indent === 'inline' && Object.values(value).some((v) => v !== undefined)
-            ? `{\n${Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n}\n`
+            ? `{\n${Object.entries(value)
+                .filter(([, v]) => v !== undefined)
+                .map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+                .join(',\n')}\n}\n`
             : `${JSON.stringify(value, null, indent === 'inline' ? 2 : indent)}\n`;
         const added = addHooks(text, [ours, { event: 'PreCompact', command: 'handoff hook claude-pre-compact' }], 'S');
         expect(added.added).toHaveLength(2);
@@ -86,22 +103,41 @@ const parts = (over: Partial<ResumeParts> = {}): ResumeParts => ({
   current_state: '',
   completed: '',
   files: [],
-  since: { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: [] },
+  since: {
+    head: null,
+    headFound: false,
+    commits: [],
+    commitCount: 0,
+    changedFiles: [],
+    stillUncommitted: [],
+    missingFiles: [],
+  },
   ...over,
 });
 
 describe('session context budget', () => {
   it('passes a prompt at the limit whole and shortens one character more', () => {
-    expect(sessionContext('a'.repeat(10_000), parts())).toEqual({ text: 'a'.repeat(10_000), form: 'full', pointedPins: 0 });
+    expect(sessionContext('a'.repeat(10_000), parts())).toEqual({
+      text: 'a'.repeat(10_000),
+      form: 'full',
+      pointedPins: 0,
+    });
     const short = sessionContext('a'.repeat(10_001), parts());
     expect(short.form).toBe('pins-goal-next');
     expect(short.text).toContain('10,001 characters');
     expect(sessionContext('a'.repeat(20_000), parts({ next_steps: 'n'.repeat(9_900) })).form).toBe('pins-goal');
-    const long = sessionContext('a'.repeat(20_000), parts({ pins: [{ id: 'p1', file: '.handoff/pins/p1.md', text: 'p'.repeat(10_000) }] }));
+    const long = sessionContext(
+      'a'.repeat(20_000),
+      parts({ pins: [{ id: 'p1', file: '.handoff/pins/p1.md', text: 'p'.repeat(10_000) }] }),
+    );
     expect(long.form).toBe('pins-goal-next');
     expect(long.pointedPins).toBe(1);
     expect(long.text).toContain('Read `.handoff/pins/p1.md` now');
-    const many = Array.from({ length: 200 }, (_, i) => ({ id: `p${i}`, file: `.handoff/pins/p${i}.md`, text: 'p'.repeat(10_000) }));
+    const many = Array.from({ length: 200 }, (_, i) => ({
+      id: `p${i}`,
+      file: `.handoff/pins/p${i}.md`,
+      text: 'p'.repeat(10_000),
+    }));
     const pointer = sessionContext('a'.repeat(20_000), parts({ pins: many }));
     expect(pointer.form).toBe('pointer');
     expect(pointer.text).toContain('200 pinned constraints ');
@@ -110,7 +146,10 @@ describe('session context budget', () => {
 
 describe('hook input', () => {
   it('keeps known string fields, and says what was wrong otherwise', () => {
-    expect(parseHookInput('{"session_id":"s","trigger":"auto","custom_instructions":"","extra":1,"cwd":5}')).toEqual({ ok: true, input: { session_id: 's', trigger: 'auto', custom_instructions: '' } });
+    expect(parseHookInput('{"session_id":"s","trigger":"auto","custom_instructions":"","extra":1,"cwd":5}')).toEqual({
+      ok: true,
+      input: { session_id: 's', trigger: 'auto', custom_instructions: '' },
+    });
     expect(parseHookInput('')).toEqual({ ok: true, input: {} });
     expect(parseHookInput('null')).toMatchObject({ ok: false, problem: expect.stringContaining('stdin is null') });
     expect(parseHookInput('{')).toMatchObject({ ok: false, problem: expect.stringContaining('stdin is not JSON') });
@@ -125,13 +164,24 @@ describe('hook input', () => {
 
 describe('draft additions and usage', () => {
   it('appends lines at the end of a section and adds a missing one', () => {
-    expect(addToSections('## Goal\n\nx\n\n## References\n\n- one\n', { References: ['- two'], Decisions: ['- d'] })).toBe('## Goal\n\nx\n\n## References\n\n- one\n- two\n\n## Decisions\n\n- d\n');
-    expect(addToSections('## References\n\n', { References: ['## not a heading'] })).toBe('## References\n\n\\## not a heading\n');
+    expect(
+      addToSections('## Goal\n\nx\n\n## References\n\n- one\n', { References: ['- two'], Decisions: ['- d'] }),
+    ).toBe('## Goal\n\nx\n\n## References\n\n- one\n- two\n\n## Decisions\n\n- d\n');
+    expect(addToSections('## References\n\n', { References: ['## not a heading'] })).toBe(
+      '## References\n\n\\## not a heading\n',
+    );
   });
 
   it('reads the last main-thread assistant usage and skips torn lines', () => {
-    const a = (usage: object, extra = {}) => JSON.stringify({ type: 'assistant', message: { model: 'm', usage }, ...extra });
-    const text = ['{"torn', a({ input_tokens: 1, output_tokens: 2 }), a({ input_tokens: 100 }, { isSidechain: true }), '{"type":"user"}', ''].join('\n');
+    const a = (usage: object, extra = {}) =>
+      JSON.stringify({ type: 'assistant', message: { model: 'm', usage }, ...extra });
+    const text = [
+      '{"torn',
+      a({ input_tokens: 1, output_tokens: 2 }),
+      a({ input_tokens: 100 }, { isSidechain: true }),
+      '{"type":"user"}',
+      '',
+    ].join('\n');
     // What fills the context for the next turn, as `handoff meter` counts it: output tokens are not input yet.
     expect(lastUsage(text)).toEqual({ tokens: 1, model: 'm' });
     expect(lastUsage('{"type":"user"}\n')).toBeUndefined();

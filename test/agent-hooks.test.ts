@@ -60,7 +60,10 @@ describe('handoff hook claude-session-start', () => {
   });
 
   it('sends pins, goal and next steps inline and points to the file when the prompt is 50,000 characters', () => {
-    const decisions = Array.from({ length: 730 }, (_, i) => `- decision ${i}: ${'the table is documents_v2 because of the migration '.slice(0, 80)}`).join('\n');
+    const decisions = Array.from(
+      { length: 730 },
+      (_, i) => `- decision ${i}: ${'the table is documents_v2 because of the migration '.slice(0, 80)}`,
+    ).join('\n');
     const body = `## Goal\n\nship teams\n\n## Next steps\n\n- wire the billing form\n- run the migration\n\n## Decisions\n\n${decisions}\n`;
     const repo = withHandoff('ship teams', body);
     const prompt = repo.handoff(['resume']).stdout;
@@ -78,7 +81,9 @@ describe('handoff hook claude-session-start', () => {
     expect(context).toContain(`\`${file}\``);
     expect(context).toContain('handoff resume');
     // Never cut silently: the user is told too.
-    expect(out.systemMessage).toMatch(/over the 10,000 a session-start hook can pass to Claude Code uncut; sent the pins, goal and next steps/);
+    expect(out.systemMessage).toMatch(
+      /over the 10,000 a session-start hook can pass to Claude Code uncut; sent the pins, goal and next steps/,
+    );
     expect(hook.stderr).toContain(out.systemMessage);
   });
 
@@ -86,12 +91,18 @@ describe('handoff hook claude-session-start', () => {
     const repo = withHandoff();
     repo.write('long-pin.txt', `${'x'.repeat(11_000)}\n`);
     expect(repo.handoff(['pin', '--file', 'long-pin.txt']).code).toBe(0);
-    const out = JSON.parse(repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir) }).stdout);
+    const out = JSON.parse(
+      repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir) }).stdout,
+    );
     const context: string = out.hookSpecificOutput.additionalContext;
     expect(context.length).toBeLessThanOrEqual(10_000);
-    expect(context).toMatch(/This pin is too long to pass here \(11,001 characters\)\. Read `\.handoff\/pins\/[0-9a-z]{26}\.md` now/);
+    expect(context).toMatch(
+      /This pin is too long to pass here \(11,001 characters\)\. Read `\.handoff\/pins\/[0-9a-z]{26}\.md` now/,
+    );
     expect(context).toContain('handoff resume');
-    expect(out.systemMessage).toContain('sent the pins, goal and next steps (1 pin too long alone: pointed to its file)');
+    expect(out.systemMessage).toContain(
+      'sent the pins, goal and next steps (1 pin too long alone: pointed to its file)',
+    );
   });
 
   it('says nothing in a repository without .handoff/, and exits 0 when there is nothing to resume', () => {
@@ -128,7 +139,10 @@ describe('handoff hook claude-session-start', () => {
     expect(broken.stdout).toBe('');
     expect(broken.stderr).toMatch(/^handoff: warning: hook failed, ignored: .*config\.yml/);
     const outside = tempDir();
-    const nowhere = makeRepo().handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(outside), cwd: outside });
+    const nowhere = makeRepo().handoff(['hook', 'claude-session-start'], {
+      input: claudeSessionStart(outside),
+      cwd: outside,
+    });
     expect(nowhere.code).toBe(0);
     expect(nowhere.stderr).toMatch(/^handoff: warning: hook failed, ignored: not inside a git work tree/);
   });
@@ -137,8 +151,14 @@ describe('handoff hook claude-session-start', () => {
     const repo = withHandoff();
     const dir = tempDir();
     const log = path.join(dir, 'modules.log');
-    writeFileSync(path.join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`);
-    writeFileSync(path.join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});\n`);
+    writeFileSync(
+      path.join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
+    );
+    writeFileSync(
+      path.join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});\n`,
+    );
     const env = { NODE_OPTIONS: `--import=${pathToFileURL(path.join(dir, 'register.mjs')).href}` };
     for (const [name, input] of [
       ['claude-session-start', claudeSessionStart(repo.dir)],
@@ -149,7 +169,17 @@ describe('handoff hook claude-session-start', () => {
       expect(r.code).toBe(0);
       const loaded = readFileSync(log, 'utf8');
       expect(loaded).toContain('/dist/chunks/'); // the log works
-      for (const heavy of ['/simple-git/', '/yargs', '/remark', '/openai/', '/gpt-tokenizer/', 'tiktoken', '/dist/chunks/help-', '/dist/chunks/model-']) expect(loaded).not.toContain(heavy);
+      for (const heavy of [
+        '/simple-git/',
+        '/yargs',
+        '/remark',
+        '/openai/',
+        '/gpt-tokenizer/',
+        'tiktoken',
+        '/dist/chunks/help-',
+        '/dist/chunks/model-',
+      ])
+        expect(loaded).not.toContain(heavy);
     }
   });
 });
@@ -167,11 +197,15 @@ describe('handoff hook claude-pre-compact', () => {
     expect(made.parent).toBe(parent.id);
     expect(list.find((h: { id: string }) => h.id === parent.id).status).toBe('superseded');
     const text = repo.read(made.file);
-    expect(text).toMatch(/## References\n\n[\s\S]*- Claude Code session transcript: `[^`]*codemie-4c2ddfdc-v2\.0\.64\.jsonl`\n$/);
+    expect(text).toMatch(
+      /## References\n\n[\s\S]*- Claude Code session transcript: `[^`]*codemie-4c2ddfdc-v2\.0\.64\.jsonl`\n$/,
+    );
     expect(text).toContain('`src/teams.ts` (added, untracked)');
     const line = `handoff: wrote ${made.file} before Claude Code compacts (auto); goal: continue: build the teams page`;
     // Claude Code pastes PreCompact's stdout into the summarizer's prompt as plain text.
-    expect(hook.stdout).toBe(`The handoff for the next session is in ${made.file} (git-handoff); mention that file in the summary.\nKeep these pinned constraints in the summary verbatim, word for word:\n- never touch src/auth\n`);
+    expect(hook.stdout).toBe(
+      `The handoff for the next session is in ${made.file} (git-handoff); mention that file in the summary.\nKeep these pinned constraints in the summary verbatim, word for word:\n- never touch src/auth\n`,
+    );
     expect(hook.stderr).toContain(`${line}\n`);
     // The hook firing again for the same compaction writes nothing more.
     const again = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
@@ -182,13 +216,17 @@ describe('handoff hook claude-pre-compact', () => {
     writeFileSync(longer, `${readFileSync(TRANSCRIPT, 'utf8')}\n`);
     repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, longer) });
     expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs).toHaveLength(3);
-    const goals = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs.map((h: { goal: string }) => h.goal);
+    const goals = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs.map(
+      (h: { goal: string }) => h.goal,
+    );
     expect(goals).toEqual(['continue: build the teams page']);
   });
 
   it('uses the custom instructions as the goal when given', () => {
     const repo = withHandoff();
-    const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT, 'focus on the billing form') });
+    const hook = repo.handoff(['hook', 'claude-pre-compact'], {
+      input: claudePreCompact(repo.dir, TRANSCRIPT, 'focus on the billing form'),
+    });
     expect(hook.code).toBe(0);
     expect(hook.stderr).toContain('(manual); goal: continue: focus on the billing form');
   });
@@ -196,7 +234,9 @@ describe('handoff hook claude-pre-compact', () => {
   it('redacts a secret typed into the custom instructions before it reaches the goal', () => {
     const repo = withHandoff();
     const fakeKey = 'gh' + 'p_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
-    const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT, `use token ${fakeKey} for the deploy`) });
+    const hook = repo.handoff(['hook', 'claude-pre-compact'], {
+      input: claudePreCompact(repo.dir, TRANSCRIPT, `use token ${fakeKey} for the deploy`),
+    });
     expect(hook.code).toBe(0);
     const made = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0];
     expect(made.goal).toMatch(/^continue: use token \[REDACTED:github[a-z-]*\] for the deploy$/);
@@ -209,9 +249,13 @@ describe('handoff hook claude-pre-compact', () => {
     const missing = path.join(tempDir(), 'gone.jsonl');
     const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, missing) });
     expect(hook.code).toBe(0);
-    expect(hook.stderr).toContain(`handoff: warning: the transcript ${missing} does not exist; the handoff is drafted from git alone`);
+    expect(hook.stderr).toContain(
+      `handoff: warning: the transcript ${missing} does not exist; the handoff is drafted from git alone`,
+    );
     const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0].file;
-    expect(repo.read(file)).toContain(`- Claude Code session transcript: \`${missing}\` (it does not exist at the time of this handoff)`);
+    expect(repo.read(file)).toContain(
+      `- Claude Code session transcript: \`${missing}\` (it does not exist at the time of this handoff)`,
+    );
     const none = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, undefined) });
     expect(none.code).toBe(0);
     expect(none.stderr).toContain('Claude Code sent no transcript_path');
@@ -223,7 +267,12 @@ describe('handoff hook claude-pre-compact', () => {
     const transcript = path.join(home, '.claude/projects/-repo/4c2ddfdc.jsonl');
     mkdirSync(path.dirname(transcript), { recursive: true });
     writeFileSync(transcript, readFileSync(TRANSCRIPT));
-    expect(repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, transcript), env: { HOME: home } }).code).toBe(0);
+    expect(
+      repo.handoff(['hook', 'claude-pre-compact'], {
+        input: claudePreCompact(repo.dir, transcript),
+        env: { HOME: home },
+      }).code,
+    ).toBe(0);
     const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0].file;
     const text = repo.read(file);
     expect(text).toContain('- Claude Code session transcript: `~/.claude/projects/-repo/4c2ddfdc.jsonl`');
@@ -242,18 +291,31 @@ describe('handoff hook claude-pre-compact', () => {
 describe('handoff hook gemini-*', () => {
   it('answers Gemini CLI SessionStart and PreCompress input', () => {
     const repo = withHandoff();
-    const base = { session_id: 'c0ffee', transcript_path: path.join(TRANSCRIPTS, 'gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json'), cwd: repo.dir, timestamp: '2026-01-16T11:01:00.000Z' };
-    const start = repo.handoff(['hook', 'gemini-session-start'], { input: JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }) });
+    const base = {
+      session_id: 'c0ffee',
+      transcript_path: path.join(TRANSCRIPTS, 'gemini-cli/session-2026-01-16T11-01-file-ops-37b7abef.json'),
+      cwd: repo.dir,
+      timestamp: '2026-01-16T11:01:00.000Z',
+    };
+    const start = repo.handoff(['hook', 'gemini-session-start'], {
+      input: JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }),
+    });
     expect(start.code).toBe(0);
     expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toBe(repo.handoff(['resume']).stdout);
     // PreCompress fires before every model call: far below the threshold, nothing happens.
-    const notDue = repo.handoff(['hook', 'gemini-pre-compress'], { input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'auto' }) });
+    const notDue = repo.handoff(['hook', 'gemini-pre-compress'], {
+      input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'auto' }),
+    });
     expect(notDue.code).toBe(0);
     expect(notDue.stdout).toBe('');
     expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs).toHaveLength(1);
-    const compress = repo.handoff(['hook', 'gemini-pre-compress'], { input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'manual' }) });
+    const compress = repo.handoff(['hook', 'gemini-pre-compress'], {
+      input: JSON.stringify({ ...base, hook_event_name: 'PreCompress', trigger: 'manual' }),
+    });
     expect(compress.code).toBe(0);
-    expect(JSON.parse(compress.stdout).systemMessage).toMatch(/before Gemini CLI compacts \(manual\); goal: continue: build the teams page$/);
+    expect(JSON.parse(compress.stdout).systemMessage).toMatch(
+      /before Gemini CLI compacts \(manual\); goal: continue: build the teams page$/,
+    );
     const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0].file;
     expect(repo.read(file)).toContain('- Gemini CLI session transcript: `');
   });
@@ -265,7 +327,9 @@ describe('compaction hooks: pins verbatim, Gemini only when a compression is due
     const pin = 'Keep <Widget> & "quoted" names exactly as written.';
     expect(repo.handoff(['pin', pin]).code).toBe(0);
     const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
-    expect(hook.stdout).toContain(`Keep these pinned constraints in the summary verbatim, word for word:\n- never touch src/auth\n- ${pin}\n`);
+    expect(hook.stdout).toContain(
+      `Keep these pinned constraints in the summary verbatim, word for word:\n- never touch src/auth\n- ${pin}\n`,
+    );
   });
 
   it('Gemini CLI PreCompress writes a handoff once the session passed half of the window', () => {
@@ -277,7 +341,13 @@ describe('compaction hooks: pins verbatim, Gemini only when a compression is due
       { id: '2', type: 'gemini', content: 'ok', tokens: { input: 600_000 }, model: 'gemini-2.5-pro' },
     ];
     writeFileSync(chat, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    const input = JSON.stringify({ session_id: 'g-due', transcript_path: chat, cwd: repo.dir, hook_event_name: 'PreCompress', trigger: 'auto' });
+    const input = JSON.stringify({
+      session_id: 'g-due',
+      transcript_path: chat,
+      cwd: repo.dir,
+      hook_event_name: 'PreCompress',
+      trigger: 'auto',
+    });
     const hook = repo.handoff(['hook', 'gemini-pre-compress'], { input });
     expect(JSON.parse(hook.stdout).systemMessage).toMatch(/before Gemini CLI compacts \(auto\)/);
     expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs).toHaveLength(2);
@@ -289,11 +359,18 @@ describe('handoff hook claude-meter (opt-in)', () => {
     const repo = withHandoff();
     repo.write('.handoff/config.yml', 'meter_threshold: 15\n');
     // The fixture's last assistant reply filled 6 + 132 + 36,388 = 36,526 tokens of Claude's 200,000.
-    const stop = JSON.stringify({ session_id: 'meter-1', transcript_path: TRANSCRIPT, cwd: repo.dir, hook_event_name: 'Stop', stop_hook_active: false });
+    const stop = JSON.stringify({
+      session_id: 'meter-1',
+      transcript_path: TRANSCRIPT,
+      cwd: repo.dir,
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+    });
     const env = { TMPDIR: tempDir() };
     const first = repo.handoff(['hook', 'claude-meter'], { input: stop, env });
     expect(first.code).toBe(0);
-    const line = "handoff: Claude Code's context is at 18% (36,526 of 200,000 tokens); consider `handoff new \"<next goal>\"` and a fresh session before it compacts";
+    const line =
+      'handoff: Claude Code\'s context is at 18% (36,526 of 200,000 tokens); consider `handoff new "<next goal>"` and a fresh session before it compacts';
     expect(JSON.parse(first.stdout)).toEqual({ systemMessage: line });
     // One formula: `handoff meter` on the same transcript says the same.
     const meter = JSON.parse(repo.handoff(['meter', '--json', '--force', '--from', TRANSCRIPT]).stdout);

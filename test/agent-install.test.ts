@@ -29,17 +29,26 @@ describe('handoff agent install claude', () => {
     repo.write('.claude/settings.json', CLAUDE_SETTINGS);
     const r = repo.handoff(['agent', 'install', 'claude']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('handoff: .claude/settings.json: added the SessionStart, PreCompact hooks for Claude Code\nhandoff: .claude/commands/handoff.md: added for Claude Code\n');
+    expect(r.stderr).toBe(
+      'handoff: .claude/settings.json: added the SessionStart, PreCompact hooks for Claude Code\nhandoff: .claude/commands/handoff.md: added for Claude Code\n',
+    );
     const text = repo.read('.claude/settings.json');
     expect(text).toContain('// team settings');
     expect(text).toContain('"permissions": { "allow": ["Bash(npm test)"] }');
-    expect(text).toContain('{ "matcher": "Write|Edit", "hooks": [{ "type": "command", "command": "npx prettier --write" }] }');
+    expect(text).toContain(
+      '{ "matcher": "Write|Edit", "hooks": [{ "type": "command", "command": "npx prettier --write" }] }',
+    );
     const settings = JSON.parse(text.replace(/^\s*\/\/.*$/m, ''));
     expect(settings.hooks.SessionStart).toEqual([
       { matcher: 'startup', hooks: [{ type: 'command', command: 'echo hello' }] },
-      { matcher: 'startup|resume|compact', hooks: [{ type: 'command', command: 'handoff hook claude-session-start', timeout: 30 }] },
+      {
+        matcher: 'startup|resume|compact',
+        hooks: [{ type: 'command', command: 'handoff hook claude-session-start', timeout: 30 }],
+      },
     ]);
-    expect(settings.hooks.PreCompact).toEqual([{ hooks: [{ type: 'command', command: 'handoff hook claude-pre-compact', timeout: 60 }] }]);
+    expect(settings.hooks.PreCompact).toEqual([
+      { hooks: [{ type: 'command', command: 'handoff hook claude-pre-compact', timeout: 60 }] },
+    ]);
 
     const again = repo.handoff(['agent', 'install', 'claude']);
     expect(again.stderr).toContain('already installed; nothing changed');
@@ -47,13 +56,29 @@ describe('handoff agent install claude', () => {
 
     const status = JSON.parse(repo.handoff(['agent', 'status', 'claude', '--json']).stdout);
     expect(status.integrations).toEqual([
-      { agent: 'claude', title: 'Claude Code', file: path.join('.claude', 'settings.json'), kind: 'hooks', installed: ['SessionStart', 'PreCompact'], missing: [] },
-      { agent: 'claude', title: 'Claude Code', file: path.join('.claude', 'commands', 'handoff.md'), kind: 'file', installed: ['file'], missing: [] },
+      {
+        agent: 'claude',
+        title: 'Claude Code',
+        file: path.join('.claude', 'settings.json'),
+        kind: 'hooks',
+        installed: ['SessionStart', 'PreCompact'],
+        missing: [],
+      },
+      {
+        agent: 'claude',
+        title: 'Claude Code',
+        file: path.join('.claude', 'commands', 'handoff.md'),
+        kind: 'file',
+        installed: ['file'],
+        missing: [],
+      },
     ]);
 
     const gone = repo.handoff(['agent', 'uninstall', 'claude']);
     expect(gone.code).toBe(0);
-    expect(gone.stderr).toBe('handoff: .claude/commands/handoff.md: removed\nhandoff: .claude/settings.json: removed 2 handoff hooks\n');
+    expect(gone.stderr).toBe(
+      'handoff: .claude/commands/handoff.md: removed\nhandoff: .claude/settings.json: removed 2 handoff hooks\n',
+    );
     expect(repo.read('.claude/settings.json')).toBe(CLAUDE_SETTINGS);
   });
 
@@ -68,10 +93,25 @@ describe('handoff agent install claude', () => {
 
   it('removes only our hook from a group the user shares with it', () => {
     const repo = makeRepo();
-    const shared = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }, { type: 'command', command: 'handoff hook claude-meter' }] }] } };
+    const shared = {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: 'echo bye' },
+              { type: 'command', command: 'handoff hook claude-meter' },
+            ],
+          },
+        ],
+      },
+    };
     repo.write('.claude/settings.json', JSON.stringify(shared, null, 2));
-    expect(repo.handoff(['agent', 'uninstall', 'claude']).stderr).toBe('handoff: .claude/settings.json: removed 1 handoff hook\n');
-    expect(JSON.parse(repo.read('.claude/settings.json'))).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] } });
+    expect(repo.handoff(['agent', 'uninstall', 'claude']).stderr).toBe(
+      'handoff: .claude/settings.json: removed 1 handoff hook\n',
+    );
+    expect(JSON.parse(repo.read('.claude/settings.json'))).toEqual({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] },
+    });
   });
 
   it('refuses settings that are not JSON, naming the file, and changes nothing', () => {
@@ -79,7 +119,9 @@ describe('handoff agent install claude', () => {
     repo.write('.claude/settings.json', '{ "hooks": [ }');
     const r = repo.handoff(['agent', 'install', 'claude']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^handoff: \.claude\/settings\.json: not valid JSON \(\w+ at offset \d+\); expected an object/);
+    expect(r.stderr).toMatch(
+      /^handoff: \.claude\/settings\.json: not valid JSON \(\w+ at offset \d+\); expected an object/,
+    );
     expect(repo.read('.claude/settings.json')).toBe('{ "hooks": [ }');
     repo.write('.claude/settings.json', '{ "hooks": [] }');
     expect(repo.handoff(['agent', 'install', 'claude']).stderr).toContain('"hooks" must be an object');
@@ -93,13 +135,20 @@ describe('instruction-file blocks', () => {
     repo.write('AGENTS.md', original);
     const r = repo.handoff(['agent', 'install', 'codex']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('handoff: .codex/hooks.json: added the SessionStart, PreCompact hooks for Codex CLI\nhandoff: AGENTS.md: added the handoff block for Codex CLI\n');
+    expect(r.stderr).toContain(
+      'handoff: .codex/hooks.json: added the SessionStart, PreCompact hooks for Codex CLI\nhandoff: AGENTS.md: added the handoff block for Codex CLI\n',
+    );
     // Codex skips untrusted hooks without a word: the install says how to trust them.
     expect(r.stderr).toContain('trust_level = "trusted"');
     const hooks = JSON.parse(repo.read('.codex/hooks.json'));
-    expect(hooks.hooks.SessionStart[0]).toEqual({ matcher: 'startup|resume|compact', hooks: [{ type: 'command', command: 'handoff hook codex-session-start', timeout: 30 }] });
+    expect(hooks.hooks.SessionStart[0]).toEqual({
+      matcher: 'startup|resume|compact',
+      hooks: [{ type: 'command', command: 'handoff hook codex-session-start', timeout: 30 }],
+    });
     expect(hooks.hooks.PreCompact[0].hooks[0].command).toBe('handoff hook codex-pre-compact');
-    expect(repo.handoff(['agent', 'status', 'codex']).stdout).toMatch(/codex +hooks +\.codex\/hooks\.json: installed \(SessionStart, PreCompact\)\n +note: Codex CLI skips hooks it does not trust/);
+    expect(repo.handoff(['agent', 'status', 'codex']).stdout).toMatch(
+      /codex +hooks +\.codex\/hooks\.json: installed \(SessionStart, PreCompact\)\n +note: Codex CLI skips hooks it does not trust/,
+    );
     const text = repo.read('AGENTS.md');
     expect(text.startsWith(`${original}\n<!-- git-handoff:start -->\n## Handoffs (git-handoff)\n`)).toBe(true);
     expect(text.endsWith('<!-- git-handoff:end -->\n')).toBe(true);
@@ -110,12 +159,18 @@ describe('instruction-file blocks', () => {
     expect(repo.read('AGENTS.md')).toBe(text);
 
     // A stale block (edited by hand) is replaced; text after the block is kept.
-    const stale = text.replace(/<!-- git-handoff:start -->[\s\S]*<!-- git-handoff:end -->/, '<!-- git-handoff:start -->\nold words\n<!-- git-handoff:end -->') + '\n## Later section\n';
+    const stale =
+      text.replace(
+        /<!-- git-handoff:start -->[\s\S]*<!-- git-handoff:end -->/,
+        '<!-- git-handoff:start -->\nold words\n<!-- git-handoff:end -->',
+      ) + '\n## Later section\n';
     repo.write('AGENTS.md', stale);
     expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain('updated the handoff block for OpenCode');
     expect(repo.read('AGENTS.md')).toBe(`${text}\n## Later section\n`);
 
-    expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe('handoff: .codex/hooks.json: removed 2 handoff hooks\nhandoff: AGENTS.md: removed the handoff block\n');
+    expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe(
+      'handoff: .codex/hooks.json: removed 2 handoff hooks\nhandoff: AGENTS.md: removed the handoff block\n',
+    );
     expect(repo.read('AGENTS.md')).toBe(`${original}\n## Later section\n`);
   });
 
@@ -127,7 +182,12 @@ describe('instruction-file blocks', () => {
     expect(gemini.code).toBe(0);
     expect(gemini.stderr).toContain('GEMINI.md: added the handoff block for Gemini CLI');
     const settings = JSON.parse(repo.read('.gemini/settings.json'));
-    expect(settings.hooks.SessionStart[0].hooks[0]).toEqual({ name: 'handoff-resume', type: 'command', command: 'handoff hook gemini-session-start', timeout: 30_000 });
+    expect(settings.hooks.SessionStart[0].hooks[0]).toEqual({
+      name: 'handoff-resume',
+      type: 'command',
+      command: 'handoff hook gemini-session-start',
+      timeout: 30_000,
+    });
     expect(settings.hooks.PreCompress[0].hooks[0].command).toBe('handoff hook gemini-pre-compress');
     const status = repo.handoff(['agent', 'status']).stdout;
     expect(status).toMatch(/claude-md +block +CLAUDE\.md: installed/);
@@ -148,7 +208,9 @@ describe('instruction-file blocks', () => {
     const second = 'Never edit generated files.';
     expect(repo.handoff(['pin', second]).code).toBe(0);
     expect(repo.read('GEMINI.md')).not.toContain(second);
-    const hook = repo.handoff(['hook', 'gemini-session-start'], { input: JSON.stringify({ session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }) });
+    const hook = repo.handoff(['hook', 'gemini-session-start'], {
+      input: JSON.stringify({ session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }),
+    });
     expect(hook.code).toBe(0);
     const refreshed = repo.read('GEMINI.md');
     expect(refreshed).toContain(`\n\`\`\`text\n${second}\n\`\`\`\n`);
@@ -162,9 +224,13 @@ describe('instruction-file blocks', () => {
     repo.write('AGENTS.md', long);
     const r = repo.handoff(['agent', 'install', 'codex']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/handoff: AGENTS\.md is [\d,]+ bytes, more than the 32,768 an agent reads; the block is placed first so it is read/);
+    expect(r.stderr).toMatch(
+      /handoff: AGENTS\.md is [\d,]+ bytes, more than the 32,768 an agent reads; the block is placed first so it is read/,
+    );
     const text = repo.read('AGENTS.md');
-    const firstKiB = Buffer.from(text).subarray(0, 32 * 1024).toString();
+    const firstKiB = Buffer.from(text)
+      .subarray(0, 32 * 1024)
+      .toString();
     expect(firstKiB).toContain('<!-- git-handoff:end -->');
     expect(repo.handoff(['agent', 'install', 'codex']).stderr).toContain('nothing changed');
     repo.handoff(['agent', 'uninstall', 'codex']);
@@ -176,25 +242,47 @@ describe('instruction-file blocks', () => {
     repo.write('AGENTS.md', '# Agents\n<!-- git-handoff:start -->\nhalf a block\n');
     const r = repo.handoff(['agent', 'install', 'codex']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('handoff: AGENTS.md: expected one <!-- git-handoff:start --> line followed by one <!-- git-handoff:end --> line; fix or remove the markers by hand\n');
+    expect(r.stderr).toBe(
+      'handoff: AGENTS.md: expected one <!-- git-handoff:start --> line followed by one <!-- git-handoff:end --> line; fix or remove the markers by hand\n',
+    );
     expect(repo.read('AGENTS.md')).toBe('# Agents\n<!-- git-handoff:start -->\nhalf a block\n');
     expect(existsSync(path.join(repo.dir, '.codex/hooks.json'))).toBe(false);
   });
 
   it('OpenCode and pi get a project plugin and extension, the /handoff commands come along, and uninstall takes exactly them away', () => {
     const repo = makeRepo();
-    repo.write('.opencode/command/review.md', 'the user\'s own command\n');
-    expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain('handoff: .opencode/plugin/git-handoff.js: added for OpenCode\n');
+    repo.write('.opencode/command/review.md', "the user's own command\n");
+    expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain(
+      'handoff: .opencode/plugin/git-handoff.js: added for OpenCode\n',
+    );
     expect(repo.read('.opencode/plugin/git-handoff.js')).toContain("'experimental.session.compacting'");
     expect(repo.read('.opencode/command/handoff.md')).toContain('handoff new "$ARGUMENTS" --from auto --no-edit');
-    expect(repo.handoff(['agent', 'install', 'pi']).stderr).toContain('handoff: .pi/extensions/git-handoff.ts: added for pi\n');
-    expect(repo.handoff(['agent', 'install', 'claude']).stderr).toContain('handoff: .claude/commands/handoff.md: added for Claude Code\n');
-    expect(repo.handoff(['agent', 'install', 'gemini']).stderr).toContain('handoff: .gemini/commands/handoff.toml: added for Gemini CLI\n');
-    expect(repo.handoff(['agent', 'status', 'opencode']).stdout).toMatch(/opencode +file +\.opencode\/plugin\/git-handoff\.js: installed/);
-    expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain('.opencode/plugin/git-handoff.js: already current; nothing changed');
+    expect(repo.handoff(['agent', 'install', 'pi']).stderr).toContain(
+      'handoff: .pi/extensions/git-handoff.ts: added for pi\n',
+    );
+    expect(repo.handoff(['agent', 'install', 'claude']).stderr).toContain(
+      'handoff: .claude/commands/handoff.md: added for Claude Code\n',
+    );
+    expect(repo.handoff(['agent', 'install', 'gemini']).stderr).toContain(
+      'handoff: .gemini/commands/handoff.toml: added for Gemini CLI\n',
+    );
+    expect(repo.handoff(['agent', 'status', 'opencode']).stdout).toMatch(
+      /opencode +file +\.opencode\/plugin\/git-handoff\.js: installed/,
+    );
+    expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain(
+      '.opencode/plugin/git-handoff.js: already current; nothing changed',
+    );
     expect(repo.handoff(['agent', 'uninstall', 'all']).code).toBe(0);
-    for (const gone of ['.opencode/plugin', '.opencode/command/handoff.md', '.pi', '.claude/commands', '.gemini/commands', 'AGENTS.md']) expect(existsSync(path.join(repo.dir, gone)), gone).toBe(false);
-    expect(repo.read('.opencode/command/review.md')).toBe('the user\'s own command\n');
+    for (const gone of [
+      '.opencode/plugin',
+      '.opencode/command/handoff.md',
+      '.pi',
+      '.claude/commands',
+      '.gemini/commands',
+      'AGENTS.md',
+    ])
+      expect(existsSync(path.join(repo.dir, gone)), gone).toBe(false);
+    expect(repo.read('.opencode/command/review.md')).toBe("the user's own command\n");
   });
 
   it('refuses to overwrite a file of the same name that is not ours, and writes nothing', () => {

@@ -11,8 +11,12 @@ const ok = (repo: Repo, args: string[]) => {
   return r;
 };
 
-const caches = (repo: Repo) => readdirSync(path.join(repo.dir, '.git')).filter((n) => /^handoff.*cache.*\.json$/.test(n));
-const goals = (repo: Repo) => (JSON.parse(ok(repo, ['list', '--json']).stdout) as { handoffs: Array<{ goal: string }> }).handoffs.map((h) => h.goal);
+const caches = (repo: Repo) =>
+  readdirSync(path.join(repo.dir, '.git')).filter((n) => /^handoff.*cache.*\.json$/.test(n));
+const goals = (repo: Repo) =>
+  (JSON.parse(ok(repo, ['list', '--json']).stdout) as { handoffs: Array<{ goal: string }> }).handoffs.map(
+    (h) => h.goal,
+  );
 
 describe('the cache', () => {
   it('is one file in the git directory after any mix of commands', () => {
@@ -62,8 +66,23 @@ describe('the cache', () => {
     const stat = statSync(path.join(repo.dir, '.handoff/handoffs', name!));
     const id = name!.slice(0, -3);
     // What the earlier stat-keyed cache held, matching the file's size and time exactly.
-    const meta = { id, goal: 'a wrong goal', status: 'done', created: '2026-01-01T00:00:00.000Z', author: '', branch: 'main', base: null, head: null, parent: null, files: [] };
-    for (const text of ['{not json', JSON.stringify({ version: 1, entries: { [name!]: { size: stat.size, mtimeMs: stat.mtimeMs, meta } } }), JSON.stringify({ format: 2, version: 'other', items: {} })]) {
+    const meta = {
+      id,
+      goal: 'a wrong goal',
+      status: 'done',
+      created: '2026-01-01T00:00:00.000Z',
+      author: '',
+      branch: 'main',
+      base: null,
+      head: null,
+      parent: null,
+      files: [],
+    };
+    for (const text of [
+      '{not json',
+      JSON.stringify({ version: 1, entries: { [name!]: { size: stat.size, mtimeMs: stat.mtimeMs, meta } } }),
+      JSON.stringify({ format: 2, version: 'other', items: {} }),
+    ]) {
       writeFileSync(cacheFile, text);
       expect(goals(repo)).toEqual(['the real goal']);
       expect(ok(repo, ['resume']).stdout).toContain('the real goal');

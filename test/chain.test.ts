@@ -10,7 +10,10 @@ import { makeRepo, tempDir } from './helpers.js';
 type Todo = [string, 'pending' | 'in_progress' | 'completed'];
 const todos = (e: { cwd: string }, list: Todo[], id: string) =>
   tool(e, 'TodoWrite', { todos: list.map(([content, status]) => ({ content, status, activeForm: content })) }, id);
-const edit = (e: { cwd: string }, file: string, id: string) => [tool(e, 'Edit', { file_path: path.join(e.cwd, file), old_string: 'a', new_string: 'b' }, id), result(e, id, false)];
+const edit = (e: { cwd: string }, file: string, id: string) => [
+  tool(e, 'Edit', { file_path: path.join(e.cwd, file), old_string: 'a', new_string: 'b' }, id),
+  result(e, id, false),
+];
 
 function session(n: number, lines: string[]): string {
   const file = path.join(tempDir(), `session-${n}.jsonl`);
@@ -37,8 +40,19 @@ describe('a chain of four handoffs', () => {
     repo.write('src/export.ts', 'export const e = 1;\n');
     const s1 = session(1, [
       user(e, 'Build the CSV export of invoices. Never add new dependencies without asking.'),
-      assistantText(e, "We'll use papaparse for the CSV quoting because it handles every edge case. I'll use OFFSET pagination because it is the simplest."),
-      todos(e, [['Add the export endpoint', 'in_progress'], ['Paginate invoice list', 'pending'], ['Write the CSV tests', 'pending']], 't1'),
+      assistantText(
+        e,
+        "We'll use papaparse for the CSV quoting because it handles every edge case. I'll use OFFSET pagination because it is the simplest.",
+      ),
+      todos(
+        e,
+        [
+          ['Add the export endpoint', 'in_progress'],
+          ['Paginate invoice list', 'pending'],
+          ['Write the CSV tests', 'pending'],
+        ],
+        't1',
+      ),
       ...edit(e, 'src/export.ts', 't2'),
     ]);
     expect(repo.handoff(['new', 'CSV export', '--from', s1, '--no-edit']).code).toBe(0);
@@ -48,8 +62,19 @@ describe('a chain of four handoffs', () => {
     repo.write('src/csv.ts', 'export const q = 1;\n');
     const s2 = session(2, [
       user(e, 'Keep going.'),
-      assistantText(e, "We'll drop papaparse and write the CSV quoting by hand, because new dependencies are not allowed."),
-      todos(e, [['Add the export endpoint', 'completed'], ['Write the CSV tests', 'in_progress'], ['Paginate invoice list', 'pending']], 't3'),
+      assistantText(
+        e,
+        "We'll drop papaparse and write the CSV quoting by hand, because new dependencies are not allowed.",
+      ),
+      todos(
+        e,
+        [
+          ['Add the export endpoint', 'completed'],
+          ['Write the CSV tests', 'in_progress'],
+          ['Paginate invoice list', 'pending'],
+        ],
+        't3',
+      ),
       ...edit(e, 'src/csv.ts', 't4'),
       tool(e, 'Bash', { command: 'npm run lint' }, 't5'),
       result(e, 't5', true, 'lint failed'),
@@ -64,7 +89,14 @@ describe('a chain of four handoffs', () => {
       assistantText(e, 'Should voided invoices appear in the export?'),
       user(e, 'Keep going.'),
       assistantText(e, "I'll use keyset cursors instead of OFFSET, because tables reach 40 million rows."),
-      todos(e, [['Write the CSV tests', 'completed'], ['Paginate invoice list', 'in_progress']], 't6'),
+      todos(
+        e,
+        [
+          ['Write the CSV tests', 'completed'],
+          ['Paginate invoice list', 'in_progress'],
+        ],
+        't6',
+      ),
       ...edit(e, 'src/paginate.ts', 't7'),
     ]);
     const third = repo.handoff(['new', 'CSV export', '--from', s3, '--no-edit']);
@@ -74,10 +106,13 @@ describe('a chain of four handoffs', () => {
 
     // Session 4: a new task on top.
     repo.write('src/button.ts', 'export const b = 1;\n');
-    const s4 = session(4, [user(e, 'Add the download button.'), todos(e, [['Add the download button', 'in_progress']], 't8')]);
+    const s4 = session(4, [
+      user(e, 'Add the download button.'),
+      todos(e, [['Add the download button', 'in_progress']], 't8'),
+    ]);
     expect(repo.handoff(['new', 'CSV export: download button', '--from', s4, '--no-edit']).code).toBe(0);
 
-    const prompt = repo.handoff(["resume"]).stdout;
+    const prompt = repo.handoff(['resume']).stdout;
     if (process.env.CHAIN_DEBUG) writeFileSync(process.env.CHAIN_DEBUG, prompt);
     const decisions = section(prompt, 'Decisions');
     // Both later decisions are current; the ones they replace are not.
@@ -94,8 +129,10 @@ describe('a chain of four handoffs', () => {
     expect(section(prompt, 'In progress')).toContain('Add the download button');
     expect(countOf(prompt, 'Paginate invoice list')).toBe(1);
     // Earlier work is still named: files and commits of every link.
-    for (const f of ['src/export.ts', 'src/csv.ts', 'src/paginate.ts', 'src/button.ts']) expect(prompt).toContain(`\`${f}\``);
-    for (const c of ['Add the export endpoint (', 'Quote CSV by hand (', 'Keyset pagination (']) expect(section(prompt, 'Completed')).toContain(c);
+    for (const f of ['src/export.ts', 'src/csv.ts', 'src/paginate.ts', 'src/button.ts'])
+      expect(prompt).toContain(`\`${f}\``);
+    for (const c of ['Add the export endpoint (', 'Quote CSV by hand (', 'Keyset pagination ('])
+      expect(section(prompt, 'Completed')).toContain(c);
     // The user's constraint is offered once; chatter is not a constraint.
     expect(countOf(prompt, 'Never add new dependencies without asking.')).toBe(1);
     expect(prompt).not.toMatch(/Pin candidate[^\n]*Keep going/);

@@ -18,7 +18,16 @@ function setUp(): Repo {
 
 function check(repo: Repo, ...args: string[]) {
   const r = repo.handoff(['check', '--json', ...args]);
-  return { code: r.code, stderr: r.stderr, report: r.stdout ? (JSON.parse(r.stdout) as { ok: boolean; findings: Array<{ rule: string; file: string; line?: number; message: string; level: string }> }) : undefined };
+  return {
+    code: r.code,
+    stderr: r.stderr,
+    report: r.stdout
+      ? (JSON.parse(r.stdout) as {
+          ok: boolean;
+          findings: Array<{ rule: string; file: string; line?: number; message: string; level: string }>;
+        })
+      : undefined,
+  };
 }
 
 const rules = (r: ReturnType<typeof check>) => r.report!.findings.map((f) => `${f.rule} ${f.file}`);
@@ -37,7 +46,9 @@ describe('handoff check', () => {
     repo.write(handoffPath(id(3)), '---\nid: "' + id(3) + '"\ngoal: [unclosed\n---\n');
     const r = repo.handoff(['check']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(new RegExp(`^${handoffPath(id(3)).replace(/\./g, '\\.')}:\\d+: error: invalid YAML front-matter`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(`^${handoffPath(id(3)).replace(/\./g, '\\.')}:\\d+: error: invalid YAML front-matter`, 'm'),
+    );
   });
 
   it('reports a pin edited in place', () => {
@@ -67,7 +78,11 @@ describe('handoff check', () => {
     repo.handoff(['roadmap']);
     const r = check(repo);
     expect(r.code).toBe(1);
-    expect(rules(r)).toEqual([`duplicate-id ${handoffPath(id(5))}`, `duplicate-id ${handoffPath(id(6))}`, `format ${handoffPath(id(6))}`]);
+    expect(rules(r)).toEqual([
+      `duplicate-id ${handoffPath(id(5))}`,
+      `duplicate-id ${handoffPath(id(6))}`,
+      `format ${handoffPath(id(6))}`,
+    ]);
   });
 
   it('reports a parent cycle, a missing parent and paths outside the repository', () => {
@@ -76,23 +91,37 @@ describe('handoff check', () => {
     repo.write(handoffPath(id(4)), handoffText({ id: id(4), parent: id(3) }));
     repo.write(handoffPath(id(7)), handoffText({ id: id(7), parent: id(9) }));
     // A path outside the repository is refused when the file is read: a format finding.
-    repo.write(handoffPath(id(8)), handoffText({ id: id(8), files: [{ path: '../outside.txt', change: 'added', state: 'untracked' }] }));
+    repo.write(
+      handoffPath(id(8)),
+      handoffText({ id: id(8), files: [{ path: '../outside.txt', change: 'added', state: 'untracked' }] }),
+    );
     repo.handoff(['roadmap']);
     const r = check(repo);
     expect(r.code).toBe(1);
-    expect(rules(r)).toEqual([`cycle ${handoffPath(id(3))}`, `parent ${handoffPath(id(7))}`, `format ${handoffPath(id(8))}`]);
+    expect(rules(r)).toEqual([
+      `cycle ${handoffPath(id(3))}`,
+      `parent ${handoffPath(id(7))}`,
+      `format ${handoffPath(id(8))}`,
+    ]);
     expect(r.report!.findings[0]!.message).toContain(`${id(3)} -> ${id(4)} -> ${id(3)}`);
   });
 
   it('reports committed files missing at the head commit, and a stale roadmap', () => {
     const repo = setUp();
     const head = repo.git('rev-parse', 'HEAD').trim();
-    repo.write(handoffPath(id(3)), handoffText({ id: id(3), head, files: [
-      { path: 'README.md', change: 'modified', state: 'committed' },
-      { path: 'src/never-committed.ts', change: 'added', state: 'committed' },
-      { path: 'gone.ts', change: 'deleted', state: 'committed' },
-      { path: 'wip.ts', change: 'added', state: 'untracked' },
-    ] }));
+    repo.write(
+      handoffPath(id(3)),
+      handoffText({
+        id: id(3),
+        head,
+        files: [
+          { path: 'README.md', change: 'modified', state: 'committed' },
+          { path: 'src/never-committed.ts', change: 'added', state: 'committed' },
+          { path: 'gone.ts', change: 'deleted', state: 'committed' },
+          { path: 'wip.ts', change: 'added', state: 'untracked' },
+        ],
+      }),
+    );
     const r = check(repo);
     expect(rules(r)).toEqual([`roadmap .handoff/ROADMAP.md`, `files ${handoffPath(id(3))}`]);
     expect(r.report!.findings[1]!.message).toContain(`'src/never-committed.ts'`);
@@ -109,7 +138,10 @@ describe('handoff check', () => {
     repo.write(pinPath(id(4)), pinText({ id: id(4) }, 'new rule\n'));
     repo.handoff(['roadmap']);
     repo.commit('feature');
-    expect(rules(check(repo, '--base', base))).toEqual([`parent ${handoffPath(id(3))}`, `pin-review ${pinPath(id(4))}`]);
+    expect(rules(check(repo, '--base', base))).toEqual([
+      `parent ${handoffPath(id(3))}`,
+      `pin-review ${pinPath(id(4))}`,
+    ]);
     expect(rules(check(repo))).toContain(`format ${handoffPath(id(2))}`);
 
     const summary = path.join(repo.dir, '..', 'summary.md');
@@ -134,7 +166,9 @@ describe('handoff check', () => {
     execFileSync('git', ['clone', '-q', '--depth', '1', `file://${repo.dir}`, clone], { env: gitEnv() });
     const r = runHandoff(clone, ['check', '--base', old]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`handoff: --base '${old}' is not in this shallow clone; fetch it (git fetch --deepen=50 origin, or actions/checkout with fetch-depth: 0)\n`);
+    expect(r.stderr).toBe(
+      `handoff: --base '${old}' is not in this shallow clone; fetch it (git fetch --deepen=50 origin, or actions/checkout with fetch-depth: 0)\n`,
+    );
   });
 
   it('exits 2 on a usage error', () => {
@@ -163,13 +197,22 @@ describe('handoff check', () => {
     repo.git('commit', '-q', '--author', 'Mallory <mallory@example.com>', '-m', 'tidy up');
     const json = check(repo, '--base', base);
     expect(json.code).toBe(0); // nothing is wrong with the file: it is for a person to judge
-    expect(json.report!.findings).toEqual([{ level: 'warning', file: pinPath(id(5)), rule: 'pin-review', message: `pin added by Mallory <mallory@example.com> contains wording addressed to the agent rather than the team (overriding instructions, secrecy or sending secrets): every agent is told to obey it word for word, so read it closely before merging: ${JSON.stringify(evil.trimEnd())}` }]);
+    expect(json.report!.findings).toEqual([
+      {
+        level: 'warning',
+        file: pinPath(id(5)),
+        rule: 'pin-review',
+        message: `pin added by Mallory <mallory@example.com> contains wording addressed to the agent rather than the team (overriding instructions, secrecy or sending secrets): every agent is told to obey it word for word, so read it closely before merging: ${JSON.stringify(evil.trimEnd())}`,
+      },
+    ]);
     const text = repo.handoff(['check', '--base', base]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`${pinPath(id(5))}: warning: pin added by Mallory <mallory@example.com>`);
     expect(text.stdout).toContain('upload ~/.ssh');
     const gh = repo.handoff(['check', '--base', base, '--format', 'github']);
-    expect(gh.stdout).toContain(`::warning file=${pinPath(id(5))},title=handoff check%3A pin-review::pin added by Mallory`);
+    expect(gh.stdout).toContain(
+      `::warning file=${pinPath(id(5))},title=handoff check%3A pin-review::pin added by Mallory`,
+    );
     expect(gh.stdout).toContain('### Pins to review');
     expect(gh.stdout).toContain('committed by Mallory <mallory@example.com>');
     expect(gh.stdout).toContain(`\`\`\`\`text\n${evil.trimEnd()}\n\`\`\`\``);

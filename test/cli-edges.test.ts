@@ -21,7 +21,14 @@ describe('help', () => {
     const repo = makeRepo();
     const bin = tempDir();
     symlinkSync(BIN, path.join(bin, 'git-handoff'));
-    const env = { ...gitEnv(), PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, MANPATH: MAN, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80' };
+    const env = {
+      ...gitEnv(),
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      MANPATH: MAN,
+      MANPAGER: 'cat',
+      PAGER: 'cat',
+      MANWIDTH: '80',
+    };
     const shown = spawnSync('git', ['handoff', '--help'], { cwd: repo.dir, env, encoding: 'utf8' });
     expect(shown.stdout).toMatch(/git-handoff,\s+handoff\s+-\s+keep\s+an\s+AI\s+coding\s+agent/);
     expect(shown.stdout).toMatch(/^\s+resume \[id\]$/m);
@@ -31,9 +38,13 @@ describe('help', () => {
 describe('messages', () => {
   it('--dry-run with no model configured says so plainly', () => {
     const repo = makeRepo();
-    const run = repo.handoff(['new', 'work', '--llm', '--dry-run'], { env: { OPENAI_BASE_URL: '', HANDOFF_MODEL: '', OPENAI_API_KEY: '' } });
+    const run = repo.handoff(['new', 'work', '--llm', '--dry-run'], {
+      env: { OPENAI_BASE_URL: '', HANDOFF_MODEL: '', OPENAI_API_KEY: '' },
+    });
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/^handoff: dry run: nothing sent; the request \(\d+ tokens, nothing left out\) would go to the model \(none configured yet\) at the OpenAI API\n$/);
+    expect(run.stderr).toMatch(
+      /^handoff: dry run: nothing sent; the request \(\d+ tokens, nothing left out\) would go to the model \(none configured yet\) at the OpenAI API\n$/,
+    );
     expect(repo.files('.handoff/handoffs')).toEqual([]);
   });
 });
@@ -44,7 +55,9 @@ describe('arguments', () => {
     const pinned = repo.handoff(['pin', '--', '--help']);
     expect(pinned.code).toBe(0);
     expect(pinned.stdout).toMatch(/^Pinned /);
-    expect(JSON.parse(repo.handoff(['pins', '--json']).stdout).pins.map((p: { text: string }) => p.text)).toEqual(['--help']);
+    expect(JSON.parse(repo.handoff(['pins', '--json']).stdout).pins.map((p: { text: string }) => p.text)).toEqual([
+      '--help',
+    ]);
   });
 
   it('an id of the other kind is named for what it is', () => {
@@ -52,7 +65,9 @@ describe('arguments', () => {
     const pin = /Pinned (\w+)/.exec(repo.handoff(['pin', 'use tabs']).stdout)![1]!;
     const shown = repo.handoff(['show', pin.slice(0, 10)]);
     expect(shown.code).toBe(1);
-    expect(shown.stderr).toBe(`handoff: '${pin.slice(0, 10)}' is a pin, not a handoff (handoff pins lists pins; handoff list lists handoffs)\n`);
+    expect(shown.stderr).toBe(
+      `handoff: '${pin.slice(0, 10)}' is a pin, not a handoff (handoff pins lists pins; handoff list lists handoffs)\n`,
+    );
     const handoff = path.basename(repo.handoff(['new', 'work']).stdout.trim(), '.md');
     const unpinned = repo.handoff(['unpin', handoff]);
     expect(unpinned.code).toBe(1);

@@ -26,7 +26,20 @@ describe('constraint detection on labelled sentences', () => {
   });
 
   it('never offers chatter as a rule, and still sees a rule inside a longer sentence', () => {
-    for (const chatter of ['Keep going.', 'Keep going, nearly there.', 'keep it up!', 'Keep at it', 'ok, keep working on it.']) expect(isConstraint(chatter), chatter).toBe(false);
-    for (const rule of ["Keep the public API stable.", "no, don't mock completion.", 'what is it using? should be dimmer, don\'t modify the theme', 'invalid themes must NEVER explode']) expect(isConstraint(rule), rule).toBe(true);
+    for (const chatter of [
+      'Keep going.',
+      'Keep going, nearly there.',
+      'keep it up!',
+      'Keep at it',
+      'ok, keep working on it.',
+    ])
+      expect(isConstraint(chatter), chatter).toBe(false);
+    for (const rule of [
+      'Keep the public API stable.',
+      "no, don't mock completion.",
+      "what is it using? should be dimmer, don't modify the theme",
+      'invalid themes must NEVER explode',
+    ])
+      expect(isConstraint(rule), rule).toBe(true);
   });
 });

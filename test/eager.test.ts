@@ -46,15 +46,23 @@ describe('functions compiled with their module (scripts/eager.js)', () => {
     expect(rewritten).not.toMatch(/^(async )?function/m);
     const [before, after] = [await load(MODULE), await load(rewritten)];
     expect(after.result).toEqual(before.result);
-    expect(after.result).toEqual({ early: 42, named: ['twice', 'later', 'pairs'], pairs: [[2, 'function']], run: [1, 2] });
-    expect(await (after.later as (x: Promise<number>) => Promise<string>)(Promise.resolve(7))).toBe(path.join('a', '7'));
+    expect(after.result).toEqual({
+      early: 42,
+      named: ['twice', 'later', 'pairs'],
+      pairs: [[2, 'function']],
+      run: [1, 2],
+    });
+    expect(await (after.later as (x: Promise<number>) => Promise<string>)(Promise.resolve(7))).toBe(
+      path.join('a', '7'),
+    );
     expect((after.double as (n: number) => number)(5)).toBe(10);
     // Nothing left to rewrite: the build can run it on its own output.
     expect(eagerFunctions(rewritten)).toBe(rewritten);
   });
 
   it('V8 compiles the rewritten functions with the code around them, so a code cache holds them', () => {
-    const body = (i: number) => `function f${i}(a) { let s = 0; for (const x of a) s += x * ${i}; return [s, String(s), JSON.stringify({ s })].join(','); }`;
+    const body = (i: number) =>
+      `function f${i}(a) { let s = 0; for (const x of a) s += x * ${i}; return [s, String(s), JSON.stringify({ s })].join(','); }`;
     const code = Array.from({ length: 40 }, (_, i) => body(i)).join('\n');
     const cached = (source: string) => new vm.Script(source).createCachedData().length;
     // A lazily compiled function leaves only its outline in the cache.
@@ -62,13 +70,17 @@ describe('functions compiled with their module (scripts/eager.js)', () => {
   });
 
   it('refuses a module whose code runs before its imports end', () => {
-    expect(() => eagerFunctions('const a = f();\nimport "node:fs";\nfunction f() { return 1; }\n')).toThrow(/a statement before the imports end/);
+    expect(() => eagerFunctions('const a = f();\nimport "node:fs";\nfunction f() { return 1; }\n')).toThrow(
+      /a statement before the imports end/,
+    );
   });
 
   it('the build rewrote the entry and the hot-path chunk, and only them', () => {
     const dist = path.join(path.dirname(BIN), '../dist');
     const chunks = readdirSync(path.join(dist, 'chunks')).map((f) => path.join(dist, 'chunks', f));
-    const rewritten = [path.join(dist, 'cli/cli.js'), ...chunks].filter((f) => /^var \w+ = \((async )?function/m.test(readFileSync(f, 'utf8')));
+    const rewritten = [path.join(dist, 'cli/cli.js'), ...chunks].filter((f) =>
+      /^var \w+ = \((async )?function/m.test(readFileSync(f, 'utf8')),
+    );
     const hot = chunks.filter((f) => readFileSync(f, 'utf8').includes('async function buildResume('));
     expect(hot).toHaveLength(1);
     expect(rewritten.sort()).toEqual([path.join(dist, 'cli/cli.js'), hot[0]!].sort());

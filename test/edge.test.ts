@@ -26,7 +26,17 @@ describe('text that YAML and Markdown would like to eat', () => {
       expect(made.code).toBe(0);
       const shown = JSON.parse(repo.handoff(['show', idOf(made.stdout), '--json']).stdout);
       expect(shown.goal).toBe(goal);
-      expect(shown.sections.map((s: { title: string }) => s.title)).toEqual(['Goal', 'Completed', 'Current state', 'In progress', 'Next steps', 'Open questions', 'Decisions', 'Tried and abandoned', 'References']);
+      expect(shown.sections.map((s: { title: string }) => s.title)).toEqual([
+        'Goal',
+        'Completed',
+        'Current state',
+        'In progress',
+        'Next steps',
+        'Open questions',
+        'Decisions',
+        'Tried and abandoned',
+        'References',
+      ]);
       const resume = JSON.parse(repo.handoff(['resume', idOf(made.stdout), '--json']).stdout);
       expect(resume.goal).toBe(goal);
       expect(resume.prompt).toContain(goal);
@@ -54,13 +64,17 @@ describe('text that YAML and Markdown would like to eat', () => {
     const repo = makeRepo();
     const nul = repo.handoff(['pin'], { input: 'a\0b' });
     expect(nul.code).toBe(1);
-    expect(nul.stderr).toBe('handoff: the pin text contains a NUL byte; expected text (git would treat the file as binary)\n');
+    expect(nul.stderr).toBe(
+      'handoff: the pin text contains a NUL byte; expected text (git would treat the file as binary)\n',
+    );
     expect(repo.handoff(['pin', '  ']).stderr).toContain('the pin text is empty');
     repo.write('latin1.txt', '');
     writeFileSync(path.join(repo.dir, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
     const latin = repo.handoff(['pin', '--file', 'latin1.txt']);
     expect(latin.stderr).toBe('handoff: latin1.txt is not UTF-8 text; expected a UTF-8 text file\n');
-    expect(repo.handoff(['pin', '--file', 'missing.txt']).stderr).toBe('handoff: missing.txt: cannot read it (no such file)\n');
+    expect(repo.handoff(['pin', '--file', 'missing.txt']).stderr).toBe(
+      'handoff: missing.txt: cannot read it (no such file)\n',
+    );
     expect(repo.files('.handoff/pins')).toEqual([]);
   });
 });
@@ -75,8 +89,12 @@ describe('usage and lookup errors', () => {
     expect(repo.handoff(['new', 'a', 'b']).stderr).toContain('quote text that has spaces');
     const unknownCommand = repo.handoff(['lsit']);
     expect(unknownCommand.code).toBe(2);
-    expect(unknownCommand.stderr).toBe("handoff: unknown command 'lsit'. Did you mean 'list'? (handoff --help lists the commands)\n");
-    expect(repo.handoff(['list', '--status', 'closed']).stderr).toBe("handoff: --status must be one of open, done, superseded; got 'closed'\n");
+    expect(unknownCommand.stderr).toBe(
+      "handoff: unknown command 'lsit'. Did you mean 'list'? (handoff --help lists the commands)\n",
+    );
+    expect(repo.handoff(['list', '--status', 'closed']).stderr).toBe(
+      "handoff: --status must be one of open, done, superseded; got 'closed'\n",
+    );
   });
 
   it('unknown ids and ambiguous prefixes', () => {
@@ -88,7 +106,9 @@ describe('usage and lookup errors', () => {
     const ambiguous = repo.handoff(['show', a.slice(0, common)]);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toMatch(/is ambiguous: it matches 2 handoffs/);
-    expect(repo.handoff(['show', 'zzzz']).stderr).toBe("handoff: no handoff matches 'zzzz' (handoff list shows them)\n");
+    expect(repo.handoff(['show', 'zzzz']).stderr).toBe(
+      "handoff: no handoff matches 'zzzz' (handoff list shows them)\n",
+    );
     expect(repo.handoff(['unpin', 'zzzz']).code).toBe(1);
   });
 
@@ -100,7 +120,9 @@ describe('usage and lookup errors', () => {
     const list = repo.handoff(['list']);
     expect(list.code).toBe(1);
     expect(list.stdout).toContain('good one');
-    expect(list.stderr).toMatch(/^handoff: warning: skipped \.handoff\/handoffs\/01m8000000000000000000000a\.md: invalid YAML front-matter at line \d/);
+    expect(list.stderr).toMatch(
+      /^handoff: warning: skipped \.handoff\/handoffs\/01m8000000000000000000000a\.md: invalid YAML front-matter at line \d/,
+    );
     // One line number, the file's own, wherever the problem is shown.
     repo.write(broken, '---\nid: "01m8000000000000000000000a"\ngoal: [unclosed\nstatus: open\n---\n');
     const listed = repo.handoff(['list']).stderr;
@@ -111,7 +133,9 @@ describe('usage and lookup errors', () => {
     expect(checked).not.toMatch(/column|line [0-35-9]/);
     repo.write(broken, '---\nid: "01m8000000000000000000000a"\nstatus: "open"\n---\n');
     const show = repo.handoff(['show', '01m8000000']);
-    expect(show.stderr).toBe("handoff: .handoff/handoffs/01m8000000000000000000000a.md: front-matter 'goal' must be the goal text, e.g. goal: \"add team billing\"; it is missing\n");
+    expect(show.stderr).toBe(
+      'handoff: .handoff/handoffs/01m8000000000000000000000a.md: front-matter \'goal\' must be the goal text, e.g. goal: "add team billing"; it is missing\n',
+    );
     expect(repo.read(good)).toContain('good one');
   });
 
@@ -132,7 +156,10 @@ describe('usage and lookup errors', () => {
     expect(aborted.code).toBe(1);
     expect(aborted.stderr).toContain('emptied in the editor; nothing written');
     expect(repo.files('.handoff/handoffs')).toEqual([]);
-    writeFileSync(editor, '#!/bin/sh\nsed -i.bak "s/^## Decisions$/## Decisions\\n\\n- Use SQLite, because it needs no server./" "$1"\n');
+    writeFileSync(
+      editor,
+      '#!/bin/sh\nsed -i.bak "s/^## Decisions$/## Decisions\\n\\n- Use SQLite, because it needs no server./" "$1"\n',
+    );
     const kept = repo.handoff(['new', 'x', '--edit'], { env: { GIT_EDITOR: editor } });
     expect(kept.code).toBe(0);
     const text = repo.read(kept.stdout.trim());
@@ -153,7 +180,9 @@ describe('repository states', () => {
     expect(made.code).toBe(0);
     const text = repo.read(made.stdout.trim());
     expect(text).toContain('base: null\nhead: null');
-    expect(text).toMatch(/path: "a.txt"\n {4}change: "added"\n {4}insertions: 1\n {4}deletions: 0\n {4}state: "staged"/);
+    expect(text).toMatch(
+      /path: "a.txt"\n {4}change: "added"\n {4}insertions: 1\n {4}deletions: 0\n {4}state: "staged"/,
+    );
     expect(text).toMatch(/path: "b.txt"\n {4}change: "added"\n {4}state: "untracked"/);
     const resume = repo.handoff(['resume']);
     expect(resume.code).toBe(0);
@@ -246,7 +275,9 @@ describe('repository states', () => {
     const first = idOf(repo.handoff(['pin', 'use tabs']).stdout);
     const second = repo.handoff(['pin', 'use spaces', '--supersedes', first.slice(0, 10)]);
     expect(second.stdout).toContain(`superseding ${first}`);
-    expect(JSON.parse(repo.handoff(['pins', '--json']).stdout).pins.map((p: { text: string }) => p.text)).toEqual(['use spaces']);
+    expect(JSON.parse(repo.handoff(['pins', '--json']).stdout).pins.map((p: { text: string }) => p.text)).toEqual([
+      'use spaces',
+    ]);
     const all = JSON.parse(repo.handoff(['pins', '--all', '--json']).stdout).pins;
     expect(all.map((p: { status: string }) => p.status)).toEqual(['superseded', 'active']);
     const unpinned = repo.handoff(['unpin', idOf(second.stdout), '--reason', 'style guide changed']);

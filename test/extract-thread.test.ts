@@ -42,9 +42,14 @@ describe('questions the agent asked', () => {
 
 describe('approaches the user turned down', () => {
   it('keeps a rejection that follows what the agent did, not a plain "no" answer', () => {
-    const ex = run([tool(1), user("no, don't mock completion. mock the httpx library instead.", 2), agent('Should I keep the old name?', 3), user('no, rename it', 4)]);
+    const ex = run([
+      tool(1),
+      user("no, don't mock completion. mock the httpx library instead.", 2),
+      agent('Should I keep the old name?', 3),
+      user('no, rename it', 4),
+    ]);
     expect(ex.rejections.map((r) => r.text)).toEqual(["no, don't mock completion. mock the httpx library instead."]);
-    expect(isRejection('that didn\'t work, try the other way')).toBe(true);
+    expect(isRejection("that didn't work, try the other way")).toBe(true);
     expect(isRejection('Revert that change.')).toBe(true);
     expect(isRejection('nothing else to add')).toBe(false);
   });

@@ -8,7 +8,10 @@ export function id(n: number, tail = 'abcdefghjk'): string {
   return `01jx${String(n).padStart(12, '0')}${tail}`;
 }
 
-export function handoffText(meta: Partial<HandoffMeta> & { id: string }, body = '## Goal\n\nwork\n\n## Next steps\n\n- do the next thing\n'): string {
+export function handoffText(
+  meta: Partial<HandoffMeta> & { id: string },
+  body = '## Goal\n\nwork\n\n## Next steps\n\n- do the next thing\n',
+): string {
   return serializeHandoff(
     {
       goal: `goal of ${meta.id.slice(-4)}`,
@@ -27,7 +30,10 @@ export function handoffText(meta: Partial<HandoffMeta> & { id: string }, body = 
 }
 
 export function pinText(meta: Partial<PinMeta> & { id: string }, text: string): string {
-  return serializePin({ created: '2026-01-05T10:00:00.000Z', author: 'Test Author <author@example.com>', status: 'active', ...meta }, text);
+  return serializePin(
+    { created: '2026-01-05T10:00:00.000Z', author: 'Test Author <author@example.com>', status: 'active', ...meta },
+    text,
+  );
 }
 
 export const handoffPath = (i: string) => `.handoff/handoffs/${i}.md`;

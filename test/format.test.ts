@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { parseHandoff, serializeHandoff, updateHandoff, type HandoffMeta } from '../src/store/handoff.js';
 import { parseBody, renderBody } from '../src/store/markdown.js';
 import { parsePin, retirePin, serializePin } from '../src/store/pin.js';
-import { combineChanges, parseLog, parseNameStatus, parseNumstat, UNTRACKED_CAP, untrackedEntries } from '../src/git/git-output.js';
+import {
+  combineChanges,
+  parseLog,
+  parseNameStatus,
+  parseNumstat,
+  UNTRACKED_CAP,
+  untrackedEntries,
+} from '../src/git/git-output.js';
 import { resolveId, shortId } from '../src/store/id.js';
 import { fill } from '../src/store/template.js';
 
@@ -42,8 +49,10 @@ describe('handoff files', () => {
   });
 
   it('keeps unknown keys, comments and sections through an update', () => {
-    const text = serializeHandoff(meta, '## Goal\n\nx\n\n## Reviewer notes\n\nkeep this\n')
-      .replace('status: "open"\n', 'status: "open"\n# a comment a person wrote\nticket: JIRA-12\n');
+    const text = serializeHandoff(meta, '## Goal\n\nx\n\n## Reviewer notes\n\nkeep this\n').replace(
+      'status: "open"\n',
+      'status: "open"\n# a comment a person wrote\nticket: JIRA-12\n',
+    );
     const updated = updateHandoff(parseHandoff(text, 'h.md'), { status: 'done', finished: '2026-11-23T00:00:00.000Z' });
     expect(updated).toContain('# a comment a person wrote\nticket: JIRA-12\n');
     expect(updated).toContain('status: "done"');
@@ -55,15 +64,30 @@ describe('handoff files', () => {
     expect(() => parseHandoff('no front matter', 'x.md')).toThrow(/^x\.md: expected the file to start with a '---'/);
     expect(() => parseHandoff('---js\nmodule.exports = {}\n---\n', 'x.md')).toThrow(/plain '---' line.*never run/);
     expect(() => parseHandoff('---\nid: [\n---\n', 'x.md')).toThrow(/^x\.md: invalid YAML front-matter/);
-    expect(() => parseHandoff('---\nid: "01m82nhbsz8f055py1rnm6tr6v"\n---\n', 'x.md')).toThrow(/x\.md: front-matter 'goal' must be the goal text.*missing/);
+    expect(() => parseHandoff('---\nid: "01m82nhbsz8f055py1rnm6tr6v"\n---\n', 'x.md')).toThrow(
+      /x\.md: front-matter 'goal' must be the goal text.*missing/,
+    );
     expect(() => parseHandoff('---\nfn: !!js/function "function(){}"\n---\n', 'x.md')).toThrow(/x\.md: invalid YAML/);
   });
 });
 
 describe('pins', () => {
   it('keep their text byte for byte', () => {
-    for (const text of ['plain', 'trailing spaces   ', 'newlines\n\n', '---\nnot front matter\n---\n', '```\ncode\n```', 'ü 😀 "q" \'s\' : # |', '\n leading']) {
-      const meta = { id: '01m82nhbf9akf4nc6dq16mjhjv', created: '2026-11-22T22:21:11.977Z', author: 'A', status: 'active' as const };
+    for (const text of [
+      'plain',
+      'trailing spaces   ',
+      'newlines\n\n',
+      '---\nnot front matter\n---\n',
+      '```\ncode\n```',
+      'ü 😀 "q" \'s\' : # |',
+      '\n leading',
+    ]) {
+      const meta = {
+        id: '01m82nhbf9akf4nc6dq16mjhjv',
+        created: '2026-11-22T22:21:11.977Z',
+        author: 'A',
+        status: 'active' as const,
+      };
       const file = serializePin(meta, text);
       const pin = parsePin(file, 'p.md');
       expect(pin.text).toBe(text);
@@ -92,7 +116,13 @@ describe('the section scanner', () => {
       const tree = processor.parse(sample);
       const titles = tree.children
         .filter((n) => n.type === 'heading' && n.depth === 2)
-        .map((n) => sample.slice(n.position!.start.offset, n.position!.end.offset).replace(/^ *##/, '').replace(/#+ *$/, '').trim());
+        .map((n) =>
+          sample
+            .slice(n.position!.start.offset, n.position!.end.offset)
+            .replace(/^ *##/, '')
+            .replace(/#+ *$/, '')
+            .trim(),
+        );
       expect(body.sections.map((s) => s.title)).toEqual(titles);
     }
   });
@@ -154,7 +184,9 @@ describe('untracked directories', () => {
     expect(folded.every((e) => e.files === 3)).toBe(true);
     // Loose files in partly tracked directories fold by their top-level directory last.
     const loose = Array.from({ length: 300 }, (_, i) => `src/m${i % 3}/x${i}.ts`);
-    expect(untrackedEntries(loose, loose, 20)).toEqual([{ path: 'src/', change: 'added', state: 'untracked', files: 300 }]);
+    expect(untrackedEntries(loose, loose, 20)).toEqual([
+      { path: 'src/', change: 'added', state: 'untracked', files: 300 },
+    ]);
   });
 });
 

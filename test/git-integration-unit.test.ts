@@ -15,7 +15,14 @@ const cli = { node: "/opt/node's/bin/node", bin: '/opt/handoff/bin/handoff.js' }
 
 describe('hook blocks', () => {
   it('come out exactly as they went in', () => {
-    const script = fc.tuple(fc.constantFrom('#!/bin/sh', '#!/usr/bin/env bash', '#!/bin/bash -e'), fc.array(fc.string({ unit: 'grapheme-ascii' }).map((s) => s.replace(/\n/g, '')), { maxLength: 6 }), fc.boolean());
+    const script = fc.tuple(
+      fc.constantFrom('#!/bin/sh', '#!/usr/bin/env bash', '#!/bin/bash -e'),
+      fc.array(
+        fc.string({ unit: 'grapheme-ascii' }).map((s) => s.replace(/\n/g, '')),
+        { maxLength: 6 },
+      ),
+      fc.boolean(),
+    );
     fc.assert(
       fc.property(script, fc.constantFrom(...HOOK_NAMES), ([shebang, lines, finalNewline], hook) => {
         const original = [shebang, ...lines].join('\n') + (finalNewline ? '\n' : '');
@@ -35,7 +42,12 @@ describe('hook blocks', () => {
     expect(removeBlock(created)).toBe('');
     expect(created).toContain(`'/opt/node'\\''s/bin/node'`);
     for (const hook of HOOK_NAMES) {
-      for (const c of [cli, null]) expect(execFileSync('sh', ['-n'], { input: addBlock(undefined, hookBlock(hook, c, '1.2.3', true), 'after-shebang') }).toString()).toBe('');
+      for (const c of [cli, null])
+        expect(
+          execFileSync('sh', ['-n'], {
+            input: addBlock(undefined, hookBlock(hook, c, '1.2.3', true), 'after-shebang'),
+          }).toString(),
+        ).toBe('');
     }
   });
 });
@@ -43,7 +55,10 @@ describe('hook blocks', () => {
 describe('uniquePrefixes', () => {
   it('agrees with shortId', () => {
     const ids = fc.uniqueArray(fc.stringMatching(/^[0-9a-hjkmnp-tv-z]{26}$/), { minLength: 1, maxLength: 40 });
-    const near = fc.uniqueArray(fc.stringMatching(/^[01]{6}$/).map((s) => `01jx${s}0000000000000000`), { minLength: 1, maxLength: 30 });
+    const near = fc.uniqueArray(
+      fc.stringMatching(/^[01]{6}$/).map((s) => `01jx${s}0000000000000000`),
+      { minLength: 1, maxLength: 30 },
+    );
     fc.assert(
       fc.property(fc.oneof(ids, near), (list) => {
         const fast = uniquePrefixes(list);
@@ -55,9 +70,22 @@ describe('uniquePrefixes', () => {
 
 describe('mergeMaps', () => {
   it('takes the side that changed, keeps additions from both, honours deletions', () => {
-    const base = new Map([['a', '1'], ['b', '1'], ['c', '1']]);
-    const ours = new Map([['a', '2'], ['b', '1'], ['d', 'ours']]);
-    const theirs = new Map([['a', '1'], ['b', '3'], ['c', '1'], ['e', 'theirs']]);
+    const base = new Map([
+      ['a', '1'],
+      ['b', '1'],
+      ['c', '1'],
+    ]);
+    const ours = new Map([
+      ['a', '2'],
+      ['b', '1'],
+      ['d', 'ours'],
+    ]);
+    const theirs = new Map([
+      ['a', '1'],
+      ['b', '3'],
+      ['c', '1'],
+      ['e', 'theirs'],
+    ]);
     expect(Object.fromEntries(mergeMaps(base, ours, theirs))).toEqual({ a: '2', b: '3', d: 'ours', e: 'theirs' });
   });
 });

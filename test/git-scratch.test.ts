@@ -21,7 +21,9 @@ describe("git's output in scratch files", () => {
   it('resume reads the same through files as through pipes, past a pipe buffer, and leaves no file behind', () => {
     const repo = makeRepo();
     repo.handoff(['init']);
-    const many = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/a-module-with-a-rather-long-name-${i}.ts`, 'one\n']));
+    const many = Object.fromEntries(
+      Array.from({ length: 1500 }, (_, i) => [`src/a-module-with-a-rather-long-name-${i}.ts`, 'one\n']),
+    );
     repo.commit('many files', many);
     repo.write('notes.md', 'what is left\n');
     expect(repo.handoff(['new', 'carry on', '--no-edit']).code).toBe(0);
@@ -45,27 +47,34 @@ describe("git's output in scratch files", () => {
 
   // A full temp directory makes git fail to write its answer; a file size limit does the
   // same (git is killed by SIGXFSZ) and can be set without privileges.
-  it.skipIf(process.platform === 'win32')('a temp directory that cannot take the output: git is asked again through pipes, and the answer is the same', () => {
-    const repo = makeRepo();
-    repo.handoff(['init']);
-    repo.commit('code', { 'src/app.ts': 'one\n' });
-    repo.write('src/app.ts', 'two\n');
-    repo.write('notes.md', 'what is left\n');
-    expect(repo.handoff(['new', 'carry on', '--no-edit']).code).toBe(0);
-    repo.commit('the handoff', {});
-    repo.write('src/more.ts', 'three\n');
-    repo.git('add', 'src/more.ts');
-    const resume = (limited: boolean) => {
-      rmSync(path.join(repo.dir, '.git/handoff-cache.json'), { force: true });
-      const command = limited ? ['sh', '-c', 'ulimit -f 0 && exec "$0" "$@"', process.execPath] : [process.execPath];
-      const r = spawnSync(command[0]!, [...command.slice(1), BIN, 'resume'], { cwd: repo.dir, env: gitEnv(), encoding: 'utf8' });
-      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-    };
-    const normal = resume(false);
-    expect(normal.code).toBe(0);
-    expect(normal.stdout).toContain('- Files changed since then: `src/more.ts`');
-    expect(resume(true)).toEqual(normal);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'a temp directory that cannot take the output: git is asked again through pipes, and the answer is the same',
+    () => {
+      const repo = makeRepo();
+      repo.handoff(['init']);
+      repo.commit('code', { 'src/app.ts': 'one\n' });
+      repo.write('src/app.ts', 'two\n');
+      repo.write('notes.md', 'what is left\n');
+      expect(repo.handoff(['new', 'carry on', '--no-edit']).code).toBe(0);
+      repo.commit('the handoff', {});
+      repo.write('src/more.ts', 'three\n');
+      repo.git('add', 'src/more.ts');
+      const resume = (limited: boolean) => {
+        rmSync(path.join(repo.dir, '.git/handoff-cache.json'), { force: true });
+        const command = limited ? ['sh', '-c', 'ulimit -f 0 && exec "$0" "$@"', process.execPath] : [process.execPath];
+        const r = spawnSync(command[0]!, [...command.slice(1), BIN, 'resume'], {
+          cwd: repo.dir,
+          env: gitEnv(),
+          encoding: 'utf8',
+        });
+        return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+      };
+      const normal = resume(false);
+      expect(normal.code).toBe(0);
+      expect(normal.stdout).toContain('- Files changed since then: `src/more.ts`');
+      expect(resume(true)).toEqual(normal);
+    },
+  );
 
   it("git's error reaches the user through either", () => {
     const repo = makeRepo();
@@ -75,7 +84,9 @@ describe("git's output in scratch files", () => {
     for (const tmp of [scratch, refusing()]) {
       const r = repo.handoff(['new', 'a goal', '--no-edit'], { env: { TMPDIR: tmp, TMP: tmp, TEMP: tmp } });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^handoff: git [\w-]+ failed: fatal: bad numeric config value 'not-a-number' for 'core.bigfilethreshold'/m);
+      expect(r.stderr).toMatch(
+        /^handoff: git [\w-]+ failed: fatal: bad numeric config value 'not-a-number' for 'core.bigfilethreshold'/m,
+      );
     }
     expect(ours(scratch)).toEqual([]);
   });

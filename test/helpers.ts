@@ -99,7 +99,9 @@ export function makeRepo(options: { name?: string; empty?: boolean } = {}): Repo
     handoff: (args, opts) => runHandoff(dir, args, opts),
     files: (sub) => {
       try {
-        return readdirSync(path.join(dir, sub)).filter((n) => !n.startsWith('.')).sort();
+        return readdirSync(path.join(dir, sub))
+          .filter((n) => !n.startsWith('.'))
+          .sort();
       } catch {
         return [];
       }

@@ -8,28 +8,46 @@ import { handoffPath, handoffText, id } from './fixtures-items.js';
 
 // Heavy packages stay outside the bundle (scripts/bundle.js), so loading one shows as its
 // node_modules path; our own rarely used modules are lazy chunks named after their file.
-const HEAVY = /node_modules\/(yargs|remark[^/]*|simple-git|openai|gpt-tokenizer|js-tiktoken|sql\.js|diff)\/|\/dist\/chunks\/(help|model|new-model|spinner|opencode-db|readers)-/;
+const HEAVY =
+  /node_modules\/(yargs|remark[^/]*|simple-git|openai|gpt-tokenizer|js-tiktoken|sql\.js|diff)\/|\/dist\/chunks\/(help|model|new-model|spinner|opencode-db|readers)-/;
 
 /**
  * Runs the CLI with a module-resolution hook that logs every module URL it loads, and
  * node's own list of the built-in modules it loaded by the end ("NativeModule crypto"),
  * however they were loaded.
  */
-function loaded(cwd: string, args: string[], input = ''): { modules: string[]; builtins: string[]; code: number; stdout: string } {
+function loaded(
+  cwd: string,
+  args: string[],
+  input = '',
+): { modules: string[]; builtins: string[]; code: number; stdout: string } {
   const dir = tempDir();
   const log = path.join(dir, 'modules.log');
   const builtins = path.join(dir, 'builtins.log');
   const hooks = path.join(dir, 'hooks.mjs');
   writeFileSync(log, '');
-  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
+  );
   const register = path.join(dir, 'register.mjs');
   writeFileSync(
     register,
     `import { register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister(${JSON.stringify(`file://${hooks}`)});\n` +
       `process.on('exit', () => writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join('\\n')));\n`,
   );
-  const r = spawnSync(process.execPath, ['--import', `file://${register}`, BIN, ...args], { cwd, env: gitEnv(), encoding: 'utf8', input });
-  return { modules: readFileSync(log, 'utf8').split('\n').filter(Boolean), builtins: readFileSync(builtins, 'utf8').split('\n'), code: r.status ?? -1, stdout: r.stdout };
+  const r = spawnSync(process.execPath, ['--import', `file://${register}`, BIN, ...args], {
+    cwd,
+    env: gitEnv(),
+    encoding: 'utf8',
+    input,
+  });
+  return {
+    modules: readFileSync(log, 'utf8').split('\n').filter(Boolean),
+    builtins: readFileSync(builtins, 'utf8').split('\n'),
+    code: r.status ?? -1,
+    stdout: r.stdout,
+  };
 }
 
 /** The bundle's chunk whose source includes `marker` (one chunk holds each bundled package). */
@@ -53,7 +71,9 @@ describe('module loading on the git paths', () => {
       const { modules, builtins, code } = loaded(repo.dir, args);
       expect(code).toBe(0);
       // the log works: roadmap's own chunk, or the hot one (git-hook is in it)
-      expect(modules.some((m) => (args[0] === 'roadmap' ? m.includes('/dist/chunks/roadmap-') : m.endsWith(hot())))).toBe(true);
+      expect(
+        modules.some((m) => (args[0] === 'roadmap' ? m.includes('/dist/chunks/roadmap-') : m.endsWith(hot()))),
+      ).toBe(true);
       expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
       // node:crypto costs milliseconds to load: the bundle loads it on first use only
       // (scripts/bundle.js). pre-commit uses it: it hashes config.yml to record the tree it validated.
@@ -73,8 +93,16 @@ describe('module loading on the git paths', () => {
     repo.handoff(['pin', 'never touch the auth module']);
     repo.handoff(['new', 'first', '--no-edit']);
     repo.handoff(['new', 'second', '--no-edit']);
-    const start = JSON.stringify({ session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' });
-    for (const [args, input] of [[['resume'], ''], [['hook', 'claude-session-start'], start]] as const) {
+    const start = JSON.stringify({
+      session_id: 's',
+      cwd: repo.dir,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    for (const [args, input] of [
+      [['resume'], ''],
+      [['hook', 'claude-session-start'], start],
+    ] as const) {
       const { modules, code } = loaded(repo.dir, [...args], input);
       expect(code).toBe(0);
       expect(modules.some((m) => m.endsWith(hot()))).toBe(true); // the log works
@@ -91,10 +119,18 @@ describe('module loading on the git paths', () => {
     repo.handoff(['init']);
     repo.handoff(['pin', 'never touch the auth module']);
     repo.handoff(['new', 'first', '--no-edit']);
-    const start = JSON.stringify({ session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' });
+    const start = JSON.stringify({
+      session_id: 's',
+      cwd: repo.dir,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
     const first = loaded(repo.dir, ['resume']);
     expect(first.modules.some((m) => m.endsWith(patterns))).toBe(true); // a prompt never seen is redacted
-    for (const [args, input] of [[['resume'], ''], [['hook', 'claude-session-start'], start]] as const) {
+    for (const [args, input] of [
+      [['resume'], ''],
+      [['hook', 'claude-session-start'], start],
+    ] as const) {
       const again = loaded(repo.dir, [...args], input);
       expect(again.code).toBe(0);
       expect(again.modules.some((m) => m.endsWith(patterns))).toBe(false);
@@ -105,7 +141,9 @@ describe('module loading on the git paths', () => {
     // the ones seen clean before (the pin, the goal) stay remembered.
     repo.commit('more work', { 'src/more.ts': 'export const more = 1;\n' });
     expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(true);
-    const clean = (JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-cache.json'), 'utf8')) as { clean: string[] }).clean;
+    const clean = (
+      JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-cache.json'), 'utf8')) as { clean: string[] }
+    ).clean;
     expect(clean).toContain('never touch the auth module');
     expect(clean).toContain('first');
     expect(clean.filter((t) => t.includes('## Since the handoff'))).toHaveLength(2); // the prompt before the commit and after

@@ -47,7 +47,12 @@ describe('handoff hooks install / uninstall', () => {
     expect(commit.stderr).toBe('user hook ran\n');
 
     const status = JSON.parse(repo.handoff(['hooks', 'status', '--json']).stdout);
-    expect(status.hooks.map((h: { installed: boolean; current: boolean }) => h.installed && h.current)).toEqual([true, true, true, true]);
+    expect(status.hooks.map((h: { installed: boolean; current: boolean }) => h.installed && h.current)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(status.merge_driver.configured).toBe(true);
     expect(status.dir).toBe('.git/hooks');
 
@@ -86,7 +91,10 @@ describe('handoff hooks install / uninstall', () => {
   it("appends to husky's user scripts, not its regenerated _ directory", () => {
     const repo = makeRepo();
     repo.write('.husky/_/pre-commit', '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n');
-    repo.write('.husky/_/h', '#!/usr/bin/env sh\nn=$(basename "$0"); s=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n');
+    repo.write(
+      '.husky/_/h',
+      '#!/usr/bin/env sh\nn=$(basename "$0"); s=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n',
+    );
     for (const f of ['.husky/_/pre-commit', '.husky/_/h']) chmodSync(path.join(repo.dir, f), 0o755);
     repo.write('.husky/pre-commit', 'echo "husky user script" >&2\n');
     repo.git('config', 'core.hooksPath', '.husky/_');
@@ -101,10 +109,15 @@ describe('handoff hooks install / uninstall', () => {
     // husky runs the script; with no handoff on PATH the block warns and the commit goes through.
     repo.write(handoffPath(id(1)), handoffText({ id: id(1) }));
     repo.git('add', '-A');
-    const noHandoff = (process.env.PATH ?? '').split(path.delimiter).filter((d) => !existsSync(path.join(d, 'handoff'))).join(path.delimiter);
+    const noHandoff = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter((d) => !existsSync(path.join(d, 'handoff')))
+      .join(path.delimiter);
     const commit = gitRun(repo, ['commit', '-q', '-m', 'with husky'], { PATH: noHandoff });
     expect(commit.code).toBe(0);
-    expect(commit.stderr).toBe('husky user script\nhandoff: warning: the handoff CLI was not found; skipped (reinstall: handoff hooks install)\n');
+    expect(commit.stderr).toBe(
+      'husky user script\nhandoff: warning: the handoff CLI was not found; skipped (reinstall: handoff hooks install)\n',
+    );
     repo.handoff(['hooks', 'uninstall']);
     expect(repo.read('.husky/pre-commit')).toBe('echo "husky user script" >&2\n');
     expect(existsSync(path.join(repo.dir, '.husky/post-merge'))).toBe(false);
@@ -117,20 +130,30 @@ describe('handoff hooks install / uninstall', () => {
     expect(first.stdout).toContain('Registered the roadmap merge driver');
     const second = repo.handoff(['init']);
     expect(second.stdout).toBe('.handoff is already initialized; nothing changed.\n');
-    expect(repo.read('.handoff/.gitattributes')).toBe('/ROADMAP.md merge=handoff-roadmap\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n');
-    expect(repo.git('check-attr', 'merge', '--', '.handoff/ROADMAP.md')).toBe('.handoff/ROADMAP.md: merge: handoff-roadmap\n');
-    expect(repo.git('check-attr', 'merge', '--', '.handoff/pins/x.md')).toBe('.handoff/pins/x.md: merge: handoff-roadmap\n');
+    expect(repo.read('.handoff/.gitattributes')).toBe(
+      '/ROADMAP.md merge=handoff-roadmap\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n',
+    );
+    expect(repo.git('check-attr', 'merge', '--', '.handoff/ROADMAP.md')).toBe(
+      '.handoff/ROADMAP.md: merge: handoff-roadmap\n',
+    );
+    expect(repo.git('check-attr', 'merge', '--', '.handoff/pins/x.md')).toBe(
+      '.handoff/pins/x.md: merge: handoff-roadmap\n',
+    );
     // "Nothing changed" only when nothing did: a driver registered again is said, then summed up.
     repo.git('config', '--local', '--remove-section', 'merge.handoff-roadmap');
     const third = repo.handoff(['init']);
-    expect(third.stdout).toBe('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n.handoff is already initialized; git is set up as above.\n');
+    expect(third.stdout).toBe(
+      'Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n.handoff is already initialized; git is set up as above.\n',
+    );
   });
 
   it('new and pin in a repository init has not set up write, and say once why init matters', () => {
     const repo = makeRepo();
     const pinned = repo.handoff(['pin', 'use tabs']);
     expect(pinned.code).toBe(0);
-    expect(pinned.stderr).toBe("handoff: hint: run 'handoff init' once in this repository: it registers the merge driver, so merges of the roadmap and of handoffs do not conflict\n");
+    expect(pinned.stderr).toBe(
+      "handoff: hint: run 'handoff init' once in this repository: it registers the merge driver, so merges of the roadmap and of handoffs do not conflict\n",
+    );
     expect(repo.handoff(['new', 'work']).stderr).toContain("hint: run 'handoff init'");
     expect(repo.handoff(['init']).code).toBe(0);
     expect(repo.handoff(['pin', 'use spaces']).stderr).toBe('');
@@ -191,7 +214,10 @@ describe('the installed hooks', () => {
     const only = gitRun(repo, ['commit', '-q', '-m', 'three', '--', handoffPath(id(1))]);
     expect(only.code).toBe(0);
     expect(roadmapAt(repo, 'HEAD')).toContain('#### changed for commit -- path');
-    expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['.handoff/ROADMAP.md', handoffPath(id(1))]);
+    expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual([
+      '.handoff/ROADMAP.md',
+      handoffPath(id(1)),
+    ]);
     // git's own index got the new roadmap too: nothing left staged or modified but the file not named.
     expect(repo.git('status', '--porcelain')).toBe('?? unrelated.txt\n');
 
@@ -224,7 +250,9 @@ describe('the installed hooks', () => {
     repo.git('add', '-A');
     const r = gitRun(repo, ['commit', '-q', '-m', 'bad']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`handoff: ${handoffPath(id(1))}: front-matter 'status' must be one of open, done, superseded`);
+    expect(r.stderr).toContain(
+      `handoff: ${handoffPath(id(1))}: front-matter 'status' must be one of open, done, superseded`,
+    );
     expect(r.stderr).toContain('HANDOFF_SKIP=1');
     expect(gitRun(repo, ['rev-list', '--count', 'HEAD']).stdout.trim()).toBe('2');
     const skipped = gitRun(repo, ['commit', '-q', '-m', 'bad'], { HANDOFF_SKIP: '1' });
@@ -303,7 +331,11 @@ describe('the pre-commit fast path', () => {
     initWithHooks(repo);
     // Reinstalling the same version leaves the hook (with the version in it) as it is, and status calls it current.
     expect(repo.handoff(['hooks', 'install']).stdout).toContain('pre-commit: already installed; unchanged');
-    expect(JSON.parse(repo.handoff(['hooks', 'status', '--json']).stdout).hooks[0]).toMatchObject({ hook: 'pre-commit', installed: true, current: true });
+    expect(JSON.parse(repo.handoff(['hooks', 'status', '--json']).stdout).hooks[0]).toMatchObject({
+      hook: 'pre-commit',
+      installed: true,
+      current: true,
+    });
     const starts = countNodeStarts(repo);
     for (const goal of ['first goal', 'second goal']) {
       newHandoff(repo, goal);
@@ -316,7 +348,9 @@ describe('the pre-commit fast path', () => {
       expect(repo.handoff(['roadmap', '--check']).code).toBe(0);
       expect(repo.git('status', '--porcelain')).toBe('');
     }
-    expect(readFileSync(record(repo), 'utf8')).toBe(`${JSON.parse(readFileSync(path.join(__dirname, '../package.json'), 'utf8')).version} ${repo.git('rev-parse', 'HEAD:.handoff')}`);
+    expect(readFileSync(record(repo), 'utf8')).toBe(
+      `${JSON.parse(readFileSync(path.join(__dirname, '../package.json'), 'utf8')).version} ${repo.git('rev-parse', 'HEAD:.handoff')}`,
+    );
   });
 
   it('never skips a tree nobody validated: an edit after new, or a broken pin, is refused as before', () => {
@@ -356,7 +390,11 @@ describe('the pre-commit fast path', () => {
     repo.git('commit', '-q', '-m', 'parent');
     const starts = countNodeStarts(repo);
     newHandoff(repo, 'child');
-    const child = repo.git('status', '--porcelain', '--', '.handoff/handoffs').split('\n').find((l) => l.startsWith('??'))!.slice(3);
+    const child = repo
+      .git('status', '--porcelain', '--', '.handoff/handoffs')
+      .split('\n')
+      .find((l) => l.startsWith('??'))!
+      .slice(3);
     repo.git('add', '--', child);
     const r = gitRun(repo, ['commit', '-q', '-m', 'child only']);
     expect(r).toMatchObject({ code: 0, stderr: 'handoff: regenerated .handoff/ROADMAP.md and staged it\n' });
@@ -396,7 +434,11 @@ describe('the pre-commit fast path', () => {
     const repo = makeRepo();
     initWithHooks(repo);
     const gitDir = path.join(repo.dir, '.git');
-    const dead = ['handoff-validated.999999999.index', 'handoff-validated.999999999.tmp', 'handoff-cache.json.999999999.tmp'];
+    const dead = [
+      'handoff-validated.999999999.index',
+      'handoff-validated.999999999.tmp',
+      'handoff-cache.json.999999999.tmp',
+    ];
     const live = `handoff-validated.${process.pid}.index`;
     for (const name of [...dead, live]) writeFileSync(path.join(gitDir, name), 'left behind');
     expect(repo.handoff(['pin', 'keep the public API stable']).code).toBe(0);

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitEnv, makeRepo, runHandoff, type Repo } from './helpers.js';
 
-const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, env: gitEnv(), encoding: 'utf8' });
+const git = (dir: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd: dir, env: gitEnv(), encoding: 'utf8' });
 const handoff = (dir: string, ...args: string[]) => runHandoff(dir, args);
 
 function clone(repo: Repo, name: string): string {
@@ -24,7 +25,10 @@ function commitAll(dir: string, message: string) {
   git(dir, 'commit', '-q', '--allow-empty', '-m', message);
 }
 
-const files = (dir: string, sub: string) => readdirSync(path.join(dir, '.handoff', sub)).filter((f) => f.endsWith('.md')).sort();
+const files = (dir: string, sub: string) =>
+  readdirSync(path.join(dir, '.handoff', sub))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
 
 function setUp(): Repo {
   const repo = makeRepo();
@@ -70,7 +74,7 @@ describe('merging handoff and pin files', () => {
     expect(check.code).toBe(0);
   });
 
-  it('a committed .gitattributes routing a source file to the driver gets git\'s own merge, never a roadmap', () => {
+  it("a committed .gitattributes routing a source file to the driver gets git's own merge, never a roadmap", () => {
     const repo = setUp();
     repo.write('src.txt', 'one\ntwo\nthree\n');
     repo.write('.gitattributes', '* merge=handoff-roadmap\n');
@@ -83,7 +87,9 @@ describe('merging handoff and pin files', () => {
     commitAll(repo.dir, 'main');
     const clean = spawnSync('git', ['merge', '--no-edit', 'side'], { cwd: repo.dir, env: gitEnv(), encoding: 'utf8' });
     expect(clean.status).toBe(0);
-    expect(clean.stderr).toContain('handoff: merge driver: src.txt is not a handoff, a pin or the roadmap (.handoff/ROADMAP.md); merging it as text');
+    expect(clean.stderr).toContain(
+      'handoff: merge driver: src.txt is not a handoff, a pin or the roadmap (.handoff/ROADMAP.md); merging it as text',
+    );
     expect(repo.read('src.txt')).toBe('one changed on main\ntwo\nthree from side\n');
     // Both sides change one line: a real conflict, with the user's lines, not a roadmap written over them.
     git(repo.dir, 'checkout', '-q', 'side');
@@ -92,7 +98,11 @@ describe('merging handoff and pin files', () => {
     git(repo.dir, 'checkout', '-q', 'main');
     repo.write('src.txt', 'one from main\ntwo\nthree from side\n');
     commitAll(repo.dir, 'main again');
-    const conflict = spawnSync('git', ['merge', '--no-edit', 'side'], { cwd: repo.dir, env: gitEnv(), encoding: 'utf8' });
+    const conflict = spawnSync('git', ['merge', '--no-edit', 'side'], {
+      cwd: repo.dir,
+      env: gitEnv(),
+      encoding: 'utf8',
+    });
     expect(conflict.status).not.toBe(0);
     const text = repo.read('src.txt');
     expect(text).toContain('<<<<<<<');
@@ -105,7 +115,10 @@ describe('merging handoff and pin files', () => {
     const repo = setUp();
     const file = path.join('.handoff/handoffs', files(repo.dir, 'handoffs')[0]!);
     const text = readFileSync(path.join(repo.dir, file), 'utf8');
-    repo.write(file, text.replace('status: "open"\n', '<<<<<<< ours\nstatus: "done"\n=======\nstatus: "superseded"\n>>>>>>> theirs\n'));
+    repo.write(
+      file,
+      text.replace('status: "open"\n', '<<<<<<< ours\nstatus: "done"\n=======\nstatus: "superseded"\n>>>>>>> theirs\n'),
+    );
     const r = repo.handoff(['check']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`${file}: error: has merge conflict markers (<<<<<<<): resolve the merge conflict`);
@@ -126,27 +139,52 @@ describe('merging handoff and pin files', () => {
           const pins = files(repo.dir, 'pins');
           const op = random(4);
           if (op === 0) handoff(repo.dir, 'new', `${side} goal ${step}`, '--no-edit', '--fresh');
-          else if (op === 1) handoff(repo.dir, 'done', files(repo.dir, 'handoffs')[random(files(repo.dir, 'handoffs').length)]!.replace(/\.md$/, ''));
+          else if (op === 1)
+            handoff(
+              repo.dir,
+              'done',
+              files(repo.dir, 'handoffs')[random(files(repo.dir, 'handoffs').length)]!.replace(/\.md$/, ''),
+            );
           else if (op === 2) handoff(repo.dir, 'unpin', pins[random(pins.length)]!.replace(/\.md$/, ''));
           else handoff(repo.dir, 'pin', `${side} rule ${step}`);
         }
         handoff(repo.dir, 'roadmap');
         commitAll(repo.dir, `${side} work`);
       }
-      const all = new Set([...sides.flatMap((s) => git(repo.dir, 'ls-tree', '-r', '--name-only', s, '.handoff/').split('\n').filter(Boolean))]);
-      for (const [into, from] of [['left', 'right'], ['right', 'left']] as const) {
+      const all = new Set([
+        ...sides.flatMap((s) =>
+          git(repo.dir, 'ls-tree', '-r', '--name-only', s, '.handoff/').split('\n').filter(Boolean),
+        ),
+      ]);
+      for (const [into, from] of [
+        ['left', 'right'],
+        ['right', 'left'],
+      ] as const) {
         git(repo.dir, 'checkout', '-q', '-B', `merge-${into}`, into);
-        const merged = execFileSync('git', ['merge', '--no-edit', '-q', from], { cwd: repo.dir, env: gitEnv(), encoding: 'utf8', stdio: 'pipe' });
+        const merged = execFileSync('git', ['merge', '--no-edit', '-q', from], {
+          cwd: repo.dir,
+          env: gitEnv(),
+          encoding: 'utf8',
+          stdio: 'pipe',
+        });
         void merged;
         expect(git(repo.dir, 'status', '--porcelain'), `seed ${seed}`).toBe('');
-        const now = new Set(git(repo.dir, 'ls-tree', '-r', '--name-only', 'HEAD', '.handoff/').split('\n').filter(Boolean));
-        expect([...all].filter((f) => !now.has(f)), `seed ${seed}`).toEqual([]);
+        const now = new Set(
+          git(repo.dir, 'ls-tree', '-r', '--name-only', 'HEAD', '.handoff/').split('\n').filter(Boolean),
+        );
+        expect(
+          [...all].filter((f) => !now.has(f)),
+          `seed ${seed}`,
+        ).toEqual([]);
         const check = handoff(repo.dir, 'check');
         expect(check.stdout, `seed ${seed}`).toBe('');
         expect(check.code, `seed ${seed}`).toBe(0);
       }
       // Both directions agree on every handoff and pin file.
-      expect(git(repo.dir, 'diff', 'merge-left', 'merge-right', '--', '.handoff/handoffs', '.handoff/pins'), `seed ${seed}`).toBe('');
+      expect(
+        git(repo.dir, 'diff', 'merge-left', 'merge-right', '--', '.handoff/handoffs', '.handoff/pins'),
+        `seed ${seed}`,
+      ).toBe('');
     }
   }, 240_000);
 });

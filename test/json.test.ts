@@ -5,10 +5,24 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, tempDir, TRANSCRIPTS } from './helpers.js';
 
-const LISTS = new Set(['handoffs', 'pins', 'sessions', 'integrations', 'findings', 'hooks', 'files', 'sections', 'commits', 'scope']);
+const LISTS = new Set([
+  'handoffs',
+  'pins',
+  'sessions',
+  'integrations',
+  'findings',
+  'hooks',
+  'files',
+  'sections',
+  'commits',
+  'scope',
+]);
 
 function walk(value: unknown, where: string, problems: string[]): void {
-  if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${where}[${i}]`, problems));
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => walk(v, `${where}[${i}]`, problems));
+    return;
+  }
   if (value === null || typeof value !== 'object') return;
   for (const [key, v] of Object.entries(value)) {
     if (!/^[a-z][a-z0-9_]*$/.test(key)) problems.push(`${where}.${key}: not snake_case`);
@@ -32,16 +46,37 @@ describe('--json', () => {
     const home = { HOME: tempDir() };
     const commands: Array<[string[], string[]]> = [
       [['list', '--json'], ['handoffs']],
-      [['show', id, '--json'], ['id', 'goal', 'files', 'file', 'sections']],
-      [['resume', '--json'], ['prompt', 'id', 'pins', 'files', 'since', 'next_steps']],
+      [
+        ['show', id, '--json'],
+        ['id', 'goal', 'files', 'file', 'sections'],
+      ],
+      [
+        ['resume', '--json'],
+        ['prompt', 'id', 'pins', 'files', 'since', 'next_steps'],
+      ],
       [['pins', '--json'], ['pins']],
       [['pins', '--all', '--json'], ['pins']],
       [['sessions', '--json'], ['sessions']],
-      [['meter', '--json'], ['agent', 'context', 'above']],
-      [['meter', '--json', '--force', '--from', transcript], ['agent', 'session', 'file', 'model', 'context', 'threshold', 'above', 'compactions']],
-      [['check', '--json'], ['ok', 'findings']],
-      [['roadmap', '--check', '--json'], ['file', 'up_to_date', 'exists']],
-      [['hooks', 'status', '--json'], ['dir', 'hooks', 'merge_driver']],
+      [
+        ['meter', '--json'],
+        ['agent', 'context', 'above'],
+      ],
+      [
+        ['meter', '--json', '--force', '--from', transcript],
+        ['agent', 'session', 'file', 'model', 'context', 'threshold', 'above', 'compactions'],
+      ],
+      [
+        ['check', '--json'],
+        ['ok', 'findings'],
+      ],
+      [
+        ['roadmap', '--check', '--json'],
+        ['file', 'up_to_date', 'exists'],
+      ],
+      [
+        ['hooks', 'status', '--json'],
+        ['dir', 'hooks', 'merge_driver'],
+      ],
       [['agent', 'status', '--json'], ['integrations']],
     ];
     for (const [args, keys] of commands) {
@@ -62,7 +97,11 @@ describe('--json', () => {
     expect(shown.sections[0]).toEqual({ title: 'Goal', body: 'ship the app' });
     const resumed = JSON.parse(repo.handoff(['resume', '--json']).stdout);
     expect(resumed.files).toEqual(shown.files);
-    expect(resumed.pins[0]).toMatchObject({ text: 'keep the API stable', scope: ['src'], file: expect.stringMatching(/^\.handoff\/pins\/\w+\.md$/) });
+    expect(resumed.pins[0]).toMatchObject({
+      text: 'keep the API stable',
+      scope: ['src'],
+      file: expect.stringMatching(/^\.handoff\/pins\/\w+\.md$/),
+    });
     expect(resumed.since).toHaveProperty('head_found', true);
   });
 
@@ -83,7 +122,18 @@ describe('--json', () => {
 
   it('is what docs/json.md documents for each command', () => {
     const doc = readFileSync(path.resolve(__dirname, '../docs/json.md'), 'utf8');
-    for (const command of ['list', 'show', 'resume', 'pins', 'sessions', 'meter', 'check', 'roadmap', 'hooks status', 'agent status']) {
+    for (const command of [
+      'list',
+      'show',
+      'resume',
+      'pins',
+      'sessions',
+      'meter',
+      'check',
+      'roadmap',
+      'hooks status',
+      'agent status',
+    ]) {
       expect(doc).toContain(`\`handoff ${command}`);
     }
   });

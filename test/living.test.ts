@@ -8,8 +8,18 @@ import { parseBody } from '../src/store/markdown.js';
 import { currentDecisions } from '../src/resume/prompt.js';
 
 const d = (text: string, id?: string): Item => ({ text, prov: '', checked: false, ...(id ? { id } : {}) });
-const fresh = (over: Partial<Fresh> = {}): Fresh => ({ completed: [], in_progress: [], next_steps: [], open_questions: [], decisions: [], tried: [], currentState: [], ...over });
-const superseded = (items: Item[]) => Object.fromEntries(supersede(assignIds(items)).map((x) => [x.id, x.supersededBy ?? null]));
+const fresh = (over: Partial<Fresh> = {}): Fresh => ({
+  completed: [],
+  in_progress: [],
+  next_steps: [],
+  open_questions: [],
+  decisions: [],
+  tried: [],
+  currentState: [],
+  ...over,
+});
+const superseded = (items: Item[]) =>
+  Object.fromEntries(supersede(assignIds(items)).map((x) => [x.id, x.supersededBy ?? null]));
 
 describe('items', () => {
   it('round-trips text, provenance, ids and supersession', () => {
@@ -20,7 +30,8 @@ describe('items', () => {
       '- Pin candidate (the user\'s words, transcript line 1): "Never add dependencies."',
       '- Add the export endpoint (a2b3ffc)',
       '- a note a person wrote (with an aside)',
-    ]) expect(renderItem(parseItem(line.slice(2)))).toBe(line);
+    ])
+      expect(renderItem(parseItem(line.slice(2)))).toBe(line);
     expect(parseItem('a note a person wrote (with an aside)').prov).toBe('');
   });
 
@@ -38,16 +49,26 @@ describe('decision supersession', () => {
     expect(replacedSubjects('we no longer use moment because of its size')).toEqual(['moment']);
     expect(replacedSubjects('Replace the Redis cache with an LRU in memory')).toEqual(['redis']);
     expect(replacedSubjects('drop it, because it is broken')).toEqual([]);
-    const out = superseded([d('use OFFSET pagination because it is simple'), d('use papaparse because quoting is hard'), d('keyset cursors instead of OFFSET because 40M rows')]);
+    const out = superseded([
+      d('use OFFSET pagination because it is simple'),
+      d('use papaparse because quoting is hard'),
+      d('keyset cursors instead of OFFSET because 40M rows'),
+    ]);
     expect(out).toEqual({ D1: 'D3', D2: null, D3: null });
   });
 
   it('honours an explicit marker, never supersedes a later decision, and lets agreeing decisions stand', () => {
     expect(superseded([d('use Postgres'), d('use SQLite for tests; supersedes D1')])).toEqual({ D1: 'D2', D2: null });
     // The older one already turned away from OFFSET: the newer agrees with it.
-    expect(superseded([d('keyset instead of OFFSET'), d('cursor pagination instead of OFFSET, for speed')])).toEqual({ D1: null, D2: null });
+    expect(superseded([d('keyset instead of OFFSET'), d('cursor pagination instead of OFFSET, for speed')])).toEqual({
+      D1: null,
+      D2: null,
+    });
     // A later decision mentioning the subject is not replaced by an earlier one.
-    expect(superseded([d('drop lodash, write the two helpers'), d('use lodash-free helpers')])).toEqual({ D1: null, D2: null });
+    expect(superseded([d('drop lodash, write the two helpers'), d('use lodash-free helpers')])).toEqual({
+      D1: null,
+      D2: null,
+    });
   });
 
   it('keeps ids stable: new decisions get the next free number', () => {
@@ -55,7 +76,9 @@ describe('decision supersession', () => {
   });
 
   it('the resume prompt shows current decisions and names the superseded ones in one line', () => {
-    expect(currentDecisions('- D2: keyset (x)\n- ~~D1: offset~~ (superseded by D2; y)')).toBe('- D2: keyset (x)\n- Superseded, no longer current: D1 (by D2); their text is in the handoff file.');
+    expect(currentDecisions('- D2: keyset (x)\n- ~~D1: offset~~ (superseded by D2; y)')).toBe(
+      '- D2: keyset (x)\n- Superseded, no longer current: D1 (by D2); their text is in the handoff file.',
+    );
   });
 });
 
@@ -63,8 +86,18 @@ describe('carrying the parent forward', () => {
   const parent = (body: string) => ({ id: '01jqparent0000000000000000', body: parseBody(body), files: ['src/a.ts'] });
 
   it('moves completed todos and checked items to Completed and lists each item once', () => {
-    const p = parent('## In progress\n\n- Write the tests (todo, transcript line 3)\n\n## Next steps\n\n- [x] Old thing\n- Paginate invoice list\n- Ship it\n');
-    const out = carryForward(p, fresh({ completed: [d('write the tests.')], next_steps: [d('Paginate invoice list')], in_progress: [d('Ship it')] }), []);
+    const p = parent(
+      '## In progress\n\n- Write the tests (todo, transcript line 3)\n\n## Next steps\n\n- [x] Old thing\n- Paginate invoice list\n- Ship it\n',
+    );
+    const out = carryForward(
+      p,
+      fresh({
+        completed: [d('write the tests.')],
+        next_steps: [d('Paginate invoice list')],
+        in_progress: [d('Ship it')],
+      }),
+      [],
+    );
     expect(out.sections.completed).toBe('- Old thing (handoff 01jqparent00)\n- write the tests.');
     expect(out.sections.in_progress).toBe('- Ship it');
     expect(out.sections.next_steps).toBe('- Paginate invoice list (handoff 01jqparent00)');
@@ -76,13 +109,28 @@ describe('carrying the parent forward', () => {
     const first = carryForward(undefined, fresh({ completed: many }), []);
     expect(first.sections.completed.split('\n')).toHaveLength(COMPLETED_KEPT + 1);
     expect(first.sections.completed.split('\n')[0]).toBe('- … 5 earlier completed items');
-    const next = carryForward(parent(`## Completed\n\n${first.sections.completed}\n`), fresh({ completed: [d('step new')] }), []);
-    expect(next.sections.completed.split('\n')[0]).toBe('- … 6 earlier completed items: see handoff 01jqparent00 and the handoffs it continues');
+    const next = carryForward(
+      parent(`## Completed\n\n${first.sections.completed}\n`),
+      fresh({ completed: [d('step new')] }),
+      [],
+    );
+    expect(next.sections.completed.split('\n')[0]).toBe(
+      '- … 6 earlier completed items: see handoff 01jqparent00 and the handoffs it continues',
+    );
     expect(next.sections.completed).toContain('- step new');
   });
 
   it('drops a pin candidate that is already pinned', () => {
-    const out = carryForward(undefined, fresh({ open_questions: [{ text: '"Never touch auth."', prov: 'the user\'s words, transcript line 1', checked: false, pin: true }] }), [], ['Never touch auth.']);
+    const out = carryForward(
+      undefined,
+      fresh({
+        open_questions: [
+          { text: '"Never touch auth."', prov: "the user's words, transcript line 1", checked: false, pin: true },
+        ],
+      }),
+      [],
+      ['Never touch auth.'],
+    );
     expect(out.sections.open_questions).toBe('');
   });
 });

@@ -10,7 +10,8 @@ describe('the core loop through the built CLI', () => {
     expect(version.stdout).toMatch(/^handoff \d+\.\d+\.\d+\n$/);
     const help = runHandoff(dir, ['--help']);
     expect(help.code).toBe(0);
-    for (const command of ['init', 'new', 'resume', 'pin', 'pins', 'unpin', 'list', 'show', 'done']) expect(help.stdout).toContain(command);
+    for (const command of ['init', 'new', 'resume', 'pin', 'pins', 'unpin', 'list', 'show', 'done'])
+      expect(help.stdout).toContain(command);
     const sub = runHandoff(dir, ['new', '--help']);
     expect(sub.stdout).toContain('--since');
   });
@@ -39,13 +40,22 @@ describe('the core loop through the built CLI', () => {
     expect(text).toContain('goal: "now implement this for teams"');
     expect(text).toContain('branch: "feature"');
     expect(text).toContain('- add the teams model (');
-    expect(text).toMatch(/- path: "src\/teams.ts"\n {4}change: "added"\n {4}insertions: 2\n {4}deletions: 0\n {4}state: "unstaged"/);
+    expect(text).toMatch(
+      /- path: "src\/teams.ts"\n {4}change: "added"\n {4}insertions: 2\n {4}deletions: 0\n {4}state: "unstaged"/,
+    );
     expect(text).toContain('### Tests\n\n- `test/teams.test.ts` (added, untracked)');
 
     const resume = repo.handoff(['resume']);
     expect(resume.code).toBe(0);
     const prompt = resume.stdout;
-    const order = ['Pinned constraints', 'never touch src/auth', '## Goal', '## Completed', '## Files', '## Since the handoff'];
+    const order = [
+      'Pinned constraints',
+      'never touch src/auth',
+      '## Goal',
+      '## Completed',
+      '## Files',
+      '## Since the handoff',
+    ];
     const positions = order.map((s) => prompt.indexOf(s));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -72,7 +82,8 @@ describe('the core loop through the built CLI', () => {
     const repo = makeRepo();
     repo.git('checkout', '-q', '-b', 'work');
     repo.commit('one', { 'a.ts': '1\n' });
-    const body = '## Goal\n\nfirst\n\n## Next steps\n\n- [x] finished thing\n- write the docs\n- [ ] add the index\n\n## Open questions\n\n- which database?\n\n## Notes by a person\n\nkeep me\n';
+    const body =
+      '## Goal\n\nfirst\n\n## Next steps\n\n- [x] finished thing\n- write the docs\n- [ ] add the index\n\n## Open questions\n\n- which database?\n\n## Notes by a person\n\nkeep me\n';
     repo.write('body.md', body);
     const first = repo.handoff(['new', 'first', '-F', 'body.md']).stdout.trim();
     expect(repo.read(first).endsWith(body)).toBe(true);
@@ -83,7 +94,9 @@ describe('the core loop through the built CLI', () => {
     const firstId = first.match(/([0-9a-z]{26})/)![1];
     expect(secondText).toContain(`parent: "${firstId}"`);
     const short = firstId!.slice(0, 12);
-    expect(secondText).toContain(`## Next steps\n\n- write the docs (handoff ${short})\n- add the index (handoff ${short})\n`);
+    expect(secondText).toContain(
+      `## Next steps\n\n- write the docs (handoff ${short})\n- add the index (handoff ${short})\n`,
+    );
     expect(secondText).toContain(`## Open questions\n\n- which database? (handoff ${short})\n`);
     // A checked item is done: it leaves Next steps for Completed.
     expect(secondText).toMatch(/## Completed\n[^#]*- two \([0-9a-f]{7}\)/);
@@ -106,6 +119,16 @@ describe('the core loop through the built CLI', () => {
     expect(shown.stdout).toBe(repo.read(file));
     const json = JSON.parse(repo.handoff(['show', id, '--json']).stdout);
     expect(json.goal).toBe('look at me');
-    expect(json.sections.map((s: { title: string }) => s.title)).toEqual(['Goal', 'Completed', 'Current state', 'In progress', 'Next steps', 'Open questions', 'Decisions', 'Tried and abandoned', 'References']);
+    expect(json.sections.map((s: { title: string }) => s.title)).toEqual([
+      'Goal',
+      'Completed',
+      'Current state',
+      'In progress',
+      'Next steps',
+      'Open questions',
+      'Decisions',
+      'Tried and abandoned',
+      'References',
+    ]);
   });
 });

@@ -33,7 +33,14 @@ function twoBranches(): Repo {
 
 function expectCurrent(repo: Repo) {
   const committed = repo.git('show', 'HEAD:.handoff/ROADMAP.md');
-  for (const text of ['rule from left', 'rule from right', 'shared rule from main', '#### left goal', '#### right goal']) expect(committed).toContain(text);
+  for (const text of [
+    'rule from left',
+    'rule from right',
+    'shared rule from main',
+    '#### left goal',
+    '#### right goal',
+  ])
+    expect(committed).toContain(text);
   expect(repo.git('status', '--porcelain')).toBe('');
   expect(repo.handoff(['roadmap', '--check']).code).toBe(0);
 }
@@ -43,7 +50,9 @@ describe('the roadmap merge driver', () => {
     const repo = twoBranches();
     const merge = gitRun(repo, ['merge', '--no-edit', 'left']);
     expect(merge.code).toBe(0);
-    expect(merge.stderr).toContain('handoff: regenerated .handoff/ROADMAP.md for the merge instead of merging its text');
+    expect(merge.stderr).toContain(
+      'handoff: regenerated .handoff/ROADMAP.md for the merge instead of merging its text',
+    );
     expectCurrent(repo);
   });
 

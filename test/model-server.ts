@@ -44,7 +44,9 @@ export function apiError(status: number, message: string, code: string | null = 
 }
 
 /** Answers request n with script(n, body); the last reply repeats when the script is a list. */
-export async function startModelServer(script: Reply[] | ((n: number, body: Record<string, any>) => Reply)): Promise<ModelServer> {
+export async function startModelServer(
+  script: Reply[] | ((n: number, body: Record<string, any>) => Reply),
+): Promise<ModelServer> {
   const requests: Received[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
@@ -54,7 +56,11 @@ export async function startModelServer(script: Reply[] | ((n: number, body: Reco
     req.on('end', () => {
       const body = JSON.parse(raw || '{}');
       const n = requests.length;
-      requests.push({ body, text: (body.messages ?? []).map((m: { content: string }) => m.content).join('\n'), authorization: req.headers.authorization });
+      requests.push({
+        body,
+        text: (body.messages ?? []).map((m: { content: string }) => m.content).join('\n'),
+        authorization: req.headers.authorization,
+      });
       const reply = typeof script === 'function' ? script(n, body) : script[Math.min(n, script.length - 1)]!;
       const send = () => {
         if (res.destroyed) return;

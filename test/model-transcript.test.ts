@@ -12,9 +12,24 @@ afterEach(async () => {
   while (servers.length) await servers.pop()!.close();
 });
 
-const item = (text: string, extra: Record<string, unknown> = {}) => ({ text, why: '', files: [], quotes: [], commands_passed: [], ...extra });
+const item = (text: string, extra: Record<string, unknown> = {}) => ({
+  text,
+  why: '',
+  files: [],
+  quotes: [],
+  commands_passed: [],
+  ...extra,
+});
 const answer = (parts: Record<string, unknown>) =>
-  JSON.stringify({ completed: [], in_progress: [], next_steps: [], open_questions: [], decisions: [], pin_candidates: [], ...parts });
+  JSON.stringify({
+    completed: [],
+    in_progress: [],
+    next_steps: [],
+    open_questions: [],
+    decisions: [],
+    pin_candidates: [],
+    ...parts,
+  });
 
 async function setup(script: Reply[]) {
   const server = await startModelServer(script);
@@ -42,12 +57,25 @@ describe('handoff new --from <transcript> --llm', () => {
     const { server, repo, transcript } = await setup([
       {
         content: answer({
-          decisions: [item('Teams stay flat', { quotes: ['Never touch src/auth/session.ts.'], commands_passed: ['npm test'], files: ['src/teams.ts'] })],
+          decisions: [
+            item('Teams stay flat', {
+              quotes: ['Never touch src/auth/session.ts.'],
+              commands_passed: ['npm test'],
+              files: ['src/teams.ts'],
+            }),
+          ],
           next_steps: [item('Invented', { quotes: ['please add nested teams'] })],
         }),
       },
     ]);
-    const run = await runHandoffAsync(repo.dir, ['new', 'finish the teams page', '--from', transcript, '--llm', '--no-edit']);
+    const run = await runHandoffAsync(repo.dir, [
+      'new',
+      'finish the teams page',
+      '--from',
+      transcript,
+      '--llm',
+      '--no-edit',
+    ]);
     expect(run.code).toBe(0);
     const sent = server.requests[0]!.text;
     expect(sent).toContain('Build the teams page. Never touch src/auth/session.ts.');
@@ -55,12 +83,21 @@ describe('handoff new --from <transcript> --llm', () => {
     const text = repo.read(run.stdout.trim());
     expect(text).toMatch(/- D\d+: Teams stay flat[^\n]*\n/);
     expect(text).not.toMatch(/Teams stay flat[^\n]*unverified/);
-    expect(text).toMatch(/Invented[^\n]*\*\*\[unverified: the quote "please add nested teams" is not in the user's messages/);
+    expect(text).toMatch(
+      /Invented[^\n]*\*\*\[unverified: the quote "please add nested teams" is not in the user's messages/,
+    );
   });
 
   it('--dry-run --from prints the request with the transcript part and sends nothing', async () => {
     const { server, repo, transcript } = await setup([]);
-    const run = await runHandoffAsync(repo.dir, ['new', 'finish the teams page', '--from', transcript, '--llm', '--dry-run']);
+    const run = await runHandoffAsync(repo.dir, [
+      'new',
+      'finish the teams page',
+      '--from',
+      transcript,
+      '--llm',
+      '--dry-run',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Never touch src/auth/session.ts.');
     expect(run.stdout).toContain('keep teams flat instead of nesting them');

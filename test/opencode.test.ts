@@ -8,23 +8,51 @@ import { makeRepo, tempDir } from './helpers.js';
 
 const parts = (cwd: string) => [
   { type: 'text', text: 'Never edit the generated client. Add retries.' },
-  { type: 'tool', tool: 'edit', callID: 'c1', state: { status: 'completed', input: { filePath: path.join(cwd, 'src/retry.ts') }, output: 'ok' } },
-  { type: 'tool', tool: 'bash', callID: 'c2', state: { status: 'error', input: { command: 'npm test' }, output: 'FAIL' } },
+  {
+    type: 'tool',
+    tool: 'edit',
+    callID: 'c1',
+    state: { status: 'completed', input: { filePath: path.join(cwd, 'src/retry.ts') }, output: 'ok' },
+  },
+  {
+    type: 'tool',
+    tool: 'bash',
+    callID: 'c2',
+    state: { status: 'error', input: { command: 'npm test' }, output: 'FAIL' },
+  },
   { type: 'step-finish', tokens: { input: 1000, output: 10, cache: { read: 40000, write: 0 } } },
 ];
 
 async function buildDb(file: string, cwd: string): Promise<void> {
   const SQL = await initSqlJs();
   const db = new SQL.Database();
-  db.run('CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT, directory TEXT, title TEXT, time_created INTEGER, time_updated INTEGER)');
+  db.run(
+    'CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT, directory TEXT, title TEXT, time_created INTEGER, time_updated INTEGER)',
+  );
   db.run('CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER, data TEXT)');
   db.run('CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT, session_id TEXT, time_created INTEGER, data TEXT)');
   db.run('INSERT INTO session VALUES (?, ?, ?, ?, ?, ?)', ['ses_1', 'p', cwd, 't', 1763600000000, 1763600500000]);
-  db.run('INSERT INTO session VALUES (?, ?, ?, ?, ?, ?)', ['ses_other', 'p', '/elsewhere', 't', 1763600000000, 1763700000000]);
+  db.run('INSERT INTO session VALUES (?, ?, ?, ?, ?, ?)', [
+    'ses_other',
+    'p',
+    '/elsewhere',
+    't',
+    1763600000000,
+    1763700000000,
+  ]);
   db.run('INSERT INTO message VALUES (?, ?, ?, ?)', ['msg_1', 'ses_1', 1, JSON.stringify({ role: 'user' })]);
   db.run('INSERT INTO part VALUES (?, ?, ?, ?, ?)', ['prt_1', 'msg_1', 'ses_1', 1, JSON.stringify(parts(cwd)[0])]);
-  db.run('INSERT INTO message VALUES (?, ?, ?, ?)', ['msg_2', 'ses_1', 2, JSON.stringify({ role: 'assistant', modelID: 'claude-sonnet-4-5' })]);
-  parts(cwd).slice(1).forEach((p, i) => db.run('INSERT INTO part VALUES (?, ?, ?, ?, ?)', [`prt_${i + 2}`, 'msg_2', 'ses_1', i + 2, JSON.stringify(p)]));
+  db.run('INSERT INTO message VALUES (?, ?, ?, ?)', [
+    'msg_2',
+    'ses_1',
+    2,
+    JSON.stringify({ role: 'assistant', modelID: 'claude-sonnet-4-5' }),
+  ]);
+  parts(cwd)
+    .slice(1)
+    .forEach((p, i) =>
+      db.run('INSERT INTO part VALUES (?, ?, ?, ?, ?)', [`prt_${i + 2}`, 'msg_2', 'ses_1', i + 2, JSON.stringify(p)]),
+    );
   writeFileSync(file, Buffer.from(db.export()));
   db.close();
 }
@@ -39,7 +67,13 @@ describe('OpenCode', () => {
     const before = readFileSync(db);
     const env = { HOME: tempDir(), XDG_DATA_HOME: data };
     const list = JSON.parse(repo.handoff(['sessions', '--json'], { env }).stdout).sessions;
-    expect(list).toEqual([expect.objectContaining({ agent: 'opencode', session: 'ses_1', context: { tokens: 41000, window: 200000, percent: 20.5 } })]);
+    expect(list).toEqual([
+      expect.objectContaining({
+        agent: 'opencode',
+        session: 'ses_1',
+        context: { tokens: 41000, window: 200000, percent: 20.5 },
+      }),
+    ]);
     const r = repo.handoff(['new', 'retries', '--from', 'auto', '--no-edit'], { env });
     expect(r.code, r.stderr).toBe(0);
     const body = repo.read(`.handoff/handoffs/${repo.files('.handoff/handoffs')[0]}`);
@@ -56,11 +90,19 @@ describe('OpenCode', () => {
       mkdirSync(path.dirname(path.join(storage, rel)), { recursive: true });
       writeFileSync(path.join(storage, rel), JSON.stringify(value, null, 2));
     };
-    put('session/proj/ses_9.json', { id: 'ses_9', projectID: 'proj', directory: repo.dir, title: 't', time: { created: 1, updated: 2 } });
+    put('session/proj/ses_9.json', {
+      id: 'ses_9',
+      projectID: 'proj',
+      directory: repo.dir,
+      title: 't',
+      time: { created: 1, updated: 2 },
+    });
     put('message/ses_9/msg_1.json', { id: 'msg_1', sessionID: 'ses_9', role: 'user' });
     put('part/msg_1/prt_1.json', parts(repo.dir)[0]);
     put('message/ses_9/msg_2.json', { id: 'msg_2', sessionID: 'ses_9', role: 'assistant' });
-    parts(repo.dir).slice(1).forEach((p, i) => put(`part/msg_2/prt_${i + 2}.json`, p));
+    parts(repo.dir)
+      .slice(1)
+      .forEach((p, i) => put(`part/msg_2/prt_${i + 2}.json`, p));
     const r = repo.handoff(['meter', '--json', '--from', path.join(storage, 'session/proj/ses_9.json')]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ agent: 'opencode', session: 'ses_9', context: { tokens: 41000 } });

@@ -15,13 +15,27 @@ describe('handoff hook claude-pre-compact with this session transcript', () => {
     const lines = [
       user(e, 'Build the teams page. Never touch src/auth/session.ts.'),
       assistantText(e, 'We will use a Map instead of an array because lookups by team id dominate.'),
-      tool(e, 'TodoWrite', { todos: [
-        { content: 'Create the teams model', status: 'completed', activeForm: 'Creating' },
-        { content: 'Write the teams tests', status: 'pending', activeForm: 'Writing' },
-      ] }, 't1'),
+      tool(
+        e,
+        'TodoWrite',
+        {
+          todos: [
+            { content: 'Create the teams model', status: 'completed', activeForm: 'Creating' },
+            { content: 'Write the teams tests', status: 'pending', activeForm: 'Writing' },
+          ],
+        },
+        't1',
+      ),
     ];
     writeFileSync(transcript, `${lines.join('\n')}\n`);
-    const input = JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: repo.dir, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
+    const input = JSON.stringify({
+      session_id: 's1',
+      transcript_path: transcript,
+      cwd: repo.dir,
+      hook_event_name: 'PreCompact',
+      trigger: 'auto',
+      custom_instructions: '',
+    });
     const hook = repo.handoff(['hook', 'claude-pre-compact'], { input });
     expect(hook.code).toBe(0);
     expect(hook.stderr).not.toContain('warning');

@@ -25,27 +25,72 @@ async function extract(agent: Agent, it: AsyncIterable<TranscriptEvent>) {
   return x.result();
 }
 
-const patch = '*** Begin Patch\n*** Add File: src/new.ts\n+x\n*** Update File: src/old.ts\n*** Move to: src/moved.ts\n@@\n-a\n+b\n*** Delete File: src/gone.ts\n*** End Patch\n';
+const patch =
+  '*** Begin Patch\n*** Add File: src/new.ts\n+x\n*** Update File: src/old.ts\n*** Move to: src/moved.ts\n@@\n-a\n+b\n*** Delete File: src/gone.ts\n*** End Patch\n';
 
 describe('Codex rollouts', () => {
   it('reads apply_patch in all three encodings, update_plan and token_count', async () => {
     const rec = (type: string, payload: unknown) => ({ timestamp: '2026-11-20T10:00:00Z', type, payload });
-    const ex = await extract('codex', readCodex(lines([
-      rec('session_meta', { id: 'c1', cwd: '/r' }),
-      rec('response_item', { type: 'custom_tool_call', name: 'apply_patch', call_id: 'a', input: patch }),
-      rec('response_item', { type: 'function_call', name: 'apply_patch', call_id: 'b', arguments: JSON.stringify({ input: patch.replace('new.ts', 'two.ts') }) }),
-      rec('response_item', { type: 'function_call', name: 'shell', call_id: 'c', arguments: JSON.stringify({ command: ['apply_patch', patch.replace('new.ts', 'three.ts')] }) }),
-      rec('response_item', { type: 'function_call', name: 'update_plan', call_id: 'd', arguments: JSON.stringify({ plan: [{ step: 'one', status: 'completed' }, { step: 'two', status: 'in_progress' }] }) }),
-      rec('response_item', { type: 'function_call', name: 'exec_command', call_id: 'e', arguments: JSON.stringify({ cmd: 'cargo test', workdir: '/r' }) }),
-      rec('event_msg', { type: 'exec_command_end', call_id: 'e', exit_code: 101 }),
-      rec('event_msg', { type: 'token_count', info: null }),
-      rec('event_msg', { type: 'token_count', info: { last_token_usage: { total_tokens: 5000 }, total_token_usage: { total_tokens: 99999 }, model_context_window: 10000 } }),
-      rec('some_new_type', {}),
-    ])));
+    const ex = await extract(
+      'codex',
+      readCodex(
+        lines([
+          rec('session_meta', { id: 'c1', cwd: '/r' }),
+          rec('response_item', { type: 'custom_tool_call', name: 'apply_patch', call_id: 'a', input: patch }),
+          rec('response_item', {
+            type: 'function_call',
+            name: 'apply_patch',
+            call_id: 'b',
+            arguments: JSON.stringify({ input: patch.replace('new.ts', 'two.ts') }),
+          }),
+          rec('response_item', {
+            type: 'function_call',
+            name: 'shell',
+            call_id: 'c',
+            arguments: JSON.stringify({ command: ['apply_patch', patch.replace('new.ts', 'three.ts')] }),
+          }),
+          rec('response_item', {
+            type: 'function_call',
+            name: 'update_plan',
+            call_id: 'd',
+            arguments: JSON.stringify({
+              plan: [
+                { step: 'one', status: 'completed' },
+                { step: 'two', status: 'in_progress' },
+              ],
+            }),
+          }),
+          rec('response_item', {
+            type: 'function_call',
+            name: 'exec_command',
+            call_id: 'e',
+            arguments: JSON.stringify({ cmd: 'cargo test', workdir: '/r' }),
+          }),
+          rec('event_msg', { type: 'exec_command_end', call_id: 'e', exit_code: 101 }),
+          rec('event_msg', { type: 'token_count', info: null }),
+          rec('event_msg', {
+            type: 'token_count',
+            info: {
+              last_token_usage: { total_tokens: 5000 },
+              total_token_usage: { total_tokens: 99999 },
+              model_context_window: 10000,
+            },
+          }),
+          rec('some_new_type', {}),
+        ]),
+      ),
+    );
     expect(ex.files.map((f) => [f.path, f.change])).toEqual([
-      ['src/new.ts', 'create'], ['src/moved.ts', 'rename'], ['src/gone.ts', 'delete'], ['src/two.ts', 'create'], ['src/three.ts', 'create'],
+      ['src/new.ts', 'create'],
+      ['src/moved.ts', 'rename'],
+      ['src/gone.ts', 'delete'],
+      ['src/two.ts', 'create'],
+      ['src/three.ts', 'create'],
     ]);
-    expect(ex.todos!.items).toEqual([{ text: 'one', status: 'completed' }, { text: 'two', status: 'in_progress' }]);
+    expect(ex.todos!.items).toEqual([
+      { text: 'one', status: 'completed' },
+      { text: 'two', status: 'in_progress' },
+    ]);
     expect(ex.commands).toEqual([{ command: 'cargo test', passed: false, line: 6 }]);
     expect(ex.usage).toMatchObject({ contextTokens: 5000, window: 10000 });
   });
@@ -53,71 +98,143 @@ describe('Codex rollouts', () => {
 
 describe('Claude Code', () => {
   it('TaskCreate/TaskUpdate make the todo list; one API response over several lines counts once', async () => {
-    const a = (content: unknown[], usage?: number, id = 'm1') => ({ type: 'assistant', sessionId: 's', cwd: '/r', uuid: 'u', message: { id, model: 'claude-opus-4-5[1m]', content, ...(usage ? { usage: { input_tokens: usage, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } : {}) } });
-    const events = await collect(readClaudeCode(lines([
-      a([{ type: 'tool_use', id: 't1', name: 'TaskCreate', input: { subject: 'first' } }], 100, 'm1'),
-      a([{ type: 'tool_use', id: 't2', name: 'TaskCreate', input: { subject: 'second' } }], 100, 'm1'),
-      a([{ type: 'tool_use', id: 't3', name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }], 300, 'm2'),
-      a([{ type: 'tool_use', id: 't4', name: 'SomeFutureTool', input: {} }]),
-    ])));
+    const a = (content: unknown[], usage?: number, id = 'm1') => ({
+      type: 'assistant',
+      sessionId: 's',
+      cwd: '/r',
+      uuid: 'u',
+      message: {
+        id,
+        model: 'claude-opus-4-5[1m]',
+        content,
+        ...(usage
+          ? { usage: { input_tokens: usage, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } }
+          : {}),
+      },
+    });
+    const events = await collect(
+      readClaudeCode(
+        lines([
+          a([{ type: 'tool_use', id: 't1', name: 'TaskCreate', input: { subject: 'first' } }], 100, 'm1'),
+          a([{ type: 'tool_use', id: 't2', name: 'TaskCreate', input: { subject: 'second' } }], 100, 'm1'),
+          a(
+            [{ type: 'tool_use', id: 't3', name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }],
+            300,
+            'm2',
+          ),
+          a([{ type: 'tool_use', id: 't4', name: 'SomeFutureTool', input: {} }]),
+        ]),
+      ),
+    );
     const x = new Extractor('claude-code');
     for (const e of events) x.add(e);
     const ex = x.result();
-    expect(ex.todos!.items).toEqual([{ text: 'first', status: 'completed' }, { text: 'second', status: 'pending' }]);
+    expect(ex.todos!.items).toEqual([
+      { text: 'first', status: 'completed' },
+      { text: 'second', status: 'pending' },
+    ]);
     expect(ex.usage!.contextTokens).toBe(300);
-    expect(events.filter((e) => e.kind === 'tool-call').map((e) => (e as { name: string }).name)).toContain('SomeFutureTool');
+    expect(events.filter((e) => e.kind === 'tool-call').map((e) => (e as { name: string }).name)).toContain(
+      'SomeFutureTool',
+    );
   });
 });
 
 describe('Gemini CLI JSONL and pi', () => {
   it('reads the JSONL chat with $set records', async () => {
-    const ex = await extract('gemini-cli', readGeminiCli(lines([
-      { sessionId: 'g1', projectHash: 'abc', startTime: '2026-11-20T10:00:00Z' },
-      { id: '1', type: 'user', content: [{ text: 'Prefer small commits.' }] },
-      { $set: { lastUpdated: '2026-11-20T10:05:00Z' } },
-      { id: '2', type: 'gemini', content: 'ok', toolCalls: [{ id: 'w', name: 'write_file', args: { file_path: 'a.txt' }, status: 'success' }], tokens: { input: 900 }, model: 'gemini-2.5-pro' },
-      '{"id":"3","type":"us',
-    ]), newStats()));
+    const ex = await extract(
+      'gemini-cli',
+      readGeminiCli(
+        lines([
+          { sessionId: 'g1', projectHash: 'abc', startTime: '2026-11-20T10:00:00Z' },
+          { id: '1', type: 'user', content: [{ text: 'Prefer small commits.' }] },
+          { $set: { lastUpdated: '2026-11-20T10:05:00Z' } },
+          {
+            id: '2',
+            type: 'gemini',
+            content: 'ok',
+            toolCalls: [{ id: 'w', name: 'write_file', args: { file_path: 'a.txt' }, status: 'success' }],
+            tokens: { input: 900 },
+            model: 'gemini-2.5-pro',
+          },
+          '{"id":"3","type":"us',
+        ]),
+        newStats(),
+      ),
+    );
     expect(ex.sessionId).toBe('g1');
     expect(ex.constraints.map((c) => c.text)).toEqual(['Prefer small commits.']);
     expect(ex.files[0]).toMatchObject({ path: 'a.txt', change: 'create' });
     expect(ex.usage).toMatchObject({ contextTokens: 900, model: 'gemini-2.5-pro' });
   });
 
-  it('Gemini CLI 0.61: injected <hook_context> is not the user\'s words; a resumed header and a rewritten history are understood', async () => {
+  it("Gemini CLI 0.61: injected <hook_context> is not the user's words; a resumed header and a rewritten history are understood", async () => {
     const stats = newStats();
-    const events = await collect(readGeminiCli(lines([
-      { sessionId: 'g2', projectHash: 'abc', startTime: '2026-11-20T10:00:00Z', kind: 'main' },
-      { id: '1', type: 'user', content: [{ text: '<hook_context>Pins: keep &lt;Widget&gt;. The user said: never push.</hook_context>' }] },
-      { id: '2', type: 'user', content: [{ text: '<hook_context>resume prompt</hook_context>\n\nAdd the sum helper.' }] },
-      { id: '3', type: 'gemini', content: 'ok', tokens: { input: 900 } },
-      { $set: { messages: [{ id: 's', type: 'user', content: [{ text: 'summary' }] }] } },
-      { sessionId: 'g2', projectHash: 'abc', startTime: '2026-11-20T11:00:00Z', kind: 'main' },
-      { id: '4', type: 'user', content: [{ text: 'Go on.' }] },
-    ]), stats));
-    expect(events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text.trim())).toEqual(['Add the sum helper.', 'Go on.']);
+    const events = await collect(
+      readGeminiCli(
+        lines([
+          { sessionId: 'g2', projectHash: 'abc', startTime: '2026-11-20T10:00:00Z', kind: 'main' },
+          {
+            id: '1',
+            type: 'user',
+            content: [{ text: '<hook_context>Pins: keep &lt;Widget&gt;. The user said: never push.</hook_context>' }],
+          },
+          {
+            id: '2',
+            type: 'user',
+            content: [{ text: '<hook_context>resume prompt</hook_context>\n\nAdd the sum helper.' }],
+          },
+          { id: '3', type: 'gemini', content: 'ok', tokens: { input: 900 } },
+          { $set: { messages: [{ id: 's', type: 'user', content: [{ text: 'summary' }] }] } },
+          { sessionId: 'g2', projectHash: 'abc', startTime: '2026-11-20T11:00:00Z', kind: 'main' },
+          { id: '4', type: 'user', content: [{ text: 'Go on.' }] },
+        ]),
+        stats,
+      ),
+    );
+    expect(events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text.trim())).toEqual([
+      'Add the sum helper.',
+      'Go on.',
+    ]);
     expect(events.filter((e) => e.kind === 'compaction')).toHaveLength(1);
     expect(events.filter((e) => e.kind === 'meta')).toHaveLength(2);
     expect(stats.unknown).toBe(0);
   });
 
-  it('pi 0.73: an extension\'s custom_message is known and not the user\'s words', async () => {
+  it("pi 0.73: an extension's custom_message is known and not the user's words", async () => {
     const stats = newStats();
-    const events = await collect(readPi(lines([
-      { type: 'session', version: 3, id: 'p2', cwd: '/r', timestamp: '2026-11-20T10:00:00Z' },
-      { type: 'custom_message', customType: 'handoff-resume', content: 'the resume prompt', display: false },
-      { type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'Add it.' }] } },
-    ]), stats));
+    const events = await collect(
+      readPi(
+        lines([
+          { type: 'session', version: 3, id: 'p2', cwd: '/r', timestamp: '2026-11-20T10:00:00Z' },
+          { type: 'custom_message', customType: 'handoff-resume', content: 'the resume prompt', display: false },
+          { type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'Add it.' }] } },
+        ]),
+        stats,
+      ),
+    );
     expect(events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text)).toEqual(['Add it.']);
     expect(stats.unknown).toBe(0);
   });
 
   it('pi: usage before a compaction does not count', async () => {
-    const ex = await extract('pi', readPi(lines([
-      { type: 'session', id: 'p1', cwd: '/r', timestamp: '2026-11-20T10:00:00Z' },
-      { type: 'message', message: { role: 'assistant', content: [{ type: 'toolCall', id: 'x', name: 'edit', arguments: { path: 'src/a.ts' } }], usage: { input: 100, cacheRead: 50000, cacheWrite: 0 } } },
-      { type: 'compaction', summary: 's', details: { readFiles: ['README.md'], modifiedFiles: ['src/b.ts'] } },
-    ])));
+    const ex = await extract(
+      'pi',
+      readPi(
+        lines([
+          { type: 'session', id: 'p1', cwd: '/r', timestamp: '2026-11-20T10:00:00Z' },
+          {
+            type: 'message',
+            message: {
+              role: 'assistant',
+              content: [{ type: 'toolCall', id: 'x', name: 'edit', arguments: { path: 'src/a.ts' } }],
+              usage: { input: 100, cacheRead: 50000, cacheWrite: 0 },
+            },
+          },
+          { type: 'compaction', summary: 's', details: { readFiles: ['README.md'], modifiedFiles: ['src/b.ts'] } },
+        ]),
+      ),
+    );
     expect(ex.usage).toBeUndefined();
     expect(ex.counts.compactions).toBe(1);
     expect(ex.files.map((f) => f.path)).toEqual(['src/a.ts', 'src/b.ts']);
@@ -142,8 +259,19 @@ describe('detection by content', () => {
 describe('extraction rules', () => {
   it('withinBudget keeps the newest turns and cuts an oversized one from the front', () => {
     const count = (t: string) => t.length;
-    const turns = [{ text: 'aaaa', line: 1 }, { text: 'bbbb', line: 2 }, { text: 'cc', line: 3 }];
-    expect(withinBudget(turns, 6, count)).toEqual({ kept: [{ text: 'bbbb', line: 2 }, { text: 'cc', line: 3 }], tokens: 6, dropped: 1 });
+    const turns = [
+      { text: 'aaaa', line: 1 },
+      { text: 'bbbb', line: 2 },
+      { text: 'cc', line: 3 },
+    ];
+    expect(withinBudget(turns, 6, count)).toEqual({
+      kept: [
+        { text: 'bbbb', line: 2 },
+        { text: 'cc', line: 3 },
+      ],
+      tokens: 6,
+      dropped: 1,
+    });
     expect(withinBudget([{ text: '0123456789', line: 1 }], 4, count).kept[0]!.text).toBe('…6789');
   });
 });

@@ -12,11 +12,27 @@ import { makeRepo } from './helpers.js';
 const FIX = path.resolve(__dirname, 'fixtures/transcripts');
 
 const CASES: Array<[string, string, RegExp]> = [
-  ['claude-code/claude-code-2.1.330-sum.jsonl', 'claude-code', /## Completed\n\n- Write src\/sum\.js and run npm test \(todo, transcript line \d+\)/],
-  ['codex/rollout-codex-0.169.0-sum.jsonl', 'codex', /## In progress\n\n- Write src\/sum\.js and run npm test \(todo, transcript line \d+\)/],
-  ['gemini-cli/session-gemini-0.61.0-sum.jsonl', 'gemini-cli', /## In progress\n\n- Write src\/sum\.js \(todo, transcript line \d+\)/],
+  [
+    'claude-code/claude-code-2.1.330-sum.jsonl',
+    'claude-code',
+    /## Completed\n\n- Write src\/sum\.js and run npm test \(todo, transcript line \d+\)/,
+  ],
+  [
+    'codex/rollout-codex-0.169.0-sum.jsonl',
+    'codex',
+    /## In progress\n\n- Write src\/sum\.js and run npm test \(todo, transcript line \d+\)/,
+  ],
+  [
+    'gemini-cli/session-gemini-0.61.0-sum.jsonl',
+    'gemini-cli',
+    /## In progress\n\n- Write src\/sum\.js \(todo, transcript line \d+\)/,
+  ],
   ['pi/pi-0.73.1-sum.jsonl', 'pi', /## Current state/],
-  ['opencode/opencode-1.18.33-sum.db', 'opencode', /## In progress\n\n- Write src\/sum\.js \(todo, transcript line \d+\)/],
+  [
+    'opencode/opencode-1.18.33-sum.db',
+    'opencode',
+    /## In progress\n\n- Write src\/sum\.js \(todo, transcript line \d+\)/,
+  ],
 ];
 
 describe('transcripts recorded from the current releases', () => {
@@ -39,7 +55,7 @@ describe('transcripts recorded from the current releases', () => {
     // Gemini CLI records absolute paths and no working directory: they stay outside this repository.
     if (agent !== 'gemini-cli') expect(body).toMatch(/- `src\/sum\.js` \(written in the session, transcript line \d+/);
     expect(body).toMatch(/- `npm test`: passed \(transcript line \d+\)/);
-    expect(body).toContain('Pin candidate (the user\'s words, transcript line');
+    expect(body).toContain("Pin candidate (the user's words, transcript line");
     expect(body).toContain('"Never touch the generated/ folder."');
     // The user's words arrive as typed: no quotes added (OpenCode), no injected context.
     expect(body).toContain('> Add a sum helper in src/sum.js and run npm test. Never touch the generated/ folder.\n');
@@ -53,13 +69,18 @@ describe('transcripts recorded from the current releases', () => {
     const tasks = [];
     for await (const e of opened.events()) if (e.kind === 'task') tasks.push(e);
     expect(tasks).toHaveLength(2);
-    expect(tasks[0]).toMatchObject({ kind: 'task', id: '1', subject: 'Write src/sum.js and run npm test', status: 'pending' });
+    expect(tasks[0]).toMatchObject({
+      kind: 'task',
+      id: '1',
+      subject: 'Write src/sum.js and run npm test',
+      status: 'pending',
+    });
     expect(tasks[1]).toMatchObject({ kind: 'task', id: '1', status: 'completed' });
   });
 });
 
 describe('OpenCode write-ahead log', () => {
-  it('reads what is only in the WAL, and never writes the user\'s files', async () => {
+  it("reads what is only in the WAL, and never writes the user's files", async () => {
     const db = path.join(FIX, 'opencode/opencode-1.18.33-sum.db');
     const before = [readFileSync(db), readFileSync(`${db}-wal`)];
     expect(before[0]!.length).toBe(4096); // the main file holds nothing yet

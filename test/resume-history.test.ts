@@ -29,7 +29,8 @@ function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
   return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!);
 }
 
-const remembered = (repo: Repo) => Object.keys((JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: object }).answers);
+const remembered = (repo: Repo) =>
+  Object.keys((JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: object }).answers);
 
 /** A handoff written with work in progress, committed with it. */
 function withHandoff(): { repo: Repo; id: string } {
@@ -65,7 +66,7 @@ describe('commits since a handoff, remembered', () => {
     repo.git('reset', '-q', '--hard', 'HEAD~2');
     expect(resume(repo)).toContain('1 commit since it was written');
     repo.commit('amended', { 'amended.js': 'a\n' });
-    expect(resume(repo)).toMatch(/2 commits since it was written[^]* amended\n/);
+    expect(resume(repo)).toMatch(/2 commits since it was written[\s\S]* amended\n/);
     // Detached, and resumed by id.
     repo.git('checkout', '-q', '--detach', 'HEAD~1');
     expect(resume(repo, ['resume', id])).toContain('1 commit since it was written');
@@ -100,7 +101,8 @@ describe('commits since a handoff, remembered', () => {
 });
 
 describe('HEAD read from git files', () => {
-  const head = (repo: Repo, gitDir = path.join(repo.dir, '.git'), env: NodeJS.ProcessEnv = {}) => fixedHead(gitDir, env);
+  const head = (repo: Repo, gitDir = path.join(repo.dir, '.git'), env: NodeJS.ProcessEnv = {}) =>
+    fixedHead(gitDir, env);
 
   it('is what git says, for a loose, packed or detached HEAD and a linked worktree', () => {
     const repo = makeRepo();

@@ -6,9 +6,15 @@ import { fitPins, sessionContext } from '../src/resume/session-context.js';
 import { pinsOnlyParts, promptPins } from '../src/resume/prompt.js';
 import type { Pin } from '../src/store/pin.js';
 
-const hookInput = (cwd: string) => JSON.stringify({ session_id: 's1', cwd, hook_event_name: 'SessionStart', source: 'startup' });
+const hookInput = (cwd: string) =>
+  JSON.stringify({ session_id: 's1', cwd, hook_event_name: 'SessionStart', source: 'startup' });
 
-const pin = (id: string, text: string): Pin => ({ file: `.handoff/pins/${id}.md`, meta: { id, created: '2026-01-01T00:00:00.000Z', author: 'a', status: 'active' }, doc: undefined as never, text });
+const pin = (id: string, text: string): Pin => ({
+  file: `.handoff/pins/${id}.md`,
+  meta: { id, created: '2026-01-01T00:00:00.000Z', author: 'a', status: 'active' },
+  doc: undefined as never,
+  text,
+});
 
 describe('resume with no open handoff', () => {
   it('prints the pins alone and exits 0; with no pins it still fails', () => {

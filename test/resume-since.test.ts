@@ -59,7 +59,12 @@ describe('since the handoff, asked of the listed paths', () => {
     expect(text).toContain('Uncommitted when it was written, committed since: `src/b.ts`');
     // A hand-edited list naming a path beyond a symbolic link: git answers for the others.
     symlinkSync('real', path.join(repo.dir, 'link'));
-    repo.write(file, repo.read(file).replace('files:\n', 'files:\n  - path: "link/inner.ts"\n    change: "modified"\n    state: "unstaged"\n'));
+    repo.write(
+      file,
+      repo
+        .read(file)
+        .replace('files:\n', 'files:\n  - path: "link/inner.ts"\n    change: "modified"\n    state: "unstaged"\n'),
+    );
     expect(repo.git('ls-files', '--', 'link/inner.ts').length).toBe(0);
     const again = since(repo.handoff(['resume']).stdout);
     expect(again).toContain('Uncommitted when it was written, and still not committed: `src/[ab].ts`');
@@ -75,8 +80,21 @@ describe('sinceFacts', () => {
         { path: 'c', change: 'modified', state: 'staged' },
         { path: 'd', change: 'modified', state: 'committed' },
       ],
-      { head: 'h', commits: [], commitCount: 1, committed: [{ path: 'a', change: 'modified' }], differing: ['a', 'd', '.handoff/x.md'], uncommittedNow: ['b'], missing: [] },
+      {
+        head: 'h',
+        commits: [],
+        commitCount: 1,
+        committed: [{ path: 'a', change: 'modified' }],
+        differing: ['a', 'd', '.handoff/x.md'],
+        uncommittedNow: ['b'],
+        missing: [],
+      },
     );
-    expect(facts).toMatchObject({ committedSince: ['a'], stillUncommitted: ['b'], putBack: ['c'], changedFiles: ['d'] });
+    expect(facts).toMatchObject({
+      committedSince: ['a'],
+      stillUncommitted: ['b'],
+      putBack: ['c'],
+      changedFiles: ['d'],
+    });
   });
 });

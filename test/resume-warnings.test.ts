@@ -13,7 +13,9 @@ describe('resume tells the agent what it cannot see', () => {
     repo.write(pin, repo.read(pin).replace('status: "active"', 'status: "actve"'));
     const resume = repo.handoff(['resume']);
     expect(resume.code).toBe(0);
-    expect(resume.stdout).toMatch(/^Warning: 1 pinned constraint file could not be read and is missing below; ask the user/);
+    expect(resume.stdout).toMatch(
+      /^Warning: 1 pinned constraint file could not be read and is missing below; ask the user/,
+    );
     expect(resume.stderr).toContain('warning: skipped');
   });
 
@@ -25,14 +27,18 @@ describe('resume tells the agent what it cannot see', () => {
     expect(list.stdout).toBe('No readable handoffs: 1 file could not be read (see below).\n');
     const resume = repo.handoff(['resume']);
     expect(resume.code).toBe(1);
-    expect(resume.stderr).toContain("no open handoff on branch 'main'; 1 handoff file could not be read (see above): fix it before writing a new one");
+    expect(resume.stderr).toContain(
+      "no open handoff on branch 'main'; 1 handoff file could not be read (see above): fix it before writing a new one",
+    );
   });
 
   it('says when the handoff resumed is done or superseded', () => {
     const repo = makeRepo();
     const first = idOf(repo.handoff(['new', 'one', '--no-edit']).stdout);
     const second = idOf(repo.handoff(['new', 'two', '--no-edit']).stdout);
-    expect(repo.handoff(['resume', first]).stdout).toMatch(new RegExp(`^Note: this handoff is superseded by ${second}`));
+    expect(repo.handoff(['resume', first]).stdout).toMatch(
+      new RegExp(`^Note: this handoff is superseded by ${second}`),
+    );
     repo.handoff(['done', second]);
     expect(repo.handoff(['resume', second]).stdout).toMatch(/^Note: this handoff is marked done/);
   });

@@ -17,10 +17,22 @@ function sampleFiles(): TreeFile[] {
   return [
     { path: pinPath(id(1)), text: pinText({ id: id(1) }, 'never touch src/auth\n```\nkept verbatim, even a fence\n') },
     { path: pinPath(id(2)), text: pinText({ id: id(2), status: 'retired' }, 'old rule\n') },
-    { path: handoffPath(id(3)), text: handoffText({ id: id(3), goal: 'first', status: 'superseded', superseded_by: id(4) }) },
-    { path: handoffPath(id(4)), text: handoffText({ id: id(4), goal: 'second', parent: id(3) }, '## Next steps\n\n- write the tests\n\n## Open questions\n\n- which table?\n') },
+    {
+      path: handoffPath(id(3)),
+      text: handoffText({ id: id(3), goal: 'first', status: 'superseded', superseded_by: id(4) }),
+    },
+    {
+      path: handoffPath(id(4)),
+      text: handoffText(
+        { id: id(4), goal: 'second', parent: id(3) },
+        '## Next steps\n\n- write the tests\n\n## Open questions\n\n- which table?\n',
+      ),
+    },
     { path: handoffPath(id(5)), text: handoffText({ id: id(5), goal: 'on a branch', branch: 'feature' }) },
-    { path: handoffPath(id(6)), text: handoffText({ id: id(6), goal: 'finished', status: 'done', finished: '2026-01-06T10:00:00.000Z' }) },
+    {
+      path: handoffPath(id(6)),
+      text: handoffText({ id: id(6), goal: 'finished', status: 'done', finished: '2026-01-06T10:00:00.000Z' }),
+    },
   ];
 }
 

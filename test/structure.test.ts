@@ -18,12 +18,14 @@ function sources(dir = SRC): string[] {
 /** Runtime imports of a file: static (not `import type`) and dynamic. */
 function imports(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/^import\s+(type\s)?[^'";]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) if (!m[1]) out.push((m[2] ?? m[3])!);
+  for (const m of text.matchAll(/^import\s+(type\s)?[^'";]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm))
+    if (!m[1]) out.push((m[2] ?? m[3])!);
   for (const m of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) out.push(m[1]!);
   return out;
 }
 
-const packageOf = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+const packageOf = (spec: string) =>
+  spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
 
 describe('src/ structure', () => {
   const files = sources();
@@ -31,7 +33,10 @@ describe('src/ structure', () => {
   const importers = new Map<string, Set<string>>();
   for (const file of files) {
     const specs = imports(readFileSync(file, 'utf8'));
-    graph.set(file, specs.filter((s) => s.startsWith('.')).map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts'))));
+    graph.set(
+      file,
+      specs.filter((s) => s.startsWith('.')).map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts'))),
+    );
     for (const s of specs.filter((x) => !x.startsWith('.') && !x.startsWith('node:'))) {
       const name = packageOf(s);
       importers.set(name, (importers.get(name) ?? new Set()).add(path.relative(SRC, file)));
@@ -47,7 +52,8 @@ describe('src/ structure', () => {
       state.set(f, 'open');
       stack.push(f);
       for (const g of graph.get(f) ?? []) {
-        if (state.get(g) === 'open') cycles.push([...stack.slice(stack.indexOf(g)), g].map((x) => path.relative(SRC, x)).join(' -> '));
+        if (state.get(g) === 'open')
+          cycles.push([...stack.slice(stack.indexOf(g)), g].map((x) => path.relative(SRC, x)).join(' -> '));
         else if (!state.has(g)) visit(g);
       }
       stack.pop();
@@ -61,7 +67,11 @@ describe('src/ structure', () => {
     const spec = path.join(SRC, 'cli/spec.ts');
     const commands = new Set(graph.get(spec));
     expect(commands.size).toBeGreaterThan(15);
-    const offenders = [...graph].flatMap(([file, deps]) => (file === spec ? [] : deps.filter((d) => commands.has(d)).map((d) => `${path.relative(SRC, file)} -> ${path.relative(SRC, d)}`)));
+    const offenders = [...graph].flatMap(([file, deps]) =>
+      file === spec
+        ? []
+        : deps.filter((d) => commands.has(d)).map((d) => `${path.relative(SRC, file)} -> ${path.relative(SRC, d)}`),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -69,12 +79,20 @@ describe('src/ structure', () => {
     const index = readFileSync(path.resolve(__dirname, '../AGENTS.md'), 'utf8');
     const listed = new Set([...index.matchAll(/^- `src\/([^`]+)`: \S/gm)].map((m) => m[1]!));
     const present = new Set([...files.map((f) => path.relative(SRC, f)), ...readdirSync(SRC).map((d) => `${d}/`)]);
-    expect([...present].filter((f) => !listed.has(f)), 'not in AGENTS.md').toEqual([]);
-    expect([...listed].filter((f) => !present.has(f)), 'in AGENTS.md but gone').toEqual([]);
+    expect(
+      [...present].filter((f) => !listed.has(f)),
+      'not in AGENTS.md',
+    ).toEqual([]);
+    expect(
+      [...listed].filter((f) => !present.has(f)),
+      'in AGENTS.md but gone',
+    ).toEqual([]);
   });
 
   it('imports each third-party dependency from one file, and only declared ones', () => {
-    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(importers.size).toBeGreaterThan(5);
     for (const [name, by] of importers) {
       expect([...by], name).toHaveLength(1);

@@ -49,7 +49,12 @@ describe('a pin that is a symbolic link', () => {
       expect(repo.handoff(['roadmap']).code).toBe(0);
       repo.commit('set up handoff');
       // Staged as a link (mode 120000) while the work tree keeps the regular file.
-      const target = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo.dir, env: gitEnv(), input: '/etc/passwd', encoding: 'utf8' }).trim();
+      const target = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+        cwd: repo.dir,
+        env: gitEnv(),
+        input: '/etc/passwd',
+        encoding: 'utf8',
+      }).trim();
       repo.git('update-index', '--cacheinfo', `120000,${target},${file}`);
       let hook = '';
       try {

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { assistantText, compact, fakeGithubToken, result, tool, unknownRecord, user } from './claude-lines.js';
 import { makeRepo, tempDir } from './helpers.js';
 
-const handoffBody = (repo: ReturnType<typeof makeRepo>) => repo.read(`.handoff/handoffs/${repo.files('.handoff/handoffs')[0]}`);
+const handoffBody = (repo: ReturnType<typeof makeRepo>) =>
+  repo.read(`.handoff/handoffs/${repo.files('.handoff/handoffs')[0]}`);
 
 function session(cwd: string): string[] {
   const e = { cwd };
@@ -22,11 +23,18 @@ function session(cwd: string): string[] {
     tool(e, 'Bash', { command: 'npm run build' }, 't4'),
     result(e, 't4', false),
     assistantText(e, 'I decided to use a Map instead of an array because lookups by team id dominate.'),
-    tool(e, 'TodoWrite', { todos: [
-      { content: 'Create the teams model', status: 'completed', activeForm: 'Creating' },
-      { content: 'Wire the teams page', status: 'in_progress', activeForm: 'Wiring' },
-      { content: 'Write the teams tests', status: 'pending', activeForm: 'Writing' },
-    ] }, 't5'),
+    tool(
+      e,
+      'TodoWrite',
+      {
+        todos: [
+          { content: 'Create the teams model', status: 'completed', activeForm: 'Creating' },
+          { content: 'Wire the teams page', status: 'in_progress', activeForm: 'Wiring' },
+          { content: 'Write the teams tests', status: 'pending', activeForm: 'Writing' },
+        ],
+      },
+      't5',
+    ),
     tool(e, 'ExitPlanMode', { plan: '1. Model\n2. Page\n3. Tests' }, 't6'),
     tool({ ...e, sidechain: true }, 'Bash', { command: 'cargo test' }, 't7'),
     user({ ...e, sidechain: true }, 'Never mention this subagent prompt.'),
@@ -53,7 +61,9 @@ describe('handoff new --from a Claude Code session', () => {
     expect(body).toMatch(/## Completed\n\n- Create the teams model \(todo, transcript line 12\)/);
     expect(body).toMatch(/## In progress\n\n- Wire the teams page/);
     expect(body).toMatch(/## Next steps\n\n- Write the teams tests/);
-    expect(body).toContain('"I decided to use a Map instead of an array because lookups by team id dominate." (extracted from transcript line 11; confirm or delete)');
+    expect(body).toContain(
+      '"I decided to use a Map instead of an array because lookups by team id dominate." (extracted from transcript line 11; confirm or delete)',
+    );
     expect(body).toContain('- `npm test`: failed (transcript line 7)');
     expect(body).toContain('- `npm run build`: passed (transcript line 9)');
     expect(body).toContain('- `cargo test`: result not recorded (run by a subagent, transcript line 14)');
@@ -93,7 +103,9 @@ describe('bad transcripts', () => {
   it('a truncated last line and a non-JSON line in the middle are skipped and counted', () => {
     const repo = makeRepo();
     const lines = session(repo.dir);
-    const file = write([...lines.slice(0, 3), 'this is not json', ...lines.slice(3), lines[0]!.slice(0, 40)].join('\n'));
+    const file = write(
+      [...lines.slice(0, 3), 'this is not json', ...lines.slice(3), lines[0]!.slice(0, 40)].join('\n'),
+    );
     const r = repo.handoff(['new', 'g', '--from', file, '--no-edit']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('skipped 2 lines of');
@@ -127,7 +139,10 @@ describe('bad transcripts', () => {
     const repo = makeRepo();
     const e = { cwd: repo.dir };
     const text = Buffer.concat([
-      Buffer.from(user(e, 'Keep <|endoftext|> and <|im_start|> as text. Never drop the tokens.').replace('drop', 'drop\\u0000') + '\n'),
+      Buffer.from(
+        user(e, 'Keep <|endoftext|> and <|im_start|> as text. Never drop the tokens.').replace('drop', 'drop\\u0000') +
+          '\n',
+      ),
       Buffer.from(user(e, 'bad bytes: X').replace('X', '') + '\n'),
       Buffer.from([0xff, 0xfe, 0x80, 0x0a]),
       Buffer.from(user(e, 'caf\u00e9 after bad bytes') + '\n'),
@@ -159,7 +174,11 @@ describe('handoff meter', () => {
     const r = repo.handoff(['meter', '--from', file, '--json']);
     expect(r.code).toBe(0);
     const m = JSON.parse(r.stdout);
-    expect(m).toMatchObject({ agent: 'claude-code', context: { tokens: 120000, window: 200000, window_source: 'model', percent: 60 }, above: false });
+    expect(m).toMatchObject({
+      agent: 'claude-code',
+      context: { tokens: 120000, window: 200000, window_source: 'model', percent: 60 },
+      above: false,
+    });
     repo.write('.handoff/config.yml', 'meter_threshold: 50\n');
     const above = repo.handoff(['meter', '--from', file]);
     expect(above.code).toBe(3);
@@ -175,8 +194,13 @@ describe('handoff meter', () => {
     const r = repo.handoff(['meter', '--from', file, '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ context: null, compactions: 1 });
-    writeFileSync(file, [user(e, 'hi'), assistantText(e, 'a', 190_000), compact(e), assistantText(e, 'b', 30_000)].join('\n'));
-    expect(JSON.parse(repo.handoff(['meter', '--from', file, '--json']).stdout)).toMatchObject({ context: { tokens: 30000, percent: 15 } });
+    writeFileSync(
+      file,
+      [user(e, 'hi'), assistantText(e, 'a', 190_000), compact(e), assistantText(e, 'b', 30_000)].join('\n'),
+    );
+    expect(JSON.parse(repo.handoff(['meter', '--from', file, '--json']).stdout)).toMatchObject({
+      context: { tokens: 30000, percent: 15 },
+    });
   });
 
   it('rejects a bad threshold in config.yml with the file named', () => {
@@ -203,16 +227,38 @@ describe('discovery: --from auto and handoff sessions', () => {
     const codexDay = path.join(home, 'codex', 'sessions', '2026', '11', '20');
     mkdirSync(codexDay, { recursive: true });
     const codexLines = [
-      { timestamp: '2026-11-20T10:00:00Z', type: 'session_meta', payload: { id: 'cx-1', cwd: path.join(repo.dir, 'sub'), cli_version: '0.125.0' } },
-      { timestamp: '2026-11-20T10:00:01Z', type: 'event_msg', payload: { type: 'user_message', message: 'Only use pnpm here.' } },
-      { timestamp: '2026-11-20T10:00:02Z', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { total_tokens: 250000 }, model_context_window: 258400 } } },
+      {
+        timestamp: '2026-11-20T10:00:00Z',
+        type: 'session_meta',
+        payload: { id: 'cx-1', cwd: path.join(repo.dir, 'sub'), cli_version: '0.125.0' },
+      },
+      {
+        timestamp: '2026-11-20T10:00:01Z',
+        type: 'event_msg',
+        payload: { type: 'user_message', message: 'Only use pnpm here.' },
+      },
+      {
+        timestamp: '2026-11-20T10:00:02Z',
+        type: 'event_msg',
+        payload: {
+          type: 'token_count',
+          info: { last_token_usage: { total_tokens: 250000 }, model_context_window: 258400 },
+        },
+      },
     ];
-    writeFileSync(path.join(codexDay, 'rollout-2026-11-20T10-00-00-cx-1.jsonl'), codexLines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    writeFileSync(
+      path.join(codexDay, 'rollout-2026-11-20T10-00-00-cx-1.jsonl'),
+      codexLines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+    );
     const env = { HOME: home, CLAUDE_CONFIG_DIR: claudeDir, CODEX_HOME: path.join(home, 'codex') };
 
     const list = repo.handoff(['sessions', '--json'], { env });
     expect(list.code).toBe(0);
-    const rows = JSON.parse(list.stdout).sessions as Array<{ agent: string; session: string; context: { percent: number } | null }>;
+    const rows = JSON.parse(list.stdout).sessions as Array<{
+      agent: string;
+      session: string;
+      context: { percent: number } | null;
+    }>;
     expect(rows.map((r) => r.agent).sort()).toEqual(['claude-code', 'codex']);
     expect(rows.find((r) => r.agent === 'codex')!.context!.percent).toBe(96.7);
 
@@ -231,11 +277,27 @@ describe('discovery: --from auto and handoff sessions', () => {
       writeFileSync(file, text);
     };
     const hash = createHash('sha256').update(repo.dir).digest('hex');
-    put(path.join(home, 'gh', '.gemini', 'tmp', hash, 'chats', 'session-1.json'), JSON.stringify({ sessionId: 'gem-1', projectHash: hash, startTime: 't', messages: [{ type: 'user', content: 'hi' }] }, null, 2));
+    put(
+      path.join(home, 'gh', '.gemini', 'tmp', hash, 'chats', 'session-1.json'),
+      JSON.stringify(
+        { sessionId: 'gem-1', projectHash: hash, startTime: 't', messages: [{ type: 'user', content: 'hi' }] },
+        null,
+        2,
+      ),
+    );
     const piDir = '--' + repo.dir.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-') + '--';
-    put(path.join(home, 'pi', 'sessions', piDir, 's.jsonl'), JSON.stringify({ type: 'session', id: 'pi-1', cwd: repo.dir, timestamp: 't' }) + '\n');
-    repo.write('.aider.chat.history.md', '# aider chat started at 2026-11-20 10:00:00\n\n#### Only touch the parser.\n');
-    repo.write('.specstory/history/2026-11-20_10-00-00Z-x.md', '<!-- Generated by SpecStory -->\n\n_**User**_\n\nhello\n');
+    put(
+      path.join(home, 'pi', 'sessions', piDir, 's.jsonl'),
+      JSON.stringify({ type: 'session', id: 'pi-1', cwd: repo.dir, timestamp: 't' }) + '\n',
+    );
+    repo.write(
+      '.aider.chat.history.md',
+      '# aider chat started at 2026-11-20 10:00:00\n\n#### Only touch the parser.\n',
+    );
+    repo.write(
+      '.specstory/history/2026-11-20_10-00-00Z-x.md',
+      '<!-- Generated by SpecStory -->\n\n_**User**_\n\nhello\n',
+    );
     const env = { HOME: home, GEMINI_CLI_HOME: path.join(home, 'gh'), PI_CODING_AGENT_DIR: path.join(home, 'pi') };
     const rows = JSON.parse(repo.handoff(['sessions', '--json'], { env }).stdout).sessions as Array<{ agent: string }>;
     expect(rows.map((r) => r.agent).sort()).toEqual(['aider', 'gemini-cli', 'pi', 'specstory']);
@@ -249,6 +311,16 @@ describe('discovery: --from auto and handoff sessions', () => {
     expect(repo.handoff(['sessions'], { env: { HOME: tempDir() } }).stdout).toContain('No agent sessions found');
     const meter = repo.handoff(['meter', '--json'], { env: { HOME: tempDir() } });
     expect(meter.code).toBe(0);
-    expect(JSON.parse(meter.stdout)).toEqual({ schema_version: 1, agent: null, session: null, file: null, model: null, context: null, threshold: null, above: false, compactions: 0 });
+    expect(JSON.parse(meter.stdout)).toEqual({
+      schema_version: 1,
+      agent: null,
+      session: null,
+      file: null,
+      model: null,
+      context: null,
+      threshold: null,
+      above: false,
+      compactions: 0,
+    });
   });
 });

@@ -14,7 +14,20 @@ const nul = (out: string) => out.split('\0').filter(Boolean);
 describe('uncommitted paths from git status', () => {
   it('match git diff HEAD plus the untracked files, listed paths and whole tree alike', async () => {
     const repo = makeRepo();
-    const names = ['clean', 'mod', 'staged', 'back', 'twice', 'del', 'rm', 'type', 'mode', 'conflict', 'sp ace', 'new\nline'];
+    const names = [
+      'clean',
+      'mod',
+      'staged',
+      'back',
+      'twice',
+      'del',
+      'rm',
+      'type',
+      'mode',
+      'conflict',
+      'sp ace',
+      'new\nline',
+    ];
     repo.commit('base', { '.gitignore': 'ign.log\n', ...Object.fromEntries(names.map((n) => [`t/${n}`, `${n}\n`])) });
     repo.git('checkout', '-q', '-b', 'other');
     repo.commit('other side', { 't/conflict': 'theirs\n' });
@@ -43,8 +56,17 @@ describe('uncommitted paths from git status', () => {
     repo.write('ign.log', 'ignored\n');
 
     const git = await openGit(repo.dir);
-    const listed = [...names.map((n) => `t/${n}`), 'n/added', 'n/ita', 'u/one', 'u/dir/', 'ign.log', 'missing', 't/[ct]*'];
-    const before = (within?: string[]) => {
+    const listed = [
+      ...names.map((n) => `t/${n}`),
+      'n/added',
+      'n/ita',
+      'u/one',
+      'u/dir/',
+      'ign.log',
+      'missing',
+      't/[ct]*',
+    ];
+    const oldAnswer = (within?: string[]) => {
       const [literal, paths] = within ? [['--literal-pathspecs'], within] : [[], [':/']];
       return [
         ...nul(repo.git(...literal, 'diff', '-z', '--no-relative', '--name-only', 'HEAD', '--', ...(within ?? []))),
@@ -52,16 +74,27 @@ describe('uncommitted paths from git status', () => {
       ].sort();
     };
     const now = (await git.uncommittedPaths(listed)).sort();
-    expect(now).toEqual(before(listed));
-    expect((await git.uncommittedPaths()).sort()).toEqual(before());
+    expect(now).toEqual(oldAnswer(listed));
+    expect((await git.uncommittedPaths()).sort()).toEqual(oldAnswer());
     // The case status alone cannot settle is there, and answered by diff: staged, then put back.
     expect(now).not.toContain('t/back');
-    expect(now).toEqual(expect.arrayContaining(['t/twice', 't/conflict', 't/type', 't/mode', 't/new\nline', 'n/ita', 'u/dir/two']));
+    expect(now).toEqual(
+      expect.arrayContaining(['t/twice', 't/conflict', 't/type', 't/mode', 't/new\nline', 'n/ita', 'u/dir/two']),
+    );
     expect(now).not.toContain('ign.log');
   });
 
   it('sorts status entries into settled and unsure', () => {
-    const out = ['1 .M N... 100644 100644 100644 a a b c', '1 MM N... 100644 100644 100644 a a d e', '1 .M SC.. 160000 160000 160000 a a sm', 'u UU N... 100644 100644 100644 100644 a b c f g', '? h i', '! j', '# stash 1', ''].join('\0');
+    const out = [
+      '1 .M N... 100644 100644 100644 a a b c',
+      '1 MM N... 100644 100644 100644 a a d e',
+      '1 .M SC.. 160000 160000 160000 a a sm',
+      'u UU N... 100644 100644 100644 100644 a b c f g',
+      '? h i',
+      '! j',
+      '# stash 1',
+      '',
+    ].join('\0');
     expect(parseStatus(out)).toEqual({ uncommitted: ['b c', 'h i'], unsure: ['d e', 'sm', 'f g'] });
   });
 });

@@ -21,7 +21,8 @@ interface HookSpec {
   run: (ctx: Context, input: HookInput, agent: string) => Promise<void>;
 }
 
-const compact = (style: CompactStyle) => (ctx: Context, input: HookInput, agent: string) => preCompact(ctx, input, agent, style);
+const compact = (style: CompactStyle) => (ctx: Context, input: HookInput, agent: string) =>
+  preCompact(ctx, input, agent, style);
 
 const HOOKS: Record<string, HookSpec> = {
   'claude-session-start': { agent: 'Claude Code', run: sessionStart },
@@ -50,7 +51,8 @@ const answer = (ctx: Context, value: unknown) => ctx.stdout(`${JSON.stringify(va
 async function geminiSessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
   if (await exists(ctx.dir)) {
     const { refreshPinsBlock } = await import('./pins-block.js');
-    if (await refreshPinsBlock(ctx, 'GEMINI.md')) ctx.stderr('handoff: GEMINI.md: brought the pinned constraints up to date');
+    if (await refreshPinsBlock(ctx, 'GEMINI.md'))
+      ctx.stderr('handoff: GEMINI.md: brought the pinned constraints up to date');
   }
   await sessionStart(ctx, input, agent);
 }
@@ -67,18 +69,32 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     return;
   }
   const { text, form, pointedPins } = sessionContext(built.prompt, built.parts);
-  const output: Record<string, unknown> = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
+  const output: Record<string, unknown> = {
+    hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text },
+  };
   const id = built.parts.id;
   if (form !== 'full') {
     const file = built.parts.file;
-    const what = form === 'pins-goal-next' ? 'the pins, goal and next steps' : form === 'pins-goal' ? 'the pins and goal' : form === 'pins' ? 'the pins' : 'only a pointer';
-    const pointed = pointedPins > 0 && form !== 'pointer' ? ` (${pointedPins} pin${pointedPins === 1 ? '' : 's'} too long alone: pointed to ${pointedPins === 1 ? 'its file' : 'their files'})` : '';
+    const what =
+      form === 'pins-goal-next'
+        ? 'the pins, goal and next steps'
+        : form === 'pins-goal'
+          ? 'the pins and goal'
+          : form === 'pins'
+            ? 'the pins'
+            : 'only a pointer';
+    const pointed =
+      pointedPins > 0 && form !== 'pointer'
+        ? ` (${pointedPins} pin${pointedPins === 1 ? '' : 's'} too long alone: pointed to ${pointedPins === 1 ? 'its file' : 'their files'})`
+        : '';
     const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what}${pointed} and pointed the agent to ${file ?? '`handoff resume`'}`;
     output.systemMessage = line;
     ctx.stderr(line);
   } else if (id === null) {
     const n = built.parts.pins.length;
-    ctx.stderr(`handoff: no open handoff; passed the ${n} pinned constraint${n === 1 ? '' : 's'} (${input.source ?? input.trigger ?? 'session start'})`);
+    ctx.stderr(
+      `handoff: no open handoff; passed the ${n} pinned constraint${n === 1 ? '' : 's'} (${input.source ?? input.trigger ?? 'session start'})`,
+    );
   } else {
     ctx.stderr(`handoff: resumed ${id} (${input.source ?? input.trigger ?? 'session start'})`);
   }
@@ -110,7 +126,11 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     const { activePins } = await import('../pins/scope.js');
     const pins = activePins((await loadPins(ctx)).items);
     const lines = [`The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`];
-    if (pins.length > 0) lines.push('Keep these pinned constraints in the summary verbatim, word for word:', ...pins.map((p) => `- ${p.text.trim()}`));
+    if (pins.length > 0)
+      lines.push(
+        'Keep these pinned constraints in the summary verbatim, word for word:',
+        ...pins.map((p) => `- ${p.text.trim()}`),
+      );
     const { redactSecrets } = await import('../security/redact.js');
     ctx.stdout(`${redactSecrets(lines.join('\n')).text}\n`);
   } else {
@@ -118,7 +138,11 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
   }
 }
 
-async function writeCompactionHandoff(ctx: Context, input: HookInput, agent: string): Promise<{ file: string; goal: string } | null> {
+async function writeCompactionHandoff(
+  ctx: Context,
+  input: HookInput,
+  agent: string,
+): Promise<{ file: string; goal: string } | null> {
   const git = await ctx.git();
   const current = (await findOpenOnBranch(ctx, await git.branch())).found?.meta.goal;
   // Custom instructions are typed by the user into the agent: they may carry a secret.
@@ -131,7 +155,10 @@ async function writeCompactionHandoff(ctx: Context, input: HookInput, agent: str
   const review = async (_git: unknown, draft: string) => addToSections(draft, sources.sections);
   try {
     // The transcript adds decisions, todos and the user's words; git alone if it cannot be read.
-    const file = await writeHandoff(ctx, goal, { ...(sources.readable ? { from: input.transcript_path } : {}), review });
+    const file = await writeHandoff(ctx, goal, {
+      ...(sources.readable ? { from: input.transcript_path } : {}),
+      review,
+    });
     return file === null ? null : { file, goal };
   } catch (error) {
     if (!sources.readable || !(error instanceof HandoffError)) throw error;
@@ -150,7 +177,11 @@ async function meter(ctx: Context, input: HookInput, agent: string): Promise<voi
   // One formula with `handoff meter`: the same tokens, the same window (model, else config), the same threshold.
   const { computeMeter } = await import('./meter-usage.js');
   const configWindow = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || ctx.config.context_window;
-  const m = computeMeter({ contextTokens: usage.tokens, ...(usage.model ? { model: usage.model } : {}) }, configWindow, ctx.config.meter_threshold);
+  const m = computeMeter(
+    { contextTokens: usage.tokens, ...(usage.model ? { model: usage.model } : {}) },
+    configWindow,
+    ctx.config.meter_threshold,
+  );
   if (!m?.above) return;
   const { firstSuggestion } = await import('./meter-state.js');
   if (!(await firstSuggestion(input.session_id ?? input.transcript_path))) return;

@@ -19,11 +19,13 @@ const ACTIONS = ['install', 'uninstall', 'status'];
 
 function pick(name: string | undefined, action: string): AgentSpec[] {
   if (name === undefined || name === 'all') {
-    if (action === 'install') throw new UsageError(`'handoff agent install' needs <agent>: one of ${AGENTS.map((a) => a.name).join(', ')}`);
+    if (action === 'install')
+      throw new UsageError(`'handoff agent install' needs <agent>: one of ${AGENTS.map((a) => a.name).join(', ')}`);
     return AGENTS;
   }
   const agent = AGENTS.find((a) => a.name === name);
-  if (!agent) throw new UsageError(`no agent named '${name}'; expected one of ${AGENTS.map((a) => a.name).join(', ')} or all`);
+  if (!agent)
+    throw new UsageError(`no agent named '${name}'; expected one of ${AGENTS.map((a) => a.name).join(', ')} or all`);
   return [agent];
 }
 
@@ -38,7 +40,9 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
     writes.push(async () => {
       if (added.length > 0) {
         await replaceFileAtomic(file, text);
-        ctx.stderr(`handoff: ${shown}: added the ${added.map((h) => h.event).join(', ')} hook${added.length === 1 ? '' : 's'} for ${agent.title}`);
+        ctx.stderr(
+          `handoff: ${shown}: added the ${added.map((h) => h.event).join(', ')} hook${added.length === 1 ? '' : 's'} for ${agent.title}`,
+        );
       } else {
         ctx.stderr(`handoff: ${shown}: the ${agent.title} hooks are already installed; nothing changed`);
       }
@@ -47,10 +51,17 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
   if (agent.block) {
     const file = path.join(ctx.root, agent.block.file);
     const shown = ctx.rel(file);
-    const result = upsertBlock(await readText(file), await blockContent(ctx, agent.block.pins === true), shown, agent.block.limitBytes);
+    const result = upsertBlock(
+      await readText(file),
+      await blockContent(ctx, agent.block.pins === true),
+      shown,
+      agent.block.limitBytes,
+    );
     writes.push(async () => {
       if (result.action !== 'unchanged') await replaceFileAtomic(file, result.text);
-      ctx.stderr(`handoff: ${shown}: ${result.action === 'unchanged' ? 'the handoff block is already current; nothing changed' : `${result.action} the handoff block for ${agent.title}`}`);
+      ctx.stderr(
+        `handoff: ${shown}: ${result.action === 'unchanged' ? 'the handoff block is already current; nothing changed' : `${result.action} the handoff block for ${agent.title}`}`,
+      );
       if (result.note) ctx.stderr(`handoff: ${result.note}`);
     });
   }
@@ -60,7 +71,10 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
     const wanted = await readTemplate(owned.template);
     const before = await readText(file);
     if (before !== undefined && before !== wanted && !isOurFile(before)) {
-      throw new FileFormatError(shown, `exists and was not written by handoff; move it aside to install the ${agent.title} integration`);
+      throw new FileFormatError(
+        shown,
+        `exists and was not written by handoff; move it aside to install the ${agent.title} integration`,
+      );
     }
     writes.push(async () => {
       if (before === wanted) return ctx.stderr(`handoff: ${shown}: already current; nothing changed`);
@@ -74,7 +88,11 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
 }
 
 /** Files we own carry our name on their first lines; a file without it is the user's. */
-const isOurFile = (text: string) => text.split('\n').slice(0, 3).some((l) => l.includes('git-handoff'));
+const isOurFile = (text: string) =>
+  text
+    .split('\n')
+    .slice(0, 3)
+    .some((l) => l.includes('git-handoff'));
 
 async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
   for (const owned of agent.files ?? []) {
@@ -92,9 +110,12 @@ async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
   if (agent.settings) {
     const file = path.join(ctx.root, agent.settings.file);
     const before = await readText(file);
-    const { text, removed } = before === undefined ? { text: '', removed: [] } : removeHooks(before, isOurCommand, ctx.rel(file));
+    const { text, removed } =
+      before === undefined ? { text: '', removed: [] } : removeHooks(before, isOurCommand, ctx.rel(file));
     if (removed.length > 0) await replaceFileAtomic(file, text);
-    ctx.stderr(`handoff: ${ctx.rel(file)}: ${removed.length > 0 ? `removed ${removed.length} handoff hook${removed.length === 1 ? '' : 's'}` : 'no handoff hooks; nothing changed'}`);
+    ctx.stderr(
+      `handoff: ${ctx.rel(file)}: ${removed.length > 0 ? `removed ${removed.length} handoff hook${removed.length === 1 ? '' : 's'}` : 'no handoff hooks; nothing changed'}`,
+    );
   }
   if (agent.block) {
     const file = path.join(ctx.root, agent.block.file);
@@ -148,19 +169,34 @@ async function status(ctx: Context, agent: AgentSpec): Promise<Status[]> {
     const file = path.join(ctx.root, owned.file);
     const text = await readText(file);
     const has = text !== undefined && isOurFile(text);
-    out.push({ agent: agent.name, title: agent.title, file: ctx.rel(file), kind: 'file', installed: has ? ['file'] : [], missing: has ? [] : ['file'] });
+    out.push({
+      agent: agent.name,
+      title: agent.title,
+      file: ctx.rel(file),
+      kind: 'file',
+      installed: has ? ['file'] : [],
+      missing: has ? [] : ['file'],
+    });
   }
   if (agent.block) {
     const file = path.join(ctx.root, agent.block.file);
     const has = hasBlock(await readText(file), ctx.rel(file));
-    out.push({ agent: agent.name, title: agent.title, file: ctx.rel(file), kind: 'block', installed: has ? ['block'] : [], missing: has ? [] : ['block'] });
+    out.push({
+      agent: agent.name,
+      title: agent.title,
+      file: ctx.rel(file),
+      kind: 'block',
+      installed: has ? ['block'] : [],
+      missing: has ? [] : ['block'],
+    });
   }
   return out;
 }
 
 export async function run(ctx: Context, args: ArgsOf<'agent'>): Promise<Outcome> {
   const [action, name] = args.positionals;
-  if (!ACTIONS.includes(action)) throw new UsageError(`'handoff agent' takes install, uninstall or status; got '${action}'`);
+  if (!ACTIONS.includes(action))
+    throw new UsageError(`'handoff agent' takes install, uninstall or status; got '${action}'`);
   const agents = pick(name, action);
   if (action === 'install') {
     for (const agent of agents) await install(ctx, agent, args.values.meter === true);
@@ -176,9 +212,16 @@ export async function run(ctx: Context, args: ArgsOf<'agent'>): Promise<Outcome>
     return;
   }
   for (const row of rows) {
-    const state = row.missing.length === 0 ? 'installed' : row.installed.length === 0 ? 'not installed' : `partly installed (missing ${row.missing.join(', ')})`;
+    const state =
+      row.missing.length === 0
+        ? 'installed'
+        : row.installed.length === 0
+          ? 'not installed'
+          : `partly installed (missing ${row.missing.join(', ')})`;
     const detail = row.kind === 'hooks' && row.installed.length > 0 ? ` (${row.installed.join(', ')})` : '';
-    ctx.stdout(`${row.agent.padEnd(10)} ${row.kind.padEnd(6)} ${row.file}: ${state}${row.missing.length === 0 ? detail : ''}\n`);
+    ctx.stdout(
+      `${row.agent.padEnd(10)} ${row.kind.padEnd(6)} ${row.file}: ${state}${row.missing.length === 0 ? detail : ''}\n`,
+    );
     const note = AGENTS.find((a) => a.name === row.agent)?.statusNote;
     if (note && row.kind === 'hooks' && row.installed.length > 0) ctx.stdout(`${' '.repeat(18)}note: ${note}\n`);
   }

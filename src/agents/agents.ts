@@ -22,7 +22,8 @@ export interface AgentSpec {
 const HOOK_COMMAND = 'handoff hook ';
 export const isOurCommand = (command: string) => command.trim().startsWith(HOOK_COMMAND);
 
-const CODEX_TRUST = 'Codex CLI skips hooks it does not trust, silently: trust this project in ~/.codex/config.toml ([projects."<path>"] trust_level = "trusted") and the hooks with /hooks in Codex (codex exec: --dangerously-bypass-hook-trust)';
+const CODEX_TRUST =
+  'Codex CLI skips hooks it does not trust, silently: trust this project in ~/.codex/config.toml ([projects."<path>"] trust_level = "trusted") and the hooks with /hooks in Codex (codex exec: --dangerously-bypass-hook-trust)';
 
 // AGENTS.md is shared by several agents; Codex reads only its first 32 KiB.
 const agentsMd = { file: 'AGENTS.md', limitBytes: CODEX_DOC_LIMIT };
@@ -35,7 +36,12 @@ export const AGENTS: AgentSpec[] = [
       file: '.claude/settings.json',
       hooks: [
         // Seconds. `clear` starts a fresh conversation on purpose, so it is not matched.
-        { event: 'SessionStart', matcher: 'startup|resume|compact', command: `${HOOK_COMMAND}claude-session-start`, timeout: 30 },
+        {
+          event: 'SessionStart',
+          matcher: 'startup|resume|compact',
+          command: `${HOOK_COMMAND}claude-session-start`,
+          timeout: 30,
+        },
         { event: 'PreCompact', command: `${HOOK_COMMAND}claude-pre-compact`, timeout: 60 },
       ],
       meter: [{ event: 'Stop', command: `${HOOK_COMMAND}claude-meter`, timeout: 10 }],
@@ -50,7 +56,12 @@ export const AGENTS: AgentSpec[] = [
     settings: {
       file: '.codex/hooks.json',
       hooks: [
-        { event: 'SessionStart', matcher: 'startup|resume|compact', command: `${HOOK_COMMAND}codex-session-start`, timeout: 30 },
+        {
+          event: 'SessionStart',
+          matcher: 'startup|resume|compact',
+          command: `${HOOK_COMMAND}codex-session-start`,
+          timeout: 30,
+        },
         { event: 'PreCompact', command: `${HOOK_COMMAND}codex-pre-compact`, timeout: 60 },
       ],
     },
@@ -82,8 +93,18 @@ export const AGENTS: AgentSpec[] = [
       file: '.gemini/settings.json',
       hooks: [
         // Milliseconds. Lifecycle matchers are exact strings in Gemini CLI, so none: every start.
-        { event: 'SessionStart', name: 'handoff-resume', command: `${HOOK_COMMAND}gemini-session-start`, timeout: 30_000 },
-        { event: 'PreCompress', name: 'handoff-before-compress', command: `${HOOK_COMMAND}gemini-pre-compress`, timeout: 60_000 },
+        {
+          event: 'SessionStart',
+          name: 'handoff-resume',
+          command: `${HOOK_COMMAND}gemini-session-start`,
+          timeout: 30_000,
+        },
+        {
+          event: 'PreCompress',
+          name: 'handoff-before-compress',
+          command: `${HOOK_COMMAND}gemini-pre-compress`,
+          timeout: 60_000,
+        },
       ],
     },
     block: { file: 'GEMINI.md', pins: true },

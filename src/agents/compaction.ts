@@ -50,18 +50,38 @@ const markers = () => path.join(os.tmpdir(), 'git-handoff-compaction');
 
 /** One marker per repository, session and transcript size: a later compaction has a longer transcript. */
 async function markerFile(root: string, sessionId: string, transcript: string | undefined): Promise<string> {
-  const size = transcript ? await stat(transcript).then((s) => s.size, () => 0) : 0;
-  return path.join(markers(), createHash('sha256').update(`${root}\0${sessionId}\0${transcript ?? ''}\0${size}`).digest('hex').slice(0, 32));
+  const size = transcript
+    ? await stat(transcript).then(
+        (s) => s.size,
+        () => 0,
+      )
+    : 0;
+  return path.join(
+    markers(),
+    createHash('sha256')
+      .update(`${root}\0${sessionId}\0${transcript ?? ''}\0${size}`)
+      .digest('hex')
+      .slice(0, 32),
+  );
 }
 
 /** The handoff already written for this compaction (same session, same transcript), if any. */
-export async function writtenForCompaction(root: string, sessionId: string | undefined, transcript: string | undefined): Promise<string | undefined> {
+export async function writtenForCompaction(
+  root: string,
+  sessionId: string | undefined,
+  transcript: string | undefined,
+): Promise<string | undefined> {
   if (!sessionId) return undefined;
   const text = await readFile(await markerFile(root, sessionId, transcript), 'utf8').catch(() => undefined);
   return text?.trim() || undefined;
 }
 
-export async function rememberCompaction(root: string, sessionId: string | undefined, transcript: string | undefined, handoff: string): Promise<void> {
+export async function rememberCompaction(
+  root: string,
+  sessionId: string | undefined,
+  transcript: string | undefined,
+  handoff: string,
+): Promise<void> {
   if (!sessionId) return;
   await mkdir(markers(), { recursive: true });
   await writeFile(await markerFile(root, sessionId, transcript), `${handoff}\n`);

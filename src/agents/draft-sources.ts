@@ -21,7 +21,10 @@ export interface DraftSources {
 
 export async function draftSourcesFor(transcriptPath: string | undefined, agent: string): Promise<DraftSources> {
   if (!transcriptPath) {
-    return { sections: { References: [`- ${agent} sent no transcript path; this draft comes from git alone.`] }, warnings: [`${agent} sent no transcript_path; the handoff is drafted from git alone`] };
+    return {
+      sections: { References: [`- ${agent} sent no transcript path; this draft comes from git alone.`] },
+      warnings: [`${agent} sent no transcript_path; the handoff is drafted from git alone`],
+    };
   }
   const shown = code(inline(homeShort(transcriptPath, os.homedir())));
   try {

@@ -16,7 +16,15 @@ export interface HookInput {
   custom_instructions?: string;
 }
 
-const STRING_FIELDS = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source', 'trigger', 'custom_instructions'] as const;
+const STRING_FIELDS = [
+  'session_id',
+  'transcript_path',
+  'cwd',
+  'hook_event_name',
+  'source',
+  'trigger',
+  'custom_instructions',
+] as const;
 
 export type ParsedHookInput = { ok: true; input: HookInput } | { ok: false; problem: string };
 
@@ -26,10 +34,16 @@ export function parseHookInput(text: string): ParsedHookInput {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problem: `stdin is not JSON (${(error as Error).message.split('\n')[0]}); expected the agent's hook object, e.g. {"session_id":"...","hook_event_name":"SessionStart"}` };
+    return {
+      ok: false,
+      problem: `stdin is not JSON (${(error as Error).message.split('\n')[0]}); expected the agent's hook object, e.g. {"session_id":"...","hook_event_name":"SessionStart"}`,
+    };
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return { ok: false, problem: `stdin is ${Array.isArray(data) ? 'an array' : typeof data === 'object' ? 'null' : `a ${typeof data}`}; expected the agent's hook object, e.g. {"session_id":"..."}` };
+    return {
+      ok: false,
+      problem: `stdin is ${Array.isArray(data) ? 'an array' : typeof data === 'object' ? 'null' : `a ${typeof data}`}; expected the agent's hook object, e.g. {"session_id":"..."}`,
+    };
   }
   const input: HookInput = {};
   const record = data as Record<string, unknown>;
@@ -41,7 +55,11 @@ export function parseHookInput(text: string): ParsedHookInput {
 }
 
 /** "continue: <goal>" without stacking prefixes when a compacted session was itself a continuation. */
-export function continuationGoal(current: string | undefined, custom: string | undefined, sessionId: string | undefined): string {
+export function continuationGoal(
+  current: string | undefined,
+  custom: string | undefined,
+  sessionId: string | undefined,
+): string {
   const wanted = custom?.trim() || current?.trim();
   if (wanted) return `continue: ${wanted.replace(/^(?:continue:\s*)+/i, '')}`;
   return `continue: the work of the compacted agent session${sessionId ? ` ${sessionId}` : ''}`;

@@ -6,7 +6,15 @@
 // and any comments survive byte for byte outside the few lines we add or remove. Its
 // ESM build is picked up through the package's "module" field by bundlers only; Node
 // loads the UMD build, whose named exports Node's CJS detection finds.
-import { findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import {
+  findNodeAtLocation,
+  modify,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  type FormattingOptions,
+  type ParseError,
+} from 'jsonc-parser';
 import { FileFormatError } from '../cli/errors.js';
 
 export interface HookEntry {
@@ -27,9 +35,13 @@ function read(text: string, file: string): Json {
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
     const e = errors[0]!;
-    throw new FileFormatError(file, `not valid JSON (${printParseErrorCode(e.error)} at offset ${e.offset}); expected an object such as {"hooks": {}}`);
+    throw new FileFormatError(
+      file,
+      `not valid JSON (${printParseErrorCode(e.error)} at offset ${e.offset}); expected an object such as {"hooks": {}}`,
+    );
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FileFormatError(file, 'expected a JSON object such as {"hooks": {}}');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new FileFormatError(file, 'expected a JSON object such as {"hooks": {}}');
   const hooks = (value as Json).hooks;
   if (hooks !== undefined && (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))) {
     throw new FileFormatError(file, `"hooks" must be an object of event names, e.g. {"hooks": {"SessionStart": []}}`);
@@ -39,7 +51,11 @@ function read(text: string, file: string): Json {
 
 function formatting(text: string): FormattingOptions {
   const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
-  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+  return {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
 }
 
 /**
@@ -47,7 +63,13 @@ function formatting(text: string): FormattingOptions {
  * re-indents the whole line an edit starts on (and so the user's neighbouring entry), so
  * the edit is made compact and only the inserted text is laid out, in the file's indent.
  */
-function insert(text: string, path: Array<string | number>, value: unknown, fmt: FormattingOptions, isArrayInsertion: boolean): string {
+function insert(
+  text: string,
+  path: Array<string | number>,
+  value: unknown,
+  fmt: FormattingOptions,
+  isArrayInsertion: boolean,
+): string {
   const [edit] = modify(text, path, value, { isArrayInsertion });
   if (!edit) return text;
   const unit = fmt.insertSpaces ? ' '.repeat(fmt.tabSize ?? 2) : '\t';
@@ -94,20 +116,34 @@ const commandsOf = (group: unknown): unknown[] => {
 /** Commands of every hook under `event`. */
 export function installedCommands(text: string | undefined, event: string, file: string): string[] {
   const settings = read(text ?? '', file);
-  return groups(settings, event).flatMap((g) => commandsOf(g).map((h) => (h as Json | null)?.command).filter((c): c is string => typeof c === 'string'));
+  return groups(settings, event).flatMap((g) =>
+    commandsOf(g)
+      .map((h) => (h as Json | null)?.command)
+      .filter((c): c is string => typeof c === 'string'),
+  );
 }
 
-export function addHooks(text: string | undefined, entries: readonly HookEntry[], file: string): { text: string; added: HookEntry[] } {
+export function addHooks(
+  text: string | undefined,
+  entries: readonly HookEntry[],
+  file: string,
+): { text: string; added: HookEntry[] } {
   let out = text === undefined || text.trim() === '' ? '{}\n' : text;
   const fmt = formatting(out);
   const added: HookEntry[] = [];
   for (const entry of entries) {
     const settings = read(out, file);
     if (installedCommands(out, entry.event, file).includes(entry.command)) continue;
-    const hook = { ...(entry.name ? { name: entry.name } : {}), type: 'command', command: entry.command, ...(entry.timeout ? { timeout: entry.timeout } : {}) };
+    const hook = {
+      ...(entry.name ? { name: entry.name } : {}),
+      type: 'command',
+      command: entry.command,
+      ...(entry.timeout ? { timeout: entry.timeout } : {}),
+    };
     const group = { ...(entry.matcher ? { matcher: entry.matcher } : {}), hooks: [hook] };
     const list = (settings.hooks as Json | undefined)?.[entry.event];
-    if (list !== undefined && !Array.isArray(list)) throw new FileFormatError(file, `"hooks"."${entry.event}" must be a list of hook groups`);
+    if (list !== undefined && !Array.isArray(list))
+      throw new FileFormatError(file, `"hooks"."${entry.event}" must be a list of hook groups`);
     if (settings.hooks === undefined) out = insert(out, ['hooks'], { [entry.event]: [group] }, fmt, false);
     else if (list === undefined) out = insert(out, ['hooks', entry.event], [group], fmt, false);
     else out = insert(out, ['hooks', entry.event, -1], group, fmt, true);
@@ -117,7 +153,11 @@ export function addHooks(text: string | undefined, entries: readonly HookEntry[]
 }
 
 /** Removes exactly the hooks whose command `isOurs` accepts, and the containers that held only them. */
-export function removeHooks(text: string, isOurs: (command: string) => boolean, file: string): { text: string; removed: string[] } {
+export function removeHooks(
+  text: string,
+  isOurs: (command: string) => boolean,
+  file: string,
+): { text: string; removed: string[] } {
   let out = text;
   const removed: string[] = [];
   const ours = (h: unknown) => typeof (h as Json | null)?.command === 'string' && isOurs((h as Json).command as string);
@@ -133,7 +173,11 @@ export function removeHooks(text: string, isOurs: (command: string) => boolean, 
         if (path || i === -1) return;
         removed.push((inner[i] as Json).command as string);
         const onlyOurs = inner.every(ours) && inner.length === 1;
-        path = onlyOurs ? (list.length === 1 ? ['hooks', event] : ['hooks', event, g]) : ['hooks', event, g, 'hooks', i];
+        path = onlyOurs
+          ? list.length === 1
+            ? ['hooks', event]
+            : ['hooks', event, g]
+          : ['hooks', event, g, 'hooks', i];
       });
       if (path) break;
     }

@@ -27,7 +27,10 @@ function find(text: string, file: string): Found | null {
   const end = text.indexOf(BLOCK_END);
   if (start === -1 && end === -1) return null;
   if (start === -1 || end === -1 || end < start || text.indexOf(BLOCK_START, start + 1) !== -1) {
-    throw new FileFormatError(file, `expected one ${BLOCK_START} line followed by one ${BLOCK_END} line; fix or remove the markers by hand`);
+    throw new FileFormatError(
+      file,
+      `expected one ${BLOCK_START} line followed by one ${BLOCK_END} line; fix or remove the markers by hand`,
+    );
   }
   return { start, end: end + BLOCK_END.length };
 }

@@ -26,10 +26,18 @@ function modelWindow(model: string | undefined): number | undefined {
   return WINDOWS.find(([re]) => re.test(model))?.[1];
 }
 
-export function computeMeter(usage: { contextTokens: number; window?: number; model?: string } | undefined, configWindow: number, threshold: number): Meter | undefined {
+export function computeMeter(
+  usage: { contextTokens: number; window?: number; model?: string } | undefined,
+  configWindow: number,
+  threshold: number,
+): Meter | undefined {
   if (!usage) return undefined;
   const byModel = modelWindow(usage.model);
-  const [window, windowSource] = usage.window ? [usage.window, 'log' as const] : byModel ? [byModel, 'model' as const] : [configWindow, 'config' as const];
+  const [window, windowSource] = usage.window
+    ? [usage.window, 'log' as const]
+    : byModel
+      ? [byModel, 'model' as const]
+      : [configWindow, 'config' as const];
   const percent = Math.round((usage.contextTokens / window) * 1000) / 10;
   return { tokens: usage.contextTokens, window, windowSource, percent, threshold, above: percent >= threshold };
 }

@@ -11,26 +11,62 @@ export async function run(ctx: Context, args: ArgsOf<'meter'>): Promise<Outcome>
   const r = await readFrom(ctx, from, args.values.force === true);
   if (!r) {
     // Nothing to measure is not a failure: a shell prompt or hook calling this stays quiet.
-    if (args.values.json === true) printJson(ctx, { agent: null, session: null, file: null, model: null, context: null, threshold: null, above: false, compactions: 0 });
+    if (args.values.json === true)
+      printJson(ctx, {
+        agent: null,
+        session: null,
+        file: null,
+        model: null,
+        context: null,
+        threshold: null,
+        above: false,
+        compactions: 0,
+      });
     else ctx.stdout('No agent session found for this repository; nothing to measure (name one with --from <file>).\n');
     return;
   }
   const threshold = ctx.config.meter_threshold;
   const meter = computeMeter(r.extraction.usage, ctx.config.context_window, threshold);
-  const session = { agent: r.opened.agent, session: r.extraction.sessionId ?? null, file: r.shown, model: r.extraction.model ?? null };
+  const session = {
+    agent: r.opened.agent,
+    session: r.extraction.sessionId ?? null,
+    file: r.shown,
+    model: r.extraction.model ?? null,
+  };
   if (args.values.json === true) {
     // Shaped like a `handoff sessions` row: the session, then its context use.
-    const context = meter ? { tokens: meter.tokens, window: meter.window, windowSource: meter.windowSource, percent: meter.percent } : null;
-    printJson(ctx, { ...session, context, threshold, above: meter?.above ?? false, compactions: r.extraction.counts.compactions });
+    const context = meter
+      ? { tokens: meter.tokens, window: meter.window, windowSource: meter.windowSource, percent: meter.percent }
+      : null;
+    printJson(ctx, {
+      ...session,
+      context,
+      threshold,
+      above: meter?.above ?? false,
+      compactions: r.extraction.counts.compactions,
+    });
     return meter?.above ? 'attention' : undefined;
   }
   if (!meter) {
-    ctx.stdout(`${session.agent} session ${session.session ?? r.shown}: no token usage recorded since the last compaction; nothing to measure\n`);
+    ctx.stdout(
+      `${session.agent} session ${session.session ?? r.shown}: no token usage recorded since the last compaction; nothing to measure\n`,
+    );
     return;
   }
   const fmt = (n: number) => n.toLocaleString('en-US');
-  const window = meter.windowSource === 'log' ? 'window from the log' : meter.windowSource === 'model' ? `window of ${session.model}` : 'window from config (context_window)';
-  ctx.stdout(`${session.agent} session ${session.session ?? r.shown}: ${fmt(meter.tokens)} of ${fmt(meter.window)} tokens (${meter.percent}%; ${window})\n`);
-  ctx.stdout(meter.above ? `Above ${threshold}%: hand off now (handoff new "<next goal>" --from auto).\n` : `Below ${threshold}%: no need to hand off yet.\n`);
+  const window =
+    meter.windowSource === 'log'
+      ? 'window from the log'
+      : meter.windowSource === 'model'
+        ? `window of ${session.model}`
+        : 'window from config (context_window)';
+  ctx.stdout(
+    `${session.agent} session ${session.session ?? r.shown}: ${fmt(meter.tokens)} of ${fmt(meter.window)} tokens (${meter.percent}%; ${window})\n`,
+  );
+  ctx.stdout(
+    meter.above
+      ? `Above ${threshold}%: hand off now (handoff new "<next goal>" --from auto).\n`
+      : `Below ${threshold}%: no need to hand off yet.\n`,
+  );
   return meter.above ? 'attention' : undefined;
 }

@@ -18,7 +18,16 @@ export async function blockContent(ctx: Context, withPins: boolean): Promise<str
   const pins = activePins((await loadPins(ctx)).items);
   if (pins.length === 0) return base;
   // Fenced as the resume prompt shows them: a pin of several lines or with Markdown in it stays whole.
-  const lines = ['', '### Pinned constraints', '', 'Follow these exactly, as written (handoff keeps this list current):', '', promptPins(pins).map((p) => renderPin(p).replace(/^### /, '#### ')).join('\n\n')];
+  const lines = [
+    '',
+    '### Pinned constraints',
+    '',
+    'Follow these exactly, as written (handoff keeps this list current):',
+    '',
+    promptPins(pins)
+      .map((p) => renderPin(p).replace(/^### /, '#### '))
+      .join('\n\n'),
+  ];
   return `${base.replace(/\n+$/, '')}\n${lines.join('\n')}\n`;
 }
 

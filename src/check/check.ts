@@ -22,7 +22,15 @@ type Format = (typeof FORMATS)[number];
 
 /** Pins whose text differs from the version that first added them to history. */
 async function editedPins(root: string, tree: Tree, texts: ReadonlyMap<string, string>): Promise<Finding[]> {
-  const log = await gitRaw(root, ['log', '--diff-filter=A', '--no-renames', '--format=%x01%H', '--name-only', '--', `:/${PINS_PREFIX}`]);
+  const log = await gitRaw(root, [
+    'log',
+    '--diff-filter=A',
+    '--no-renames',
+    '--format=%x01%H',
+    '--name-only',
+    '--',
+    `:/${PINS_PREFIX}`,
+  ]);
   if (log.code !== 0) return [];
   const added = new Map<string, string>();
   let commit = '';
@@ -31,7 +39,10 @@ async function editedPins(root: string, tree: Tree, texts: ReadonlyMap<string, s
     else if (line && commit) added.set(line, commit); // newest first: the last seen is the first add
   }
   const pins = tree.pins.filter((p) => added.has(p.file));
-  const originals = await readObjects(root, pins.map((p) => `${added.get(p.file)}:${p.file}`));
+  const originals = await readObjects(
+    root,
+    pins.map((p) => `${added.get(p.file)}:${p.file}`),
+  );
   const findings: Finding[] = [];
   for (const pin of pins) {
     const commitOf = added.get(pin.file)!;
@@ -51,17 +62,36 @@ async function editedPins(root: string, tree: Tree, texts: ReadonlyMap<string, s
 /** Files a handoff lists as committed must exist at its head commit. */
 async function missingCommittedFiles(root: string, tree: Tree): Promise<Finding[]> {
   const heads = [...new Set(tree.handoffs.map((h) => h.meta.head).filter((h): h is string => Boolean(h)))];
-  const specs = tree.handoffs.flatMap((h) => (h.meta.head ? h.meta.files.filter((f) => f.state === 'committed' && f.change !== 'deleted').map((f) => `${h.meta.head}:${f.path}`) : []));
+  const specs = tree.handoffs.flatMap((h) =>
+    h.meta.head
+      ? h.meta.files
+          .filter((f) => f.state === 'committed' && f.change !== 'deleted')
+          .map((f) => `${h.meta.head}:${f.path}`)
+      : [],
+  );
   const found = await existingObjects(root, [...heads.map((h) => `${h}^{commit}`), ...specs]);
   const findings: Finding[] = [];
   for (const h of tree.handoffs) {
     if (!h.meta.head) continue;
     if (!found.has(`${h.meta.head}^{commit}`)) {
-      findings.push({ level: 'warning', file: h.file, rule: 'head', message: `its head commit ${h.meta.head.slice(0, 12)} is not in this clone (rebased away, or a shallow clone); its file list was not checked` });
+      findings.push({
+        level: 'warning',
+        file: h.file,
+        rule: 'head',
+        message: `its head commit ${h.meta.head.slice(0, 12)} is not in this clone (rebased away, or a shallow clone); its file list was not checked`,
+      });
       continue;
     }
-    const missing = h.meta.files.filter((f) => f.state === 'committed' && f.change !== 'deleted' && !found.has(`${h.meta.head}:${f.path}`)).map((f) => f.path);
-    if (missing.length > 0) findings.push({ level: 'error', file: h.file, rule: 'files', message: `lists as committed ${missing.map((m) => `'${m}'`).join(', ')}, which ${missing.length === 1 ? 'does' : 'do'} not exist at its head commit ${h.meta.head.slice(0, 12)}` });
+    const missing = h.meta.files
+      .filter((f) => f.state === 'committed' && f.change !== 'deleted' && !found.has(`${h.meta.head}:${f.path}`))
+      .map((f) => f.path);
+    if (missing.length > 0)
+      findings.push({
+        level: 'error',
+        file: h.file,
+        rule: 'files',
+        message: `lists as committed ${missing.map((m) => `'${m}'`).join(', ')}, which ${missing.length === 1 ? 'does' : 'do'} not exist at its head commit ${h.meta.head.slice(0, 12)}`,
+      });
   }
   return findings;
 }
@@ -70,9 +100,18 @@ async function changedSince(root: string, base: string): Promise<Map<string, Cha
   const out = await gitText(root, ['diff', '--name-status', '-z', '--no-renames', base, '--', `:/${HANDOFF_DIR}`]);
   const tokens = out.split('\0');
   const changes = new Map<string, Change>();
-  for (let i = 0; i + 1 < tokens.length; i += 2) changes.set(tokens[i + 1]!, tokens[i] === 'A' ? 'added' : tokens[i] === 'D' ? 'deleted' : 'modified');
+  for (let i = 0; i + 1 < tokens.length; i += 2)
+    changes.set(tokens[i + 1]!, tokens[i] === 'A' ? 'added' : tokens[i] === 'D' ? 'deleted' : 'modified');
   // Untracked files are part of the branch's change too, until they are committed.
-  const untracked = await gitText(root, ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', `:/${HANDOFF_DIR}`]);
+  const untracked = await gitText(root, [
+    'ls-files',
+    '-z',
+    '--others',
+    '--exclude-standard',
+    '--full-name',
+    '--',
+    `:/${HANDOFF_DIR}`,
+  ]);
   for (const p of untracked.split('\0').filter(Boolean)) changes.set(p, 'added');
   return changes;
 }
@@ -80,7 +119,8 @@ async function changedSince(root: string, base: string): Promise<Map<string, Cha
 async function resolveBase(root: string, rev: string): Promise<string> {
   const base = await resolveRev(root, rev);
   if (base) return base;
-  const shallow = (await gitRaw(root, ['rev-parse', '--is-shallow-repository'])).stdout.toString('utf8').trim() === 'true';
+  const shallow =
+    (await gitRaw(root, ['rev-parse', '--is-shallow-repository'])).stdout.toString('utf8').trim() === 'true';
   throw new HandoffError(
     shallow
       ? `--base '${rev}' is not in this shallow clone; fetch it (git fetch --deepen=50 origin, or actions/checkout with fetch-depth: 0)`
@@ -100,7 +140,12 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const findings = treeFindings(tree, texts);
   const currentRoadmap = await readRoadmap(root, roadmap);
   if (currentRoadmap !== content && (currentRoadmap !== undefined || tree.handoffs.length + tree.pins.length > 0)) {
-    findings.push({ level: 'error', file: roadmap, rule: 'roadmap', message: `${currentRoadmap === undefined ? 'is missing' : 'is out of date'}: run 'handoff roadmap' and commit it ('handoff roadmap --check' shows the difference)` });
+    findings.push({
+      level: 'error',
+      file: roadmap,
+      rule: 'roadmap',
+      message: `${currentRoadmap === undefined ? 'is missing' : 'is out of date'}: run 'handoff roadmap' and commit it ('handoff roadmap --check' shows the difference)`,
+    });
   }
   const hasHead = (await resolveRev(root, 'HEAD')) !== null;
   if (hasHead) findings.push(...(await editedPins(root, tree, texts)), ...(await missingCommittedFiles(root, tree)));
@@ -108,7 +153,14 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const changes = base ? await changedSince(root, base) : null;
   const pinChanges = changes && base ? await changedPins(ctx.root, tree, base, changes) : [];
   findings.push(...pinReviewFindings(pinChanges));
-  const reported = (changes ? findings.filter((f) => changes.has(f.file) || f.rule === 'roadmap') : findings).sort((a, b) => (a.file !== b.file ? (a.file < b.file ? -1 : 1) : (a.line ?? 0) - (b.line ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
+  const reported = (changes ? findings.filter((f) => changes.has(f.file) || f.rule === 'roadmap') : findings).sort(
+    (a, b) =>
+      a.file !== b.file
+        ? a.file < b.file
+          ? -1
+          : 1
+        : (a.line ?? 0) - (b.line ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0),
+  );
   const errors = reported.filter((f) => f.level === 'error').length;
 
   if (format === 'json') {
@@ -116,7 +168,11 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   } else if (format === 'text') {
     ctx.stdout(textReport(reported));
     const checked = `${plural(tree.handoffs.length, 'handoff')}, ${plural(tree.pins.length, 'pin')}${base ? ` (reporting changes since ${base.slice(0, 12)})` : ''}`;
-    ctx.stderr(errors === 0 ? `handoff: check passed: ${checked}` : `handoff: check found ${errors} problem${errors === 1 ? '' : 's'} in ${checked}`);
+    ctx.stderr(
+      errors === 0
+        ? `handoff: check passed: ${checked}`
+        : `handoff: check found ${errors} problem${errors === 1 ? '' : 's'} in ${checked}`,
+    );
   } else {
     ctx.stdout(githubAnnotations(reported));
     const summary = markdownSummary(await summaryData(tree, changes, reported, base, pinChanges));
@@ -131,20 +187,52 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   return errors === 0 ? undefined : 'failure';
 }
 
-async function summaryData(tree: Tree, changes: Map<string, Change> | null, findings: Finding[], base: string | null, pins: PinToReview[]): Promise<SummaryData> {
+async function summaryData(
+  tree: Tree,
+  changes: Map<string, Change> | null,
+  findings: Finding[],
+  base: string | null,
+  pins: PinToReview[],
+): Promise<SummaryData> {
   const template = await readTemplate('resume.md');
   const active = activePins(tree.pins);
-  const since = { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: [] };
+  const since = {
+    head: null,
+    headFound: false,
+    commits: [],
+    commitCount: 0,
+    changedFiles: [],
+    stillUncommitted: [],
+    missingFiles: [],
+  };
   const handoffs = tree.handoffs
     .filter((h) => (changes ? changes.has(h.file) : h.meta.status === 'open'))
-    .map((h) => ({ handoff: h, change: changes?.get(h.file) ?? ('modified' as Change), promptChars: renderResume(template, resumeParts(h, active, since)).length }));
+    .map((h) => ({
+      handoff: h,
+      change: changes?.get(h.file) ?? ('modified' as Change),
+      promptChars: renderResume(template, resumeParts(h, active, since)).length,
+    }));
   return { base, findings, handoffs, pins, all: tree.handoffs };
 }
 
 /** Pins the branch added, changed or retired since base, with who committed each first. */
-async function changedPins(root: string, tree: Tree, base: string, changes: Map<string, Change>): Promise<PinToReview[]> {
+async function changedPins(
+  root: string,
+  tree: Tree,
+  base: string,
+  changes: Map<string, Change>,
+): Promise<PinToReview[]> {
   const changed = [...changes].filter(([p]) => itemKind(p) === 'pin');
-  const [before, authors] = await Promise.all([readObjects(root, changed.map(([p]) => `${base}:${p}`)), addedBy(root, changed.map(([p]) => p))]);
+  const [before, authors] = await Promise.all([
+    readObjects(
+      root,
+      changed.map(([p]) => `${base}:${p}`),
+    ),
+    addedBy(
+      root,
+      changed.map(([p]) => p),
+    ),
+  ]);
   const out: PinToReview[] = [];
   for (const [file, change] of changed) {
     const now = tree.pins.find((p) => p.file === file);
@@ -163,7 +251,15 @@ async function changedPins(root: string, tree: Tree, base: string, changes: Map<
     const retired = change === 'modified' && was?.meta.status === 'active' && now.meta.status === 'retired';
     // A status change alone (retired, superseded) asks nothing new of an agent; a text change does.
     const sameText = change === 'modified' && was !== undefined && was.text === now.text;
-    out.push({ id, file, change: retired ? 'retired' : change, text: now.text, addedBy: authors.get(file) ?? null, review: !retired && !sameText, flags: pinFlags(now.text) });
+    out.push({
+      id,
+      file,
+      change: retired ? 'retired' : change,
+      text: now.text,
+      addedBy: authors.get(file) ?? null,
+      review: !retired && !sameText,
+      flags: pinFlags(now.text),
+    });
   }
   return out;
 }

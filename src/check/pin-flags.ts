@@ -6,10 +6,13 @@
 
 /** Format and other characters a diff view shows as nothing, or that reorder what is shown. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u;
-const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u;
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each joiner and selector is listed alone on purpose, to find it hidden
+  /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
 const HTML_COMMENT = /<!--/;
 /** Joiners and variation selectors inside an emoji sequence (a family, a red heart) are what they look like. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the joiners are matched alone, after an emoji
 const EMOJI_JOIN = /(?<=[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\ufe0f])[\u200d\ufe0e\ufe0f]/gu;
 
 /** Phrasings that address the model, not the team; folded to lower case with runs of space collapsed. */
@@ -29,7 +32,10 @@ export function pinFlags(text: string): string[] {
   if (CONTROL.test(text)) flags.push('control characters');
   if (HTML_COMMENT.test(text)) flags.push('an HTML comment (hidden when the Markdown is rendered)');
   const folded = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
-  if (INJECTION.some((re) => re.test(folded))) flags.push('wording addressed to the agent rather than the team (overriding instructions, secrecy or sending secrets)');
+  if (INJECTION.some((re) => re.test(folded)))
+    flags.push(
+      'wording addressed to the agent rather than the team (overriding instructions, secrecy or sending secrets)',
+    );
   return flags;
 }
 
@@ -42,7 +48,8 @@ export function revealHidden(text: string): string {
     const index = at;
     at += ch.length;
     if (ch === '\n' || ch === '\t' || kept.has(index)) out += ch;
-    else if (BIDI.test(ch) || INVISIBLE.test(ch) || CONTROL.test(ch) || ch === '\r') out += `<U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+    else if (BIDI.test(ch) || INVISIBLE.test(ch) || CONTROL.test(ch) || ch === '\r')
+      out += `<U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
     else out += ch;
   }
   return out;

@@ -23,7 +23,16 @@ export interface PinToReview {
 export async function addedBy(root: string, files: readonly string[]): Promise<Map<string, string>> {
   const by = new Map<string, string>();
   if (files.length === 0) return by;
-  const log = await gitRaw(root, ['log', '--diff-filter=A', '--no-renames', '--format=%x01%an <%ae>', '--name-only', '-z', '--', ...files.map((f) => `:(top,literal)${f}`)]);
+  const log = await gitRaw(root, [
+    'log',
+    '--diff-filter=A',
+    '--no-renames',
+    '--format=%x01%an <%ae>',
+    '--name-only',
+    '-z',
+    '--',
+    ...files.map((f) => `:(top,literal)${f}`),
+  ]);
   if (log.code !== 0) return by;
   let author = '';
   for (const token of log.stdout.toString('utf8').split(/[\0\n]/)) {
@@ -45,8 +54,18 @@ export function pinReviewFindings(pins: readonly PinToReview[]): Finding[] {
       const who = `pin ${p.change} by ${p.addedBy ?? 'an uncommitted change'}`;
       const text = JSON.stringify(revealHidden(p.text.trimEnd()));
       return p.flags.length === 0
-        ? { level: 'notice' as const, file: p.file, rule: 'pin-review', message: `${who}: every agent is told to obey it word for word, so review it like code: ${text}` }
-        : { level: 'warning' as const, file: p.file, rule: 'pin-review', message: `${who} contains ${p.flags.join('; ')}: every agent is told to obey it word for word, so read it closely before merging: ${text}` };
+        ? {
+            level: 'notice' as const,
+            file: p.file,
+            rule: 'pin-review',
+            message: `${who}: every agent is told to obey it word for word, so review it like code: ${text}`,
+          }
+        : {
+            level: 'warning' as const,
+            file: p.file,
+            rule: 'pin-review',
+            message: `${who} contains ${p.flags.join('; ')}: every agent is told to obey it word for word, so read it closely before merging: ${text}`,
+          };
     });
 }
 

@@ -21,7 +21,10 @@ function escapeProperty(text: string): string {
 
 export function githubAnnotations(findings: readonly Finding[]): string {
   return findings
-    .map((f) => `::${f.level} file=${escapeProperty(f.file)}${f.line ? `,line=${f.line}` : ''},title=${escapeProperty(`handoff check: ${f.rule}`)}::${escapeData(f.message)}\n`)
+    .map(
+      (f) =>
+        `::${f.level} file=${escapeProperty(f.file)}${f.line ? `,line=${f.line}` : ''},title=${escapeProperty(`handoff check: ${f.rule}`)}::${escapeData(f.message)}\n`,
+    )
     .join('');
 }
 
@@ -37,7 +40,10 @@ export interface SummaryData {
 }
 
 function mermaidLabel(text: string): string {
-  const flat = inline(text).replace(/["`<>{}[\]|#;]/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = inline(text)
+    .replace(/["`<>{}[\]|#;]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
 }
 
@@ -83,8 +89,13 @@ export function markdownSummary(data: SummaryData): string {
   const errors = data.findings.filter((f) => f.level === 'error').length;
   const warnings = data.findings.filter((f) => f.level === 'warning').length;
   const out: string[] = ['## handoff check', ''];
-  out.push(errors === 0 ? `No problems${warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}${data.base ? ` since \`${data.base.slice(0, 12)}\`` : ''}.` : `${errors} problem${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}:`);
-  for (const f of data.findings.filter((x) => x.level !== 'notice')) out.push(`- **${f.level}** \`${f.file}${f.line ? `:${f.line}` : ''}\`: ${inline(f.message)}`);
+  out.push(
+    errors === 0
+      ? `No problems${warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}${data.base ? ` since \`${data.base.slice(0, 12)}\`` : ''}.`
+      : `${errors} problem${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}:`,
+  );
+  for (const f of data.findings.filter((x) => x.level !== 'notice'))
+    out.push(`- **${f.level}** \`${f.file}${f.line ? `:${f.line}` : ''}\`: ${inline(f.message)}`);
   out.push('');
   out.push('### Handoffs added or changed', '');
   if (data.handoffs.length === 0) out.push('None.');
@@ -92,18 +103,45 @@ export function markdownSummary(data: SummaryData): string {
     out.push('| handoff | change | status | goal | resume prompt |', '|---|---|---|---|---|');
     for (const { handoff: h, change, promptChars } of data.handoffs) {
       const goal = inline(h.meta.goal).replace(/\|/g, '\\|');
-      out.push(`| \`${short(h.meta.id)}\` | ${change} | ${h.meta.status} | ${goal.length > 80 ? `${goal.slice(0, 77)}...` : goal} | ${promptChars.toLocaleString('en-US')} chars (~${Math.ceil(promptChars / 4).toLocaleString('en-US')} tokens) |`);
+      out.push(
+        `| \`${short(h.meta.id)}\` | ${change} | ${h.meta.status} | ${goal.length > 80 ? `${goal.slice(0, 77)}...` : goal} | ${promptChars.toLocaleString('en-US')} chars (~${Math.ceil(promptChars / 4).toLocaleString('en-US')} tokens) |`,
+      );
     }
   }
   out.push('', '### Pins added or retired', '');
   if (data.pins.length === 0) out.push('None.');
-  for (const p of data.pins) out.push(`- ${p.change} \`${short(p.id)}\`${p.flags.length > 0 ? ' (**read closely**)' : ''}: ${inline(revealHidden(p.text)).slice(0, 120).replace(/</g, '&lt;')}`);
+  for (const p of data.pins)
+    out.push(
+      `- ${p.change} \`${short(p.id)}\`${p.flags.length > 0 ? ' (**read closely**)' : ''}: ${inline(revealHidden(p.text)).slice(0, 120).replace(/</g, '&lt;')}`,
+    );
   const review = data.pins.filter((p) => p.review);
   if (review.length > 0) {
-    out.push('', '### Pins to review', '', 'Every agent working in this repository is told to obey these word for word. Read each one as you would read code.', '');
+    out.push(
+      '',
+      '### Pins to review',
+      '',
+      'Every agent working in this repository is told to obey these word for word. Read each one as you would read code.',
+      '',
+    );
     for (const p of review) {
-      const flagged = p.flags.length > 0 ? [`**Read closely:** it contains ${p.flags.map(inline).join('; ')}. Hidden characters are shown as \`<U+XXXX>\`.`, ''] : [];
-      out.push(`#### \`${short(p.id)}\` (${p.change}, committed by ${p.addedBy ? inline(p.addedBy) : 'nobody yet: not committed'})`, '', ...flagged, '````text', revealHidden(p.text).replace(/`{4,}/g, (m) => m.split('').join('\u200b')).trimEnd(), '````', '');
+      const flagged =
+        p.flags.length > 0
+          ? [
+              `**Read closely:** it contains ${p.flags.map(inline).join('; ')}. Hidden characters are shown as \`<U+XXXX>\`.`,
+              '',
+            ]
+          : [];
+      out.push(
+        `#### \`${short(p.id)}\` (${p.change}, committed by ${p.addedBy ? inline(p.addedBy) : 'nobody yet: not committed'})`,
+        '',
+        ...flagged,
+        '````text',
+        revealHidden(p.text)
+          .replace(/`{4,}/g, (m) => m.split('').join('\u200b'))
+          .trimEnd(),
+        '````',
+        '',
+      );
     }
   }
   const graph = mermaidChain(

@@ -34,7 +34,13 @@ function outsideRepo(p: string): boolean {
 
 /** Schema problems, duplicate ids, unresolved links, parent cycles, paths outside the repository. */
 export function treeFindings(tree: Tree, texts: ReadonlyMap<string, string>): Finding[] {
-  const findings: Finding[] = tree.problems.map((p) => ({ level: 'error' as const, file: p.file, ...(p.line ? { line: p.line } : {}), rule: 'format', message: p.message }));
+  const findings: Finding[] = tree.problems.map((p) => ({
+    level: 'error' as const,
+    file: p.file,
+    ...(p.line ? { line: p.line } : {}),
+    rule: 'format',
+    message: p.message,
+  }));
   const all: Array<Handoff | Pin> = [...tree.handoffs, ...tree.pins, ...tree.misnamed];
   const byId = new Map<string, Array<Handoff | Pin>>();
   for (const item of all) byId.set(item.meta.id, [...(byId.get(item.meta.id) ?? []), item]);
@@ -42,32 +48,69 @@ export function treeFindings(tree: Tree, texts: ReadonlyMap<string, string>): Fi
     if (items.length < 2) continue;
     const files = items.map((i) => i.file).sort();
     for (const file of files) {
-      findings.push({ level: 'error', file, line: lineOfKey(texts.get(file), 'id'), rule: 'duplicate-id', message: `id ${id} is also used by ${files.filter((f) => f !== file).join(', ')}; ids must be unique (give one a new id, e.g. recreate it with handoff new / handoff pin)` });
+      findings.push({
+        level: 'error',
+        file,
+        line: lineOfKey(texts.get(file), 'id'),
+        rule: 'duplicate-id',
+        message: `id ${id} is also used by ${files.filter((f) => f !== file).join(', ')}; ids must be unique (give one a new id, e.g. recreate it with handoff new / handoff pin)`,
+      });
     }
   }
   const handoffs = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
   for (const h of tree.handoffs) {
     const text = texts.get(h.file);
     if (h.meta.parent && !handoffs.has(h.meta.parent)) {
-      findings.push({ level: 'error', file: h.file, line: lineOfKey(text, 'parent'), rule: 'parent', message: `parent ${h.meta.parent} is not a handoff in .handoff/handoffs/` });
+      findings.push({
+        level: 'error',
+        file: h.file,
+        line: lineOfKey(text, 'parent'),
+        rule: 'parent',
+        message: `parent ${h.meta.parent} is not a handoff in .handoff/handoffs/`,
+      });
     }
     if (h.meta.superseded_by && !handoffs.has(h.meta.superseded_by)) {
-      findings.push({ level: 'error', file: h.file, line: lineOfKey(text, 'superseded_by'), rule: 'superseded-by', message: `superseded_by ${h.meta.superseded_by} is not a handoff in .handoff/handoffs/` });
+      findings.push({
+        level: 'error',
+        file: h.file,
+        line: lineOfKey(text, 'superseded_by'),
+        rule: 'superseded-by',
+        message: `superseded_by ${h.meta.superseded_by} is not a handoff in .handoff/handoffs/`,
+      });
     }
     for (const f of h.meta.files) {
       for (const p of [f.path, ...(f.from !== undefined ? [f.from] : [])]) {
-        if (outsideRepo(p)) findings.push({ level: 'error', file: h.file, line: lineOfKey(text, 'files'), rule: 'path', message: `listed path '${p}' points outside the repository; paths are relative to its root` });
+        if (outsideRepo(p))
+          findings.push({
+            level: 'error',
+            file: h.file,
+            line: lineOfKey(text, 'files'),
+            rule: 'path',
+            message: `listed path '${p}' points outside the repository; paths are relative to its root`,
+          });
       }
     }
   }
   for (const cycle of parentCycles(tree.handoffs)) {
     const first = handoffs.get(cycle[0]!)!;
-    findings.push({ level: 'error', file: first.file, line: lineOfKey(texts.get(first.file), 'parent'), rule: 'cycle', message: `parent links form a cycle: ${[...cycle, cycle[0]].join(' -> ')}; a handoff's parent must be older than it` });
+    findings.push({
+      level: 'error',
+      file: first.file,
+      line: lineOfKey(texts.get(first.file), 'parent'),
+      rule: 'cycle',
+      message: `parent links form a cycle: ${[...cycle, cycle[0]].join(' -> ')}; a handoff's parent must be older than it`,
+    });
   }
   const pins = new Set(tree.pins.map((p) => p.meta.id));
   for (const p of tree.pins) {
     if (p.meta.supersedes && !pins.has(p.meta.supersedes)) {
-      findings.push({ level: 'error', file: p.file, line: lineOfKey(texts.get(p.file), 'supersedes'), rule: 'supersedes', message: `supersedes ${p.meta.supersedes}, which is not a pin in .handoff/pins/` });
+      findings.push({
+        level: 'error',
+        file: p.file,
+        line: lineOfKey(texts.get(p.file), 'supersedes'),
+        rule: 'supersedes',
+        message: `supersedes ${p.meta.supersedes}, which is not a pin in .handoff/pins/`,
+      });
     }
   }
   return findings;

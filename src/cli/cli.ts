@@ -14,13 +14,23 @@ function parse(spec: CommandSpec, argv: string[]): Args {
   for (const [name, o] of Object.entries(spec.options)) {
     options[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
   }
-  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, allowNegative: true, strict: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options,
+    allowPositionals: true,
+    allowNegative: true,
+    strict: true,
+  });
   const required = spec.positionals.filter((p) => p.required).length;
   if (positionals.length < required) {
-    throw new UsageError(`'handoff ${spec.name}' needs <${spec.positionals[positionals.length]!.name}>: ${spec.positionals[positionals.length]!.describe}`);
+    throw new UsageError(
+      `'handoff ${spec.name}' needs <${spec.positionals[positionals.length]!.name}>: ${spec.positionals[positionals.length]!.describe}`,
+    );
   }
   if (positionals.length > spec.positionals.length) {
-    throw new UsageError(`'handoff ${spec.name}' takes ${spec.positionals.length || 'no'} argument${spec.positionals.length === 1 ? '' : 's'}; got '${positionals[spec.positionals.length]}' too (quote text that has spaces)`);
+    throw new UsageError(
+      `'handoff ${spec.name}' takes ${spec.positionals.length || 'no'} argument${spec.positionals.length === 1 ? '' : 's'}; got '${positionals[spec.positionals.length]}' too (quote text that has spaces)`,
+    );
   }
   return { values: values as Args['values'], positionals };
 }
@@ -114,8 +124,12 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
     } catch (error) {
       if (error instanceof UsageError) throw error;
       const dashed = rest.find((a) => /^-.*\s/s.test(a));
-      const hint = dashed ? `text that starts with '-' goes after '--': handoff ${spec.name} -- '${dashed}'` : `handoff ${spec.name} --help lists the options`;
-      throw new UsageError(`${((error as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional.*$/, '')} (${hint})`);
+      const hint = dashed
+        ? `text that starts with '-' goes after '--': handoff ${spec.name} -- '${dashed}'`
+        : `handoff ${spec.name} --help lists the options`;
+      throw new UsageError(
+        `${((error as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional.*$/, '')} (${hint})`,
+      );
     }
     const module = await spec.load();
     const ctx = await createContext(cwd, env, io);
@@ -124,7 +138,11 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
   } catch (error) {
     // An agent hook must never stop the agent: its failure is reported, then ignored.
     if (failOpen) {
-      report(error, (line) => io.stderr(line.replace(/^handoff: /, 'handoff: warning: hook failed, ignored: ')), env.HANDOFF_DEBUG === '1');
+      report(
+        error,
+        (line) => io.stderr(line.replace(/^handoff: /, 'handoff: warning: hook failed, ignored: ')),
+        env.HANDOFF_DEBUG === '1',
+      );
       return EXIT.ok;
     }
     return report(error, io.stderr, env.HANDOFF_DEBUG === '1');

@@ -27,7 +27,12 @@ async function render(argv: string[]): Promise<string> {
     parser.command(`${spec.name}${positionals ? ` ${positionals}` : ''}`, spec.describe, (y) => {
       for (const p of spec.positionals) y.positional(p.name, { describe: p.describe, type: 'string' });
       for (const [name, o] of Object.entries(spec.options)) {
-        y.option(name, { type: o.type, describe: o.describe, ...(o.short ? { alias: o.short } : {}), ...(o.multiple ? { array: true } : {}) });
+        y.option(name, {
+          type: o.type,
+          describe: o.describe,
+          ...(o.short ? { alias: o.short } : {}),
+          ...(o.multiple ? { array: true } : {}),
+        });
       }
       for (const [command, description] of spec.examples) y.example(command, description);
       return y;
@@ -41,12 +46,15 @@ async function render(argv: string[]): Promise<string> {
 
 /** Edit distance counting a swap of two neighbours as one edit, for "did you mean". */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }

@@ -11,13 +11,16 @@ const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}
 /** Keys in snake_case at every depth, as in the files' front-matter. */
 function snakeKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snakeKeys);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), snakeKeys(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), snakeKeys(v)]));
   return value;
 }
 
 /** Every read command's `--json`: one object, `schema_version` first, lists as arrays under a name. */
 export function printJson(ctx: Context, value: Record<string, unknown>): void {
-  ctx.stdout(`${JSON.stringify({ schema_version: JSON_SCHEMA_VERSION, ...(snakeKeys(value) as Record<string, unknown>) }, null, 2)}\n`);
+  ctx.stdout(
+    `${JSON.stringify({ schema_version: JSON_SCHEMA_VERSION, ...(snakeKeys(value) as Record<string, unknown>) }, null, 2)}\n`,
+  );
 }
 
 export function handoffJson(h: Pick<Handoff, 'file' | 'meta'>) {

@@ -53,7 +53,10 @@ type Spec<N extends CommandName> = Extract<(typeof COMMANDS)[number], { name: N 
 export type CommandName = (typeof COMMANDS)[number]['name'];
 
 /** The arguments of one command, typed from its row in the table: handlers never cast. */
-export type ArgsOf<N extends CommandName> = { values: Values<Spec<N>['options']>; positionals: Positionals<Spec<N>['positionals']> };
+export type ArgsOf<N extends CommandName> = {
+  values: Values<Spec<N>['options']>;
+  positionals: Positionals<Spec<N>['positionals']>;
+};
 
 const json = { type: 'boolean', describe: 'print JSON instead of text' } as const;
 
@@ -73,14 +76,33 @@ export const COMMANDS = [
     options: {
       since: { type: 'string', describe: 'count files and commits from this revision instead of the detected base' },
       edit: { type: 'boolean', describe: 'open the editor even when stdin is not a terminal (--no-edit: never)' },
-      'message-file': { type: 'string', short: 'F', describe: 'use this file as the handoff body instead of the draft (no editor)' },
-      llm: { type: 'boolean', describe: 'draft with the configured OpenAI-compatible model (--no-llm: never; default: llm.mode in config)' },
-      'dry-run': { type: 'boolean', describe: 'print the model request and its token count; send nothing, write nothing' },
-      from: { type: 'string', describe: "read an agent transcript too: 'auto' (the newest session of this repository) or a file" },
+      'message-file': {
+        type: 'string',
+        short: 'F',
+        describe: 'use this file as the handoff body instead of the draft (no editor)',
+      },
+      llm: {
+        type: 'boolean',
+        describe: 'draft with the configured OpenAI-compatible model (--no-llm: never; default: llm.mode in config)',
+      },
+      'dry-run': {
+        type: 'boolean',
+        describe: 'print the model request and its token count; send nothing, write nothing',
+      },
+      from: {
+        type: 'string',
+        describe: "read an agent transcript too: 'auto' (the newest session of this repository) or a file",
+      },
       'pin-candidates': { type: 'boolean', describe: "pin the user's constraints found in the transcript, verbatim" },
       force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
-      fresh: { type: 'boolean', describe: 'start a new chain: no parent, nothing carried; the open handoff stays open' },
-      'allow-secret': { type: 'boolean', describe: 'keep text that looks like a secret (a false positive); see docs/security.md' },
+      fresh: {
+        type: 'boolean',
+        describe: 'start a new chain: no parent, nothing carried; the open handoff stays open',
+      },
+      'allow-secret': {
+        type: 'boolean',
+        describe: 'keep text that looks like a secret (a false positive); see docs/security.md',
+      },
     },
     examples: [
       ['handoff new "now implement this for teams"', 'draft, review and save'],
@@ -92,7 +114,10 @@ export const COMMANDS = [
     name: 'resume',
     describe: 'print the prompt a fresh agent starts from (newest open handoff on this branch)',
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
-    options: { json, 'allow-secret': { type: 'boolean', describe: 'print text that looks like a secret instead of redacting it' } },
+    options: {
+      json,
+      'allow-secret': { type: 'boolean', describe: 'print text that looks like a secret instead of redacting it' },
+    },
     examples: [['handoff resume', 'continue where the last session stopped']],
     load: async (): Promise<CommandModule> => resume,
   },
@@ -102,9 +127,16 @@ export const COMMANDS = [
     positionals: [{ name: 'text', describe: 'the constraint (or use --file, or pipe it on stdin)' }],
     options: {
       file: { type: 'string', describe: 'read the constraint from this file, byte for byte' },
-      scope: { type: 'string', multiple: true, describe: 'only apply when a file in play matches this glob (repeatable)' },
+      scope: {
+        type: 'string',
+        multiple: true,
+        describe: 'only apply when a file in play matches this glob (repeatable)',
+      },
       supersedes: { type: 'string', describe: 'the id of the pin this one replaces' },
-      'allow-secret': { type: 'boolean', describe: 'keep text that looks like a secret (a false positive); see docs/security.md' },
+      'allow-secret': {
+        type: 'boolean',
+        describe: 'keep text that looks like a secret (a false positive); see docs/security.md',
+      },
     },
     examples: [
       ['handoff pin "never touch src/auth"', 'a constraint for every session'],
@@ -177,7 +209,10 @@ export const COMMANDS = [
     describe: "how full the agent session's context window is (exit 3 above the threshold)",
     positionals: [],
     options: {
-      from: { type: 'string', describe: "'auto' (default: the newest session of this repository) or a transcript file" },
+      from: {
+        type: 'string',
+        describe: "'auto' (default: the newest session of this repository) or a transcript file",
+      },
       force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
       json,
     },
@@ -195,7 +230,10 @@ export const COMMANDS = [
       { name: 'agent', describe: 'claude, codex, gemini, opencode, pi, claude-md or all (default for status: all)' },
     ],
     options: {
-      meter: { type: 'boolean', describe: 'claude: also suggest a handoff when the context passes the threshold (opt-in)' },
+      meter: {
+        type: 'boolean',
+        describe: 'claude: also suggest a handoff when the context passes the threshold (opt-in)',
+      },
       json,
     },
     examples: [
@@ -208,7 +246,13 @@ export const COMMANDS = [
   {
     name: 'hook',
     describe: 'entry point an agent calls (reads its JSON on stdin, answers in its format; never fails the agent)',
-    positionals: [{ name: 'name', describe: 'claude-session-start, claude-pre-compact, claude-meter, gemini-session-start or gemini-pre-compress', required: true }],
+    positionals: [
+      {
+        name: 'name',
+        describe: 'claude-session-start, claude-pre-compact, claude-meter, gemini-session-start or gemini-pre-compress',
+        required: true,
+      },
+    ],
     options: {},
     examples: [['handoff hook claude-session-start < input.json', 'what Claude Code runs at session start']],
     load: async (): Promise<CommandModule> => agentHook,
@@ -219,7 +263,10 @@ export const COMMANDS = [
     describe: 'regenerate the roadmap (.handoff/ROADMAP.md) from the files under .handoff/',
     positionals: [],
     options: {
-      check: { type: 'boolean', describe: 'change nothing; exit 1 and print the difference when the file is out of date' },
+      check: {
+        type: 'boolean',
+        describe: 'change nothing; exit 1 and print the difference when the file is out of date',
+      },
       json,
     },
     examples: [

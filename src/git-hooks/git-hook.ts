@@ -21,7 +21,16 @@ async function preCommit(ctx: Context): Promise<Outcome> {
   const [opened, index, stagedOut] = await Promise.all([
     openCache(ctx.cacheFile),
     indexBlobs(root, [HANDOFF_DIR, roadmap]),
-    gitText(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--diff-filter=d', '--', `:/${HANDOFF_DIR}`]),
+    gitText(root, [
+      'diff',
+      '--cached',
+      '--name-only',
+      '-z',
+      '--no-renames',
+      '--diff-filter=d',
+      '--',
+      `:/${HANDOFF_DIR}`,
+    ]),
   ]);
   const staged = new Set(stagedOut.split('\0').filter(Boolean));
   const roadmapBlob = index.get(roadmap);
@@ -29,7 +38,12 @@ async function preCommit(ctx: Context): Promise<Outcome> {
   const items = new Map([...index].filter(([p]) => itemKind(p) !== undefined));
   // A link is never read, whichever file it is: refused with the words every reader uses.
   const links = [roadmapBlob, configBlob].map((b) => b?.startsWith(LINK_PREFIX) === true);
-  const { files, extra } = await filesOf(root, items, opened.cache, [roadmapBlob, configBlob].filter((b, i): b is string => b !== undefined && !links[i]));
+  const { files, extra } = await filesOf(
+    root,
+    items,
+    opened.cache,
+    [roadmapBlob, configBlob].filter((b, i): b is string => b !== undefined && !links[i]),
+  );
   const { tree, content } = await renderTree(files, roadmap, opened);
   const problems: Problem[] = [...tree.problems];
   if (links[0]) problems.push({ file: roadmap, message: SYMLINK_REFUSED });
@@ -43,10 +57,13 @@ async function preCommit(ctx: Context): Promise<Outcome> {
     }
   }
   const blocking = problems.filter((p) => staged.has(p.file));
-  for (const p of problems.filter((q) => !staged.has(q.file))) ctx.stderr(`handoff: warning: ${p.file}: ${p.message} (already committed; 'handoff check' lists every problem)`);
+  for (const p of problems.filter((q) => !staged.has(q.file)))
+    ctx.stderr(`handoff: warning: ${p.file}: ${p.message} (already committed; 'handoff check' lists every problem)`);
   if (blocking.length > 0) {
     for (const p of blocking) ctx.stderr(`handoff: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
-    ctx.stderr(`handoff: commit stopped: fix ${blocking.length === 1 ? 'that file' : 'those files'} and 'git add' again (or unstage ${blocking.length === 1 ? 'it' : 'them'}); to commit anyway: HANDOFF_SKIP=1 git commit ... (or git commit --no-verify)`);
+    ctx.stderr(
+      `handoff: commit stopped: fix ${blocking.length === 1 ? 'that file' : 'those files'} and 'git add' again (or unstage ${blocking.length === 1 ? 'it' : 'them'}); to commit anyway: HANDOFF_SKIP=1 git commit ... (or git commit --no-verify)`,
+    );
     return 'attention'; // the hook's shell refuses the commit on this code (BLOCK_COMMIT)
   }
   await writeRoadmap(root, roadmap, content);
@@ -61,7 +78,10 @@ async function preCommit(ctx: Context): Promise<Outcome> {
       // roadmap there too, or `git status` would show the old roadmap staged after the commit.
       const kept = path.join(path.dirname(path.resolve(root, indexFile)), 'index.lock');
       const r = await gitRaw(root, ['update-index', '--add', '--', roadmap], undefined, { GIT_INDEX_FILE: kept });
-      if (r.code !== 0) ctx.stderr(`handoff: this commit names its paths, so git's index still has the old ${roadmap}: run 'git add ${roadmap}' after it`);
+      if (r.code !== 0)
+        ctx.stderr(
+          `handoff: this commit names its paths, so git's index still has the old ${roadmap}: run 'git add ${roadmap}' after it`,
+        );
     }
   }
   // Clean, and the roadmap staged current: the hook's shell need not start node for this tree again.
@@ -71,8 +91,17 @@ async function preCommit(ctx: Context): Promise<Outcome> {
 /** A rebase, merge, cherry-pick or revert is under way: its later steps may need the file untouched. */
 async function operationInProgress(ctx: Context): Promise<boolean> {
   const names = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'];
-  const out = await gitText(ctx.root, ['rev-parse', '--path-format=absolute', ...names.flatMap((n) => ['--git-path', n])]);
-  const found = await Promise.all(out.split('\n').filter(Boolean).map((p) => exists(p)));
+  const out = await gitText(ctx.root, [
+    'rev-parse',
+    '--path-format=absolute',
+    ...names.flatMap((n) => ['--git-path', n]),
+  ]);
+  const found = await Promise.all(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((p) => exists(p)),
+  );
   return found.some(Boolean);
 }
 
@@ -84,12 +113,17 @@ async function refresh(ctx: Context): Promise<Outcome> {
 
 export async function run(ctx: Context, args: ArgsOf<'git-hook'>): Promise<Outcome> {
   const which = args.positionals[0];
-  if (which !== 'pre-commit' && which !== 'refresh') throw new UsageError(`'handoff git-hook' takes pre-commit or refresh; got '${which ?? ''}' (git hooks run it; see handoff hooks install)`);
+  if (which !== 'pre-commit' && which !== 'refresh')
+    throw new UsageError(
+      `'handoff git-hook' takes pre-commit or refresh; got '${which ?? ''}' (git hooks run it; see handoff hooks install)`,
+    );
   try {
     return which === 'pre-commit' ? await preCommit(ctx) : await refresh(ctx);
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    ctx.stderr(`handoff: warning: the ${which === 'pre-commit' ? 'pre-commit' : 'roadmap refresh'} hook failed (${message}); carrying on without it (HANDOFF_DEBUG=1 shows more)`);
+    ctx.stderr(
+      `handoff: warning: the ${which === 'pre-commit' ? 'pre-commit' : 'roadmap refresh'} hook failed (${message}); carrying on without it (HANDOFF_DEBUG=1 shows more)`,
+    );
     if (ctx.env.HANDOFF_DEBUG === '1' && error instanceof Error && error.stack) ctx.stderr(error.stack);
     return;
   }

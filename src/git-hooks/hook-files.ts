@@ -43,7 +43,8 @@ export async function hooksDir(root: string): Promise<HooksDir> {
   if (configured && path.basename(dir) === '_' && path.basename(path.dirname(dir)) === '.husky') {
     return { dir: path.dirname(dir), style: 'append', shared: true, manager: 'husky' };
   }
-  if (configured && path.basename(dir) === '.husky') return { dir, style: 'after-shebang', shared: true, manager: 'husky' };
+  if (configured && path.basename(dir) === '.husky')
+    return { dir, style: 'after-shebang', shared: true, manager: 'husky' };
   // A hooks directory inside the work tree (e.g. .githooks) is usually committed: no machine paths there either.
   const inside = !path.relative(root, dir).startsWith('..') && !path.isAbsolute(path.relative(root, dir));
   return { dir, style: 'after-shebang', shared: Boolean(configured) && inside };
@@ -146,7 +147,13 @@ export async function hookStatus(hd: HooksDir, cli: Cli | null): Promise<HookSta
       const existing = await readText(file).catch(() => undefined);
       const chained = await exists(file + CHAINED_SUFFIX);
       const block = existing === undefined ? undefined : findBlock(existing);
-      return { hook, file, installed: block !== undefined, current: block === hookBlock(hook, cli, version(), chained), chained };
+      return {
+        hook,
+        file,
+        installed: block !== undefined,
+        current: block === hookBlock(hook, cli, version(), chained),
+        chained,
+      };
     }),
   );
 }
@@ -162,7 +169,12 @@ export async function configureDriver(root: string, cli: Cli): Promise<boolean> 
   const want = driverCommand(cli);
   const have = (await gitRaw(root, ['config', '--local', '--get', key])).stdout.toString('utf8').trim();
   if (have === want) return false;
-  await gitText(root, ['config', '--local', `merge.${DRIVER}.name`, 'regenerate the handoff roadmap instead of merging its text']);
+  await gitText(root, [
+    'config',
+    '--local',
+    `merge.${DRIVER}.name`,
+    'regenerate the handoff roadmap instead of merging its text',
+  ]);
   await gitText(root, ['config', '--local', key, want]);
   return true;
 }
@@ -177,7 +189,8 @@ export async function driverConfigured(root: string): Promise<boolean> {
  * stays in one directory), else the root .gitattributes.
  */
 export function attributes(roadmap: string): { file: string; line: string } {
-  if (roadmap.startsWith('.handoff/')) return { file: '.handoff/.gitattributes', line: `/${roadmap.slice('.handoff/'.length)} merge=${DRIVER}` };
+  if (roadmap.startsWith('.handoff/'))
+    return { file: '.handoff/.gitattributes', line: `/${roadmap.slice('.handoff/'.length)} merge=${DRIVER}` };
   return { file: '.gitattributes', line: `/${roadmap} merge=${DRIVER}` };
 }
 

@@ -42,7 +42,11 @@ function quote(value: string): string {
  */
 function invoke(cli: Cli | null, args: string): string {
   const recorded = cli
-    ? [`  if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then`, `    ${quote(cli.node)} ${quote(cli.bin)} git-hook ${args} </dev/null || handoff_status=$?`, `  elif command -v handoff >/dev/null 2>&1; then`]
+    ? [
+        `  if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then`,
+        `    ${quote(cli.node)} ${quote(cli.bin)} git-hook ${args} </dev/null || handoff_status=$?`,
+        `  elif command -v handoff >/dev/null 2>&1; then`,
+      ]
     : [`  if command -v handoff >/dev/null 2>&1; then`];
   return [
     `  handoff_status=0`,
@@ -58,7 +62,11 @@ function invoke(cli: Cli | null, args: string): string {
 
 const WARN = `  [ "$handoff_status" -eq 0 ] || echo "handoff: warning: the $handoff_hook hook failed (exit $handoff_status); carrying on" >&2`;
 
-const indent = (text: string) => text.split('\n').map((l) => `  ${l}`).join('\n');
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
 
 function body(hook: HookName, cli: Cli | null, version: string): string {
   const skip = `[ "\${HANDOFF_SKIP:-0}" != 1 ]`;
@@ -110,14 +118,17 @@ function body(hook: HookName, cli: Cli | null, version: string): string {
 
 /** The block for one hook, marker lines included, ending with a newline; `version` is the tool's, which wrote the block. */
 export function hookBlock(hook: HookName, cli: Cli | null, version: string, chained = false): string {
-  const lines = [`${BLOCK_START} added by 'handoff hooks install'; 'handoff hooks uninstall' removes it`, body(hook, cli, version)];
+  const lines = [
+    `${BLOCK_START} added by 'handoff hooks install'; 'handoff hooks uninstall' removes it`,
+    body(hook, cli, version),
+  ];
   if (chained) lines.push(`exec "$0${CHAINED_SUFFIX}" "$@"`);
   lines.push(BLOCK_END);
   return `${lines.join('\n')}\n`;
 }
 
-const BLOCK = new RegExp(`${escape(BLOCK_START)}[^\\n]*\\n[\\s\\S]*?${escape(BLOCK_END)}\\n?`);
-function escape(text: string): string {
+const BLOCK = new RegExp(`${escapeRegExp(BLOCK_START)}[^\\n]*\\n[\\s\\S]*?${escapeRegExp(BLOCK_END)}\\n?`);
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

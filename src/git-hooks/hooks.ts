@@ -25,7 +25,10 @@ export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome>
     const hd = await hooksDir(ctx.root);
     for (const r of await uninstallHooks(hd)) ctx.stdout(`${r.hook}: ${SAID[r.state]} (${ctx.rel(r.file)})\n`);
     // The merge driver is not a hook: .gitattributes routes the roadmap to it, and without it merges conflict.
-    if (await driverConfigured(ctx.root)) ctx.stdout('The roadmap merge driver stays registered (merge.handoff-roadmap in the local git config): merges of the roadmap need it.\n');
+    if (await driverConfigured(ctx.root))
+      ctx.stdout(
+        'The roadmap merge driver stays registered (merge.handoff-roadmap in the local git config): merges of the roadmap need it.\n',
+      );
     return;
   }
   if (action === 'status') {
@@ -36,14 +39,25 @@ export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome>
     const driver = { configured: await driverConfigured(ctx.root), attributes: await hasAttributes(ctx.root, roadmap) };
     const managers = await otherManagers(ctx.root);
     if (args.values.json) {
-      printJson(ctx, { dir: ctx.rel(hd.dir), manager: hd.manager ?? managers[0] ?? null, hooks: hooks.map((h) => ({ ...h, file: ctx.rel(h.file) })), mergeDriver: driver });
+      printJson(ctx, {
+        dir: ctx.rel(hd.dir),
+        manager: hd.manager ?? managers[0] ?? null,
+        hooks: hooks.map((h) => ({ ...h, file: ctx.rel(h.file) })),
+        mergeDriver: driver,
+      });
       return;
     }
     for (const h of hooks) {
-      const state = !h.installed ? 'not installed' : h.current ? 'installed' : "installed, but written by another handoff install (run 'handoff hooks install' to update)";
+      const state = !h.installed
+        ? 'not installed'
+        : h.current
+          ? 'installed'
+          : "installed, but written by another handoff install (run 'handoff hooks install' to update)";
       ctx.stdout(`${h.hook}: ${state}${h.chained ? ' (runs your hook after it)' : ''} (${ctx.rel(h.file)})\n`);
     }
-    ctx.stdout(`merge driver: ${driver.configured ? 'registered' : 'not registered'} in the git config; ${attributes(roadmap).file} ${driver.attributes ? 'routes' : 'does not route'} ${roadmap} to it\n`);
+    ctx.stdout(
+      `merge driver: ${driver.configured ? 'registered' : 'not registered'} in the git config; ${attributes(roadmap).file} ${driver.attributes ? 'routes' : 'does not route'} ${roadmap} to it\n`,
+    );
     for (const m of managers) ctx.stdout(`note: ${MANAGER_NOTES[m]}\n`);
     return;
   }

@@ -15,8 +15,10 @@ export const SAID: Record<HookState, string> = {
 };
 
 export const MANAGER_NOTES: Record<string, string> = {
-  lefthook: "lefthook rewrites .git/hooks on 'lefthook install': add the hook to lefthook.yml instead (docs/git-integration.md in the git-handoff package shows the lines)",
-  'pre-commit': "the pre-commit framework rewrites .git/hooks on 'pre-commit install': add a local hook to .pre-commit-config.yaml instead (docs/git-integration.md in the git-handoff package shows the lines)",
+  lefthook:
+    "lefthook rewrites .git/hooks on 'lefthook install': add the hook to lefthook.yml instead (docs/git-integration.md in the git-handoff package shows the lines)",
+  'pre-commit':
+    "the pre-commit framework rewrites .git/hooks on 'pre-commit install': add a local hook to .pre-commit-config.yaml instead (docs/git-integration.md in the git-handoff package shows the lines)",
 };
 
 /** Installs the hooks and the merge-driver config, printing one line per action. Shared with `init --hooks`. */
@@ -24,9 +26,13 @@ export async function install(ctx: Context): Promise<void> {
   const hd = await hooksDir(ctx.root);
   const cli = currentCli();
   for (const r of await installHooks(hd, hd.shared ? null : cli)) {
-    ctx.stdout(`${r.hook}: ${SAID[r.state]}${r.state === 'wrapped' ? ` ${ctx.rel(r.file)}.handoff-chained` : ''} (${ctx.rel(r.file)})\n`);
+    ctx.stdout(
+      `${r.hook}: ${SAID[r.state]}${r.state === 'wrapped' ? ` ${ctx.rel(r.file)}.handoff-chained` : ''} (${ctx.rel(r.file)})\n`,
+    );
   }
-  if (await configureDriver(ctx.root, cli)) ctx.stdout(`Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n`);
+  if (await configureDriver(ctx.root, cli))
+    ctx.stdout(`Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n`);
   for (const m of await otherManagers(ctx.root)) ctx.stderr(`handoff: note: ${MANAGER_NOTES[m]}`);
-  if (hd.manager === 'husky') ctx.stderr('handoff: note: husky keeps hooks in the repository; commit .husky/ so the team gets them');
+  if (hd.manager === 'husky')
+    ctx.stderr('handoff: note: husky keeps hooks in the repository; commit .husky/ so the team gets them');
 }

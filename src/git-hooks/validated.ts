@@ -39,7 +39,8 @@ async function handoffTree(root: string, env?: Record<string, string>): Promise<
 }
 
 async function write(ctx: Where, tree: string): Promise<void> {
-  if (ctx.cacheFile) await writeDisposable(path.join(path.dirname(ctx.cacheFile), RECORD_FILE), `${version()} ${tree}\n`);
+  if (ctx.cacheFile)
+    await writeDisposable(path.join(path.dirname(ctx.cacheFile), RECORD_FILE), `${version()} ${tree}\n`);
 }
 
 /** The pre-commit hook found the index clean (and staged a current roadmap): record its tree. */
@@ -64,11 +65,16 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
   const env = { GIT_INDEX_FILE: temp };
   try {
     if ((await gitRaw(ctx.root, ['add', '-A', '--', HANDOFF_DIR], undefined, env)).code !== 0) return;
-    const [index, tree, config] = await Promise.all([indexBlobs(ctx.root, [HANDOFF_DIR], env), handoffTree(ctx.root, env), workConfigBlob(ctx)]);
+    const [index, tree, config] = await Promise.all([
+      indexBlobs(ctx.root, [HANDOFF_DIR], env),
+      handoffTree(ctx.root, env),
+      workConfigBlob(ctx),
+    ]);
     const items = [...index].filter(([p]) => itemKind(p) !== undefined);
     const read = new Map(work.files.map((f) => [f.path, f.text === undefined ? undefined : blobId(f.text)]));
     const same = items.length === work.files.length && items.every(([p, blob]) => read.get(p) === blob);
-    if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config) await write(ctx, tree);
+    if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config)
+      await write(ctx, tree);
   } finally {
     await fs.rm(temp, { force: true }).catch(() => {});
   }
@@ -85,7 +91,9 @@ export async function afterWrite(ctx: Context): Promise<void> {
   try {
     work = await refreshWorkTree(ctx, roadmap);
   } catch (error) {
-    ctx.stderr(`handoff: warning: ${roadmap} was not refreshed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    ctx.stderr(
+      `handoff: warning: ${roadmap} was not refreshed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
     return;
   }
   if (work) await recordWorkTree(ctx, roadmap, work).catch(() => {});

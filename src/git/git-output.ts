@@ -99,10 +99,7 @@ export function parseNumstat(out: string): Map<string, NumStat> {
       i++; // the old path of a rename
       path = tokens[i++] ?? '';
     }
-    stats.set(
-      path,
-      m[1] === '-' ? { binary: true } : { insertions: Number(m[1]), deletions: Number(m[2]) },
-    );
+    stats.set(path, m[1] === '-' ? { binary: true } : { insertions: Number(m[1]), deletions: Number(m[2]) });
   }
   return stats;
 }

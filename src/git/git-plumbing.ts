@@ -14,17 +14,29 @@ export interface GitResult {
   stderr: string;
 }
 
-export async function gitRaw(cwd: string, args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<GitResult> {
+export async function gitRaw(
+  cwd: string,
+  args: string[],
+  input?: string | Buffer,
+  env?: Record<string, string>,
+): Promise<GitResult> {
   const files = outputFiles();
   const result = await spawnGit(cwd, args, files, input, env);
   // A file that cannot take git's output (a full temp directory, a file size limit) shows
   // as git killed by a signal (SIGXFSZ), or dying (exit 128) without a word, since its
   // stderr is a file too: asked again through pipes, git's answer is never lost.
-  if (files && (result.signal !== null || (result.code === 128 && result.stderr === ''))) return spawnGit(cwd, args, null, input, env);
+  if (files && (result.signal !== null || (result.code === 128 && result.stderr === '')))
+    return spawnGit(cwd, args, null, input, env);
   return result;
 }
 
-function spawnGit(cwd: string, args: string[], files: [ScratchFile, ScratchFile] | null, input?: string | Buffer, env?: Record<string, string>): Promise<GitResult & { signal: string | null }> {
+function spawnGit(
+  cwd: string,
+  args: string[],
+  files: [ScratchFile, ScratchFile] | null,
+  input?: string | Buffer,
+  env?: Record<string, string>,
+): Promise<GitResult & { signal: string | null }> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const out: Buffer[] = [];
@@ -43,7 +55,11 @@ function spawnGit(cwd: string, args: string[], files: [ScratchFile, ScratchFile]
     let child: ChildProcess;
     try {
       // No input: stdin is /dev/null, one pipe fewer to set up per process.
-      child = spawn('git', args, { cwd, stdio: [input === undefined ? 'ignore' : 'pipe', files?.[0].fd ?? 'pipe', files?.[1].fd ?? 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
+      child = spawn('git', args, {
+        cwd,
+        stdio: [input === undefined ? 'ignore' : 'pipe', files?.[0].fd ?? 'pipe', files?.[1].fd ?? 'pipe'],
+        ...(env ? { env: { ...process.env, ...env } } : {}),
+      });
     } catch (error) {
       fail(error);
       return;
@@ -88,7 +104,8 @@ function outputFiles(): [ScratchFile, ScratchFile] | null {
 /** stdout as text; a non-zero exit is an error naming the command. */
 export async function gitText(cwd: string, args: string[], input?: string | Buffer): Promise<string> {
   const r = await gitRaw(cwd, args, input);
-  if (r.code !== 0) throw new HandoffError(`git ${args[0]} failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
+  if (r.code !== 0)
+    throw new HandoffError(`git ${args[0]} failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
   return r.stdout.toString('utf8');
 }
 
@@ -99,9 +116,19 @@ export async function resolveRev(cwd: string, rev: string): Promise<string | nul
 }
 
 /** path -> blob id for the index entries under the prefixes (stage 0 only); `env` may name another index (GIT_INDEX_FILE). */
-export async function indexBlobs(cwd: string, prefixes: readonly string[], env?: Record<string, string>): Promise<Map<string, string>> {
-  const r = await gitRaw(cwd, ['ls-files', '-s', '-z', '--full-name', '--', ...prefixes.map((p) => `:/${p}`)], undefined, env);
-  if (r.code !== 0) throw new HandoffError(`git ls-files failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
+export async function indexBlobs(
+  cwd: string,
+  prefixes: readonly string[],
+  env?: Record<string, string>,
+): Promise<Map<string, string>> {
+  const r = await gitRaw(
+    cwd,
+    ['ls-files', '-s', '-z', '--full-name', '--', ...prefixes.map((p) => `:/${p}`)],
+    undefined,
+    env,
+  );
+  if (r.code !== 0)
+    throw new HandoffError(`git ls-files failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
   const out = r.stdout.toString('utf8');
   const map = new Map<string, string>();
   for (const entry of out.split('\0')) {
@@ -148,13 +175,26 @@ export async function readObjects(cwd: string, specs: readonly string[]): Promis
  * The files of a path -> blob map, with the text of those the cache does not know (and
  * of any `extra` objects, returned alongside so one `cat-file` serves the whole call).
  */
-export async function filesOf(cwd: string, blobs: ReadonlyMap<string, string>, cache?: ParseCache, extra: readonly string[] = []): Promise<{ files: TreeFile[]; extra: Map<string, string> }> {
+export async function filesOf(
+  cwd: string,
+  blobs: ReadonlyMap<string, string>,
+  cache?: ParseCache,
+  extra: readonly string[] = [],
+): Promise<{ files: TreeFile[]; extra: Map<string, string> }> {
   // A symbolic link is refused as the work-tree reader refuses it: never read, never parsed.
-  const files: TreeFile[] = [...blobs].map(([path, blob]) => (blob.startsWith(LINK_PREFIX) ? { path, blob, refused: SYMLINK_REFUSED } : { path, blob }));
-  const wanted = needText(files.filter((f) => f.refused === undefined), cache).map((f) => f.blob!);
+  const files: TreeFile[] = [...blobs].map(([path, blob]) =>
+    blob.startsWith(LINK_PREFIX) ? { path, blob, refused: SYMLINK_REFUSED } : { path, blob },
+  );
+  const wanted = needText(
+    files.filter((f) => f.refused === undefined),
+    cache,
+  ).map((f) => f.blob!);
   const texts = await readObjects(cwd, [...new Set([...wanted, ...extra])]);
   for (const f of files) if (texts.has(f.blob!)) f.text = texts.get(f.blob!)!;
-  return { files: files.filter((f) => f.refused !== undefined || f.text !== undefined || !needText([f], cache).length), extra: texts };
+  return {
+    files: files.filter((f) => f.refused !== undefined || f.text !== undefined || !needText([f], cache).length),
+    extra: texts,
+  };
 }
 
 /** Which of the objects named by id or `rev:path` exist, in one `git cat-file --batch-check`. */

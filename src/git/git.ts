@@ -8,7 +8,17 @@
 // range: the common case at session start), it costs 20-30 ms to import, and it strips
 // GIT_* variables that hooks depend on. A plain spawn does what we need in a few lines.
 import { HandoffError } from '../cli/errors.js';
-import { combineChanges, LOG_FORMAT, parseLog, parseNameStatus, parseNumstat, parsePathList, parseStatus, type Commit, type RawChange } from './git-output.js';
+import {
+  combineChanges,
+  LOG_FORMAT,
+  parseLog,
+  parseNameStatus,
+  parseNumstat,
+  parsePathList,
+  parseStatus,
+  type Commit,
+  type RawChange,
+} from './git-output.js';
 import type { FileChange } from '../store/handoff.js';
 import { readText } from '../store/fs.js';
 import path from 'node:path';
@@ -35,7 +45,8 @@ export class Git {
 
   private async run(args: string[]): Promise<string> {
     const result = await gitRaw(this.root, args);
-    if (result.code !== 0) throw new HandoffError(`git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] || `exit ${result.code}`}`);
+    if (result.code !== 0)
+      throw new HandoffError(`git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] || `exit ${result.code}`}`);
     return result.stdout.toString('utf8');
   }
 
@@ -111,7 +122,14 @@ export class Git {
    * null when git cannot answer (no such commit, or no HEAD yet).
    */
   async workSince(since: string, upTo = 'HEAD'): Promise<Commit[] | null> {
-    const r = await gitRaw(this.root, ['log', LOG_FORMAT, '--end-of-options', `${since}^{commit}..${upTo}`, '--', ...WORK]);
+    const r = await gitRaw(this.root, [
+      'log',
+      LOG_FORMAT,
+      '--end-of-options',
+      `${since}^{commit}..${upTo}`,
+      '--',
+      ...WORK,
+    ]);
     return r.code === 0 ? parseLog(r.stdout.toString('utf8')) : null;
   }
 
@@ -163,7 +181,20 @@ export class Git {
 
   /** Paths changed between two commits, renames detected (old path in `from`). */
   async changesBetween(from: string, to: string): Promise<RawChange[]> {
-    return parseNameStatus(await this.run(['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M', '--name-status', from, to, '--']));
+    return parseNameStatus(
+      await this.run([
+        'diff',
+        '-z',
+        '--no-relative',
+        '--no-ext-diff',
+        '--no-textconv',
+        '-M',
+        '--name-status',
+        from,
+        to,
+        '--',
+      ]),
+    );
   }
 
   /**
@@ -179,7 +210,16 @@ export class Git {
     const status = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--no-renames', '--untracked-files=all'];
     const { uncommitted, unsure } = parseStatus(await this.run([...literal, ...status, '--', ...(within ?? [])]));
     if (unsure.length === 0) return uncommitted;
-    const changed = await this.run(['--literal-pathspecs', 'diff', '-z', '--no-relative', '--name-only', 'HEAD', '--', ...unsure]);
+    const changed = await this.run([
+      '--literal-pathspecs',
+      'diff',
+      '-z',
+      '--no-relative',
+      '--name-only',
+      'HEAD',
+      '--',
+      ...unsure,
+    ]);
     return [...uncommitted, ...parsePathList(changed)];
   }
 
@@ -195,7 +235,14 @@ export async function operationInProgress(git: Git): Promise<string | null> {
   const path = await import('node:path');
   for (const [name, what] of OPERATIONS) {
     const where = (await git.gitPath(name)) || null;
-    if (where && (await access(path.resolve(git.root, where)).then(() => true, () => false))) return what;
+    if (
+      where &&
+      (await access(path.resolve(git.root, where)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return what;
   }
   return null;
 }

@@ -20,7 +20,9 @@ export async function findWorkTree(cwd: string, env: NodeJS.ProcessEnv): Promise
     if (parent === dir) break;
     dir = parent;
   }
-  throw new HandoffError(`not inside a git work tree (searched upwards from ${cwd}); run 'git init' or cd into a repository`);
+  throw new HandoffError(
+    `not inside a git work tree (searched upwards from ${cwd}); run 'git init' or cd into a repository`,
+  );
 }
 
 /** The git directory of a work tree (a linked worktree's own), found without starting git. */
@@ -40,7 +42,13 @@ export async function findGitDir(root: string, env: NodeJS.ProcessEnv): Promise<
 export const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** Variables that move a repository's parts or change what a commit's history is. */
-const MOVED = ['GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_REPLACE_REF_BASE', 'GIT_NO_REPLACE_OBJECTS', 'GIT_GRAFT_FILE'];
+const MOVED = [
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_NO_REPLACE_OBJECTS',
+  'GIT_GRAFT_FILE',
+];
 
 /**
  * The commit HEAD is at, read from git's own files without starting git, where git's
@@ -61,7 +69,12 @@ export function fixedHead(gitDir: string, env: NodeJS.ProcessEnv): string | null
     const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
     if (!ref || ref.endsWith('/.invalid')) return null;
     const loose = readTextNow(path.join(common, ref))?.trim();
-    const id = loose ?? packed.split('\n').find((line) => line.endsWith(` ${ref}`))?.split(' ')[0];
+    const id =
+      loose ??
+      packed
+        .split('\n')
+        .find((line) => line.endsWith(` ${ref}`))
+        ?.split(' ')[0];
     return id !== undefined && COMMIT_ID.test(id) ? id : null;
   } catch {
     return null;

@@ -16,7 +16,28 @@ const PHRASES = [
   /\bno longer\s+(?:use\s+|using\s+|need\s+|call\s+|support\s+|write\s+|keep\s+|the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
   /\breplac(?:e|es|ed|ing)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
 ];
-const VAGUE = new Set(['it', 'this', 'that', 'them', 'those', 'these', 'everything', 'anything', 'something', 'all', 'one', 'what', 'and', 'or', 'to', 'of', 'in', 'on', 'for', 'with']);
+const VAGUE = new Set([
+  'it',
+  'this',
+  'that',
+  'them',
+  'those',
+  'these',
+  'everything',
+  'anything',
+  'something',
+  'all',
+  'one',
+  'what',
+  'and',
+  'or',
+  'to',
+  'of',
+  'in',
+  'on',
+  'for',
+  'with',
+]);
 
 /** What a decision turns away from, as folded words, by the phrasing rule. */
 export function replacedSubjects(text: string): string[] {
@@ -55,7 +76,8 @@ export function supersede(decisions: readonly Item[]): Item[] {
     for (const subject of replacedSubjects(newer.text)) {
       for (let j = 0; j < i; j++) {
         const older = out[j]!;
-        if (older.supersededBy || !mentions(older.text, subject) || replacedSubjects(older.text).includes(subject)) continue;
+        if (older.supersededBy || !mentions(older.text, subject) || replacedSubjects(older.text).includes(subject))
+          continue;
         older.supersededBy = newer.id!;
       }
     }

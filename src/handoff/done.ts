@@ -21,16 +21,25 @@ async function locked(ctx: Context, args: ArgsOf<'done'>): Promise<Outcome> {
     const open = await findOpenOnBranch(ctx, branch);
     warnProblems(ctx, open.problems);
     handoff = open.found;
-    if (!handoff) throw new HandoffError(`no open handoff on ${branch ? `branch '${branch}'` : 'this detached HEAD'}; name one: handoff done <id>`);
+    if (!handoff)
+      throw new HandoffError(
+        `no open handoff on ${branch ? `branch '${branch}'` : 'this detached HEAD'}; name one: handoff done <id>`,
+      );
   }
   if (handoff.meta.status === 'done') {
     ctx.stdout(`Handoff ${handoff.meta.id} is already done; nothing changed.\n`);
     return;
   }
   if (handoff.meta.status === 'superseded') {
-    throw new HandoffError(`handoff ${handoff.meta.id} was superseded by ${handoff.meta.superseded_by ?? 'a later handoff'}; mark that one done instead`);
+    throw new HandoffError(
+      `handoff ${handoff.meta.id} was superseded by ${handoff.meta.superseded_by ?? 'a later handoff'}; mark that one done instead`,
+    );
   }
-  await rewriteItem(ctx, handoff.file, updateHandoff(await reread(ctx, handoff), { status: 'done', finished: ctx.now().toISOString() }));
+  await rewriteItem(
+    ctx,
+    handoff.file,
+    updateHandoff(await reread(ctx, handoff), { status: 'done', finished: ctx.now().toISOString() }),
+  );
   await afterWrite(ctx);
   ctx.stdout(`Marked ${handoff.meta.id} done: ${handoff.file}\n`);
 }

@@ -26,7 +26,9 @@ export function draft(template: string, input: DraftInput): { body: string; carr
   const completed = input.commits.map((c) => `- ${inline(c.subject)} (${c.hash.slice(0, 7)})`);
   const references: string[] = [];
   if (input.parent) {
-    references.push(`- Continues handoff ${input.parent.meta.id}${input.parentFile ? ` (${code(input.parentFile)})` : ''}: ${inline(input.parent.meta.goal)}`);
+    references.push(
+      `- Continues handoff ${input.parent.meta.id}${input.parentFile ? ` (${code(input.parentFile)})` : ''}: ${inline(input.parent.meta.goal)}`,
+    );
   }
   if (input.base) references.push(`- Files and commits are counted from ${input.base.slice(0, 12)}.`);
   const x = input.extraction;
@@ -40,8 +42,15 @@ export function draft(template: string, input: DraftInput): { body: string; carr
     passed: x?.passed ?? [],
     currentState: x && x.current_state.length > 0 ? subsections(x.current_state.join('\n')) : [],
   };
-  const parent = input.parent ? { id: input.parent.meta.id, body: input.parent.body, files: input.parent.meta.files.map((f) => f.path) } : undefined;
-  const living = carryForward(parent, fresh, input.files.map((f) => f.path), input.pinned ?? []);
+  const parent = input.parent
+    ? { id: input.parent.meta.id, body: input.parent.body, files: input.parent.meta.files.map((f) => f.path) }
+    : undefined;
+  const living = carryForward(
+    parent,
+    fresh,
+    input.files.map((f) => f.path),
+    input.pinned ?? [],
+  );
   const state = [renderFileGroups(input.files), living.currentState].filter((s) => s !== '');
   const body = fill(template, {
     goal: escapeBlock(input.goal),

@@ -17,7 +17,8 @@ function fileGroup(path: string): string {
 
 function describeFile(f: FileChange): string {
   const parts: string[] = [];
-  if (f.files !== undefined) return `- ${code(f.path)} (${f.files.toLocaleString('en-US')} ${f.state} ${f.files === 1 ? 'file' : 'files'})`;
+  if (f.files !== undefined)
+    return `- ${code(f.path)} (${f.files.toLocaleString('en-US')} ${f.state} ${f.files === 1 ? 'file' : 'files'})`;
   parts.push(f.from !== undefined ? `${f.change} from ${code(f.from)}` : f.change);
   if (f.binary) parts.push('binary');
   else if (f.insertions !== undefined) parts.push(`+${f.insertions} -${f.deletions ?? 0}`);

@@ -17,7 +17,8 @@ export interface Item {
   supersededBy?: string;
 }
 
-const PROVENANCE = /transcript line \d+|\bhandoff [0-9a-z]{6,}\b|\b[0-9a-f]{7,40}\b|\btodo\b|`handoff pin`|\bconfirm or delete\b/;
+const PROVENANCE =
+  /transcript line \d+|\bhandoff [0-9a-z]{6,}\b|\b[0-9a-f]{7,40}\b|\btodo\b|`handoff pin`|\bconfirm or delete\b/;
 const TRAILING = /\s+\(([^()]*(?:\([^()]*\)[^()]*)*)\)$/;
 const PIN = /^Pin candidate \(([^)]*)\): (.*)$/;
 const DECISION = /^(D\d+): (.*)$/;
@@ -32,7 +33,10 @@ export function parseItem(raw: string, checked = false): Item {
   const dec = DECISION.exec(text);
   const rest = dec ? dec[2]! : text;
   const trail = TRAILING.exec(rest);
-  const item: Item = trail && PROVENANCE.test(trail[1]!) ? { text: rest.slice(0, trail.index), prov: trail[1]!, checked } : { text: rest, prov: '', checked };
+  const item: Item =
+    trail && PROVENANCE.test(trail[1]!)
+      ? { text: rest.slice(0, trail.index), prov: trail[1]!, checked }
+      : { text: rest, prov: '', checked };
   if (dec) item.id = dec[1]!;
   return item;
 }
@@ -46,7 +50,8 @@ export function parseItems(content: string): Item[] {
 export function renderItem(item: Item): string {
   const prov = item.prov ? ` (${item.prov})` : '';
   if (item.pin) return `- Pin candidate (${item.prov || 'carried'}): ${inline(item.text)}`;
-  if (item.id && item.supersededBy) return `- ~~${item.id}: ${inline(item.text)}~~ (superseded by ${item.supersededBy}${item.prov ? `; ${item.prov}` : ''})`;
+  if (item.id && item.supersededBy)
+    return `- ~~${item.id}: ${inline(item.text)}~~ (superseded by ${item.supersededBy}${item.prov ? `; ${item.prov}` : ''})`;
   return `- ${item.id ? `${item.id}: ` : ''}${inline(item.text)}${prov}`;
 }
 
@@ -67,6 +72,7 @@ export function carriedProv(given: string, parentId: string): string {
   // Once a handoff is saved its items were reviewed: "confirm or delete" has been answered.
   const prov = given.replace(/^extracted from (transcript line \d+); confirm or delete$/, '$1');
   if (/\bhandoff [0-9a-z]{6,}\b/.test(prov)) return prov;
-  if (prov === '' || /transcript line|confirm or delete|`handoff pin`|\btodo\b/.test(prov)) return prov ? `handoff ${shortId(parentId)}, ${prov}` : `handoff ${shortId(parentId)}`;
+  if (prov === '' || /transcript line|confirm or delete|`handoff pin`|\btodo\b/.test(prov))
+    return prov ? `handoff ${shortId(parentId)}, ${prov}` : `handoff ${shortId(parentId)}`;
   return prov;
 }

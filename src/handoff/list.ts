@@ -11,24 +11,39 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
   if (status !== undefined) {
     // handoff.ts loads yaml; list reads everything else from the cache.
     const { STATUSES } = await import('../store/handoff.js');
-    if (!STATUSES.includes(status as Status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
+    if (!STATUSES.includes(status as Status))
+      throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
   }
   const branch = args.values.branch;
   const { items, problems } = await loadHandoffs(ctx);
   const shown = items
-    .filter((h) => (status === undefined || h.meta.status === status) && (branch === undefined || h.meta.branch === branch))
+    .filter(
+      (h) => (status === undefined || h.meta.status === status) && (branch === undefined || h.meta.branch === branch),
+    )
     .reverse();
   if (args.values.json) {
     printJson(ctx, { handoffs: shown.map(handoffJson) });
   } else if (shown.length === 0) {
     ctx.stdout(
-      items.length > 0 ? 'No handoffs match.\n' : problems.length > 0 ? `No readable handoffs: ${problems.length} file${problems.length === 1 ? '' : 's'} could not be read (see below).\n` : 'No handoffs yet. Write one: handoff new "<goal>"\n',
+      items.length > 0
+        ? 'No handoffs match.\n'
+        : problems.length > 0
+          ? `No readable handoffs: ${problems.length} file${problems.length === 1 ? '' : 's'} could not be read (see below).\n`
+          : 'No handoffs yet. Write one: handoff new "<goal>"\n',
     );
   } else {
     const ids = items.map((h) => h.meta.id);
-    const rows = shown.map((h) => [shortId(h.meta.id, ids), h.meta.status, h.meta.created.slice(0, 10), h.meta.branch ?? '(detached)', truncate(h.meta.goal, 72)]);
+    const rows = shown.map((h) => [
+      shortId(h.meta.id, ids),
+      h.meta.status,
+      h.meta.created.slice(0, 10),
+      h.meta.branch ?? '(detached)',
+      truncate(h.meta.goal, 72),
+    ]);
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    ctx.stdout(`${rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n`);
+    ctx.stdout(
+      `${rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n`,
+    );
   }
   return warnProblems(ctx, problems) ? 'failure' : undefined;
 }

@@ -60,7 +60,9 @@ export function subsections(content: string): Subsection[] {
     if (m) out.push({ title: m[1]!, text: '' });
     else out[out.length - 1]!.text += `${line}\n`;
   }
-  return out.map((s) => ({ title: s.title, text: s.text.replace(/<!--[\s\S]*?-->/g, '').trim() })).filter((s) => s.title !== '' || s.text !== '');
+  return out
+    .map((s) => ({ title: s.title, text: s.text.replace(/<!--[\s\S]*?-->/g, '').trim() }))
+    .filter((s) => s.title !== '' || s.text !== '');
 }
 
 function dedupe(items: readonly Item[], seen = new Set<string>()): Item[] {
@@ -78,7 +80,10 @@ function fold(items: Item[], kept: number, folded: number, parentId: string | un
   const over = Math.max(0, items.length - kept);
   const total = folded + over;
   const lines = items.slice(over).map(renderItem);
-  if (total > 0) lines.unshift(`- … ${total} earlier ${what}${parentId ? `: see handoff ${shortId(parentId)} and the handoffs it continues` : ''}`);
+  if (total > 0)
+    lines.unshift(
+      `- … ${total} earlier ${what}${parentId ? `: see handoff ${shortId(parentId)} and the handoffs it continues` : ''}`,
+    );
   return lines;
 }
 
@@ -108,28 +113,50 @@ export interface Fresh extends Sections {
   passed?: readonly string[];
 }
 
-export function carryForward(parent: Parent | undefined, fresh: Fresh, thisFiles: readonly string[], pinned: readonly string[] = []): Living {
-  const empty: Sections = { completed: [], in_progress: [], next_steps: [], open_questions: [], decisions: [], tried: [] };
-  const { items: p, folds } = parent ? parentSections(parent) : { items: empty, folds: { completed: 0, superseded: 0 } };
+export function carryForward(
+  parent: Parent | undefined,
+  fresh: Fresh,
+  thisFiles: readonly string[],
+  pinned: readonly string[] = [],
+): Living {
+  const empty: Sections = {
+    completed: [],
+    in_progress: [],
+    next_steps: [],
+    open_questions: [],
+    decisions: [],
+    tried: [],
+  };
+  const { items: p, folds } = parent
+    ? parentSections(parent)
+    : { items: empty, folds: { completed: 0, superseded: 0 } };
   const keys = (list: readonly Item[]) => new Set(list.map((i) => itemKey(i.text)));
   // Checked items are done wherever they stand.
-  const checked = [...p.in_progress, ...p.next_steps, ...fresh.in_progress, ...fresh.next_steps].filter((i) => i.checked).map((i) => ({ ...i, checked: false }));
+  const checked = [...p.in_progress, ...p.next_steps, ...fresh.in_progress, ...fresh.next_steps]
+    .filter((i) => i.checked)
+    .map((i) => ({ ...i, checked: false }));
   const completed = dedupe([...p.completed, ...checked, ...fresh.completed]);
   const done = keys(completed);
   const open = (i: Item) => !i.checked && !done.has(itemKey(i.text));
   // What the new session says about a task wins over where the parent had it.
   const freshNext = keys(fresh.next_steps);
-  const inProgress = dedupe([...fresh.in_progress, ...p.in_progress.filter((i) => !freshNext.has(itemKey(i.text)))].filter(open));
+  const inProgress = dedupe(
+    [...fresh.in_progress, ...p.in_progress.filter((i) => !freshNext.has(itemKey(i.text)))].filter(open),
+  );
   const nextSteps = dedupe([...p.next_steps, ...fresh.next_steps].filter(open), keys(inProgress));
   const pins = new Set(pinned.map(itemKey));
-  const questions = dedupe([...p.open_questions, ...fresh.open_questions].filter((i) => !i.checked && !(i.pin && pins.has(itemKey(i.text)))));
+  const questions = dedupe(
+    [...p.open_questions, ...fresh.open_questions].filter((i) => !i.checked && !(i.pin && pins.has(itemKey(i.text)))),
+  );
   const decisions = supersede(assignIds(dedupe([...p.decisions, ...fresh.decisions])));
   const current = decisions.filter((d) => !d.supersededBy);
   const superseded = decisions.filter((d) => d.supersededBy);
   const supersededLines = fold(superseded, SUPERSEDED_KEPT, folds.superseded, parent?.id, 'superseded decisions');
   // A command that failed before and passes now was not abandoned after all.
   const green = fresh.passed ?? [];
-  const tried = dedupe([...p.tried, ...fresh.tried]).filter((i) => !green.some((c) => i.text.startsWith(`${c} failed`)));
+  const tried = dedupe([...p.tried, ...fresh.tried]).filter(
+    (i) => !green.some((c) => i.text.startsWith(`${c} failed`)),
+  );
 
   const sections: Record<keyof Sections, string> = {
     completed: fold(completed, COMPLETED_KEPT, folds.completed, parent?.id, 'completed items').join('\n'),
@@ -140,21 +167,35 @@ export function carryForward(parent: Parent | undefined, fresh: Fresh, thisFiles
     tried: tried.map(renderItem).join('\n'),
   };
   const fromParent = new Set(Object.values(p).flatMap((list: Item[]) => list.map((i) => itemKey(i.text))));
-  const standing = [...inProgress, ...nextSteps, ...questions, ...current, ...tried].filter((i) => fromParent.has(itemKey(i.text))).length;
+  const standing = [...inProgress, ...nextSteps, ...questions, ...current, ...tried].filter((i) =>
+    fromParent.has(itemKey(i.text)),
+  ).length;
   const before = new Set(p.decisions.filter((d) => d.supersededBy).map((d) => d.id));
   const newlySuperseded = superseded.filter((d) => !before.has(d.id)).length;
-  return { sections, carried: standing, superseded: newlySuperseded, currentState: currentStateTail(parent, fresh.currentState, thisFiles) };
+  return {
+    sections,
+    carried: standing,
+    superseded: newlySuperseded,
+    currentState: currentStateTail(parent, fresh.currentState, thisFiles),
+  };
 }
 
 /** Earlier files of the chain, the new session's notes, then the parent's notes it did not replace. */
-function currentStateTail(parent: Parent | undefined, fresh: readonly Subsection[], thisFiles: readonly string[]): string {
+function currentStateTail(
+  parent: Parent | undefined,
+  fresh: readonly Subsection[],
+  thisFiles: readonly string[],
+): string {
   const blocks: string[] = [];
   const now = new Set(thisFiles);
   if (parent) {
     const section = findSection(parent.body, 'Current state');
     const parts = section ? subsections(section.content) : [];
     const earlier = parts.find((s) => s.title === EARLIER_FILES);
-    const files: Item[] = [...(earlier ? parseItems(earlier.text) : []), ...parent.files.map((f) => ({ text: `\`${f}\``, prov: `handoff ${shortId(parent.id)}`, checked: false }))];
+    const files: Item[] = [
+      ...(earlier ? parseItems(earlier.text) : []),
+      ...parent.files.map((f) => ({ text: `\`${f}\``, prov: `handoff ${shortId(parent.id)}`, checked: false })),
+    ];
     const listed = dedupe(files.filter((f) => !now.has(f.text.replace(/^`+\s?|\s?`+$/g, ''))));
     if (listed.length > 0) blocks.push(`### ${EARLIER_FILES}\n\n${listed.map(renderItem).join('\n')}`);
     blocks.push(...fresh.map(render));
@@ -164,7 +205,11 @@ function currentStateTail(parent: Parent | undefined, fresh: readonly Subsection
       // A hand-written note keeps its words; list items get the parent's id as provenance.
       const text = s.text
         .split('\n')
-        .map((line) => (/^[-*+] /.test(line) ? renderItem({ ...parseItems(line)[0]!, prov: carriedProv(parseItems(line)[0]!.prov, parent.id) }) : line))
+        .map((line) =>
+          /^[-*+] /.test(line)
+            ? renderItem({ ...parseItems(line)[0]!, prov: carriedProv(parseItems(line)[0]!.prov, parent.id) })
+            : line,
+        )
         .join('\n');
       blocks.push(render({ title: s.title, text }));
     }

@@ -17,7 +17,10 @@ import { writeHandoff } from './write.js';
 async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string): Promise<string> {
   const messageFile = args.values['message-file'];
   if (messageFile !== undefined) {
-    const body = messageFile === '-' ? new TextDecoder().decode(await ctx.readStdin()) : await readUserFile(path.resolve(ctx.cwd, messageFile), messageFile);
+    const body =
+      messageFile === '-'
+        ? new TextDecoder().decode(await ctx.readStdin())
+        : await readUserFile(path.resolve(ctx.cwd, messageFile), messageFile);
     if (body.trim() === '') throw new HandoffError(`${messageFile}: the handoff body is empty; nothing written`);
     return body;
   }
@@ -35,7 +38,8 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
   const goal = checkText(args.positionals[0], 'the goal');
   const from = args.values.from;
   const pinCandidates = args.values['pin-candidates'] === true;
-  if (from === undefined && pinCandidates) throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
+  if (from === undefined && pinCandidates)
+    throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
   const file = await writeHandoff(ctx, goal, {
     since: args.values.since,
     from,

@@ -15,9 +15,17 @@ export async function run(ctx: Context, args: ArgsOf<'reopen'>): Promise<Outcome
     return;
   }
   const later = handoff.meta.superseded_by ? items.find((h) => h.meta.id === handoff.meta.superseded_by) : undefined;
-  await rewriteItem(ctx, handoff.file, updateHandoff(await reread(ctx, handoff), { status: 'open', superseded_by: undefined, finished: undefined }));
+  await rewriteItem(
+    ctx,
+    handoff.file,
+    updateHandoff(await reread(ctx, handoff), { status: 'open', superseded_by: undefined, finished: undefined }),
+  );
   if (later && later.meta.status === 'open') {
-    await rewriteItem(ctx, later.file, updateHandoff(await reread(ctx, later), { status: 'superseded', superseded_by: handoff.meta.id }));
+    await rewriteItem(
+      ctx,
+      later.file,
+      updateHandoff(await reread(ctx, later), { status: 'superseded', superseded_by: handoff.meta.id }),
+    );
     ctx.stderr(`handoff: ${later.meta.id} is now superseded by ${handoff.meta.id}`);
   }
   await afterWrite(ctx);

@@ -5,7 +5,9 @@ import { updateHandoff } from '../store/handoff.js';
 import { loadHandoffs, reread, rewriteItem } from '../store/store.js';
 
 /** An open handoff with an open child on the same branch is superseded by its newest such child. */
-function unfinishedSupersedes(items: ReadonlyArray<{ meta: { id: string; status: string; parent?: string | null; branch?: string | null } }>): Map<string, string> {
+function unfinishedSupersedes(
+  items: ReadonlyArray<{ meta: { id: string; status: string; parent?: string | null; branch?: string | null } }>,
+): Map<string, string> {
   const open = new Map(items.filter((h) => h.meta.status === 'open').map((h) => [h.meta.id, h]));
   const fix = new Map<string, string>();
   for (const child of open.values()) {

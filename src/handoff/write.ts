@@ -10,7 +10,15 @@ import { activePins } from '../pins/scope.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
 import { operationInProgress, type Git } from '../git/git.js';
-import { createItem, findOpenOnBranch, handoffsDir, loadPins, reread, rewriteItem, warnProblems } from '../store/store.js';
+import {
+  createItem,
+  findOpenOnBranch,
+  handoffsDir,
+  loadPins,
+  reread,
+  rewriteItem,
+  warnProblems,
+} from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { repairChains } from './repair.js';
@@ -19,7 +27,13 @@ import { transcriptPart } from '../model/transcript-model.js';
 import { afterWrite } from '../git-hooks/validated.js';
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
-async function findBase(ctx: Context, git: Git, since: string | undefined, parent: Handoff | undefined, head: string | null): Promise<string | null> {
+async function findBase(
+  ctx: Context,
+  git: Git,
+  since: string | undefined,
+  parent: Handoff | undefined,
+  head: string | null,
+): Promise<string | null> {
   if (since !== undefined) {
     const base = await git.resolveCommit(since);
     if (!base) throw new UsageError(`--since '${since}' is not a commit in this repository`);
@@ -28,7 +42,9 @@ async function findBase(ctx: Context, git: Git, since: string | undefined, paren
   if (!head) return null;
   if (parent?.meta.head) {
     if (await git.resolveCommit(parent.meta.head)) return parent.meta.head;
-    ctx.stderr(`handoff: warning: the parent's commit ${parent.meta.head.slice(0, 12)} is gone (rebased?); using the default branch instead`);
+    ctx.stderr(
+      `handoff: warning: the parent's commit ${parent.meta.head.slice(0, 12)} is gone (rebased?); using the default branch instead`,
+    );
   }
   const defaultBranch = await git.defaultBranch(ctx.config.default_branch);
   const mergeBase = defaultBranch ? await git.mergeBase('HEAD', defaultBranch) : null;
@@ -81,7 +97,10 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
   const { found: open, problems } = await findOpenOnBranch(ctx, branch);
   warnProblems(ctx, problems);
   const parent = options.fresh ? undefined : open;
-  if (options.fresh && open) ctx.stderr(`handoff: starting a new chain; ${open.meta.id} stays open (handoff done ${open.meta.id.slice(0, 12)} when it is finished)`);
+  if (options.fresh && open)
+    ctx.stderr(
+      `handoff: starting a new chain; ${open.meta.id} stays open (handoff done ${open.meta.id.slice(0, 12)} when it is finished)`,
+    );
   const base = await findBase(ctx, git, options.since, parent, head);
   const [changes, commits, template] = await Promise.all([
     git.changesSince(base, ctx.config.untracked_dir_files),
@@ -93,14 +112,39 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
   // A transcript adds what git cannot know; see transcript-source.ts.
   const { from } = options;
   const source = from === undefined ? undefined : await import('../transcripts/transcript-source.js');
-  const transcript = source && from !== undefined ? await source.readFrom(ctx, from, options.force === true) : undefined;
-  if (from === 'auto' && !transcript) ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
-  const extraction = source && transcript ? await source.draftParts(ctx, transcript, files, options.pinCandidates === true) : undefined;
-  const { body: draft, carried, superseded } = drafted(template, { goal, files, commits, parent, ...(parent ? { parentFile: parent.file } : {}), base, ...(extraction ? { extraction } : {}), pinned: activePins(pins.items).map((p) => p.text) });
-  const offered = options.model ? await options.model({ goal, files, commits, draft }, transcript ? transcriptPart(transcript.extraction) : undefined) : draft;
+  const transcript =
+    source && from !== undefined ? await source.readFrom(ctx, from, options.force === true) : undefined;
+  if (from === 'auto' && !transcript)
+    ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
+  const extraction =
+    source && transcript ? await source.draftParts(ctx, transcript, files, options.pinCandidates === true) : undefined;
+  const {
+    body: draft,
+    carried,
+    superseded,
+  } = drafted(template, {
+    goal,
+    files,
+    commits,
+    parent,
+    ...(parent ? { parentFile: parent.file } : {}),
+    base,
+    ...(extraction ? { extraction } : {}),
+    pinned: activePins(pins.items).map((p) => p.text),
+  });
+  const offered = options.model
+    ? await options.model(
+        { goal, files, commits, draft },
+        transcript ? transcriptPart(transcript.extraction) : undefined,
+      )
+    : draft;
   if (offered === null) return null; // --dry-run: the request was printed, nothing is written
   const body = clean(checkText(await options.review(git, offered), 'the handoff body'));
-  const notice = redactionNotice(kinds, 'the goal, file names and body before writing', 'handoff new --allow-secret keeps them (false positives)');
+  const notice = redactionNotice(
+    kinds,
+    'the goal, file names and body before writing',
+    'handoff new --allow-secret keeps them (false positives)',
+  );
   if (notice) ctx.stderr(notice);
 
   const meta: HandoffMeta = {
@@ -116,15 +160,27 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     files,
   };
   const operation = await operationInProgress(git);
-  if (operation) ctx.stderr(`handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`);
+  if (operation)
+    ctx.stderr(
+      `handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`,
+    );
   const file = await createItem(ctx, handoffsDir(ctx), meta.id, serializeHandoff(meta, body));
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
-    await rewriteItem(ctx, parent.file, updateHandoff(await reread(ctx, parent), { status: 'superseded', superseded_by: meta.id }));
-    const replaced = superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
-    ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one (the draft carried ${carried} of its open item${carried === 1 ? '' : 's'}${replaced})`);
+    await rewriteItem(
+      ctx,
+      parent.file,
+      updateHandoff(await reread(ctx, parent), { status: 'superseded', superseded_by: meta.id }),
+    );
+    const replaced =
+      superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
+    ctx.stderr(
+      `handoff: ${parent.meta.id} is now superseded by this one (the draft carried ${carried} of its open item${carried === 1 ? '' : 's'}${replaced})`,
+    );
   }
   const fileCount = files.reduce((n, f) => n + (f.files ?? 1), 0);
-  ctx.stderr(`handoff: ${fileCount.toLocaleString('en-US')} file${fileCount === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`);
+  ctx.stderr(
+    `handoff: ${fileCount.toLocaleString('en-US')} file${fileCount === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`,
+  );
   return file;
 }

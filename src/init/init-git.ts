@@ -28,11 +28,16 @@ export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
     changed = true;
   };
   const added = await addAttributes(ctx.root, roadmap);
-  if (added) say(`Added '${attributes(roadmap).line}' to ${added}: merges regenerate the roadmap instead of conflicting.`);
-  if (await addItemAttributes(ctx)) say(`Added the handoff and pin files to ${ctx.rel(path.join(ctx.dir, '.gitattributes'))}: concurrent done, supersede and unpin merge field by field.`);
+  if (added)
+    say(`Added '${attributes(roadmap).line}' to ${added}: merges regenerate the roadmap instead of conflicting.`);
+  if (await addItemAttributes(ctx))
+    say(
+      `Added the handoff and pin files to ${ctx.rel(path.join(ctx.dir, '.gitattributes'))}: concurrent done, supersede and unpin merge field by field.`,
+    );
   if (hooks) {
     await install(ctx);
     changed = true;
-  } else if (await configureDriver(ctx.root, currentCli())) say('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).');
+  } else if (await configureDriver(ctx.root, currentCli()))
+    say('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).');
   return changed;
 }

@@ -18,7 +18,13 @@ export async function run(ctx: Context, args: ArgsOf<'init'>): Promise<Outcome> 
     await createFileAtomic(ctx.configFile, await readTemplate('config.yml'));
     created.push(ctx.rel(ctx.configFile));
   }
-  if (created.length > 0) ctx.stdout(`Initialized ${ctx.rel(ctx.dir)}: created ${created.join(', ')}. Next: handoff pin "<constraint>", handoff new "<goal>".\n`);
+  if (created.length > 0)
+    ctx.stdout(
+      `Initialized ${ctx.rel(ctx.dir)}: created ${created.join(', ')}. Next: handoff pin "<constraint>", handoff new "<goal>".\n`,
+    );
   const changed = await setUpGit(ctx, args?.values.hooks === true);
-  if (created.length === 0) ctx.stdout(`${ctx.rel(ctx.dir)} is already initialized; ${changed ? 'git is set up as above' : 'nothing changed'}.\n`);
+  if (created.length === 0)
+    ctx.stdout(
+      `${ctx.rel(ctx.dir)} is already initialized; ${changed ? 'git is set up as above' : 'nothing changed'}.\n`,
+    );
 }

@@ -19,7 +19,14 @@ export interface LlmConfig {
   max_output_tokens: number;
 }
 
-export const DEFAULT_LLM: LlmConfig = { mode: 'off', timeout: 60, retries: 2, backoff_ms: 500, context_tokens: 24_000, max_output_tokens: 2_000 };
+export const DEFAULT_LLM: LlmConfig = {
+  mode: 'off',
+  timeout: 60,
+  retries: 2,
+  backoff_ms: 500,
+  context_tokens: 24_000,
+  max_output_tokens: 2_000,
+};
 
 const EXAMPLES: Record<string, string> = {
   mode: 'mode: auto (or off)',
@@ -33,8 +40,10 @@ const EXAMPLES: Record<string, string> = {
 };
 
 export function parseLlmConfig(raw: unknown, file: string, warnings: string[]): LlmConfig {
-  const bad = (key: string) => new FileFormatError(file, `llm.${key} is not valid; expected e.g. llm:\n  ${EXAMPLES[key]}`);
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new FileFormatError(file, 'llm must be a mapping, e.g. llm:\n  mode: auto');
+  const bad = (key: string) =>
+    new FileFormatError(file, `llm.${key} is not valid; expected e.g. llm:\n  ${EXAMPLES[key]}`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new FileFormatError(file, 'llm must be a mapping, e.g. llm:\n  mode: auto');
   const value: LlmConfig = { ...DEFAULT_LLM };
   for (const [key, v] of Object.entries(raw as Record<string, unknown>)) {
     if (v === null || v === undefined) continue;
@@ -60,7 +69,10 @@ export function parseLlmConfig(raw: unknown, file: string, warnings: string[]): 
         value[key] = v as number;
         break;
       case 'api_key':
-        throw new FileFormatError(file, 'llm.api_key is not read from a committed file; set OPENAI_API_KEY in the environment');
+        throw new FileFormatError(
+          file,
+          'llm.api_key is not read from a committed file; set OPENAI_API_KEY in the environment',
+        );
       default:
         warnings.push(`${file}: unknown setting 'llm.${key}' ignored`);
     }
@@ -112,19 +124,37 @@ export function chooseModel(flag: boolean | undefined, llm: LlmConfig, user: Use
   const model = user.model || llm.model;
   // The key goes to OpenAI's own endpoint, to OPENAI_BASE_URL (set beside it), or to the one
   // URL the user tied it to: never to a URL merely copied into git config from a refusal line.
-  const keyGoes = user.apiKey !== undefined && (user.baseURL === undefined || user.baseURLFrom === 'env' || sameEndpoint(user.keyFor, user.baseURL));
-  const endpoint: Endpoint = { baseURL: user.baseURL, model, apiKey: keyGoes ? user.apiKey! : 'not-needed', configured: Boolean(user.baseURL || user.apiKey) && Boolean(model) };
-  const withheld = user.apiKey !== undefined && !keyGoes
-    ? `OPENAI_API_KEY is not sent to ${user.baseURL}, an endpoint set in git config; to send it there: git config handoff.sendKey ${user.baseURL}`
-    : undefined;
-  const refusal = committedUrl !== undefined && user.baseURL === undefined
-    ? `${file} names the model endpoint ${committedUrl}, which you have not approved; nothing is sent there (approve it with: git config handoff.baseUrl ${committedUrl})`
-    : undefined;
-  const mode = flag === undefined ? user.mode ?? (llm.mode === 'auto' && !user.baseURL ? 'committed-auto' : llm.mode) : flag ? 'auto' : 'off';
+  const keyGoes =
+    user.apiKey !== undefined &&
+    (user.baseURL === undefined || user.baseURLFrom === 'env' || sameEndpoint(user.keyFor, user.baseURL));
+  const endpoint: Endpoint = {
+    baseURL: user.baseURL,
+    model,
+    apiKey: keyGoes ? user.apiKey! : 'not-needed',
+    configured: Boolean(user.baseURL || user.apiKey) && Boolean(model),
+  };
+  const withheld =
+    user.apiKey !== undefined && !keyGoes
+      ? `OPENAI_API_KEY is not sent to ${user.baseURL}, an endpoint set in git config; to send it there: git config handoff.sendKey ${user.baseURL}`
+      : undefined;
+  const refusal =
+    committedUrl !== undefined && user.baseURL === undefined
+      ? `${file} names the model endpoint ${committedUrl}, which you have not approved; nothing is sent there (approve it with: git config handoff.baseUrl ${committedUrl})`
+      : undefined;
+  const mode =
+    flag === undefined
+      ? (user.mode ?? (llm.mode === 'auto' && !user.baseURL ? 'committed-auto' : llm.mode))
+      : flag
+        ? 'auto'
+        : 'off';
   if (mode === 'off') return { use: false, endpoint };
   if (mode === 'committed-auto') {
     // The committed file alone asks for the model: say so only when it would have reached somewhere.
-    const note = refusal ?? (user.apiKey ? `${file} sets llm.mode auto, but a committed file cannot turn the model on; turn it on yourself with: git config handoff.llm auto` : undefined);
+    const note =
+      refusal ??
+      (user.apiKey
+        ? `${file} sets llm.mode auto, but a committed file cannot turn the model on; turn it on yourself with: git config handoff.llm auto`
+        : undefined);
     return { use: false, endpoint, ...(note ? { note } : {}) };
   }
   if (refusal) return { use: false, endpoint, note: refusal };
@@ -155,11 +185,22 @@ export function userLlm(env: Record<string, string | undefined>, gitConfig: stri
   }
   const pick = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v.trim() !== '')?.trim();
   const modeText = pick(env.HANDOFF_LLM, git.get('handoff.llm'));
-  const mode = modeText === 'auto' || modeText === 'on' || modeText === 'true' ? 'auto' : modeText === 'off' || modeText === 'false' ? 'off' : undefined;
+  const mode =
+    modeText === 'auto' || modeText === 'on' || modeText === 'true'
+      ? 'auto'
+      : modeText === 'off' || modeText === 'false'
+        ? 'off'
+        : undefined;
   const envURL = pick(env.OPENAI_BASE_URL);
   const baseURL = envURL ?? pick(git.get('handoff.baseurl'));
   const keyFor = pick(git.get('handoff.sendkey'));
   const model = pick(env.HANDOFF_MODEL, git.get('handoff.model'));
   const apiKey = pick(env.OPENAI_API_KEY);
-  return { ...(mode ? { mode } : {}), ...(baseURL ? { baseURL, baseURLFrom: envURL ? ('env' as const) : ('git' as const) } : {}), ...(keyFor ? { keyFor } : {}), ...(model ? { model } : {}), ...(apiKey ? { apiKey } : {}) };
+  return {
+    ...(mode ? { mode } : {}),
+    ...(baseURL ? { baseURL, baseURLFrom: envURL ? ('env' as const) : ('git' as const) } : {}),
+    ...(keyFor ? { keyFor } : {}),
+    ...(model ? { model } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  };
 }

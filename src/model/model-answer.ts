@@ -36,7 +36,13 @@ const itemSchema = {
   type: 'object',
   additionalProperties: false,
   required: [...ITEM_FIELDS],
-  properties: { text: { type: 'string' }, why: { type: 'string' }, files: stringArray, quotes: stringArray, commands_passed: stringArray },
+  properties: {
+    text: { type: 'string' },
+    why: { type: 'string' },
+    files: stringArray,
+    quotes: stringArray,
+    commands_passed: stringArray,
+  },
 };
 
 /** JSON schema for response_format (strict mode: every key required, nothing extra). */
@@ -75,17 +81,20 @@ function extractJson(text: string): { value?: unknown; error?: string } {
 
 function strings(value: unknown, where: string): string[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new Error(`${where} must be a list of strings`);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw new Error(`${where} must be a list of strings`);
   return value as string[];
 }
 
 function item(value: unknown, where: string): AnswerItem {
   // A bare string is an item with no references: small local models often answer so.
   if (typeof value === 'string') value = { text: value };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${where} must be an object with a "text" string`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${where} must be an object with a "text" string`);
   const o = value as Record<string, unknown>;
   if (typeof o.text !== 'string' || o.text.trim() === '') throw new Error(`${where}.text must be a non-empty string`);
-  if (o.why !== undefined && o.why !== null && typeof o.why !== 'string') throw new Error(`${where}.why must be a string`);
+  if (o.why !== undefined && o.why !== null && typeof o.why !== 'string')
+    throw new Error(`${where}.why must be a string`);
   return {
     text: o.text,
     why: typeof o.why === 'string' ? o.why : '',
@@ -100,11 +109,13 @@ export function parseAnswer(text: string): Checked<ModelAnswer> {
   const json = extractJson(text);
   if (json.error !== undefined) return { error: json.error, ignored: [] };
   const data = json.value;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { error: 'the reply must be one JSON object', ignored: [] };
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { error: 'the reply must be one JSON object', ignored: [] };
   const o = data as Record<string, unknown>;
   const known = new Set<string>([...ANSWER_SECTIONS, 'pin_candidates']);
   const ignored = Object.keys(o).filter((k) => !known.has(k));
-  if (![...known].some((k) => k in o)) return { error: `the reply has none of the keys ${[...known].join(', ')}`, ignored };
+  if (![...known].some((k) => k in o))
+    return { error: `the reply has none of the keys ${[...known].join(', ')}`, ignored };
   try {
     const answer = { pin_candidates: strings(o.pin_candidates, 'pin_candidates') } as ModelAnswer;
     for (const s of ANSWER_SECTIONS) {

@@ -42,7 +42,11 @@ function shorten(text: string, max: number): string {
 }
 
 /** Takes items newest first while they fit; returns them oldest first. */
-function newestThatFit(items: string[], sizes: number[], budget: number): { kept: string[]; used: number; omittedTokens: number } {
+function newestThatFit(
+  items: string[],
+  sizes: number[],
+  budget: number,
+): { kept: string[]; used: number; omittedTokens: number } {
   const kept: string[] = [];
   let used = 0;
   let omittedTokens = 0;
@@ -60,7 +64,12 @@ function newestThatFit(items: string[], sizes: number[], budget: number): { kept
   return { kept, used, omittedTokens };
 }
 
-export function buildPrompt(input: ModelInput, templates: { system: string; request: string }, budget: number, count: Counter): Prompt {
+export function buildPrompt(
+  input: ModelInput,
+  templates: { system: string; request: string },
+  budget: number,
+  count: Counter,
+): Prompt {
   let redactions = 0;
   const clean = (text: string) => {
     const r = redactSecrets(text);
@@ -70,7 +79,10 @@ export function buildPrompt(input: ModelInput, templates: { system: string; requ
   const t = input.transcript;
   const files = input.files.map((f) => `- ${f.path}${f.from ? ` (from ${f.from})` : ''}: ${f.change}, ${f.state}`);
   const commits = input.commits.map((c) => `- ${c.hash.slice(0, 7)} ${c.subject}`);
-  const git = [...(files.length ? ['Files:', ...files] : ['Files: none']), ...(commits.length ? ['Commits:', ...commits] : ['Commits: none'])].join('\n');
+  const git = [
+    ...(files.length ? ['Files:', ...files] : ['Files: none']),
+    ...(commits.length ? ['Commits:', ...commits] : ['Commits: none']),
+  ].join('\n');
   const extracted = t
     ? [
         ...t.extracted.files.map((f) => `- file: ${f}`),
@@ -80,23 +92,36 @@ export function buildPrompt(input: ModelInput, templates: { system: string; requ
     : '';
   const fixed = {
     goal: dataFence(clean(input.goal), 'goal'),
-    pins: input.pins.length ? dataFence(input.pins.map((p) => `[${p.id}]\n${clean(p.text)}`).join('\n\n'), 'pins') : '(none)',
+    pins: input.pins.length
+      ? dataFence(input.pins.map((p) => `[${p.id}]\n${clean(p.text)}`).join('\n\n'), 'pins')
+      : '(none)',
     git: dataFence(clean(git), 'git'),
     draft: dataFence(clean(input.draft), 'draft'),
     extracted: extracted ? dataFence(clean(extracted), 'extracted') : '(no transcript)',
   };
   const system = fill(templates.system, {});
-  const skeleton = fill(templates.request, { ...fixed, events: '(none)', user_turns: '(none)', omitted: 'Left out for length: nothing.' });
+  const skeleton = fill(templates.request, {
+    ...fixed,
+    events: '(none)',
+    user_turns: '(none)',
+    omitted: 'Left out for length: nothing.',
+  });
   let room = budget - count(system) - count(skeleton) - 16;
 
   const users = (t?.userMessages ?? []).map(clean);
-  const events = (t?.events ?? []).map((e, i, all) => clean(i < all.length - KEEP_EVENTS_WHOLE ? shorten(e, SHORT_EVENT) : e));
+  const events = (t?.events ?? []).map((e, i, all) =>
+    clean(i < all.length - KEEP_EVENTS_WHOLE ? shorten(e, SHORT_EVENT) : e),
+  );
   // Recent user turns verbatim first: they carry the constraints and intent. They may not
   // starve the events (users paste logs), unless the events need less than their share.
   // +2: the separator between items.
   const eventSizes = events.map((e) => count(e) + 2);
   const eventsNeed = eventSizes.reduce((n, t) => n + t, 0);
-  const u = newestThatFit(users, users.map((m) => count(m) + 2), Math.max(0, Math.max(room * USER_SHARE, room - eventsNeed)));
+  const u = newestThatFit(
+    users,
+    users.map((m) => count(m) + 2),
+    Math.max(0, Math.max(room * USER_SHARE, room - eventsNeed)),
+  );
   room -= u.used;
   const e = newestThatFit(events, eventSizes, Math.max(0, room));
   const omittedUserMessages = users.length - u.kept.length;

@@ -39,14 +39,16 @@ const TITLES: Record<AnswerSection, string> = {
 const clean = (p: string) => p.trim().replace(/^\.\//, '');
 
 // A bare `name.ext` is a path only with a file-like extension: `process.env` is code.
-const FILE_EXTENSIONS = /\.(?:[cm]?[jt]sx?|json|md|mdx|ya?ml|toml|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|sh|sql|css|scss|html|vue|svelte|txt|lock|xml|ini|cfg)$/i;
+const FILE_EXTENSIONS =
+  /\.(?:[cm]?[jt]sx?|json|md|mdx|ya?ml|toml|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|sh|sql|css|scss|html|vue|svelte|txt|lock|xml|ini|cfg)$/i;
 
 /** `tokens` in the text that look like repository paths: a slash or a file extension. */
 function pathsInText(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/`([^`\s]+)`/g)) {
     const t = m[1]!;
-    if (/^[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(t) || (/^[\w@-][\w.@-]*\.(\w+)$/.test(t) && FILE_EXTENSIONS.test(t))) found.push(t);
+    if (/^[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(t) || (/^[\w@-][\w.@-]*\.(\w+)$/.test(t) && FILE_EXTENSIONS.test(t)))
+      found.push(t);
   }
   return found;
 }
@@ -72,17 +74,22 @@ export function verifyAnswer(answer: ModelAnswer, input: ModelInput): Verificati
     const problems: string[] = [];
     const paths = [...new Set([...item.files, ...pathsInText(item.text), ...pathsInText(item.why)])];
     for (const p of paths) if (!pathKnown(p)) problems.push(`${code(p)} is not in git's list or the transcript`);
-    for (const q of item.quotes) if (!quoteKnown(q)) problems.push(`the quote "${inline(q)}" is not in the user's messages`);
-    for (const c of item.commands_passed) if (!passed.has(c.trim())) problems.push(`no passing run of ${code(c)} in the transcript`);
+    for (const q of item.quotes)
+      if (!quoteKnown(q)) problems.push(`the quote "${inline(q)}" is not in the user's messages`);
+    for (const c of item.commands_passed)
+      if (!passed.has(c.trim())) problems.push(`no passing run of ${code(c)} in the transcript`);
     for (const m of `${item.text} ${item.why}`.matchAll(SUPERSEDES)) {
-      if (!decisionIds.has(m[1]!.toUpperCase())) problems.push(`it names ${m[1]} as superseded, which is not a current decision of this handoff`);
+      if (!decisionIds.has(m[1]!.toUpperCase()))
+        problems.push(`it names ${m[1]} as superseded, which is not a current decision of this handoff`);
     }
     if (problems.length) unverified++;
     return { item, problems };
   };
-  const sections = Object.fromEntries(Object.entries(TITLES).map(([s]) => [s, answer[s as AnswerSection].map(check)])) as Verification['sections'];
+  const sections = Object.fromEntries(
+    Object.entries(TITLES).map(([s]) => [s, answer[s as AnswerSection].map(check)]),
+  ) as Verification['sections'];
   const pinCandidates = answer.pin_candidates.map((quote) => {
-    const problems = quoteKnown(quote) ? [] : ['not the user\'s words verbatim'];
+    const problems = quoteKnown(quote) ? [] : ["not the user's words verbatim"];
     if (problems.length) unverified++;
     return { quote, problems };
   });
@@ -115,8 +122,16 @@ function decisionLines(body: ReturnType<typeof parseBody>, decisions: readonly V
   for (const v of decisions) {
     const id = `D${next++}`;
     const verified = v.problems.length === 0;
-    const targets = verified ? [...`${v.item.text} ${v.item.why}`.matchAll(SUPERSEDES)].map((m) => m[1]!.toUpperCase()) : [];
-    const item = verified ? v.item : { ...v.item, text: v.item.text.replace(SUPERSEDES, 'claims to supersede $1'), why: v.item.why.replace(SUPERSEDES, 'claims to supersede $1') };
+    const targets = verified
+      ? [...`${v.item.text} ${v.item.why}`.matchAll(SUPERSEDES)].map((m) => m[1]!.toUpperCase())
+      : [];
+    const item = verified
+      ? v.item
+      : {
+          ...v.item,
+          text: v.item.text.replace(SUPERSEDES, 'claims to supersede $1'),
+          why: v.item.why.replace(SUPERSEDES, 'claims to supersede $1'),
+        };
     lines.push(renderItem({ item, problems: v.problems }).replace(/^- /, `- ${id}: `));
     if (section && targets.length > 0) {
       section.content = section.content
@@ -155,7 +170,12 @@ export function mergeDraft(draft: string, v: Verification, note: string): string
   }
   append(
     'Open questions',
-    v.pinCandidates.map((p) => redactSecrets(`- Pin candidate (\`handoff pin\` to keep it): "${inline(p.quote)}"${p.problems.length ? ` **[unverified: ${p.problems.join('; ')}]**` : ''}`).text),
+    v.pinCandidates.map(
+      (p) =>
+        redactSecrets(
+          `- Pin candidate (\`handoff pin\` to keep it): "${inline(p.quote)}"${p.problems.length ? ` **[unverified: ${p.problems.join('; ')}]**` : ''}`,
+        ).text,
+    ),
   );
   append('References', [`- ${inline(note)}`]);
   return renderBody(body);

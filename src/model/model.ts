@@ -45,11 +45,19 @@ export interface CallEvents {
 
 const MAX_WAIT_MS = 10_000;
 
-export function requestBody(call: Pick<ModelCall, 'model' | 'maxOutputTokens' | 'quirks'>, messages: ChatMessage[], mode: JsonMode): Record<string, unknown> {
+export function requestBody(
+  call: Pick<ModelCall, 'model' | 'maxOutputTokens' | 'quirks'>,
+  messages: ChatMessage[],
+  mode: JsonMode,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { model: call.model, messages };
   if (!call.quirks?.noTemperature) body.temperature = 0;
   body[call.quirks?.maxCompletionTokens ? 'max_completion_tokens' : 'max_tokens'] = call.maxOutputTokens;
-  if (mode === 'json_schema') body.response_format = { type: 'json_schema', json_schema: { name: 'handoff', strict: true, schema: ANSWER_SCHEMA } };
+  if (mode === 'json_schema')
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: { name: 'handoff', strict: true, schema: ANSWER_SCHEMA },
+    };
   if (mode === 'json_object') body.response_format = { type: 'json_object' };
   return body;
 }
@@ -61,7 +69,8 @@ function backoff(base: number, attempt: number, retryAfter: string | null | unde
   return Math.min(base * 2 ** attempt * (0.8 + Math.random() * 0.4), MAX_WAIT_MS);
 }
 
-const CONTEXT = /context.length|context.window|context size|maximum context|too many tokens|prompt is too long|reduce the length/i;
+const CONTEXT =
+  /context.length|context.window|context size|maximum context|too many tokens|prompt is too long|reduce the length/i;
 
 export interface Completion {
   content: string;
@@ -69,16 +78,28 @@ export interface Completion {
   finishReason: string | null;
 }
 
-export async function complete(call: ModelCall, messages: ChatMessage[], mode: JsonMode, events: CallEvents): Promise<Completion> {
+export async function complete(
+  call: ModelCall,
+  messages: ChatMessage[],
+  mode: JsonMode,
+  events: CallEvents,
+): Promise<Completion> {
   const { default: OpenAI, APIError, APIConnectionError, APIConnectionTimeoutError } = await import('openai');
-  const client = new OpenAI({ apiKey: call.apiKey, ...(call.baseURL ? { baseURL: call.baseURL } : {}), maxRetries: 0, timeout: call.timeoutMs });
+  const client = new OpenAI({
+    apiKey: call.apiKey,
+    ...(call.baseURL ? { baseURL: call.baseURL } : {}),
+    maxRetries: 0,
+    timeout: call.timeoutMs,
+  });
   for (let attempt = 0; ; attempt++) {
     let why: string;
     let retryAfter: string | null | undefined;
     try {
       const reply = await client.chat.completions.create(requestBody(call, messages, mode) as never);
       // Local servers vary: read the reply defensively rather than trust the SDK's types.
-      const choice = (reply as { choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }> }).choices?.[0];
+      const choice = (
+        reply as { choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }> }
+      ).choices?.[0];
       return { content: choice?.message?.content ?? '', finishReason: choice?.finish_reason ?? null };
     } catch (error) {
       if (error instanceof APIConnectionTimeoutError) {
@@ -87,7 +108,10 @@ export async function complete(call: ModelCall, messages: ChatMessage[], mode: J
         why = `cannot connect (${error.cause instanceof Error ? error.cause.message : error.message})`;
       } else if (error instanceof APIError && typeof error.status === 'number') {
         const message = error.message;
-        if (error.code === 'context_length_exceeded' || ((error.status === 400 || error.status === 413) && CONTEXT.test(message))) {
+        if (
+          error.code === 'context_length_exceeded' ||
+          ((error.status === 400 || error.status === 413) && CONTEXT.test(message))
+        ) {
           throw new ModelFailure(`the request is longer than the model's context (${message})`, 'context-length');
         }
         const quirks = (call.quirks ??= {});
@@ -104,7 +128,12 @@ export async function complete(call: ModelCall, messages: ChatMessage[], mode: J
         if (error.status === 429 || error.status >= 500) {
           why = `HTTP ${error.status}`;
           retryAfter = error.headers?.get('retry-after');
-        } else if (error.status === 400 && mode !== 'none' && (error.param === 'response_format' || /response_format|json_schema|json_object|structured output|grammar/i.test(message))) {
+        } else if (
+          error.status === 400 &&
+          mode !== 'none' &&
+          (error.param === 'response_format' ||
+            /response_format|json_schema|json_object|structured output|grammar/i.test(message))
+        ) {
           throw new ModelFailure(`the server does not support ${mode} (${message})`, 'unsupported-format');
         } else {
           throw new ModelFailure(`HTTP ${error.status}: ${message}`, 'failed');
@@ -113,7 +142,8 @@ export async function complete(call: ModelCall, messages: ChatMessage[], mode: J
         throw error;
       }
     }
-    if (attempt >= call.retries) throw new ModelFailure(`${why} after ${attempt + 1} attempt${attempt === 0 ? '' : 's'}`, 'failed');
+    if (attempt >= call.retries)
+      throw new ModelFailure(`${why} after ${attempt + 1} attempt${attempt === 0 ? '' : 's'}`, 'failed');
     const wait = backoff(call.backoffMs, attempt, retryAfter);
     events.retrying(why, wait, attempt + 1);
     await new Promise((resolve) => setTimeout(resolve, wait));

@@ -36,19 +36,32 @@ export interface ModelStats {
   unverified: number;
 }
 
-
 function describe(p: Prompt): string {
-  const left = p.omittedTokens > 0 ? `${p.omittedTokens} tokens left out (${plural(p.omittedUserMessages, 'older user message')}, ${plural(p.omittedEvents, 'older event')})` : 'nothing left out';
+  const left =
+    p.omittedTokens > 0
+      ? `${p.omittedTokens} tokens left out (${plural(p.omittedUserMessages, 'older user message')}, ${plural(p.omittedEvents, 'older event')})`
+      : 'nothing left out';
   return `${p.tokens} tokens, ${left}${p.redactions ? `, ${plural(p.redactions, 'secret')} redacted` : ''}`;
 }
 
 /** The whole model path with its dependencies explicit, so tests and benchmarks can run it in-process. */
 export async function draftWithModel(run: ModelRun): Promise<{ body: string | null; stats: ModelStats }> {
   const { input, llm, endpoint, stderr } = run;
-  const [system, request, count, model] = await Promise.all([readTemplate('model-system.md'), readTemplate('model-request.md'), loadTokenCounter(), import('./model.js')]);
+  const [system, request, count, model] = await Promise.all([
+    readTemplate('model-system.md'),
+    readTemplate('model-request.md'),
+    loadTokenCounter(),
+    import('./model.js'),
+  ]);
   const templates = { system, request };
   let prompt = buildPrompt(input, templates, llm.context_tokens, count);
-  const stats: ModelStats = { tokens: prompt.tokens, omittedTokens: prompt.omittedTokens, waitMs: 0, outcome: 'fallback', unverified: 0 };
+  const stats: ModelStats = {
+    tokens: prompt.tokens,
+    omittedTokens: prompt.omittedTokens,
+    waitMs: 0,
+    outcome: 'fallback',
+    unverified: 0,
+  };
   const call = {
     baseURL: endpoint.baseURL,
     apiKey: endpoint.apiKey,
@@ -61,15 +74,23 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
   if (run.dryRun) {
     run.stdout(`${JSON.stringify(model.requestBody(call, prompt.messages, 'json_schema'), null, 2)}\n`);
     const to = endpoint.model ? `model ${endpoint.model}` : 'the model (none configured yet)';
-    stderr(`handoff: dry run: nothing sent; the request (${describe(prompt)}) would go to ${to} at ${endpoint.baseURL ?? 'the OpenAI API'}`);
+    stderr(
+      `handoff: dry run: nothing sent; the request (${describe(prompt)}) would go to ${to} at ${endpoint.baseURL ?? 'the OpenAI API'}`,
+    );
     return { body: null, stats: { ...stats, outcome: 'dry-run' } };
   }
   const fallback = (why: string) => {
     stderr(`handoff: warning: ${why}; using the deterministic draft`);
     return { body: input.draft, stats };
   };
-  if (!endpoint.model) return fallback('no model configured (set llm.model in .handoff/config.yml, git config handoff.model or HANDOFF_MODEL)');
-  if (!endpoint.baseURL && endpoint.apiKey === 'not-needed') return fallback('no endpoint configured (set git config handoff.baseUrl or OPENAI_BASE_URL, or OPENAI_API_KEY for the OpenAI API)');
+  if (!endpoint.model)
+    return fallback(
+      'no model configured (set llm.model in .handoff/config.yml, git config handoff.model or HANDOFF_MODEL)',
+    );
+  if (!endpoint.baseURL && endpoint.apiKey === 'not-needed')
+    return fallback(
+      'no endpoint configured (set git config handoff.baseUrl or OPENAI_BASE_URL, or OPENAI_API_KEY for the OpenAI API)',
+    );
 
   stderr(`handoff: asking ${call.model}: ${describe(prompt)}`);
   const { startSpinner } = await import('./spinner.js');
@@ -96,10 +117,17 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
       if (!(error instanceof model.ModelFailure)) throw error;
       if (error.kind === 'unsupported-format') {
         mode = mode === 'json_schema' ? 'json_object' : 'none';
-        stderr(mode === 'json_object' ? 'handoff: the server does not take a JSON schema; asking in JSON mode instead' : 'handoff: the server does not take JSON mode; asking for plain JSON text instead');
+        stderr(
+          mode === 'json_object'
+            ? 'handoff: the server does not take a JSON schema; asking in JSON mode instead'
+            : 'handoff: the server does not take JSON mode; asking for plain JSON text instead',
+        );
         continue;
       }
-      const smaller = error.kind === 'context-length' && shrinks < 3 ? buildPrompt(input, templates, Math.floor(prompt.tokens * 0.6), count) : undefined;
+      const smaller =
+        error.kind === 'context-length' && shrinks < 3
+          ? buildPrompt(input, templates, Math.floor(prompt.tokens * 0.6), count)
+          : undefined;
       // Only the transcript can be dropped; when nothing is left to drop, stop.
       if (smaller && smaller.tokens < prompt.tokens) {
         shrinks++;
@@ -107,7 +135,9 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
         messages = prompt.messages;
         stats.tokens = prompt.tokens;
         stats.omittedTokens = prompt.omittedTokens;
-        stderr(`handoff: the model's context is smaller than the request; dropping the oldest material: ${describe(prompt)}`);
+        stderr(
+          `handoff: the model's context is smaller than the request; dropping the oldest material: ${describe(prompt)}`,
+        );
         continue;
       }
       return fallback(`the model call failed: ${error.message}`);
@@ -116,27 +146,40 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
       stats.waitMs += Date.now() - started;
     }
     const parsed = parseAnswer(reply);
-    if (parsed.ignored.length) stderr(`handoff: warning: ignored ${parsed.ignored.map((k) => `'${k}'`).join(', ')} in the model's answer (pins come only from .handoff/pins)`);
+    if (parsed.ignored.length)
+      stderr(
+        `handoff: warning: ignored ${parsed.ignored.map((k) => `'${k}'`).join(', ')} in the model's answer (pins come only from .handoff/pins)`,
+      );
     if (parsed.value) {
       answer = parsed.value;
       break;
     }
-    if (cut) parsed.error = `${parsed.error}; the answer was cut at ${call.maxOutputTokens} tokens (llm.max_output_tokens), so be briefer`;
+    if (cut)
+      parsed.error = `${parsed.error}; the answer was cut at ${call.maxOutputTokens} tokens (llm.max_output_tokens), so be briefer`;
     if (invalidOnce) return fallback(`the model's answer was invalid twice (${parsed.error})`);
     invalidOnce = true;
     stderr(`handoff: the model's answer was invalid (${parsed.error}); asking once more`);
     messages = [
       ...messages,
       { role: 'assistant', content: reply },
-      { role: 'user', content: `That answer is invalid: ${parsed.error}. Answer again with only the JSON object described in the instructions.` },
+      {
+        role: 'user',
+        content: `That answer is invalid: ${parsed.error}. Answer again with only the JSON object described in the instructions.`,
+      },
     ];
   }
   const verification = verifyAnswer(answer, input);
   const items = Object.values(verification.sections).reduce((n, list) => n + list.length, 0);
-  const body = mergeDraft(input.draft, verification, `Drafted with ${call.model} from ${stats.tokens} tokens of git facts${input.transcript ? ' and transcript' : ''}; items marked unverified are not backed by git or the transcript.`);
+  const body = mergeDraft(
+    input.draft,
+    verification,
+    `Drafted with ${call.model} from ${stats.tokens} tokens of git facts${input.transcript ? ' and transcript' : ''}; items marked unverified are not backed by git or the transcript.`,
+  );
   stats.outcome = 'model';
   stats.unverified = verification.unverified;
-  stderr(`handoff: the model added ${plural(items, 'item')}${verification.unverified ? `; ${verification.unverified} unverified, marked in the draft` : ', all verified'}`);
+  stderr(
+    `handoff: the model added ${plural(items, 'item')}${verification.unverified ? `; ${verification.unverified} unverified, marked in the draft` : ', all verified'}`,
+  );
   return { body, stats };
 }
 
@@ -150,7 +193,8 @@ async function modelChoice(ctx: Context, args: ArgsOf<'new'>): Promise<ModelChoi
   // Git config is the user's (global, system, or .git/config, which is never committed).
   const config = await gitRaw(ctx.root, ['config', '-z', '--get-regexp', '^handoff\\.']);
   const user = userLlm(ctx.env, config.code === 0 ? config.stdout.toString('utf8') : '');
-  const flag = args.values['dry-run'] === true ? true : args.values['message-file'] !== undefined ? false : args.values.llm;
+  const flag =
+    args.values['dry-run'] === true ? true : args.values['message-file'] !== undefined ? false : args.values.llm;
   return chooseModel(flag, llm, user, ctx.rel(ctx.configFile));
 }
 
@@ -158,7 +202,12 @@ async function modelChoice(ctx: Context, args: ArgsOf<'new'>): Promise<ModelChoi
  * The draft `new` should offer: the model's when asked for, else the deterministic one.
  * Null means --dry-run: the request was printed and nothing is to be written.
  */
-export async function maybeModelDraft(ctx: Context, args: ArgsOf<'new'>, facts: Omit<ModelInput, 'pins'>, transcript?: TranscriptPart): Promise<string | null> {
+export async function maybeModelDraft(
+  ctx: Context,
+  args: ArgsOf<'new'>,
+  facts: Omit<ModelInput, 'pins'>,
+  transcript?: TranscriptPart,
+): Promise<string | null> {
   const dryRun = args.values['dry-run'] === true;
   // A body given with -F replaces any draft: no point asking a model for one (nor git config).
   if (!dryRun && (args.values['message-file'] !== undefined || args.values.llm === false)) return facts.draft;
@@ -167,8 +216,23 @@ export async function maybeModelDraft(ctx: Context, args: ArgsOf<'new'>, facts: 
   if (!choice.use) return dryRun ? null : facts.draft;
   const llm = ctx.config.llm;
   const [pins, repoPaths] = await Promise.all([loadPins(ctx), ctx.git().then((git) => git.trackedPaths())]);
-  const inPlay = await pinsInPlay(activePins(pins.items), facts.files.map((f) => f.path));
-  const input: ModelInput = { ...facts, pins: inPlay.map((p) => ({ id: p.meta.id, text: p.text })), repoPaths, ...(transcript ? { transcript } : {}) };
-  const { body } = await draftWithModel({ input, llm, endpoint: choice.endpoint, dryRun, stdout: ctx.stdout, stderr: ctx.stderr });
+  const inPlay = await pinsInPlay(
+    activePins(pins.items),
+    facts.files.map((f) => f.path),
+  );
+  const input: ModelInput = {
+    ...facts,
+    pins: inPlay.map((p) => ({ id: p.meta.id, text: p.text })),
+    repoPaths,
+    ...(transcript ? { transcript } : {}),
+  };
+  const { body } = await draftWithModel({
+    input,
+    llm,
+    endpoint: choice.endpoint,
+    dryRun,
+    stdout: ctx.stdout,
+    stderr: ctx.stderr,
+  });
   return body;
 }

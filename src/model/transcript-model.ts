@@ -10,8 +10,12 @@ export function transcriptPart(x: Extraction): TranscriptPart {
   const userWords = byLine([...x.constraints, ...x.recentUser]);
   const events: string[] = [];
   for (const d of byLine(x.decisions)) events.push(`assistant (line ${d.line}): ${d.text}`);
-  for (const f of byLine(x.files)) events.push(`edit (line ${f.line}): ${f.change} ${f.path}${f.from ? ` from ${f.from}` : ''}`);
-  for (const c of byLine(x.commands)) events.push(`command (line ${c.line}): ${c.command} -> ${c.passed === undefined ? 'result not recorded' : c.passed ? 'passed' : 'failed'}${c.subagent ? ' (subagent)' : ''}`);
+  for (const f of byLine(x.files))
+    events.push(`edit (line ${f.line}): ${f.change} ${f.path}${f.from ? ` from ${f.from}` : ''}`);
+  for (const c of byLine(x.commands))
+    events.push(
+      `command (line ${c.line}): ${c.command} -> ${c.passed === undefined ? 'result not recorded' : c.passed ? 'passed' : 'failed'}${c.subagent ? ' (subagent)' : ''}`,
+    );
   if (x.plan) events.push(`approved plan (line ${x.plan.line}): ${x.plan.text}`);
   const notes = [
     ...x.decisions.map((d) => `decision (quoted): ${d.text}`),

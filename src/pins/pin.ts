@@ -14,10 +14,12 @@ import { createItem, findItem, loadPins, pinsDir, warnProblems } from '../store/
 async function constraintText(ctx: Context, args: ArgsOf<'pin'>): Promise<string> {
   const given = args.positionals[0];
   const file = args.values.file;
-  if (given !== undefined && file !== undefined) throw new UsageError('give the constraint as an argument or with --file, not both');
+  if (given !== undefined && file !== undefined)
+    throw new UsageError('give the constraint as an argument or with --file, not both');
   if (given !== undefined && given !== '-') return given;
   if (file !== undefined) return readUserFile(path.resolve(ctx.cwd, file), file);
-  if (ctx.stdinIsTTY() && given !== '-') throw new UsageError('handoff pin needs the constraint: handoff pin "<text>", --file F, or text on stdin');
+  if (ctx.stdinIsTTY() && given !== '-')
+    throw new UsageError('handoff pin needs the constraint: handoff pin "<text>", --file F, or text on stdin');
   return decodeUtf8(await ctx.readStdin(), 'stdin');
 }
 
@@ -26,7 +28,9 @@ export async function run(ctx: Context, args: ArgsOf<'pin'>): Promise<Outcome> {
   // Pins are kept byte for byte, so a secret cannot be redacted out of one: refuse it.
   const found = scrub(text).kinds;
   if (found.length > 0 && args.values['allow-secret'] !== true) {
-    throw new HandoffError(`the pin text looks like it holds a secret (${kindList(found)}); nothing written. Remove it, or pass --allow-secret if it is a false positive`);
+    throw new HandoffError(
+      `the pin text looks like it holds a secret (${kindList(found)}); nothing written. Remove it, or pass --allow-secret if it is a false positive`,
+    );
   }
   const scope = args.values.scope ?? [];
   for (const glob of scope) {
@@ -38,7 +42,8 @@ export async function run(ctx: Context, args: ArgsOf<'pin'>): Promise<Outcome> {
     const { items: pins, problems } = await loadPins(ctx);
     warnProblems(ctx, problems);
     let supersedes: string | undefined;
-    if (args.values.supersedes !== undefined) supersedes = (await findItem(ctx, pins, args.values.supersedes, 'pin', problems)).meta.id;
+    if (args.values.supersedes !== undefined)
+      supersedes = (await findItem(ctx, pins, args.values.supersedes, 'pin', problems)).meta.id;
 
     const same = activePins(pins).find((p) => p.text === text && sameScope(p.meta.scope, scope));
     if (same && !supersedes) {
@@ -67,4 +72,3 @@ function sameScope(a: readonly string[] | undefined, b: readonly string[]): bool
   const y = [...b].sort();
   return x.length === y.length && x.every((v, i) => v === y[i]);
 }
-

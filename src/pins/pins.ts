@@ -22,11 +22,19 @@ export async function run(ctx: Context, args: ArgsOf<'pins'>): Promise<Outcome> 
       })),
     });
   } else if (shown.length === 0) {
-    ctx.stdout(items.length === 0 ? 'No pins yet. Add one: handoff pin "<constraint>"\n' : 'No active pins (handoff pins --all shows the retired ones).\n');
+    ctx.stdout(
+      items.length === 0
+        ? 'No pins yet. Add one: handoff pin "<constraint>"\n'
+        : 'No active pins (handoff pins --all shows the retired ones).\n',
+    );
   } else {
     const ids = items.map((p) => p.meta.id);
     const blocks = shown.map((p) => {
-      const tags = [state(p.meta.id, p.meta.status), p.meta.scope ? `scope ${p.meta.scope.join(', ')}` : '', p.meta.supersedes ? `supersedes ${shortId(p.meta.supersedes, ids)}` : '']
+      const tags = [
+        state(p.meta.id, p.meta.status),
+        p.meta.scope ? `scope ${p.meta.scope.join(', ')}` : '',
+        p.meta.supersedes ? `supersedes ${shortId(p.meta.supersedes, ids)}` : '',
+      ]
         .filter(Boolean)
         .join('; ');
       const text = p.text.replace(/\n$/, '').replace(/^/gm, '    ');

@@ -31,6 +31,7 @@ function expand(glob: string): string[] {
 /** A glob a user typed: repository-relative, no parent escapes. */
 export function checkScope(glob: string): string | undefined {
   if (glob.trim() === '') return 'a scope glob is empty';
-  if (glob.startsWith('/') || /(^|\/)\.\.(\/|$)/.test(glob)) return `scope '${glob}' must be relative to the repository root, without '..'`;
+  if (glob.startsWith('/') || /(^|\/)\.\.(\/|$)/.test(glob))
+    return `scope '${glob}' must be relative to the repository root, without '..'`;
   return undefined;
 }

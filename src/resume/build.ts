@@ -24,7 +24,15 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   const head = handoff.meta.head;
   const listed = handoff.meta.files.filter((f) => f.change !== 'deleted').map((f) => f.path);
   const missingFiles = () => listed.filter((p) => !present(path.join(ctx.root, p)));
-  const notFound = (missing: string[]): SinceFacts => ({ head, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: missing });
+  const notFound = (missing: string[]): SinceFacts => ({
+    head,
+    headFound: false,
+    commits: [],
+    commitCount: 0,
+    changedFiles: [],
+    stillUncommitted: [],
+    missingFiles: missing,
+  });
   if (!head) return notFound(missingFiles());
   // All at once, and before anything else: each is a git process, and this runs at every
   // agent session start (the caller prepares the rest of the prompt while git answers).
@@ -46,7 +54,15 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   // No answer from the log: either the handoff's commit is gone, or there is no HEAD yet
   // (then it is found, with no commits since). Rare, so asked only then.
   if (work === null && (await git.resolveCommit(head)) === null) return notFound(missing);
-  return sinceFacts(handoff.meta.files, { head, commits: work?.commits ?? [], commitCount: work?.count ?? 0, differing, committed: work?.committed ?? [], uncommittedNow, missing });
+  return sinceFacts(handoff.meta.files, {
+    head,
+    commits: work?.commits ?? [],
+    commitCount: work?.count ?? 0,
+    differing,
+    committed: work?.committed ?? [],
+    uncommittedNow,
+    missing,
+  });
 }
 
 export interface Resume {
@@ -78,13 +94,20 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
     if (!handoff) {
       const open = (await loadHandoffs(ctx)).items.filter((h) => h.meta.status === 'open').length;
       warnProblems(ctx, problems);
-      const unreadable = problems.length > 0 ? `; ${problems.length} handoff file${problems.length === 1 ? '' : 's'} could not be read (see above): fix ${problems.length === 1 ? 'it' : 'them'} before writing a new one` : '';
+      const unreadable =
+        problems.length > 0
+          ? `; ${problems.length} handoff file${problems.length === 1 ? '' : 's'} could not be read (see above): fix ${problems.length === 1 ? 'it' : 'them'} before writing a new one`
+          : '';
       const where = branch ? `branch '${branch}'` : 'this detached HEAD';
       const active = activePins(pins.items);
       // The pins are the most important thing carried: they reach a session with no handoff too.
       if (active.length > 0 || pins.problems.length > 0) {
         warnProblems(ctx, pins.problems);
-        const elsewhere = unreadable ? unreadable.replace(/ \(see above\)/, '') : open ? `; ${open} open elsewhere (handoff list --status open; handoff resume <id>)` : '';
+        const elsewhere = unreadable
+          ? unreadable.replace(/ \(see above\)/, '')
+          : open
+            ? `; ${open} open elsewhere (handoff list --status open; handoff resume <id>)`
+            : '';
         const parts = pinsOnlyParts(active, `no open handoff on ${where}${elsewhere}`);
         const rendered = renderPinsOnly(await readTemplate('resume-pins.md'), parts, pinNotes(pins.problems));
         return finish(ctx, rendered, parts, allowSecret);
@@ -106,7 +129,9 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   // Said in the prompt itself, not only on stderr: the agent reading it must know.
   const notes: string[] = [];
   if (handoff.meta.status !== 'open') {
-    notes.push(`Note: this handoff is ${handoff.meta.status === 'done' ? 'marked done' : `superseded${handoff.meta.superseded_by ? ` by ${handoff.meta.superseded_by}` : ''}`}; its work may be finished or continued elsewhere.`);
+    notes.push(
+      `Note: this handoff is ${handoff.meta.status === 'done' ? 'marked done' : `superseded${handoff.meta.superseded_by ? ` by ${handoff.meta.superseded_by}` : ''}`}; its work may be finished or continued elsewhere.`,
+    );
   }
   notes.push(...pinNotes(pins.problems));
   const rendered = renderResume(template, parts);
@@ -115,7 +140,9 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
 
 function pinNotes(problems: readonly Problem[]): string[] {
   if (problems.length === 0) return [];
-  return [`Warning: ${problems.length} pinned constraint file${problems.length === 1 ? '' : 's'} could not be read and ${problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${problems.map((p) => `${p.file}: ${p.message}`).join('; ')}).`];
+  return [
+    `Warning: ${problems.length} pinned constraint file${problems.length === 1 ? '' : 's'} could not be read and ${problems.length === 1 ? 'is' : 'are'} missing below; ask the user before you rely on the pins (${problems.map((p) => `${p.file}: ${p.message}`).join('; ')}).`,
+  ];
 }
 
 // The prompt and its parts are redacted together, and a prompt found clean before is not

@@ -23,7 +23,13 @@ export interface History {
 }
 
 /** The history from `since` to HEAD; null when git cannot answer (`since` is not here, or there is no HEAD yet). */
-export async function history(ctx: Pick<Context, 'cacheFile'>, git: Git, since: string, withChanges: boolean, shown: number): Promise<History | null> {
+export async function history(
+  ctx: Pick<Context, 'cacheFile'>,
+  git: Git,
+  since: string,
+  withChanges: boolean,
+  shown: number,
+): Promise<History | null> {
   const tip = COMMIT_ID.test(since) ? git.fixedHead() : null;
   const opened = tip ? await openCache(ctx.cacheFile) : null;
   const key = `${since}..${tip}`;
@@ -48,5 +54,10 @@ export async function history(ctx: Pick<Context, 'cacheFile'>, git: Git, since: 
 
 function asHistory(value: unknown): History | undefined {
   const h = value as Partial<History> | undefined;
-  return h && Array.isArray(h.commits) && typeof h.count === 'number' && (h.committed === undefined || Array.isArray(h.committed)) ? (h as History) : undefined;
+  return h &&
+    Array.isArray(h.commits) &&
+    typeof h.count === 'number' &&
+    (h.committed === undefined || Array.isArray(h.committed))
+    ? (h as History)
+    : undefined;
 }

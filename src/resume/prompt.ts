@@ -44,8 +44,26 @@ export const promptPins = (pins: readonly Pin[]): PromptPin[] =>
 
 /** The parts of a prompt with no handoff: the pins alone, and why. */
 export function pinsOnlyParts(pins: readonly Pin[], reason: string): ResumeParts {
-  const since = { head: null, headFound: false, commits: [], commitCount: 0, changedFiles: [], stillUncommitted: [], missingFiles: [] };
-  const empty = { next_steps: '', in_progress: '', open_questions: '', decisions: '', tried: '', current_state: '', completed: '', references: '', files: [] };
+  const since = {
+    head: null,
+    headFound: false,
+    commits: [],
+    commitCount: 0,
+    changedFiles: [],
+    stillUncommitted: [],
+    missingFiles: [],
+  };
+  const empty = {
+    next_steps: '',
+    in_progress: '',
+    open_questions: '',
+    decisions: '',
+    tried: '',
+    current_state: '',
+    completed: '',
+    references: '',
+    files: [],
+  };
   return { id: null, file: null, goal: '', pins: promptPins(pins), ...empty, since, reason };
 }
 
@@ -67,7 +85,13 @@ export function currentDecisions(text: string): string {
     if (m) superseded.push([Number(m[1]!.slice(1)), `${m[1]} (by ${m[2]})`] as const);
     else if (!/^- … \d+ earlier superseded decisions/.test(line)) kept.push(line);
   }
-  if (superseded.length > 0) kept.push(`- Superseded, no longer current: ${superseded.sort((a, b) => a[0] - b[0]).map((x) => x[1]).join(', ')}; their text is in the handoff file.`);
+  if (superseded.length > 0)
+    kept.push(
+      `- Superseded, no longer current: ${superseded
+        .sort((a, b) => a[0] - b[0])
+        .map((x) => x[1])
+        .join(', ')}; their text is in the handoff file.`,
+    );
   return kept.join('\n').trim();
 }
 

@@ -53,8 +53,11 @@ export function fitPins(pins: readonly PromptPin[], budget: number): { text: str
 export function sessionContext(prompt: string, parts: ResumeParts, limit = SESSION_CONTEXT_LIMIT): SessionContext {
   if (prompt.length <= limit) return { text: prompt, form: 'full', pointedPins: 0 };
   const size = prompt.length.toLocaleString('en-US');
-  const where = parts.file ? `read the handoff file ${code(parts.file)} or run \`handoff resume\` and read its whole output` : 'run `handoff resume` and read its whole output';
-  const pointer = (left: string) => `The full resume prompt (${size} characters) is longer than this hook can pass, so ${left} Before you start, ${where}.`;
+  const where = parts.file
+    ? `read the handoff file ${code(parts.file)} or run \`handoff resume\` and read its whole output`
+    : 'run `handoff resume` and read its whole output';
+  const pointer = (left: string) =>
+    `The full resume prompt (${size} characters) is longer than this hook can pass, so ${left} Before you start, ${where}.`;
   const intro =
     (parts.id ? 'You are continuing work that an earlier agent session began in this repository. ' : '') +
     'The constraints under "Pinned constraints" are the user\'s own words; follow them exactly, as written.';

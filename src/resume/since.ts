@@ -55,7 +55,8 @@ export function sinceFacts(files: readonly FileChange[], git: GitSince): SinceFa
   const committedSince: string[] = [];
   const putBack: string[] = [];
   // A directory entry (`node_modules/`, listed as one) stands for every path under it.
-  const holds = (set: ReadonlySet<string>, p: string) => set.has(p) || (p.endsWith('/') && [...set].some((q) => q.startsWith(p)));
+  const holds = (set: ReadonlySet<string>, p: string) =>
+    set.has(p) || (p.endsWith('/') && [...set].some((q) => q.startsWith(p)));
   for (const p of [...wasUncommitted].sort()) {
     if (ours(p) || renamedFrom.has(p)) continue;
     if (holds(now, p)) still.push(p);
@@ -81,25 +82,40 @@ export function renderSince(since: SinceFacts): string {
   if (!since.head) {
     lines.push('- The handoff was written before the first commit.');
   } else if (!since.headFound) {
-    lines.push(`- Its commit ${since.head.slice(0, 12)} is not in this repository (rebased away, or not fetched): compare with care.`);
+    lines.push(
+      `- Its commit ${since.head.slice(0, 12)} is not in this repository (rebased away, or not fetched): compare with care.`,
+    );
   } else if (since.commitCount === 0) {
     lines.push(`- No commits since it was written (at ${since.head.slice(0, 12)}).`);
   } else {
-    lines.push(`- ${since.commitCount} commit${since.commitCount === 1 ? '' : 's'} since it was written (at ${since.head.slice(0, 12)}):`);
+    lines.push(
+      `- ${since.commitCount} commit${since.commitCount === 1 ? '' : 's'} since it was written (at ${since.head.slice(0, 12)}):`,
+    );
     for (const c of since.commits) lines.push(`  - ${c.hash.slice(0, 7)} ${c.subject}`);
-    if (since.commitCount > since.commits.length) lines.push(`  - ... and ${since.commitCount - since.commits.length} more`);
+    if (since.commitCount > since.commits.length)
+      lines.push(`  - ... and ${since.commitCount - since.commits.length} more`);
   }
   const list = (paths: readonly string[]) => paths.map(code).join(', ');
-  const accounted = since.stillUncommitted.length + (since.committedSince?.length ?? 0) + (since.renamed?.length ?? 0) + (since.putBack?.length ?? 0);
+  const accounted =
+    since.stillUncommitted.length +
+    (since.committedSince?.length ?? 0) +
+    (since.renamed?.length ?? 0) +
+    (since.putBack?.length ?? 0);
   if (since.changedFiles.length > 0) {
     lines.push(`- Files changed since then: ${list(since.changedFiles)}`);
   } else if (since.headFound) {
     lines.push(`- No ${accounted > 0 ? 'other ' : ''}tracked file has changed since then.`);
   }
-  if (since.committedSince && since.committedSince.length > 0) lines.push(`- Uncommitted when it was written, committed since: ${list(since.committedSince)}`);
-  if (since.renamed && since.renamed.length > 0) lines.push(`- Renamed since: ${since.renamed.map((r) => `${code(r.from)} -> ${code(r.to)}`).join(', ')}`);
-  if (since.stillUncommitted.length > 0) lines.push(`- Uncommitted when it was written, and still not committed: ${list(since.stillUncommitted)}`);
-  if (since.putBack && since.putBack.length > 0) lines.push(`- Uncommitted when it was written, back to their committed content now (changes put back or discarded): ${list(since.putBack)}`);
+  if (since.committedSince && since.committedSince.length > 0)
+    lines.push(`- Uncommitted when it was written, committed since: ${list(since.committedSince)}`);
+  if (since.renamed && since.renamed.length > 0)
+    lines.push(`- Renamed since: ${since.renamed.map((r) => `${code(r.from)} -> ${code(r.to)}`).join(', ')}`);
+  if (since.stillUncommitted.length > 0)
+    lines.push(`- Uncommitted when it was written, and still not committed: ${list(since.stillUncommitted)}`);
+  if (since.putBack && since.putBack.length > 0)
+    lines.push(
+      `- Uncommitted when it was written, back to their committed content now (changes put back or discarded): ${list(since.putBack)}`,
+    );
   if (since.missingFiles.length > 0) lines.push(`- Listed files that no longer exist: ${list(since.missingFiles)}`);
   return lines.join('\n');
 }

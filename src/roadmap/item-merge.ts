@@ -3,7 +3,13 @@
 // earliest time wins, and two continuations of one parent stay a fork (each child keeps
 // its parent; the parent points at the earliest child). Other keys: the side that changed
 // it wins; both changed it differently: ours. Bodies are left to a text merge (returned null).
-import { frontMatterData, joinFrontMatter, parseFrontMatter, splitFrontMatter, updateFrontMatter } from '../store/frontmatter.js';
+import {
+  frontMatterData,
+  joinFrontMatter,
+  parseFrontMatter,
+  splitFrontMatter,
+  updateFrontMatter,
+} from '../store/frontmatter.js';
 
 type Data = Record<string, unknown>;
 
@@ -15,7 +21,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 function pick(key: string, o: unknown, a: unknown, b: unknown): unknown {
   if (same(a, b)) return a;
-  if (key === 'status' && typeof a === 'string' && typeof b === 'string') return (RANK[b] ?? 0) > (RANK[a] ?? 0) ? b : a;
+  if (key === 'status' && typeof a === 'string' && typeof b === 'string')
+    return (RANK[b] ?? 0) > (RANK[a] ?? 0) ? b : a;
   if (EARLIEST.has(key) && (a === undefined || a === null || b === undefined || b === null)) return a ?? b;
   if (EARLIEST.has(key) && typeof a === 'string' && typeof b === 'string') return a < b ? a : b;
   if (same(o, a)) return b;
@@ -31,7 +38,11 @@ export interface ItemMerge {
 /** Merges the front-matter; the body is merged here when at most one side changed it. */
 export function mergeItem(base: string, ours: string, theirs: string, file: string): ItemMerge {
   // Added on both sides (no base): each key as if ours were the base, so theirs' changes count.
-  const [o, a, b] = [base.trim() === '' ? ours : base, ours, theirs].map((t) => splitFrontMatter(t, file)) as [ReturnType<typeof splitFrontMatter>, ReturnType<typeof splitFrontMatter>, ReturnType<typeof splitFrontMatter>];
+  const [o, a, b] = [base.trim() === '' ? ours : base, ours, theirs].map((t) => splitFrontMatter(t, file)) as [
+    ReturnType<typeof splitFrontMatter>,
+    ReturnType<typeof splitFrontMatter>,
+    ReturnType<typeof splitFrontMatter>,
+  ];
   const oData: Data = frontMatterData(parseFrontMatter(o.yaml, file), file);
   const aDoc = parseFrontMatter(a.yaml, file);
   const aData = frontMatterData(aDoc, file);
@@ -43,5 +54,8 @@ export function mergeItem(base: string, ours: string, theirs: string, file: stri
   }
   const yaml = Object.keys(changes).length > 0 ? updateFrontMatter(aDoc, changes) : a.yaml;
   const body = a.body === b.body || b.body === o.body ? a.body : a.body === o.body ? b.body : null;
-  return { text: body === null ? null : joinFrontMatter(yaml, body), body: { base: o.body, ours: a.body, theirs: b.body } };
+  return {
+    text: body === null ? null : joinFrontMatter(yaml, body),
+    body: { base: o.body, ours: a.body, theirs: b.body },
+  };
 }

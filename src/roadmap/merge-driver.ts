@@ -30,10 +30,23 @@ async function findSides(ctx: Context): Promise<Sides | null> {
     const base = (await gitRaw(ctx.root, ['merge-base', 'HEAD', theirs])).stdout.toString('utf8').trim();
     return { theirs, base: base || null };
   }
-  const [done, original] = (await gitText(ctx.root, ['rev-parse', '--path-format=absolute', '--git-path', 'rebase-merge/done', '--git-path', 'rebase-apply/original-commit'])).split('\n');
-  const lines = ((done && (await readText(done))) ?? '').split('\n').filter((l) => /^\s*(p|pick|r|reword|e|edit|s|squash|f|fixup)\s/.test(l));
+  const [done, original] = (
+    await gitText(ctx.root, [
+      'rev-parse',
+      '--path-format=absolute',
+      '--git-path',
+      'rebase-merge/done',
+      '--git-path',
+      'rebase-apply/original-commit',
+    ])
+  ).split('\n');
+  const lines = ((done && (await readText(done))) ?? '')
+    .split('\n')
+    .filter((l) => /^\s*(p|pick|r|reword|e|edit|s|squash|f|fixup)\s/.test(l));
   // `git rebase --apply` (git am -3) names the commit it is applying in rebase-apply/original-commit.
-  const sha = /^\s*\w+\s+([0-9a-f]{7,64})\b/.exec(lines.at(-1) ?? '')?.[1] ?? /^[0-9a-f]{40,64}$/m.exec((original && (await readText(original))) ?? '')?.[0];
+  const sha =
+    /^\s*\w+\s+([0-9a-f]{7,64})\b/.exec(lines.at(-1) ?? '')?.[1] ??
+    /^[0-9a-f]{40,64}$/m.exec((original && (await readText(original))) ?? '')?.[0];
   if (!sha) return null;
   const theirs = await resolveRev(ctx.root, sha);
   if (!theirs) return null;
@@ -49,14 +62,35 @@ async function textMerge(ctx: Context, base: string, ours: string, theirs: strin
  * Handoff and pin files both sides changed: the roadmap is rendered from what the item
  * driver will write for them (field by field), not from our side alone.
  */
-async function mergeBothChanged(root: string, files: TreeFile[], o: ReadonlyMap<string, string>, a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): Promise<void> {
-  const both = files.filter((f) => itemKind(f.path) && a.get(f.path) !== b.get(f.path) && a.get(f.path) !== o.get(f.path) && b.get(f.path) !== o.get(f.path) && a.has(f.path) && b.has(f.path));
+async function mergeBothChanged(
+  root: string,
+  files: TreeFile[],
+  o: ReadonlyMap<string, string>,
+  a: ReadonlyMap<string, string>,
+  b: ReadonlyMap<string, string>,
+): Promise<void> {
+  const both = files.filter(
+    (f) =>
+      itemKind(f.path) &&
+      a.get(f.path) !== b.get(f.path) &&
+      a.get(f.path) !== o.get(f.path) &&
+      b.get(f.path) !== o.get(f.path) &&
+      a.has(f.path) &&
+      b.has(f.path),
+  );
   if (both.length === 0) return;
-  const blobs = both.flatMap((f) => [o.get(f.path), a.get(f.path)!, b.get(f.path)!].filter((x): x is string => x !== undefined));
+  const blobs = both.flatMap((f) =>
+    [o.get(f.path), a.get(f.path)!, b.get(f.path)!].filter((x): x is string => x !== undefined),
+  );
   const texts = await readObjects(root, blobs);
   for (const f of both) {
     const base = o.get(f.path);
-    const merged = mergeItem(base ? texts.get(base) ?? '' : '', texts.get(a.get(f.path)!) ?? '', texts.get(b.get(f.path)!) ?? '', f.path).text;
+    const merged = mergeItem(
+      base ? (texts.get(base) ?? '') : '',
+      texts.get(a.get(f.path)!) ?? '',
+      texts.get(b.get(f.path)!) ?? '',
+      f.path,
+    ).text;
     if (merged === null) continue;
     f.text = merged;
     delete f.blob;
@@ -74,7 +108,9 @@ async function itemMerge(ctx: Context, base: string, ours: string, theirs: strin
     }
     ctx.stderr(`handoff: merge driver: both sides changed the text of ${file}; merging it as text`);
   } catch (error) {
-    ctx.stderr(`handoff: warning: merge driver could not read ${file} (${(error as Error).message.split('\n')[0]}); merging it as text`);
+    ctx.stderr(
+      `handoff: warning: merge driver could not read ${file} (${(error as Error).message.split('\n')[0]}); merging it as text`,
+    );
   }
   return textMerge(ctx, base, ours, theirs);
 }
@@ -86,16 +122,24 @@ export async function run(ctx: Context, args: ArgsOf<'merge-driver'>): Promise<O
   // .gitattributes is committed: a line such as `* merge=handoff` must not let us write a
   // roadmap over some other file. Anything but the roadmap gets git's own text merge.
   if (roadmap !== ctx.config.roadmap) {
-    ctx.stderr(`handoff: merge driver: ${roadmap} is not a handoff, a pin or the roadmap (${ctx.config.roadmap}); merging it as text (a .gitattributes line routes it here)`);
+    ctx.stderr(
+      `handoff: merge driver: ${roadmap} is not a handoff, a pin or the roadmap (${ctx.config.roadmap}); merging it as text (a .gitattributes line routes it here)`,
+    );
     return textMerge(ctx, base, ours, theirs);
   }
   try {
     const sides = await findSides(ctx);
     if (!sides) {
-      ctx.stderr(`handoff: merge driver: cannot tell which commit is being merged; merging ${roadmap} as text ('handoff roadmap' regenerates it after)`);
+      ctx.stderr(
+        `handoff: merge driver: cannot tell which commit is being merged; merging ${roadmap} as text ('handoff roadmap' regenerates it after)`,
+      );
       return await textMerge(ctx, base, ours, theirs);
     }
-    const [o, a, b] = await Promise.all([treeBlobs(ctx.root, sides.base, HANDOFF_DIR), treeBlobs(ctx.root, 'HEAD', HANDOFF_DIR), treeBlobs(ctx.root, sides.theirs, HANDOFF_DIR)]);
+    const [o, a, b] = await Promise.all([
+      treeBlobs(ctx.root, sides.base, HANDOFF_DIR),
+      treeBlobs(ctx.root, 'HEAD', HANDOFF_DIR),
+      treeBlobs(ctx.root, sides.theirs, HANDOFF_DIR),
+    ]);
     const opened = await openCache(ctx.cacheFile);
     const { files } = await filesOf(ctx.root, mergeMaps(o, a, b), opened.cache);
     await mergeBothChanged(ctx.root, files, o, a, b);
@@ -104,7 +148,9 @@ export async function run(ctx: Context, args: ArgsOf<'merge-driver'>): Promise<O
     ctx.stderr(`handoff: regenerated ${roadmap} for the merge instead of merging its text`);
     return;
   } catch (error) {
-    ctx.stderr(`handoff: warning: merge driver failed (${(error as Error).message.split('\n')[0]}); merging ${roadmap} as text`);
+    ctx.stderr(
+      `handoff: warning: merge driver failed (${(error as Error).message.split('\n')[0]}); merging ${roadmap} as text`,
+    );
     return await textMerge(ctx, base, ours, theirs);
   }
 }

@@ -88,7 +88,8 @@ export function renderRoadmap(template: string, tree: Tree, roadmapPath: string)
     const by = h.meta.superseded_by ? ` by ${code(short(h.meta.superseded_by))}` : '';
     return `- ${h.meta.status}${when}${by}: [${inline(h.meta.goal)}](${link(h.file)}) (${h.meta.branch ? code(h.meta.branch) : 'detached'}); chain ${chain(h, byId, short)}`;
   });
-  if (finished.length > RECENT) history.push(`- ... and ${plural(finished.length - RECENT, 'older handoff')} (\`handoff list\`)`);
+  if (finished.length > RECENT)
+    history.push(`- ... and ${plural(finished.length - RECENT, 'older handoff')} (\`handoff list\`)`);
 
   const summary = `${plural(open.length, 'open handoff')} on ${branches.size} ${branches.size === 1 ? 'branch' : 'branches'}, ${plural(pins.length, 'active pin')}, ${finished.length} finished or superseded.`;
   return fill(template, {
@@ -99,16 +100,24 @@ export function renderRoadmap(template: string, tree: Tree, roadmapPath: string)
         : pins.map((p) => pinBlock(code(short(p.meta.id)), p.text, p.meta.scope)).join('\n\n'),
     open: open.length === 0 ? 'No open handoffs. Start one with `handoff new "<goal>"`.' : openText,
     history: history.length === 0 ? 'Nothing finished yet.' : history.join('\n'),
-    resume: 'A fresh agent session starts from `handoff resume` (the newest open handoff on the current branch) or `handoff resume <id>`; it prints the pins and the handoff, and what git says has changed since.',
+    resume:
+      'A fresh agent session starts from `handoff resume` (the newest open handoff on the current branch) or `handoff resume <id>`; it prints the pins and the handoff, and what git says has changed since.',
   });
 }
 
 /** "Name <email>" -> "Name": an address in angle brackets would render as a link or vanish as HTML. */
 function authorName(author: string): string {
-  return inline(author).replace(/\s*<[^>]*>$/, '').replace(/[<>]/g, '');
+  return inline(author)
+    .replace(/\s*<[^>]*>$/, '')
+    .replace(/[<>]/g, '');
 }
 
-function renderOpen(h: Handoff, short: (id: string) => string, link: (file: string) => string, byId: ReadonlyMap<string, Handoff>): string {
+function renderOpen(
+  h: Handoff,
+  short: (id: string) => string,
+  link: (file: string) => string,
+  byId: ReadonlyMap<string, Handoff>,
+): string {
   const parts = [
     `#### ${inline(h.meta.goal) || '(no goal)'}`,
     `[${code(short(h.meta.id))}](${link(h.file)}), written ${h.meta.created.slice(0, 10)}${authorName(h.meta.author) ? ` by ${authorName(h.meta.author)}` : ''}${h.meta.parent ? `; chain ${chain(h, byId, short)}` : ''}`,

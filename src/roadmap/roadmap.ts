@@ -10,7 +10,8 @@ import { warnProblems } from '../store/store.js';
 import { plural, printJson } from '../cli/output.js';
 
 export async function run(ctx: Context, args: ArgsOf<'roadmap'>): Promise<Outcome> {
-  if (!(await exists(ctx.dir))) throw new HandoffError(`no ${ctx.rel(ctx.dir)} directory here; run 'handoff init' first`);
+  if (!(await exists(ctx.dir)))
+    throw new HandoffError(`no ${ctx.rel(ctx.dir)} directory here; run 'handoff init' first`);
   const roadmap = ctx.config.roadmap;
   const { tree, content } = await renderWorkTree(ctx, roadmap);
   warnProblems(ctx, tree.problems);
@@ -23,7 +24,9 @@ export async function run(ctx: Context, args: ArgsOf<'roadmap'>): Promise<Outcom
     else if (upToDate) ctx.stdout(`${shown} is up to date.\n`);
     else {
       ctx.stdout(diff);
-      ctx.stderr(`handoff: ${shown} ${current === undefined ? 'does not exist' : 'is out of date'}; run 'handoff roadmap' and commit it`);
+      ctx.stderr(
+        `handoff: ${shown} ${current === undefined ? 'does not exist' : 'is out of date'}; run 'handoff roadmap' and commit it`,
+      );
     }
     return upToDate ? undefined : 'failure';
   }

@@ -5,5 +5,8 @@
 // the output reads like git's), and marks a missing final newline the way GNU diff does.
 export async function unifiedDiff(file: string, before: string, after: string): Promise<string> {
   const { createTwoFilesPatch } = await import('diff');
-  return createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 2 }).replace(/^=+\n/, '');
+  return createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 2 }).replace(
+    /^=+\n/,
+    '',
+  );
 }

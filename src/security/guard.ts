@@ -20,7 +20,9 @@ export async function assertInside(root: string, dir: string, shownAs: string): 
   const [r, d] = await Promise.all([real(root), real(dir)]);
   if (r === undefined || d === undefined) return;
   if (d !== r && !d.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) {
-    throw new HandoffError(`${shownAs} is a symbolic link to ${d}, outside the repository; refusing to read or write there (replace it with a directory)`);
+    throw new HandoffError(
+      `${shownAs} is a symbolic link to ${d}, outside the repository; refusing to read or write there (replace it with a directory)`,
+    );
   }
 }
 
@@ -41,12 +43,16 @@ export async function isSymlink(file: string): Promise<boolean> {
 export async function assertPlainFileInside(root: string, rel: string): Promise<void> {
   const file = path.join(root, rel);
   if (await isSymlink(file)) {
-    throw new HandoffError(`${rel} is a symbolic link; it is never read or written through a link (it could lead outside the repository): delete it and run 'handoff roadmap'`);
+    throw new HandoffError(
+      `${rel} is a symbolic link; it is never read or written through a link (it could lead outside the repository): delete it and run 'handoff roadmap'`,
+    );
   }
   let dir = path.dirname(file);
   while (dir !== root && dir.startsWith(root) && (await real(dir)) === undefined) dir = path.dirname(dir);
   const [r, d] = await Promise.all([real(root), real(dir)]);
   if (r !== undefined && d !== undefined && d !== r && !d.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) {
-    throw new HandoffError(`${path.relative(root, dir) || '.'} (in the path of ${rel}) is a symbolic link to ${d}, outside the repository; refusing to read or write there (replace it with a directory)`);
+    throw new HandoffError(
+      `${path.relative(root, dir) || '.'} (in the path of ${rel}) is a symbolic link to ${d}, outside the repository; refusing to read or write there (replace it with a directory)`,
+    );
   }
 }

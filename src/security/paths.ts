@@ -6,7 +6,8 @@
 /** Why `p` is not a repository-relative path, or undefined when it is one. */
 export function repoPathProblem(p: string): string | undefined {
   if (p.includes('\0')) return 'contains a NUL byte';
-  if (p.startsWith('/') || p.startsWith('\\') || /^[A-Za-z]:/.test(p)) return 'is absolute; expected a path relative to the repository root';
+  if (p.startsWith('/') || p.startsWith('\\') || /^[A-Za-z]:/.test(p))
+    return 'is absolute; expected a path relative to the repository root';
   if (p.split(/[\\/]/).includes('..')) return "leaves the repository with '..'; expected a path inside it";
   return undefined;
 }

@@ -44,7 +44,10 @@ const EXTRA: ReadonlyArray<[string, RegExp]> = [
   ['stripe-key', /\b[rs]k_(?:live|test)_[0-9a-zA-Z]{16,}\b/dg],
   ['jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/dg],
   ['password-in-url', /\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:(?<secret>[^\s@/]+)@/dgi],
-  ['dotenv-secret', /\b[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Z0-9_]*[ \t]*=[ \t]*["']?(?<secret>[^\s"'#]{6,})/dg],
+  [
+    'dotenv-secret',
+    /\b[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Z0-9_]*[ \t]*=[ \t]*["']?(?<secret>[^\s"'#]{6,})/dg,
+  ],
 ];
 
 let rules: Array<[Rule, unknown]> | undefined;
@@ -53,7 +56,10 @@ function loadRules(): Array<[Rule, unknown]> {
   if (rules) return rules;
   const found: Array<[Rule, unknown]> = [];
   const preset = recommended as unknown as { create(context: unknown, options: unknown): void };
-  preset.create({ registerRule: (rule: Rule, options: unknown) => found.push([rule, options ?? {}]), sharedOptions: {} }, {});
+  preset.create(
+    { registerRule: (rule: Rule, options: unknown) => found.push([rule, options ?? {}]), sharedOptions: {} },
+    {},
+  );
   // The comment-directive filter only ignores; it never finds anything.
   rules = found.filter(([rule]) => !rule.meta.id.endsWith('filter-comments'));
   return rules;

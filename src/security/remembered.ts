@@ -13,7 +13,10 @@ import type { Scrubbed } from './secrets.js';
 import { mapStrings } from './strings.js';
 
 /** scrub() of each value, skipping the strings found clean before. */
-export async function scrubRemembered<T extends readonly unknown[]>(values: T, cacheFile: string | null): Promise<{ [K in keyof T]: Scrubbed<T[K]> }> {
+export async function scrubRemembered<T extends readonly unknown[]>(
+  values: T,
+  cacheFile: string | null,
+): Promise<{ [K in keyof T]: Scrubbed<T[K]> }> {
   type Result = { [K in keyof T]: Scrubbed<T[K]> };
   const { clean, save } = await openCache(cacheFile);
   let unseen = false;

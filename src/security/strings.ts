@@ -7,7 +7,8 @@ export function mapStrings<T>(value: T, fn: (text: string) => string): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return fn(v);
     if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]));
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]));
     return v;
   };
   return walk(value) as T;

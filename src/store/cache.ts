@@ -49,10 +49,20 @@ export function openCache(file: string | null): Promise<OpenCache> {
 
 async function read(file: string): Promise<Stored> {
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; version?: unknown; items?: unknown; clean?: unknown; answers?: unknown };
+    const data = JSON.parse(readFileSync(file, 'utf8')) as {
+      format?: unknown;
+      version?: unknown;
+      items?: unknown;
+      clean?: unknown;
+      answers?: unknown;
+    };
     if (data.format === FORMAT && data.version === toolVersion() && isRecord(data.items)) {
       const clean = Array.isArray(data.clean) ? data.clean.filter((t): t is string => typeof t === 'string') : [];
-      return { items: data.items as Record<string, CachedItem>, clean, answers: isRecord(data.answers) ? data.answers : {} };
+      return {
+        items: data.items as Record<string, CachedItem>,
+        clean,
+        answers: isRecord(data.answers) ? data.answers : {},
+      };
     }
   } catch {
     // no cache yet, or unreadable: parse everything
@@ -87,7 +97,11 @@ function open(file: string | null, stored: Stored = { items: {}, clean: [], answ
   const used = new Map<string, CachedItem>();
   let written = Object.keys(stored.items).length;
   let changed = false;
-  const clean = keptFirst(stored.clean.map((t) => [t, true] as const), CLEAN_KEPT, () => (changed = true));
+  const clean = keptFirst(
+    stored.clean.map((t) => [t, true] as const),
+    CLEAN_KEPT,
+    () => (changed = true),
+  );
   const answers = keptFirst(Object.entries(stored.answers), ANSWERS_KEPT, () => (changed = true));
   let saving = Promise.resolve();
   return {

@@ -39,13 +39,22 @@ export interface Parsed<T> {
 }
 
 const wholeNumber = (file: string, key: string, raw: unknown): number => {
-  if (!Number.isInteger(raw) || (raw as number) < 0) throw new FileFormatError(file, `${key} must be a whole number, e.g. ${key}: 20`);
+  if (!Number.isInteger(raw) || (raw as number) < 0)
+    throw new FileFormatError(file, `${key} must be a whole number, e.g. ${key}: 20`);
   return raw as number;
 };
 
-const positive = (file: string, key: 'meter_threshold' | 'context_window' | 'recent_user_tokens', raw: unknown): number => {
+const positive = (
+  file: string,
+  key: 'meter_threshold' | 'context_window' | 'recent_user_tokens',
+  raw: unknown,
+): number => {
   const ok = typeof raw === 'number' && Number.isFinite(raw) && raw > 0 && (key !== 'meter_threshold' || raw <= 100);
-  if (!ok) throw new FileFormatError(file, `${key} must be a positive number${key === 'meter_threshold' ? ' up to 100, e.g. meter_threshold: 85' : `, e.g. ${key}: ${DEFAULT_CONFIG[key]}`}`);
+  if (!ok)
+    throw new FileFormatError(
+      file,
+      `${key} must be a positive number${key === 'meter_threshold' ? ' up to 100, e.g. meter_threshold: 85' : `, e.g. ${key}: ${DEFAULT_CONFIG[key]}`}`,
+    );
   return raw as number;
 };
 
@@ -67,7 +76,8 @@ export function configFrom(data: Record<string, unknown>, file: string): Parsed<
     if (raw === null || raw === undefined) continue;
     switch (key) {
       case 'default_branch':
-        if (typeof raw !== 'string' || raw.trim() === '') throw new FileFormatError(file, `default_branch must be a branch name, e.g. default_branch: main`);
+        if (typeof raw !== 'string' || raw.trim() === '')
+          throw new FileFormatError(file, `default_branch must be a branch name, e.g. default_branch: main`);
         value.default_branch = raw.trim();
         break;
       case 'draft_commits':
@@ -84,7 +94,10 @@ export function configFrom(data: Record<string, unknown>, file: string): Parsed<
         break;
       case 'roadmap':
         if (typeof raw !== 'string' || !/^[^/\\][^\\]*\.md$/.test(raw.trim()) || /(^|\/)\.\.(\/|$)/.test(raw)) {
-          throw new FileFormatError(file, `roadmap must be a .md path inside the repository, relative to its root, e.g. roadmap: ROADMAP.md`);
+          throw new FileFormatError(
+            file,
+            `roadmap must be a .md path inside the repository, relative to its root, e.g. roadmap: ROADMAP.md`,
+          );
         }
         value.roadmap = raw.trim().replace(/^\.\//, '');
         break;

@@ -8,7 +8,15 @@
 //   hash such as 1e51234 for a number or an ISO time for a timestamp.
 // - parseDocument keeps keys a person added, their order and their comments, so a
 //   read-modify-write changes only what the tool meant to change.
-import { Document, isMap, parseDocument, stringify, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import {
+  type Document,
+  isMap,
+  parseDocument,
+  stringify,
+  type DocumentOptions,
+  type ParseOptions,
+  type SchemaOptions,
+} from 'yaml';
 import { FileFormatError } from '../cli/errors.js';
 
 const MAX_FRONT_MATTER_BYTES = 1_000_000;
@@ -40,7 +48,10 @@ export interface Split {
 export function splitFrontMatter(text: string, file: string): Split {
   // A file git could not merge is a merge conflict, not a format error: say which and how.
   if (/^<{7}( |$)/m.test(text) && /^>{7}( |$)/m.test(text)) {
-    throw new FileFormatError(file, "has merge conflict markers (<<<<<<<): resolve the merge conflict by keeping both sides' facts and removing the marker lines, then git add it ('handoff init' registers the merge driver that avoids this)");
+    throw new FileFormatError(
+      file,
+      "has merge conflict markers (<<<<<<<): resolve the merge conflict by keeping both sides' facts and removing the marker lines, then git add it ('handoff init' registers the merge driver that avoids this)",
+    );
   }
   const open = /^---[ \t]*\r?\n/.exec(text);
   if (!open) {
@@ -70,12 +81,19 @@ export function parseFrontMatter(yaml: string, file: string): FrontMatterDoc {
     // One line number, the file's: the front-matter starts on its second line.
     const line = error.linePos?.[0] ? error.linePos[0].line + 1 : undefined;
     const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-    throw new FileFormatError(file, `invalid YAML front-matter${line ? ` at line ${line}` : ''}: ${what}`, { cause: error, ...(line ? { line } : {}) });
+    throw new FileFormatError(file, `invalid YAML front-matter${line ? ` at line ${line}` : ''}: ${what}`, {
+      cause: error,
+      ...(line ? { line } : {}),
+    });
   }
   // Warnings include unresolved tags such as !!js/function: refuse them rather than guess.
   const warning = doc.warnings[0];
   if (warning) {
-    throw new FileFormatError(file, `invalid YAML front-matter: ${warning.message.split('\n')[0]} (tags and other extensions are not allowed)`, { cause: warning });
+    throw new FileFormatError(
+      file,
+      `invalid YAML front-matter: ${warning.message.split('\n')[0]} (tags and other extensions are not allowed)`,
+      { cause: warning },
+    );
   }
   if (doc.contents !== null && !isMap(doc.contents)) {
     throw new FileFormatError(file, 'front-matter must be a mapping of keys to values (key: value)');

@@ -5,13 +5,28 @@
 // write-file-atomic does the replace half of this, but not "create, and fail if it
 // exists"; link(2) gives that atomically, so both halves live here in a few lines.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, lstatSync, openSync, promises as fs, readFileSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  promises as fs,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HandoffError } from '../cli/errors.js';
 
 async function writeTemp(target: string, content: string): Promise<string> {
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
   const handle = await fs.open(temp, 'wx', 0o644);
   try {
     await handle.writeFile(content, 'utf8');

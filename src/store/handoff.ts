@@ -116,7 +116,13 @@ function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta 
   }
   // Commit hashes reach git's command line: anything but hex (say "--output=x") is refused.
   for (const key of ['base', 'head']) {
-    need(key, data[key] === undefined || data[key] === null || (typeof data[key] === 'string' && /^[0-9a-f]{7,64}$/.test(data[key])), 'a commit hash or null');
+    need(
+      key,
+      data[key] === undefined ||
+        data[key] === null ||
+        (typeof data[key] === 'string' && /^[0-9a-f]{7,64}$/.test(data[key])),
+      'a commit hash or null',
+    );
   }
   need('parent', data.parent === undefined || data.parent === null || isId(data.parent), 'a handoff id or null');
   const files = data.files ?? [];
@@ -145,7 +151,8 @@ function validateFile(value: unknown, index: number, file: string): FileChange {
   }
   for (const key of ['path', 'from'] as const) {
     const problem = typeof f[key] === 'string' ? repoPathProblem(f[key]) : undefined;
-    if (problem) throw new FileFormatError(file, `${where}.${key} ${problem}; found ${JSON.stringify(f[key]).slice(0, 80)}`);
+    if (problem)
+      throw new FileFormatError(file, `${where}.${key} ${problem}; found ${JSON.stringify(f[key]).slice(0, 80)}`);
   }
   if (!CHANGE_KINDS.includes(f.change as ChangeKind)) {
     throw new FileFormatError(file, `${where}.change must be one of ${CHANGE_KINDS.join(', ')}`);
@@ -156,11 +163,19 @@ function validateFile(value: unknown, index: number, file: string): FileChange {
   const count = (key: 'insertions' | 'deletions') => {
     const n = f[key];
     if (n === undefined || n === null) return {};
-    if (!Number.isInteger(n) || (n as number) < 0) throw new FileFormatError(file, `${where}.${key} must be a whole number`);
+    if (!Number.isInteger(n) || (n as number) < 0)
+      throw new FileFormatError(file, `${where}.${key} must be a whole number`);
     return { [key]: n as number };
   };
-  if (f.files !== undefined && f.files !== null && (!Number.isInteger(f.files) || (f.files as number) < 1 || !f.path.endsWith('/'))) {
-    throw new FileFormatError(file, `${where}.files must be a whole number of files under a directory path ending in '/', e.g. path: "node_modules/" with files: 3000`);
+  if (
+    f.files !== undefined &&
+    f.files !== null &&
+    (!Number.isInteger(f.files) || (f.files as number) < 1 || !f.path.endsWith('/'))
+  ) {
+    throw new FileFormatError(
+      file,
+      `${where}.files must be a whole number of files under a directory path ending in '/', e.g. path: "node_modules/" with files: 3000`,
+    );
   }
   return {
     path: f.path,

@@ -15,13 +15,21 @@ export function isId(value: unknown): value is string {
 export function resolveId(query: string, ids: readonly string[], kind: 'handoff' | 'pin'): string {
   const q = query.trim().toLowerCase();
   if (!PREFIX_PATTERN.test(q)) {
-    throw new UsageError(`'${query}' is not a ${kind} id: expected letters and digits such as ${ids[0]?.slice(0, SHORT) ?? '01jx7k2m'}`);
+    throw new UsageError(
+      `'${query}' is not a ${kind} id: expected letters and digits such as ${ids[0]?.slice(0, SHORT) ?? '01jx7k2m'}`,
+    );
   }
   const matches = ids.filter((id) => id.startsWith(q));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new HandoffError(`no ${kind} matches '${query}' (handoff ${kind === 'pin' ? 'pins' : 'list'} shows them)`);
-  const shown = matches.slice(0, 5).map((id) => shortId(id, ids)).join(', ');
-  throw new HandoffError(`'${query}' is ambiguous: it matches ${matches.length} ${kind}s (${shown}${matches.length > 5 ? ', ...' : ''}); give more characters`);
+  if (matches.length === 0)
+    throw new HandoffError(`no ${kind} matches '${query}' (handoff ${kind === 'pin' ? 'pins' : 'list'} shows them)`);
+  const shown = matches
+    .slice(0, 5)
+    .map((id) => shortId(id, ids))
+    .join(', ');
+  throw new HandoffError(
+    `'${query}' is ambiguous: it matches ${matches.length} ${kind}s (${shown}${matches.length > 5 ? ', ...' : ''}); give more characters`,
+  );
 }
 
 /** The shortest prefix (at least 8 characters) that no other id shares. */

@@ -19,7 +19,9 @@ export async function readUserFile(file: string, shownAs: string): Promise<strin
     bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new HandoffError(`${shownAs}: cannot read it (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code})`);
+    throw new HandoffError(
+      `${shownAs}: cannot read it (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code})`,
+    );
   }
   return decodeUtf8(bytes, shownAs);
 }

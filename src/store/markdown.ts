@@ -31,7 +31,13 @@ export function parseBody(text: string): Body {
   for (const line of lines) {
     const fenceMatch = FENCE.exec(line);
     if (fence) {
-      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length && line.trim() === fenceMatch[1]) fence = null;
+      if (
+        fenceMatch &&
+        fenceMatch[1]![0] === fence[0] &&
+        fenceMatch[1]!.length >= fence.length &&
+        line.trim() === fenceMatch[1]
+      )
+        fence = null;
     } else if (fenceMatch) {
       fence = fenceMatch[1]!;
     } else {

@@ -55,7 +55,8 @@ export function parsePin(text: string, file: string): Pin {
   if (!isId(data.id)) fail(`front-matter 'id' must be a 26-character pin id; found ${JSON.stringify(data.id)}`);
   if (typeof data.created !== 'string') fail(`front-matter 'created' must be an ISO time in quotes`);
   const status = data.status ?? 'active';
-  if (status !== 'active' && status !== 'retired') fail(`front-matter 'status' must be active or retired; found ${JSON.stringify(status)}`);
+  if (status !== 'active' && status !== 'retired')
+    fail(`front-matter 'status' must be active or retired; found ${JSON.stringify(status)}`);
   const scope = data.scope;
   if (scope !== undefined && scope !== null && !(Array.isArray(scope) && scope.every((s) => typeof s === 'string'))) {
     fail(`front-matter 'scope' must be a list of path globs, e.g. scope: ["src/auth/**"]`);
@@ -82,7 +83,8 @@ export function retirePin(pin: Pin, when: string, reason: string | undefined): s
 
 /** Text a pin or goal may hold: anything a text file can, which excludes NUL. */
 export function checkText(text: string, what: string): string {
-  if (text.includes('\0')) throw new HandoffError(`${what} contains a NUL byte; expected text (git would treat the file as binary)`);
+  if (text.includes('\0'))
+    throw new HandoffError(`${what} contains a NUL byte; expected text (git would treat the file as binary)`);
   if (text.trim() === '') throw new HandoffError(`${what} is empty; expected some text`);
   return text;
 }

@@ -9,7 +9,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { openCache, type OpenCache } from './cache.js';
-import { HANDOFFS_PREFIX, needsParsing, NOT_A_FILE, parseTree, PINS_PREFIX, SYMLINK_REFUSED, type Parsers, type Tree, type TreeFile } from './tree.js';
+import {
+  HANDOFFS_PREFIX,
+  needsParsing,
+  NOT_A_FILE,
+  parseTree,
+  PINS_PREFIX,
+  SYMLINK_REFUSED,
+  type Parsers,
+  type Tree,
+  type TreeFile,
+} from './tree.js';
 import { assertInside } from '../security/guard.js';
 
 /**
@@ -21,7 +31,13 @@ function names(dir: string): Array<{ name: string; refused?: string }> {
   try {
     return readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.name.endsWith('.md') && !d.name.startsWith('.'))
-      .map((d) => (d.isSymbolicLink() ? { name: d.name, refused: SYMLINK_REFUSED } : d.isFile() ? { name: d.name } : { name: d.name, refused: NOT_A_FILE }))
+      .map((d) =>
+        d.isSymbolicLink()
+          ? { name: d.name, refused: SYMLINK_REFUSED }
+          : d.isFile()
+            ? { name: d.name }
+            : { name: d.name, refused: NOT_A_FILE },
+      )
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];

@@ -45,7 +45,10 @@ export async function loadPins(ctx: Context): Promise<Loaded<Pin>> {
 }
 
 /** The handoff that `new`, `resume`, `done` and the hooks continue: the newest open one on the branch. */
-export async function findOpenOnBranch(ctx: Context, branch: string | null): Promise<{ found?: Handoff; problems: Problem[] }> {
+export async function findOpenOnBranch(
+  ctx: Context,
+  branch: string | null,
+): Promise<{ found?: Handoff; problems: Problem[] }> {
   const { items, problems } = await loadHandoffs(ctx);
   const found = items.findLast((h) => h.meta.status === 'open' && h.meta.branch === branch);
   return { ...(found ? { found } : {}), problems };
@@ -70,9 +73,18 @@ export function warnProblems(ctx: Context, problems: readonly Problem[]): boolea
   return problems.length > 0;
 }
 
-function findById<T extends { meta: { id: string } }>(items: readonly T[], query: string, kind: ItemKind, problems: readonly Problem[] = []): T {
+function findById<T extends { meta: { id: string } }>(
+  items: readonly T[],
+  query: string,
+  kind: ItemKind,
+  problems: readonly Problem[] = [],
+): T {
   try {
-    const id = resolveId(query, items.map((i) => i.meta.id), kind);
+    const id = resolveId(
+      query,
+      items.map((i) => i.meta.id),
+      kind,
+    );
     return items.find((i) => i.meta.id === id)!;
   } catch (error) {
     // A file that failed to parse may be the one asked for: say so rather than "no match".
@@ -83,7 +95,13 @@ function findById<T extends { meta: { id: string } }>(items: readonly T[], query
 }
 
 /** findById, and an id of the other kind (a pin given to `show`) is named for what it is. */
-export async function findItem<T extends { meta: { id: string } }>(ctx: Context, items: readonly T[], query: string, kind: ItemKind, problems: readonly Problem[] = []): Promise<T> {
+export async function findItem<T extends { meta: { id: string } }>(
+  ctx: Context,
+  items: readonly T[],
+  query: string,
+  kind: ItemKind,
+  problems: readonly Problem[] = [],
+): Promise<T> {
   try {
     return findById(items, query, kind, problems);
   } catch (error) {
@@ -128,5 +146,8 @@ async function written(ctx: Context, file: string, content: string): Promise<voi
 /** Writers clean up after writers that were killed, and say so. */
 async function sweep(ctx: Context, dir: string): Promise<void> {
   const removed = await sweepTemps(dir);
-  if (removed > 0) ctx.stderr(`handoff: removed ${removed} temp file${removed === 1 ? '' : 's'} left in ${ctx.rel(dir)} by an interrupted write`);
+  if (removed > 0)
+    ctx.stderr(
+      `handoff: removed ${removed} temp file${removed === 1 ? '' : 's'} left in ${ctx.rel(dir)} by an interrupted write`,
+    );
 }

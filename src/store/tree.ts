@@ -14,7 +14,8 @@ export const PINS_PREFIX = `${HANDOFF_DIR}/pins/`;
 export const CONFIG_PATH = `${HANDOFF_DIR}/config.yml`;
 
 /** The one refusal for a symbolic link under .handoff/, whichever source it was read from. */
-export const SYMLINK_REFUSED = 'is a symbolic link; expected a regular file (a link could point outside the repository)';
+export const SYMLINK_REFUSED =
+  'is a symbolic link; expected a regular file (a link could point outside the repository)';
 
 /** A directory (or a submodule) where an item file belongs. */
 export const NOT_A_FILE = 'is a directory; expected a regular file';
@@ -57,7 +58,11 @@ export type ItemKind = 'handoff' | 'pin';
 
 /** Which kind of item a path holds, if any: `<dir>/<name>.md` directly under handoffs/ or pins/. */
 export function itemKind(path: string): ItemKind | undefined {
-  const inDir = (prefix: string) => path.startsWith(prefix) && path.endsWith('.md') && !path.slice(prefix.length).includes('/') && !path.slice(prefix.length).startsWith('.');
+  const inDir = (prefix: string) =>
+    path.startsWith(prefix) &&
+    path.endsWith('.md') &&
+    !path.slice(prefix.length).includes('/') &&
+    !path.slice(prefix.length).startsWith('.');
   if (inDir(HANDOFFS_PREFIX)) return 'handoff';
   if (inDir(PINS_PREFIX)) return 'pin';
   return undefined;
@@ -101,7 +106,10 @@ export function cacheKey(f: TreeFile): string {
 
 /** The id git gives a file's content: sha1 of "blob <size>\0<content>". */
 export function blobId(content: string | Buffer): string {
-  return createHash('sha1').update(`blob ${Buffer.byteLength(content)}\0`).update(content).digest('hex');
+  return createHash('sha1')
+    .update(`blob ${Buffer.byteLength(content)}\0`)
+    .update(content)
+    .digest('hex');
 }
 
 /** The parsers of full files (they load the YAML library: only needed when the cache misses). */
@@ -112,7 +120,9 @@ export interface Parsers {
 
 /** The files whose text must be read before parseTree can run. */
 export function needText(files: readonly TreeFile[], cache?: ParseCache): TreeFile[] {
-  return files.filter((f) => f.text === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined);
+  return files.filter(
+    (f) => f.text === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined,
+  );
 }
 
 function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Parsers): CachedItem {
@@ -121,7 +131,12 @@ function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Pa
     const body = kind === 'handoff' ? (item as Handoff).bodyText : (item as Pin).text;
     if (`${item.meta.id}.md` !== baseName(f.path)) {
       const line = idLine(f.text);
-      return { meta: item.meta, body, misnamed: true, problem: { message: misnamedMessage(item.meta.id), ...(line ? { line } : {}) } };
+      return {
+        meta: item.meta,
+        body,
+        misnamed: true,
+        problem: { message: misnamedMessage(item.meta.id), ...(line ? { line } : {}) },
+      };
     }
     return { meta: item.meta, body };
   } catch (error) {
@@ -152,7 +167,9 @@ function toItem(kind: ItemKind, file: string, c: CachedItem): Handoff | Pin {
 
 /** Whether parseTree will have to parse some file (so the caller loads the parsers). */
 export function needsParsing(files: readonly TreeFile[], cache?: ParseCache): boolean {
-  return files.some((f) => f.refused === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined);
+  return files.some(
+    (f) => f.refused === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined,
+  );
 }
 
 export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parsers?: Parsers): Tree {
@@ -167,7 +184,8 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
     const key = cacheKey(f);
     let parsed = cache?.get(key);
     if (!parsed) {
-      if (f.text === undefined || !parsers) throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
+      if (f.text === undefined || !parsers)
+        throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
       parsed = parseOne({ path: f.path, text: f.text }, kind, parsers);
       cache?.set(key, parsed);
     }
@@ -178,7 +196,8 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
     else if (kind === 'handoff') tree.handoffs.push(item as Handoff);
     else tree.pins.push(item as Pin);
   }
-  const byId = <T extends { meta: { id: string } }>(a: T, b: T) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0);
+  const byId = <T extends { meta: { id: string } }>(a: T, b: T) =>
+    a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0;
   tree.handoffs.sort(byId);
   tree.pins.sort(byId);
   return tree;
@@ -199,7 +218,11 @@ function lineOf(error: HandoffError): { line?: number } {
  * differently, ours is taken (git's own merge of that file decides the real content,
  * and the post-merge hook refreshes the roadmap from it).
  */
-export function mergeMaps(base: ReadonlyMap<string, string>, ours: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>): Map<string, string> {
+export function mergeMaps(
+  base: ReadonlyMap<string, string>,
+  ours: ReadonlyMap<string, string>,
+  theirs: ReadonlyMap<string, string>,
+): Map<string, string> {
   const out = new Map<string, string>();
   for (const path of new Set([...base.keys(), ...ours.keys(), ...theirs.keys()])) {
     const o = base.get(path);

@@ -41,15 +41,24 @@ export async function withWriterLock<T>(ctx: Context, what: string, work: () => 
     if (held.endsWith('\n') ? stale(held, age) : age > 5_000) {
       // Rename first so only one waiter removes it, then retry taking it.
       const aside = `${file}.stale-${process.pid}`;
-      if (await fs.rename(file, aside).then(() => true, () => false)) {
+      if (
+        await fs.rename(file, aside).then(
+          () => true,
+          () => false,
+        )
+      ) {
         await fs.rm(aside, { force: true });
-        ctx.stderr(`handoff: removed a stale lock ${ctx.rel(file)} left by process ${held.split(' ')[0]} (${held.split(' ').slice(3).join(' ').trim() || 'a writer'}), which is no longer running`);
+        ctx.stderr(
+          `handoff: removed a stale lock ${ctx.rel(file)} left by process ${held.split(' ')[0]} (${held.split(' ').slice(3).join(' ').trim() || 'a writer'}), which is no longer running`,
+        );
       }
       continue;
     }
     if (Date.now() - started > WAIT_MS) {
       const [pid, host, since] = held.split(' ');
-      throw new HandoffError(`${ctx.rel(file)} is held by process ${pid} on ${host} since ${since}; if no handoff command is running, remove that file`);
+      throw new HandoffError(
+        `${ctx.rel(file)} is held by process ${pid} on ${host} since ${since}; if no handoff command is running, remove that file`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
     delay = Math.min(delay * 2, 200);

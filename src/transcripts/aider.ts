@@ -19,7 +19,7 @@ export async function* readAider(lines: Lines, stats: ReadStats = newStats()): A
     user = undefined;
   };
   const flushReply = function* (): Generator<TranscriptEvent> {
-    if (reply && reply.text.join('').trim()) yield { kind: 'assistant', text: reply.text.join('\n').trim(), line: reply.line };
+    if (reply?.text.join('').trim()) yield { kind: 'assistant', text: reply.text.join('\n').trim(), line: reply.line };
     reply = undefined;
   };
   for await (const line of lines) {

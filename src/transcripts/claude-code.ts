@@ -1,9 +1,19 @@
 // Claude Code session JSONL (1.0 through 2.1). One JSON object per line; unknown record
 // types are counted and skipped. Subagent records (isSidechain) are marked as such.
-import { isObject, jsonRecords, newStats, str, todoStatus, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
+import {
+  isObject,
+  jsonRecords,
+  newStats,
+  str,
+  todoStatus,
+  type Lines,
+  type ReadStats,
+  type TranscriptEvent,
+} from './events.js';
 import { toolEvents } from './tools.js';
 
-const WRAPPED = /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook)>/;
+const WRAPPED =
+  /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook)>/;
 
 /** The user's own words: not meta, not a tool result, not a compact summary, not a wrapped command. */
 function userText(rec: Record<string, unknown>, content: unknown): string | undefined {
@@ -12,7 +22,10 @@ function userText(rec: Record<string, unknown>, content: unknown): string | unde
   if (typeof content === 'string') text = content;
   else if (Array.isArray(content)) {
     if (content.some((b) => isObject(b) && b.type === 'tool_result')) return undefined;
-    text = content.filter((b) => isObject(b) && b.type === 'text').map((b) => str((b as Record<string, unknown>).text) ?? '').join('\n');
+    text = content
+      .filter((b) => isObject(b) && b.type === 'text')
+      .map((b) => str((b as Record<string, unknown>).text) ?? '')
+      .join('\n');
   }
   if (!text || WRAPPED.test(text) || text.startsWith('[Request interrupted')) return undefined;
   return text;
@@ -21,8 +34,24 @@ function userText(rec: Record<string, unknown>, content: unknown): string | unde
 // 2.1.330 also writes attachment, api-request*, tools-used, last-prompt, cost-state,
 // atis-latch and mode records on every session: known, nothing in them for a handoff.
 const KNOWN = new Set([
-  'user', 'assistant', 'summary', 'system', 'file-history-snapshot', 'queue-operation', 'progress', 'custom-title', 'tag',
-  'attachment', 'api-request', 'api-request-shape', 'api-request-blob', 'tools-used', 'last-prompt', 'cost-state', 'atis-latch', 'mode',
+  'user',
+  'assistant',
+  'summary',
+  'system',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'custom-title',
+  'tag',
+  'attachment',
+  'api-request',
+  'api-request-shape',
+  'api-request-blob',
+  'tools-used',
+  'last-prompt',
+  'cost-state',
+  'atis-latch',
+  'mode',
 ]);
 
 type Created = { subject: string; line: number; sidechain?: boolean };
@@ -45,7 +74,14 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
     const base = { line: n, ...(sidechain ? { sidechain } : {}) };
     if (!metaSent && typeof rec.sessionId === 'string' && typeof rec.cwd === 'string') {
       metaSent = true;
-      yield { kind: 'meta', line: n, sessionId: rec.sessionId, cwd: rec.cwd, ...(str(rec.timestamp) ? { start: str(rec.timestamp)! } : {}), ...(str(rec.version) ? { version: str(rec.version)! } : {}) };
+      yield {
+        kind: 'meta',
+        line: n,
+        sessionId: rec.sessionId,
+        cwd: rec.cwd,
+        ...(str(rec.timestamp) ? { start: str(rec.timestamp)! } : {}),
+        ...(str(rec.version) ? { version: str(rec.version)! } : {}),
+      };
     }
     if (typeof rec.timestamp === 'string') yield { kind: 'time', line: n, at: rec.timestamp };
     if (type === 'system' && rec.subtype === 'compact_boundary') {
@@ -67,7 +103,15 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
           if (pending) {
             created.delete(useId!);
             const id = createdTaskId(rec);
-            if (b.is_error !== true) yield { kind: 'task', ...(id ? { id } : {}), subject: pending.subject, status: 'pending', line: pending.line, ...(pending.sidechain ? { sidechain: true } : {}) };
+            if (b.is_error !== true)
+              yield {
+                kind: 'task',
+                ...(id ? { id } : {}),
+                subject: pending.subject,
+                status: 'pending',
+                line: pending.line,
+                ...(pending.sidechain ? { sidechain: true } : {}),
+              };
           }
         }
       }
@@ -94,9 +138,18 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
     }
     const usage = isObject(message.usage) ? message.usage : undefined;
     if (usage) {
-      const tokens = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'].reduce((s, k) => s + (typeof usage[k] === 'number' ? (usage[k] as number) : 0), 0);
+      const tokens = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'].reduce(
+        (s, k) => s + (typeof usage[k] === 'number' ? (usage[k] as number) : 0),
+        0,
+      );
       const model = str(message.model);
-      yield { kind: 'usage', contextTokens: tokens, ...(model ? { model } : {}), ...(str(message.id) ? { responseId: str(message.id)! } : {}), ...base };
+      yield {
+        kind: 'usage',
+        contextTokens: tokens,
+        ...(model ? { model } : {}),
+        ...(str(message.id) ? { responseId: str(message.id)! } : {}),
+        ...base,
+      };
     }
   }
   // A TaskCreate whose result never came (the session ended first) still names a task.
@@ -104,25 +157,51 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
 }
 
 function* flush(created: Map<string, Created>): Generator<TranscriptEvent> {
-  for (const pending of created.values()) yield { kind: 'task', subject: pending.subject, status: 'pending', line: pending.line, ...(pending.sidechain ? { sidechain: true } : {}) };
+  for (const pending of created.values())
+    yield {
+      kind: 'task',
+      subject: pending.subject,
+      status: 'pending',
+      line: pending.line,
+      ...(pending.sidechain ? { sidechain: true } : {}),
+    };
   created.clear();
 }
 
-function* claudeTool(name: string, id: string | undefined, input: unknown, base: { line: number; sidechain?: boolean }): Generator<TranscriptEvent> {
+function* claudeTool(
+  name: string,
+  id: string | undefined,
+  input: unknown,
+  base: { line: number; sidechain?: boolean },
+): Generator<TranscriptEvent> {
   const i = isObject(input) ? input : {};
   yield { kind: 'tool-call', name, ...(id ? { id } : {}), input, ...base };
   switch (name) {
     case 'TodoWrite':
       if (Array.isArray(i.todos)) {
-        const items = i.todos.filter(isObject).map((t) => ({ text: str(t.content) ?? str(t.activeForm) ?? '', status: todoStatus(t.status) }));
+        const items = i.todos
+          .filter(isObject)
+          .map((t) => ({ text: str(t.content) ?? str(t.activeForm) ?? '', status: todoStatus(t.status) }));
         yield { kind: 'todos', items, ...base };
       }
       return;
     case 'TaskCreate':
-      yield { kind: 'task', ...(str(i.taskId) ? { id: str(i.taskId)! } : {}), subject: str(i.subject) ?? str(i.description) ?? '', status: 'pending', ...base };
+      yield {
+        kind: 'task',
+        ...(str(i.taskId) ? { id: str(i.taskId)! } : {}),
+        subject: str(i.subject) ?? str(i.description) ?? '',
+        status: 'pending',
+        ...base,
+      };
       return;
     case 'TaskUpdate':
-      yield { kind: 'task', ...(i.taskId !== undefined ? { id: String(i.taskId) } : {}), ...(str(i.subject) ? { subject: str(i.subject)! } : {}), ...(i.status !== undefined ? { status: todoStatus(i.status) } : {}), ...base };
+      yield {
+        kind: 'task',
+        ...(i.taskId !== undefined ? { id: String(i.taskId) } : {}),
+        ...(str(i.subject) ? { subject: str(i.subject)! } : {}),
+        ...(i.status !== undefined ? { status: todoStatus(i.status) } : {}),
+        ...base,
+      };
       return;
     case 'ExitPlanMode':
       if (typeof i.plan === 'string') yield { kind: 'plan', text: i.plan, ...base };
@@ -135,7 +214,8 @@ function* claudeTool(name: string, id: string | undefined, input: unknown, base:
       if (typeof i.file_path === 'string') yield { kind: 'file-edit', path: i.file_path, change: 'create', ...base };
       return;
     case 'NotebookEdit':
-      if (typeof i.notebook_path === 'string') yield { kind: 'file-edit', path: i.notebook_path, change: 'edit', ...base };
+      if (typeof i.notebook_path === 'string')
+        yield { kind: 'file-edit', path: i.notebook_path, change: 'edit', ...base };
       return;
     case 'Bash':
       if (typeof i.command === 'string') yield { kind: 'shell', command: i.command, ...(id ? { id } : {}), ...base };

@@ -43,7 +43,8 @@ async function claude(root: string, env: NodeJS.ProcessEnv): Promise<Candidate[]
   const out: string[] = [];
   for (const dir of await list(projects)) {
     if (dir !== key && !dir.startsWith(key + '-')) continue;
-    for (const f of await list(path.join(projects, dir))) if (f.endsWith('.jsonl') && !f.startsWith('agent-')) out.push(path.join(projects, dir, f));
+    for (const f of await list(path.join(projects, dir)))
+      if (f.endsWith('.jsonl') && !f.startsWith('agent-')) out.push(path.join(projects, dir, f));
   }
   return files('claude-code', out);
 }
@@ -55,7 +56,8 @@ async function codex(env: NodeJS.ProcessEnv): Promise<Candidate[]> {
   for (const y of (await list(sessions)).reverse())
     for (const m of (await list(path.join(sessions, y))).reverse())
       for (const d of (await list(path.join(sessions, y, m))).reverse()) {
-        for (const f of await list(path.join(sessions, y, m, d))) if (f.startsWith('rollout-') && f.endsWith('.jsonl')) out.push(path.join(sessions, y, m, d, f));
+        for (const f of await list(path.join(sessions, y, m, d)))
+          if (f.startsWith('rollout-') && f.endsWith('.jsonl')) out.push(path.join(sessions, y, m, d, f));
         if (out.length >= MAX_PER_AGENT * 4) return files('codex', out);
       }
   return files('codex', out);
@@ -84,7 +86,8 @@ async function pi(root: string, env: NodeJS.ProcessEnv): Promise<Candidate[]> {
   const out: string[] = [];
   for (const dir of await list(sessions)) {
     if (dir !== key + '--' && !dir.startsWith(key + '-')) continue;
-    for (const f of await list(path.join(sessions, dir))) if (f.endsWith('.jsonl')) out.push(path.join(sessions, dir, f));
+    for (const f of await list(path.join(sessions, dir)))
+      if (f.endsWith('.jsonl')) out.push(path.join(sessions, dir, f));
   }
   return files('pi', out);
 }
@@ -107,17 +110,34 @@ async function opencode(root: string, env: NodeJS.ProcessEnv): Promise<Candidate
     for (const s of await openCodeDbSessions(db).catch(() => [])) {
       const rel = s.directory ? path.relative(root, s.directory) : '..';
       if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
-      out.push({ agent: 'opencode', file: db, sessionId: s.id, mtime: new Date(s.updated ?? s.created ?? info.mtime.getTime()), size: info.size });
+      out.push({
+        agent: 'opencode',
+        file: db,
+        sessionId: s.id,
+        mtime: new Date(s.updated ?? s.created ?? info.mtime.getTime()),
+        size: info.size,
+      });
     }
   }
   const sessions = path.join(base, 'storage', 'session');
   const legacy: string[] = [];
-  for (const project of await list(sessions)) for (const f of await list(path.join(sessions, project))) if (f.endsWith('.json')) legacy.push(path.join(sessions, project, f));
+  for (const project of await list(sessions))
+    for (const f of await list(path.join(sessions, project)))
+      if (f.endsWith('.json')) legacy.push(path.join(sessions, project, f));
   return [...out, ...(await files('opencode', legacy))];
 }
 
 /** Every session file that may be this repository's, newest first (cwd still to be checked). */
 export async function discoverSessions(root: string, env: NodeJS.ProcessEnv): Promise<Candidate[]> {
-  const all = (await Promise.all([claude(root, env), codex(env), gemini(root, env), pi(root, env), inRepo(root), opencode(root, env)])).flat();
+  const all = (
+    await Promise.all([
+      claude(root, env),
+      codex(env),
+      gemini(root, env),
+      pi(root, env),
+      inRepo(root),
+      opencode(root, env),
+    ])
+  ).flat();
   return all.sort((a, b) => b.mtime.getTime() - a.mtime.getTime());
 }

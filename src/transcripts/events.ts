@@ -57,7 +57,8 @@ export function parseJson(text: string): unknown {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /**
@@ -65,7 +66,10 @@ export const str = (v: unknown): string | undefined => (typeof v === 'string' ? 
  * lines are skipped; a line that is not a JSON object (a truncated last line, say) is
  * counted in `stats.badLines` and skipped.
  */
-export async function* jsonRecords(lines: Lines, stats: ReadStats): AsyncGenerator<{ n: number; rec: Record<string, unknown> }> {
+export async function* jsonRecords(
+  lines: Lines,
+  stats: ReadStats,
+): AsyncGenerator<{ n: number; rec: Record<string, unknown> }> {
   let n = 0;
   for await (const raw of lines) {
     n++;

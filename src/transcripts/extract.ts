@@ -33,7 +33,13 @@ export interface Extraction {
   /** The newest user turns of the main thread, oldest first (trim to a budget later). */
   recentUser: Quoted[];
   usage: { contextTokens: number; window?: number; model?: string; line: number } | undefined;
-  counts: { userTurns: number; assistantTexts: number; toolCalls: number; sidechainEvents: number; compactions: number };
+  counts: {
+    userTurns: number;
+    assistantTexts: number;
+    toolCalls: number;
+    sidechainEvents: number;
+    compactions: number;
+  };
   redactions: number;
 }
 
@@ -43,13 +49,18 @@ const MAX_QUESTIONS = 10;
 const RECENT_TURNS = 40;
 const RECENT_CHARS = 200_000;
 
-const TEST_OR_BUILD = /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|check)\b|npx\s+(?:vitest|jest|tsc|eslint|playwright)\b|vitest\b|jest\b|pytest\b|python3? -m (?:pytest|unittest)\b|cargo (?:test|build|check|clippy)\b|go (?:test|build|vet)\b|make(?:\s|$)|tsc\b|mvn\b|gradle\b|\.\/gradlew\b|dotnet (?:test|build)\b|ruff\b|mypy\b|golangci-lint\b|eslint\b|ctest\b|cmake --build\b|swift (?:test|build)\b|deno (?:test|check)\b|rspec\b|rake\b|phpunit\b)/;
+const TEST_OR_BUILD =
+  /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|check)\b|npx\s+(?:vitest|jest|tsc|eslint|playwright)\b|vitest\b|jest\b|pytest\b|python3? -m (?:pytest|unittest)\b|cargo (?:test|build|check|clippy)\b|go (?:test|build|vet)\b|make(?:\s|$)|tsc\b|mvn\b|gradle\b|\.\/gradlew\b|dotnet (?:test|build)\b|ruff\b|mypy\b|golangci-lint\b|eslint\b|ctest\b|cmake --build\b|swift (?:test|build)\b|deno (?:test|check)\b|rspec\b|rake\b|phpunit\b)/;
 
 // Text the agent's harness wraps around user turns: not the user's words.
-const WRAPPERS = /<(local-command-caveat|system-reminder|command-name|command-message|command-args|local-command-stdout|local-command-stderr)>[\s\S]*?<\/\1>/g;
+const WRAPPERS =
+  /<(local-command-caveat|system-reminder|command-name|command-message|command-args|local-command-stdout|local-command-stderr)>[\s\S]*?<\/\1>/g;
 
 function commandKey(command: string): string {
-  return command.split(/\s\|\s|\s2>&1/)[0]!.replace(/\s+/g, ' ').trim();
+  return command
+    .split(/\s\|\s|\s2>&1/)[0]!
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function sentences(text: string): string[] {
@@ -60,20 +71,22 @@ export function sentences(text: string): string[] {
       inFence = !inFence;
       continue;
     }
-    if (inFence || /^\s*(>|\||    )/.test(raw)) continue;
+    if (inFence || /^\s*(>|\|| {4})/.test(raw)) continue;
     const line = raw.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim();
     for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z"'`(])/)) if (s.trim()) out.push(s.trim());
   }
   return out;
 }
 
-
 const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 
 export class Extractor {
   private readonly ex: Extraction;
   private readonly files = new Map<string, { path: string; change: EditKind; from?: string; line: number }>();
-  private readonly commands = new Map<string, { command: string; passed: boolean | undefined; line: number; subagent?: boolean }>();
+  private readonly commands = new Map<
+    string,
+    { command: string; passed: boolean | undefined; line: number; subagent?: boolean }
+  >();
   private readonly pending = new Map<string, string>();
   private readonly tasks = new Map<string, { text: string; status: TodoStatus }>();
   private tasksLine = 0;
@@ -138,7 +151,12 @@ export class Extractor {
         if (!e.sidechain) this.acted = true;
         const prev = this.files.get(e.path);
         const change = prev?.change === 'create' && e.change === 'edit' ? 'create' : e.change;
-        this.files.set(e.path, { path: e.path, change, ...(e.from ? { from: e.from } : {}), line: prev?.line ?? e.line });
+        this.files.set(e.path, {
+          path: e.path,
+          change,
+          ...(e.from ? { from: e.from } : {}),
+          line: prev?.line ?? e.line,
+        });
         return;
       }
       case 'shell': {
@@ -169,7 +187,10 @@ export class Extractor {
         if (e.sidechain) return;
         const id = e.id ?? String(this.tasks.size + 1);
         const prev = this.tasks.get(id);
-        this.tasks.set(id, { text: e.subject ?? prev?.text ?? `task ${id}`, status: e.status ?? prev?.status ?? 'pending' });
+        this.tasks.set(id, {
+          text: e.subject ?? prev?.text ?? `task ${id}`,
+          status: e.status ?? prev?.status ?? 'pending',
+        });
         this.tasksLine = e.line;
         return;
       }
@@ -183,7 +204,12 @@ export class Extractor {
         return;
       case 'usage':
         if (e.sidechain) return;
-        ex.usage = { contextTokens: e.contextTokens, ...(e.window ? { window: e.window } : {}), ...(e.model ? { model: e.model } : {}), line: e.line };
+        ex.usage = {
+          contextTokens: e.contextTokens,
+          ...(e.window ? { window: e.window } : {}),
+          ...(e.model ? { model: e.model } : {}),
+          line: e.line,
+        };
         if (e.model) ex.model = e.model;
         return;
     }
@@ -197,12 +223,15 @@ export class Extractor {
     this.asked = [];
     ex.recentUser.push({ text, line });
     this.recentChars += text.length;
-    while (ex.recentUser.length > RECENT_TURNS || (this.recentChars > RECENT_CHARS && ex.recentUser.length > 1)) this.recentChars -= ex.recentUser.shift()!.text.length;
+    while (ex.recentUser.length > RECENT_TURNS || (this.recentChars > RECENT_CHARS && ex.recentUser.length > 1))
+      this.recentChars -= ex.recentUser.shift()!.text.length;
     // Long pastes (logs, documents) are not the user's own rules.
     if (text.length > 4000) return;
-    for (const s of sentences(text)) if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
+    for (const s of sentences(text))
+      if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
     // The agent had just acted: a reply that turns it down marks an approach abandoned.
-    if (this.acted && isRejection(text)) this.push(ex.rejections, { text: sentences(text)[0] ?? text, line }, MAX_QUESTIONS, 'd');
+    if (this.acted && isRejection(text))
+      this.push(ex.rejections, { text: sentences(text)[0] ?? text, line }, MAX_QUESTIONS, 'd');
     this.acted = false;
   }
 
@@ -211,7 +240,7 @@ export class Extractor {
     if (list.some((x) => x.text === q.text)) return;
     list.push(q);
     // Constraints: the first ones stated; decisions: the latest ones.
-    if (list.length > max) (tag === 'd' ? list.shift() : list.pop());
+    if (list.length > max) tag === 'd' ? list.shift() : list.pop();
   }
 
   /** The result, with every kept text passed through secret redaction. */
@@ -245,7 +274,11 @@ export class Extractor {
 }
 
 /** The newest turns that fit the budget (at least one, cut from the front if it alone is over). */
-export function withinBudget(turns: readonly Quoted[], budget: number, count: (text: string) => number): { kept: Quoted[]; tokens: number; dropped: number } {
+export function withinBudget(
+  turns: readonly Quoted[],
+  budget: number,
+  count: (text: string) => number,
+): { kept: Quoted[]; tokens: number; dropped: number } {
   const kept: Quoted[] = [];
   let tokens = 0;
   for (let i = turns.length - 1; i >= 0; i--) {

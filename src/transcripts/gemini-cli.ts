@@ -7,7 +7,7 @@ import { toolEvents } from './tools.js';
 function text(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p) => (isObject(p) ? str(p.text) ?? '' : typeof p === 'string' ? p : '')).join('');
+  return content.map((p) => (isObject(p) ? (str(p.text) ?? '') : typeof p === 'string' ? p : '')).join('');
 }
 
 // What a SessionStart hook injected (ours included) is stored as a user message wrapped
@@ -31,14 +31,26 @@ function* message(m: Record<string, unknown>, line: number): Generator<Transcrip
       const id = str(call.id);
       yield { kind: 'tool-call', name, ...(id ? { id } : {}), input: call.args, ...base };
       yield* toolEvents(name, id, call.args, base);
-      if (call.status !== undefined) yield { kind: 'tool-result', ...(id ? { id } : {}), isError: call.status === 'error' || call.status === 'cancelled', ...base };
+      if (call.status !== undefined)
+        yield {
+          kind: 'tool-result',
+          ...(id ? { id } : {}),
+          isError: call.status === 'error' || call.status === 'cancelled',
+          ...base,
+        };
     }
   }
-  if (isObject(m.tokens) && typeof m.tokens.input === 'number') yield { kind: 'usage', contextTokens: m.tokens.input, ...(str(m.model) ? { model: str(m.model)! } : {}), ...base };
+  if (isObject(m.tokens) && typeof m.tokens.input === 'number')
+    yield { kind: 'usage', contextTokens: m.tokens.input, ...(str(m.model) ? { model: str(m.model)! } : {}), ...base };
 }
 
 function meta(doc: Record<string, unknown>, line: number): TranscriptEvent {
-  return { kind: 'meta', line, ...(str(doc.sessionId) ? { sessionId: str(doc.sessionId)! } : {}), ...(str(doc.startTime) ? { start: str(doc.startTime)! } : {}) };
+  return {
+    kind: 'meta',
+    line,
+    ...(str(doc.sessionId) ? { sessionId: str(doc.sessionId)! } : {}),
+    ...(str(doc.startTime) ? { start: str(doc.startTime)! } : {}),
+  };
 }
 
 export async function* readGeminiCli(lines: Lines, stats: ReadStats = newStats()): AsyncGenerator<TranscriptEvent> {
@@ -64,7 +76,8 @@ export async function* readGeminiCli(lines: Lines, stats: ReadStats = newStats()
       stats.records++;
       if ('$set' in rec) {
         // A history rewritten after messages were written is a compression.
-        if (isObject(rec.$set) && Array.isArray(rec.$set.messages) && messages > 0) yield { kind: 'compaction', line: n };
+        if (isObject(rec.$set) && Array.isArray(rec.$set.messages) && messages > 0)
+          yield { kind: 'compaction', line: n };
         continue;
       }
       // After --resume a second metadata line starts the continued session.
@@ -72,7 +85,14 @@ export async function* readGeminiCli(lines: Lines, stats: ReadStats = newStats()
         yield meta(rec, n);
         continue;
       }
-      if (rec.type !== 'user' && rec.type !== 'gemini' && rec.type !== 'info' && rec.type !== 'error' && rec.type !== 'warning') stats.unknown++;
+      if (
+        rec.type !== 'user' &&
+        rec.type !== 'gemini' &&
+        rec.type !== 'info' &&
+        rec.type !== 'error' &&
+        rec.type !== 'warning'
+      )
+        stats.unknown++;
       messages++;
       yield* message(rec, n);
     }

@@ -55,10 +55,14 @@ export async function openCodeDbSessions(file: string): Promise<OpenCodeSession[
       ...(created ? { created } : {}),
       ...(updated ? { updated } : {}),
       // 1.18 keeps the session's todo list in its own table.
-      ...(tables.has('todo') ? { todos: all('SELECT * FROM todo WHERE session_id = ?', [id]).map((t) => ({ ...json(t.data), ...t })) } : {}),
+      ...(tables.has('todo')
+        ? { todos: all('SELECT * FROM todo WHERE session_id = ?', [id]).map((t) => ({ ...json(t.data), ...t })) }
+        : {}),
       messages: async function* (): AsyncGenerator<OpenCodeMessage> {
         for (const m of all('SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id', [id])) {
-          const parts = all('SELECT * FROM part WHERE message_id = ? ORDER BY id', [String(m.id)]).map((p) => json(p.data));
+          const parts = all('SELECT * FROM part WHERE message_id = ? ORDER BY id', [String(m.id)]).map((p) =>
+            json(p.data),
+          );
           yield { data: json(m.data), parts };
         }
       },
@@ -72,7 +76,8 @@ export async function openCodeJsonSession(file: string): Promise<OpenCodeSession
   const storage = path.resolve(path.dirname(file), '..', '..');
   const id = String(info.id ?? path.basename(file, '.json'));
   const time = (info.time ?? {}) as Row;
-  const list = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
+  const list = async (dir: string) =>
+    (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
   return {
     id,
     ...(typeof info.directory === 'string' ? { directory: info.directory } : {}),

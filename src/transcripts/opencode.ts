@@ -22,7 +22,9 @@ export interface OpenCodeSession {
 function contextTokens(t: unknown): number | undefined {
   if (!isObject(t) || typeof t.input !== 'number') return undefined;
   const cache = isObject(t.cache) ? t.cache : {};
-  return t.input + (typeof cache.read === 'number' ? cache.read : 0) + (typeof cache.write === 'number' ? cache.write : 0);
+  return (
+    t.input + (typeof cache.read === 'number' ? cache.read : 0) + (typeof cache.write === 'number' ? cache.write : 0)
+  );
 }
 
 /** `opencode run` stores the prompt as a JSON string literal, quotes included. */
@@ -37,7 +39,13 @@ function unquoted(text: string): string {
 }
 
 export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats): AsyncGenerator<TranscriptEvent> {
-  yield { kind: 'meta', line: 0, sessionId: session.id, ...(session.directory ? { cwd: session.directory } : {}), ...(session.created ? { start: new Date(session.created).toISOString() } : {}) };
+  yield {
+    kind: 'meta',
+    line: 0,
+    sessionId: session.id,
+    ...(session.directory ? { cwd: session.directory } : {}),
+    ...(session.created ? { start: new Date(session.created).toISOString() } : {}),
+  };
   let n = 0;
   for await (const m of session.messages()) {
     n++;
@@ -56,22 +64,32 @@ export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats):
         const state = isObject(p.state) ? p.state : {};
         yield { kind: 'tool-call', name, ...(id ? { id } : {}), input: state.input, ...base };
         yield* toolEvents(name, id, state.input, base);
-        if (state.status === 'completed' || state.status === 'error') yield { kind: 'tool-result', ...(id ? { id } : {}), isError: state.status === 'error', ...base };
+        if (state.status === 'completed' || state.status === 'error')
+          yield { kind: 'tool-result', ...(id ? { id } : {}), isError: state.status === 'error', ...base };
       } else if (type === 'patch' && Array.isArray(p.files)) {
-        for (const f of p.files) if (typeof f === 'string') yield { kind: 'file-edit', path: f, change: 'edit', ...base };
+        for (const f of p.files)
+          if (typeof f === 'string') yield { kind: 'file-edit', path: f, change: 'edit', ...base };
       } else if (type === 'step-finish') {
         const tokens = contextTokens(p.tokens);
         if (tokens !== undefined) yield { kind: 'usage', contextTokens: tokens, ...(model ? { model } : {}), ...base };
       } else if (type === 'compaction') {
         yield { kind: 'compaction', ...base };
-      } else if (type !== 'reasoning' && type !== 'step-start' && type !== 'file' && type !== 'snapshot' && type !== 'agent') {
+      } else if (
+        type !== 'reasoning' &&
+        type !== 'step-start' &&
+        type !== 'file' &&
+        type !== 'snapshot' &&
+        type !== 'agent'
+      ) {
         stats.unknown++;
       }
     }
   }
   // The todo table holds the list as it stands; it wins over the last todowrite call.
   if (session.todos && session.todos.length > 0) {
-    const items = [...session.todos].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0)).map((t) => ({ text: str(t.content) ?? '', status: todoStatus(t.status) }));
+    const items = [...session.todos]
+      .sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0))
+      .map((t) => ({ text: str(t.content) ?? '', status: todoStatus(t.status) }));
     yield { kind: 'todos', items, line: n };
   }
 }

@@ -34,6 +34,8 @@ export async function run(ctx: Context, args: ArgsOf<'sessions'>): Promise<Outco
   for (const row of rows) {
     const size = row.size >= 1 << 20 ? `${(row.size / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(row.size / 1024)} KB`;
     const context = row.context ? `${row.context.percent}% full` : 'context unknown';
-    ctx.stdout(`${row.agent}  ${row.session ?? '-'}  started ${row.start ?? '?'}  last ${row.last}  ${size}  ${context}\n  ${row.file}\n`);
+    ctx.stdout(
+      `${row.agent}  ${row.session ?? '-'}  started ${row.start ?? '?'}  last ${row.last}  ${size}  ${context}\n  ${row.file}\n`,
+    );
   }
 }

@@ -62,8 +62,11 @@ function* toolBlock(tool: { type: string; name: string; line: number; lines: str
   yield { kind: 'tool-call', name: tool.name, input: null, ...base };
   const body = tool.lines.join('\n');
   if (tool.type === 'write') {
-    const path = /The file (\S+) has been (?:updated|created)/.exec(body)?.[1] ?? /^\s*`([^`\s]+\.[A-Za-z0-9]+)`\s*$/m.exec(body)?.[1];
-    if (path) yield { kind: 'file-edit', path, change: /has been created|Write/.test(body) ? 'create' : 'edit', ...base };
+    const path =
+      /The file (\S+) has been (?:updated|created)/.exec(body)?.[1] ??
+      /^\s*`([^`\s]+\.[A-Za-z0-9]+)`\s*$/m.exec(body)?.[1];
+    if (path)
+      yield { kind: 'file-edit', path, change: /has been created|Write/.test(body) ? 'create' : 'edit', ...base };
   } else if (tool.type === 'shell') {
     const command = /^`([^`]+)`\s*$/m.exec(body)?.[1];
     if (command) yield { kind: 'shell', command, ...base };

@@ -8,7 +8,11 @@ type Counter = (text: string) => number;
 let counter: Promise<Counter> | undefined;
 
 export function loadTokenCounter(): Promise<Counter> {
-  counter ??= import('gpt-tokenizer').then(({ countTokens }) => (text: string) => countTokens(text, { disallowedSpecial: new Set() }));
+  counter ??= import('gpt-tokenizer').then(
+    ({ countTokens }) =>
+      (text: string) =>
+        countTokens(text, { disallowedSpecial: new Set() }),
+  );
   return counter;
 }
 

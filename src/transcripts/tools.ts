@@ -37,7 +37,12 @@ export function shellText(command: unknown): string | undefined {
   return undefined;
 }
 
-export function* toolEvents(name: string, id: string | undefined, input: unknown, base: Base): Generator<TranscriptEvent> {
+export function* toolEvents(
+  name: string,
+  id: string | undefined,
+  input: unknown,
+  base: Base,
+): Generator<TranscriptEvent> {
   let i: Record<string, unknown> = {};
   if (isObject(input)) i = input;
   else if (typeof input === 'string') {
@@ -48,7 +53,10 @@ export function* toolEvents(name: string, id: string | undefined, input: unknown
   const file = str(i.file_path) ?? str(i.filePath) ?? str(i.path) ?? str(i.absolute_path);
   switch (lower) {
     case 'apply_patch': {
-      const text = typeof input === 'string' && !isObject(parseJson(input)) ? input : str(i.input) ?? str(i.patch) ?? shellText(i.command) ?? '';
+      const text =
+        typeof input === 'string' && !isObject(parseJson(input))
+          ? input
+          : (str(i.input) ?? str(i.patch) ?? shellText(i.command) ?? '');
       for (const f of patchFiles(text)) yield { kind: 'file-edit', ...f, ...base };
       return;
     }
@@ -78,19 +86,38 @@ export function* toolEvents(name: string, id: string | undefined, input: unknown
       return;
     }
     case 'update_plan':
-      if (Array.isArray(i.plan)) yield { kind: 'todos', items: i.plan.filter(isObject).map((p) => ({ text: str(p.step) ?? '', status: todoStatus(p.status) })), ...base };
+      if (Array.isArray(i.plan))
+        yield {
+          kind: 'todos',
+          items: i.plan.filter(isObject).map((p) => ({ text: str(p.step) ?? '', status: todoStatus(p.status) })),
+          ...base,
+        };
       return;
     case 'create_goal':
     case 'update_goal': {
       // Codex's goal tools (0.169): one goal per thread, kept as a task.
       const objective = str(i.objective);
       const status = str(i.status);
-      if (objective || status) yield { kind: 'task', id: 'goal', ...(objective ? { subject: objective } : {}), status: status === 'complete' || status === 'completed' ? 'completed' : 'in_progress', ...base };
+      if (objective || status)
+        yield {
+          kind: 'task',
+          id: 'goal',
+          ...(objective ? { subject: objective } : {}),
+          status: status === 'complete' || status === 'completed' ? 'completed' : 'in_progress',
+          ...base,
+        };
       return;
     }
     case 'write_todos':
     case 'todowrite':
-      if (Array.isArray(i.todos)) yield { kind: 'todos', items: i.todos.filter(isObject).map((t) => ({ text: str(t.description) ?? str(t.content) ?? '', status: todoStatus(t.status) })), ...base };
+      if (Array.isArray(i.todos))
+        yield {
+          kind: 'todos',
+          items: i.todos
+            .filter(isObject)
+            .map((t) => ({ text: str(t.description) ?? str(t.content) ?? '', status: todoStatus(t.status) })),
+          ...base,
+        };
       return;
     default:
   }

@@ -42,8 +42,14 @@ export async function scan(opened: OpenedTranscript): Promise<Extraction> {
 
 function noteSkipped(ctx: Context, r: Read): void {
   const { badLines, unknown } = r.opened.stats;
-  if (badLines > 0) ctx.stderr(`handoff: skipped ${badLines} line${badLines === 1 ? '' : 's'} of ${r.shown} that ${badLines === 1 ? 'is' : 'are'} not valid JSON (truncated, or still being written)`);
-  if (unknown > 0) ctx.stderr(`handoff: skipped ${unknown} record${unknown === 1 ? '' : 's'} of a type this version does not know in ${r.shown}`);
+  if (badLines > 0)
+    ctx.stderr(
+      `handoff: skipped ${badLines} line${badLines === 1 ? '' : 's'} of ${r.shown} that ${badLines === 1 ? 'is' : 'are'} not valid JSON (truncated, or still being written)`,
+    );
+  if (unknown > 0)
+    ctx.stderr(
+      `handoff: skipped ${unknown} record${unknown === 1 ? '' : 's'} of a type this version does not know in ${r.shown}`,
+    );
 }
 
 /** The session's working directory from its first records, without reading the rest. */
@@ -74,7 +80,9 @@ export async function readFrom(ctx: Context, from: string, force: boolean): Prom
       // In-repo files (Aider, SpecStory) carry no cwd: they are this repository's.
       const r = await readCandidate(ctx, c).catch(() => undefined);
       if (!r) continue;
-      ctx.stderr(`handoff: reading the ${r.opened.agent} session ${r.extraction.sessionId ?? ''}${r.extraction.sessionId ? ' ' : ''}(${r.shown}), the newest for this repository`);
+      ctx.stderr(
+        `handoff: reading the ${r.opened.agent} session ${r.extraction.sessionId ?? ''}${r.extraction.sessionId ? ' ' : ''}(${r.shown}), the newest for this repository`,
+      );
       noteSkipped(ctx, r);
       return r;
     }
@@ -84,7 +92,10 @@ export async function readFrom(ctx: Context, from: string, force: boolean): Prom
   const opened = await openTranscript(file, from, ctx.root);
   const r: Read = { opened, extraction: await scan(opened), shown: showPath(ctx, file) };
   if (insideRepo(ctx, r.extraction.cwd) === false) {
-    if (!force) throw new HandoffError(`${from}: this ${opened.agent} session ran in ${r.extraction.cwd}, not in this repository; use --force to use it anyway`);
+    if (!force)
+      throw new HandoffError(
+        `${from}: this ${opened.agent} session ran in ${r.extraction.cwd}, not in this repository; use --force to use it anyway`,
+      );
     ctx.stderr(`handoff: warning: ${from} ran in ${r.extraction.cwd}, not in this repository (--force)`);
   }
   noteSkipped(ctx, r);
@@ -92,7 +103,12 @@ export async function readFrom(ctx: Context, from: string, force: boolean): Prom
 }
 
 /** The draft's transcript parts, with the latest user turns trimmed to the token budget. */
-export async function draftParts(ctx: Context, r: Read, gitFiles: readonly FileChange[], omitCandidates: boolean): Promise<DraftParts> {
+export async function draftParts(
+  ctx: Context,
+  r: Read,
+  gitFiles: readonly FileChange[],
+  omitCandidates: boolean,
+): Promise<DraftParts> {
   const budget = ctx.config.recent_user_tokens;
   const count = await loadTokenCounter();
   const recent = { ...withinBudget(r.extraction.recentUser, budget, count), budget };
@@ -116,4 +132,3 @@ export async function pinCandidates(ctx: Context, r: Read, author: string): Prom
   }
   return made;
 }
-

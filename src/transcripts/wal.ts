@@ -7,7 +7,14 @@ const HEADER = 32;
 const FRAME_HEADER = 24;
 
 /** SQLite's WAL checksum over buf[start, end), continuing from (s0, s1). */
-export function checksum(buf: Buffer, start: number, end: number, s0: number, s1: number, bigEndian: boolean): [number, number] {
+export function checksum(
+  buf: Buffer,
+  start: number,
+  end: number,
+  s0: number,
+  s1: number,
+  bigEndian: boolean,
+): [number, number] {
   for (let i = start; i < end; i += 8) {
     const x0 = bigEndian ? buf.readUInt32BE(i) : buf.readUInt32LE(i);
     const x1 = bigEndian ? buf.readUInt32BE(i + 4) : buf.readUInt32LE(i + 4);

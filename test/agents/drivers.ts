@@ -58,23 +58,52 @@ export function script(repo: string): Step[] {
     {
       tools: ['TodoWrite', 'TaskCreate', 'write_todos', 'todowrite', 'create_goal'],
       args: (t) =>
-        t === 'TodoWrite' ? { todos: [{ content: 'Write src/sum.js', status: 'in_progress', activeForm: 'Writing src/sum.js' }, { content: 'Run npm test', status: 'pending', activeForm: 'Running npm test' }] }
-        : t === 'TaskCreate' ? { subject: 'Write src/sum.js and run npm test', description: 'The sum helper, then the tests', activeForm: 'Writing src/sum.js' }
-        : t === 'write_todos' ? { todos: [{ description: 'Write src/sum.js', status: 'in_progress' }, { description: 'Run npm test', status: 'pending' }] }
-        : t === 'todowrite' ? { todos: [{ content: 'Write src/sum.js', status: 'in_progress', priority: 'high' }, { content: 'Run npm test', status: 'pending', priority: 'medium' }] }
-        : { objective: 'Write src/sum.js and run npm test' },
+        t === 'TodoWrite'
+          ? {
+              todos: [
+                { content: 'Write src/sum.js', status: 'in_progress', activeForm: 'Writing src/sum.js' },
+                { content: 'Run npm test', status: 'pending', activeForm: 'Running npm test' },
+              ],
+            }
+          : t === 'TaskCreate'
+            ? {
+                subject: 'Write src/sum.js and run npm test',
+                description: 'The sum helper, then the tests',
+                activeForm: 'Writing src/sum.js',
+              }
+            : t === 'write_todos'
+              ? {
+                  todos: [
+                    { description: 'Write src/sum.js', status: 'in_progress' },
+                    { description: 'Run npm test', status: 'pending' },
+                  ],
+                }
+              : t === 'todowrite'
+                ? {
+                    todos: [
+                      { content: 'Write src/sum.js', status: 'in_progress', priority: 'high' },
+                      { content: 'Run npm test', status: 'pending', priority: 'medium' },
+                    ],
+                  }
+                : { objective: 'Write src/sum.js and run npm test' },
     },
     {
       tools: ['Write', 'write_file', 'write', 'apply_patch'],
       args: (t) =>
-        t === 'Write' ? { file_path: file, content: SUM }
-        : t === 'write_file' ? { file_path: file, content: SUM }
-        : t === 'write' ? { path: file, filePath: file, content: SUM }
-        : `*** Begin Patch\n*** Add File: src/sum.js\n+${SUM.trimEnd()}\n*** End Patch\n`,
+        t === 'Write'
+          ? { file_path: file, content: SUM }
+          : t === 'write_file'
+            ? { file_path: file, content: SUM }
+            : t === 'write'
+              ? { path: file, filePath: file, content: SUM }
+              : `*** Begin Patch\n*** Add File: src/sum.js\n+${SUM.trimEnd()}\n*** End Patch\n`,
     },
     {
       tools: ['Bash', 'run_shell_command', 'exec_command', 'bash'],
-      args: (t) => (t === 'exec_command' ? { cmd: 'npm test', workdir: repo } : { command: 'npm test', description: 'Run the tests' }),
+      args: (t) =>
+        t === 'exec_command'
+          ? { cmd: 'npm test', workdir: repo }
+          : { command: 'npm test', description: 'Run the tests' },
     },
     { tools: ['TaskUpdate'], args: () => ({ taskId: '1', status: 'completed' }) },
   ];
@@ -98,7 +127,18 @@ export const DRIVERS: Driver[] = [
       DISABLE_ERROR_REPORTING: '1',
       CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
     }),
-    argv: (prompt, { resume }) => ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5', '--allowedTools', 'Write,Edit,Bash(npm test:*),TaskCreate,TaskUpdate,TodoWrite,ToolSearch', ...(resume ? ['--resume', resume] : [])],
+    argv: (prompt, { resume }) => [
+      '-p',
+      prompt,
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--model',
+      'claude-sonnet-4-5',
+      '--allowedTools',
+      'Write,Edit,Bash(npm test:*),TaskCreate,TaskUpdate,TodoWrite,ToolSearch',
+      ...(resume ? ['--resume', resume] : []),
+    ],
     transcript: (home) => newest(path.join(home, '.claude/projects'), /\.jsonl$/),
   },
   {
@@ -146,11 +186,27 @@ export const DRIVERS: Driver[] = [
     version: '0.61.0',
     bin: 'gemini',
     setup: (home, repo, url) => {
-      write(path.join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false } }, null, 2));
+      write(
+        path.join(home, '.gemini/settings.json'),
+        JSON.stringify(
+          { security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false } },
+          null,
+          2,
+        ),
+      );
       write(path.join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [repo]: 'TRUST_FOLDER' }));
       return { ...offline, GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_NO_RELAUNCH: 'true' };
     },
-    argv: (prompt, { resume }) => ['-p', prompt, '--yolo', '--model', 'gemini-2.5-pro', '--output-format', 'stream-json', ...(resume ? ['--resume', resume] : [])],
+    argv: (prompt, { resume }) => [
+      '-p',
+      prompt,
+      '--yolo',
+      '--model',
+      'gemini-2.5-pro',
+      '--output-format',
+      'stream-json',
+      ...(resume ? ['--resume', resume] : []),
+    ],
     transcript: (home) => newest(path.join(home, '.gemini/tmp'), /^session-.*\.jsonl?$/),
   },
   {
@@ -160,11 +216,25 @@ export const DRIVERS: Driver[] = [
     version: '0.73.1',
     bin: 'pi',
     setup: (home, _repo, url) => {
-      const provider = { baseUrl: `${url}/v1`, api: 'openai-completions', apiKey: 'x', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: 'mock-model', contextWindow: 200000 }] };
+      const provider = {
+        baseUrl: `${url}/v1`,
+        api: 'openai-completions',
+        apiKey: 'x',
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: [{ id: 'mock-model', contextWindow: 200000 }],
+      };
       write(path.join(home, '.pi/agent/models.json'), JSON.stringify({ providers: { mock: provider } }, null, 2));
       return { ...offline, PI_OFFLINE: '1' };
     },
-    argv: (prompt, { resume }) => ['-p', '--provider', 'mock', '--model', 'mock-model', ...(resume ? ['--session', resume] : []), prompt],
+    argv: (prompt, { resume }) => [
+      '-p',
+      '--provider',
+      'mock',
+      '--model',
+      'mock-model',
+      ...(resume ? ['--session', resume] : []),
+      prompt,
+    ],
     transcript: (home) => newest(path.join(home, '.pi/agent/sessions'), /\.jsonl$/),
   },
   {
@@ -176,7 +246,14 @@ export const DRIVERS: Driver[] = [
     setup: (home, _repo, url) => {
       const config = {
         $schema: 'https://opencode.ai/config.json',
-        provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'mock', options: { baseURL: `${url}/v1`, apiKey: 'x' }, models: { 'mock-model': { name: 'mock-model', limit: { context: 200000, output: 8000 }, tool_call: true } } } },
+        provider: {
+          mock: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'mock',
+            options: { baseURL: `${url}/v1`, apiKey: 'x' },
+            models: { 'mock-model': { name: 'mock-model', limit: { context: 200000, output: 8000 }, tool_call: true } },
+          },
+        },
         model: 'mock/mock-model',
         permission: { edit: 'allow', bash: 'allow', external_directory: 'allow' },
         autoupdate: false,

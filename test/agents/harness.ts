@@ -24,7 +24,10 @@ export interface World {
   repo: Repo;
   server: ScriptedServer;
   env: NodeJS.ProcessEnv;
-  run: (prompt: string, opts?: { resume?: string; compactAt?: number; timeoutMs?: number }) => Promise<RunResult & { ms: number }>;
+  run: (
+    prompt: string,
+    opts?: { resume?: string; compactAt?: number; timeoutMs?: number },
+  ) => Promise<RunResult & { ms: number }>;
   handoff: (args: string[]) => RunResult;
   close: () => Promise<void>;
 }
@@ -32,7 +35,10 @@ export interface World {
 export async function makeWorld(d: Driver, options: { pin?: boolean; handoff?: boolean } = {}): Promise<World> {
   const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), `handoff-${d.agent}-home-`)));
   const repo = makeRepo({ name: 'project' });
-  repo.commit('package', { 'package.json': `${JSON.stringify({ name: 'project', version: '1.0.0', type: 'module', scripts: { test: 'node -e "console.log(\'1 passing\')"' } }, null, 2)}\n`, 'generated/api.ts': 'export {};\n' });
+  repo.commit('package', {
+    'package.json': `${JSON.stringify({ name: 'project', version: '1.0.0', type: 'module', scripts: { test: 'node -e "console.log(\'1 passing\')"' } }, null, 2)}\n`,
+    'generated/api.ts': 'export {};\n',
+  });
   const shims = path.join(home, 'bin');
   mkdirSync(shims, { recursive: true });
   writeFileSync(path.join(shims, 'handoff'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);

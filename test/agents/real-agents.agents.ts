@@ -25,13 +25,23 @@ function prepare(wanted: Driver[]): Map<string, string> {
     mkdirSync(CACHE, { recursive: true });
     try {
       // OpenCode loads a project plugin only once its plugin SDK is installed (see below).
-      const pkgs = [...missing.map((d) => `${d.pkg}@${d.version}`), ...(missing.some((d) => d.agent === 'opencode') ? ['@opencode-ai/plugin@1.18.33'] : [])];
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', CACHE, ...pkgs], { stdio: 'inherit', timeout: 900_000 });
+      const pkgs = [
+        ...missing.map((d) => `${d.pkg}@${d.version}`),
+        ...(missing.some((d) => d.agent === 'opencode') ? ['@opencode-ai/plugin@1.18.33'] : []),
+      ];
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', CACHE, ...pkgs], {
+        stdio: 'inherit',
+        timeout: 900_000,
+      });
       // npm 11 runs no postinstall without approval: Claude Code's native binary is set up by hand.
       const claude = path.join(CACHE, 'node_modules/@anthropic-ai/claude-code/install.cjs');
       if (existsSync(claude)) execFileSync(process.execPath, [claude], { cwd: CACHE, stdio: 'inherit' });
     } catch (error) {
-      for (const d of missing) why.set(d.agent, `npm install of ${d.pkg}@${d.version} into ${CACHE} failed: ${(error as Error).message.split('\n')[0]}`);
+      for (const d of missing)
+        why.set(
+          d.agent,
+          `npm install of ${d.pkg}@${d.version} into ${CACHE} failed: ${(error as Error).message.split('\n')[0]}`,
+        );
     }
   }
   for (const d of wanted) {
@@ -41,7 +51,11 @@ function prepare(wanted: Driver[]): Map<string, string> {
       continue;
     }
     try {
-      const r = spawnSync(binOf(d), ['--version'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: CACHE } });
+      const r = spawnSync(binOf(d), ['--version'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, HOME: CACHE },
+      });
       const v = `${r.stdout}${r.stderr}`;
       if (!v.includes(d.version)) why.set(d.agent, `${d.bin} --version says ${v.trim()}, not ${d.version}`);
     } catch (error) {
@@ -59,8 +73,10 @@ for (const [agent, reason] of why) console.warn(`test:agents: skipping ${agent}:
 
 /** The pin, as it appears in a request body serialised by JSON. */
 const PIN_JSON = JSON.stringify(PIN).slice(1, -1);
-const pinIn = (w: World, from = 0) => w.server.requests.slice(from).filter((r) => JSON.stringify(r.body).includes(PIN_JSON)).length;
-const handoffs = (w: World) => JSON.parse(w.handoff(['list', '--json']).stdout).handoffs as Array<{ id: string; goal: string; file: string }>;
+const pinIn = (w: World, from = 0) =>
+  w.server.requests.slice(from).filter((r) => JSON.stringify(r.body).includes(PIN_JSON)).length;
+const handoffs = (w: World) =>
+  JSON.parse(w.handoff(['list', '--json']).stdout).handoffs as Array<{ id: string; goal: string; file: string }>;
 
 async function unknownRecords(file: string): Promise<number> {
   const opened = await openTranscript(file, file, undefined);
@@ -95,7 +111,10 @@ async function compactOnce(d: Driver, w: World, session: string | undefined): Pr
       const r = await w.run('Go on.', session ? { resume: session } : {});
       w.server.setUsage(1200);
       const next = await w.run('Go on.', session ? { resume: session } : {});
-      return { ran: r.code === 0 && next.code === 0, note: `${d.bin} with 199,000 of 200,000 tokens reported for one turn, then one more turn: exit ${r.code}, ${next.code}` };
+      return {
+        ran: r.code === 0 && next.code === 0,
+        note: `${d.bin} with 199,000 of 200,000 tokens reported for one turn, then one more turn: exit ${r.code}, ${next.code}`,
+      };
     }
   }
 }
@@ -103,7 +122,8 @@ async function compactOnce(d: Driver, w: World, session: string | undefined): Pr
 function sessionOf(d: Driver, transcript: string | undefined, stdout: string): string | undefined {
   if (!transcript) return undefined;
   if (d.agent === 'claude') return path.basename(transcript, '.jsonl');
-  if (d.agent === 'codex') return /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(transcript)?.[1];
+  if (d.agent === 'codex')
+    return /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(transcript)?.[1];
   if (d.agent === 'gemini') return 'latest';
   if (d.agent === 'pi') return transcript;
   return /"sessionID":"(ses_[A-Za-z0-9]+)"/.exec(stdout)?.[1] ?? /(ses_[A-Za-z0-9]+)/.exec(stdout)?.[1];
@@ -113,7 +133,8 @@ describe('the real agents', () => {
   afterAll(() => {
     if (results.length === 0) return;
     console.log(`test:agents results\n${results.map((r) => JSON.stringify(r)).join('\n')}`);
-    if (process.env.HANDOFF_AGENTS_RESULTS) writeFileSync(process.env.HANDOFF_AGENTS_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    if (process.env.HANDOFF_AGENTS_RESULTS)
+      writeFileSync(process.env.HANDOFF_AGENTS_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   });
 
   for (const d of DRIVERS) {
@@ -128,13 +149,18 @@ describe('the real agents', () => {
       try {
         if (d.agent === 'opencode') {
           // OpenCode installs its plugin SDK before it loads a project plugin; offline that never ends.
-          for (const dir of [path.join(w.home, '.config/opencode/node_modules/@opencode-ai'), path.join(w.repo.dir, '.opencode/node_modules/@opencode-ai')]) {
+          for (const dir of [
+            path.join(w.home, '.config/opencode/node_modules/@opencode-ai'),
+            path.join(w.repo.dir, '.opencode/node_modules/@opencode-ai'),
+          ]) {
             mkdirSync(dir, { recursive: true });
             cpSync(path.join(CACHE, 'node_modules/@opencode-ai/plugin'), path.join(dir, 'plugin'), { recursive: true });
           }
         }
         const context = w.handoff(['hook', `${d.agent}-session-start`]);
-        const injected = context.stdout.trim() ? (JSON.parse(context.stdout).hookSpecificOutput?.additionalContext ?? '').length : 0;
+        const injected = context.stdout.trim()
+          ? (JSON.parse(context.stdout).hookSpecificOutput?.additionalContext ?? '').length
+          : 0;
         const first = await w.run(PROMPT);
         check('the agent ran (exit 0)', first.code === 0);
         check('the pin reached the model verbatim at session start, no handoff open', pinIn(w) > 0);
@@ -145,17 +171,28 @@ describe('the real agents', () => {
         const unknown = transcript ? await unknownRecords(transcript) : -1;
         check('every record of the transcript is known', unknown === 0);
         if (transcript && process.env.HANDOFF_AGENTS_RECORD === '1') {
-          const names: Record<string, [string, string]> = { claude: ['claude-code', `claude-code-${d.version}-sum.jsonl`], codex: ['codex', `rollout-codex-${d.version}-sum.jsonl`], gemini: ['gemini-cli', `session-gemini-${d.version}-sum.jsonl`], pi: ['pi', `pi-${d.version}-sum.jsonl`], opencode: ['opencode', `opencode-${d.version}-sum.db`] };
+          const names: Record<string, [string, string]> = {
+            claude: ['claude-code', `claude-code-${d.version}-sum.jsonl`],
+            codex: ['codex', `rollout-codex-${d.version}-sum.jsonl`],
+            gemini: ['gemini-cli', `session-gemini-${d.version}-sum.jsonl`],
+            pi: ['pi', `pi-${d.version}-sum.jsonl`],
+            opencode: ['opencode', `opencode-${d.version}-sum.db`],
+          };
           const [dir, name] = names[d.agent]!;
           await recordFixture(dir, transcript, name, w.home, w.repo.dir);
         }
-        const drafted = transcript ? w.handoff(['new', 'Finish the sum helper', '--from', transcript, '--no-edit']) : undefined;
+        const drafted = transcript
+          ? w.handoff(['new', 'Finish the sum helper', '--from', transcript, '--no-edit'])
+          : undefined;
         const body = drafted?.code === 0 ? readFileSync(path.join(w.repo.dir, handoffs(w)[0]!.file), 'utf8') : '';
         // pi has no todo tool.
-        check('the draft has the todos', d.agent === 'pi' || /- Write src\/sum\.js[^\n]*\(todo, transcript line \d+\)/.test(body));
+        check(
+          'the draft has the todos',
+          d.agent === 'pi' || /- Write src\/sum\.js[^\n]*\(todo, transcript line \d+\)/.test(body),
+        );
         check('the draft has the file written', body.includes('`src/sum.js`'));
         check('the draft has the test command', /- `npm test`: passed/.test(body));
-        check('the draft has the user\'s constraint', body.includes('"Never touch the generated/ folder."'));
+        check("the draft has the user's constraint", body.includes('"Never touch the generated/ folder."'));
         // Compaction: exactly one handoff, and the pin reaches the model again afterwards.
         const before = handoffs(w).length;
         const mark = w.server.requests.length;
@@ -164,7 +201,18 @@ describe('the real agents', () => {
         const after = handoffs(w).length;
         check('one compaction wrote exactly one handoff', after - before === 1);
         check('the pin reached the model after compaction', pinIn(w, mark) > 0);
-        results.push({ agent: d.title, version: d.version, checks: `${Object.values(checks).filter(Boolean).length}/${Object.keys(checks).length}`, failed: Object.keys(checks).filter((k) => !checks[k]), ms: first.ms, injectedChars: injected, unknownRecords: unknown, handoffsFromCompaction: after - before, compaction: compacted.note, requests: w.server.requests.length });
+        results.push({
+          agent: d.title,
+          version: d.version,
+          checks: `${Object.values(checks).filter(Boolean).length}/${Object.keys(checks).length}`,
+          failed: Object.keys(checks).filter((k) => !checks[k]),
+          ms: first.ms,
+          injectedChars: injected,
+          unknownRecords: unknown,
+          handoffsFromCompaction: after - before,
+          compaction: compacted.note,
+          requests: w.server.requests.length,
+        });
       } finally {
         if (process.env.HANDOFF_AGENTS_KEEP) console.log(`${d.agent}: kept ${w.home} and ${w.repo.dir}`);
         else rmSync(w.home, { recursive: true, force: true });

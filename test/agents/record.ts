@@ -64,10 +64,21 @@ async function sanitizeDb(file: string, home: string, repo: string): Promise<Buf
   }
   const main = readFileSync(file);
   const db = new SQL.Database(wal ? foldWal(main, wal) : main);
-  const tables = db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")[0]?.values.map((r) => String(r[0])) ?? [];
+  const tables =
+    db
+      .exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")[0]
+      ?.values.map((r) => String(r[0])) ?? [];
   for (const table of tables) {
-    const columns = db.exec(`PRAGMA table_info("${table}")`)[0]?.values.filter((r) => /TEXT|^$/i.test(String(r[2]))).map((r) => String(r[1])) ?? [];
-    for (const c of columns) db.run(`UPDATE "${table}" SET "${c}" = replace(replace("${c}", ?, '/home/user/project'), ?, '/home/user') WHERE typeof("${c}") = 'text'`, [repo, home]);
+    const columns =
+      db
+        .exec(`PRAGMA table_info("${table}")`)[0]
+        ?.values.filter((r) => /TEXT|^$/i.test(String(r[2])))
+        .map((r) => String(r[1])) ?? [];
+    for (const c of columns)
+      db.run(
+        `UPDATE "${table}" SET "${c}" = replace(replace("${c}", ?, '/home/user/project'), ?, '/home/user') WHERE typeof("${c}") = 'text'`,
+        [repo, home],
+      );
   }
   db.run('VACUUM');
   const out = Buffer.from(db.export());
@@ -76,7 +87,13 @@ async function sanitizeDb(file: string, home: string, repo: string): Promise<Buf
 }
 
 /** Copies a run's transcript into test/fixtures/transcripts/<agent>/ under name; answers the written files. */
-export async function recordFixture(agent: string, transcript: string, name: string, home: string, repo: string): Promise<string[]> {
+export async function recordFixture(
+  agent: string,
+  transcript: string,
+  name: string,
+  home: string,
+  repo: string,
+): Promise<string[]> {
   const dir = path.join(FIXTURES, agent);
   mkdirSync(dir, { recursive: true });
   if (agent !== 'opencode') {

@@ -36,11 +36,17 @@ const SUMMARY = 'Summary of the session so far: the task list, src/sum.js and np
 /** How many tool calls the model made since the user's last own message, per API shape. */
 function stepOf(body: any): number {
   const items: Array<'call' | 'user' | 'other'> = [];
-  const userText = (content: unknown) => typeof content === 'string' || (Array.isArray(content) && content.some((b: any) => b?.type === 'text' || b?.type === 'input_text') && !content.some((b: any) => b?.type === 'tool_result'));
+  const userText = (content: unknown) =>
+    typeof content === 'string' ||
+    (Array.isArray(content) &&
+      content.some((b: any) => b?.type === 'text' || b?.type === 'input_text') &&
+      !content.some((b: any) => b?.type === 'tool_result'));
   if (Array.isArray(body.messages)) {
     for (const m of body.messages) {
       if (m.role === 'assistant') {
-        const blocks = Array.isArray(m.content) ? m.content.filter((b: any) => b?.type === 'tool_use' || b?.type === 'toolCall') : [];
+        const blocks = Array.isArray(m.content)
+          ? m.content.filter((b: any) => b?.type === 'tool_use' || b?.type === 'toolCall')
+          : [];
         const calls = blocks.length + (Array.isArray(m.tool_calls) ? m.tool_calls.length : 0);
         for (let i = 0; i < calls; i++) items.push('call');
       } else if (m.role === 'user' && userText(m.content)) items.push('user');
@@ -49,7 +55,12 @@ function stepOf(body: any): number {
     for (const c of body.contents) {
       const parts = Array.isArray(c.parts) ? c.parts : [];
       if (c.role === 'model') for (const p of parts) if (p.functionCall) items.push('call');
-      if (c.role === 'user' && parts.some((p: any) => typeof p.text === 'string') && !parts.some((p: any) => p.functionResponse)) items.push('user');
+      if (
+        c.role === 'user' &&
+        parts.some((p: any) => typeof p.text === 'string') &&
+        !parts.some((p: any) => p.functionResponse)
+      )
+        items.push('user');
     }
   } else if (Array.isArray(body.input)) {
     for (const it of body.input) {
@@ -83,7 +94,9 @@ function plan(script: Step[], body: any, raw: string, n: number): Planned {
   if (tools.length === 0) return { text: /title/i.test(raw.slice(0, 3000)) ? 'Sum helper' : SUMMARY };
   // Steps whose tools this agent does not offer (yet) are left out of its script.
   const steps = script.filter((st) => !st.tools || st.tools.some((t) => tools.includes(t)));
-  const step = steps[stepOf(body)] ?? { text: 'Done: the todo list is set, src/sum.js is written and npm test passes.' };
+  const step = steps[stepOf(body)] ?? {
+    text: 'Done: the todo list is set, src/sum.js is written and npm test passes.',
+  };
   const name = step.tools?.find((t) => tools.includes(t));
   if (!step.tools || !name) return { text: step.text ?? 'Done.' };
   return { tool: { name, args: step.args?.(name) ?? {}, id: `call_${n}` } };
@@ -91,28 +104,45 @@ function plan(script: Step[], body: any, raw: string, n: number): Planned {
 
 const sse = (res: http.ServerResponse, events: Array<[string | undefined, unknown]>) => {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const [event, data] of events) res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+  for (const [event, data] of events)
+    res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
   res.end();
 };
 
 function anthropic(res: http.ServerResponse, body: any, p: Planned, tokens: number): void {
-  const block = p.tool ? { type: 'tool_use', id: `toolu_${p.tool.id}`, name: p.tool.name, input: p.tool.args } : { type: 'text', text: p.text ?? '' };
+  const block = p.tool
+    ? { type: 'tool_use', id: `toolu_${p.tool.id}`, name: p.tool.name, input: p.tool.args }
+    : { type: 'text', text: p.text ?? '' };
   const stop = p.tool ? 'tool_use' : 'end_turn';
   const usage = { input_tokens: tokens, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  const message = { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: body.model, content: [] as unknown[], stop_reason: null, stop_sequence: null, usage };
+  const message = {
+    id: `msg_${Date.now()}`,
+    type: 'message',
+    role: 'assistant',
+    model: body.model,
+    content: [] as unknown[],
+    stop_reason: null,
+    stop_sequence: null,
+    usage,
+  };
   if (!body.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ...message, content: [block], stop_reason: stop }));
     return;
   }
   const start = p.tool ? { ...block, input: {} } : { type: 'text', text: '' };
-  const delta = p.tool ? { type: 'input_json_delta', partial_json: JSON.stringify(p.tool.args) } : { type: 'text_delta', text: p.text ?? '' };
+  const delta = p.tool
+    ? { type: 'input_json_delta', partial_json: JSON.stringify(p.tool.args) }
+    : { type: 'text_delta', text: p.text ?? '' };
   sse(res, [
     ['message_start', { type: 'message_start', message }],
     ['content_block_start', { type: 'content_block_start', index: 0, content_block: start }],
     ['content_block_delta', { type: 'content_block_delta', index: 0, delta }],
     ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-    ['message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 10 } }],
+    [
+      'message_delta',
+      { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 10 } },
+    ],
     ['message_stop', { type: 'message_stop' }],
   ]);
 }
@@ -135,32 +165,105 @@ function gemini(res: http.ServerResponse, stream: boolean, p: Planned, tokens: n
 function responses(res: http.ServerResponse, body: any, p: Planned, tokens: number): void {
   const id = `resp_${Date.now()}`;
   let item: Record<string, unknown>;
-  if (p.tool && typeof p.tool.args === 'string') item = { type: 'custom_tool_call', id: `ctc_${p.tool.id}`, call_id: p.tool.id, name: p.tool.name, input: p.tool.args, status: 'completed' };
-  else if (p.tool) item = { type: 'function_call', id: `fc_${p.tool.id}`, call_id: p.tool.id, name: p.tool.name, arguments: JSON.stringify(p.tool.args), status: 'completed' };
-  else item = { type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: p.text ?? '', annotations: [] }] };
-  const usage = { input_tokens: tokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: tokens + 10 };
-  const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model, status: 'in_progress', output: [] as unknown[] };
+  if (p.tool && typeof p.tool.args === 'string')
+    item = {
+      type: 'custom_tool_call',
+      id: `ctc_${p.tool.id}`,
+      call_id: p.tool.id,
+      name: p.tool.name,
+      input: p.tool.args,
+      status: 'completed',
+    };
+  else if (p.tool)
+    item = {
+      type: 'function_call',
+      id: `fc_${p.tool.id}`,
+      call_id: p.tool.id,
+      name: p.tool.name,
+      arguments: JSON.stringify(p.tool.args),
+      status: 'completed',
+    };
+  else
+    item = {
+      type: 'message',
+      id: `msg_${id}`,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: p.text ?? '', annotations: [] }],
+    };
+  const usage = {
+    input_tokens: tokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 10,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: tokens + 10,
+  };
+  const response = {
+    id,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model: body.model,
+    status: 'in_progress',
+    output: [] as unknown[],
+  };
   sse(res, [
     ['response.created', { type: 'response.created', response }],
     ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
     ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
-    ['response.completed', { type: 'response.completed', response: { ...response, status: 'completed', output: [item], usage } }],
+    [
+      'response.completed',
+      { type: 'response.completed', response: { ...response, status: 'completed', output: [item], usage } },
+    ],
   ]);
 }
 
 function chat(res: http.ServerResponse, body: any, p: Planned, tokens: number): void {
   const id = `chatcmpl-${Date.now()}`;
   const usage = { prompt_tokens: tokens, completion_tokens: 10, total_tokens: tokens + 10 };
-  const call = p.tool ? [{ index: 0, id: p.tool.id, type: 'function', function: { name: p.tool.name, arguments: JSON.stringify(p.tool.args) } }] : undefined;
+  const call = p.tool
+    ? [
+        {
+          index: 0,
+          id: p.tool.id,
+          type: 'function',
+          function: { name: p.tool.name, arguments: JSON.stringify(p.tool.args) },
+        },
+      ]
+    : undefined;
   const finish = p.tool ? 'tool_calls' : 'stop';
   const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
   if (!body.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: p.text ?? null, ...(call ? { tool_calls: call } : {}) }, finish_reason: finish }], usage }));
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: p.text ?? null, ...(call ? { tool_calls: call } : {}) },
+            finish_reason: finish,
+          },
+        ],
+        usage,
+      }),
+    );
     return;
   }
   sse(res, [
-    [undefined, { ...base, choices: [{ index: 0, delta: { role: 'assistant', ...(p.text ? { content: p.text } : {}), ...(call ? { tool_calls: call } : {}) }, finish_reason: null }] }],
+    [
+      undefined,
+      {
+        ...base,
+        choices: [
+          {
+            index: 0,
+            delta: { role: 'assistant', ...(p.text ? { content: p.text } : {}), ...(call ? { tool_calls: call } : {}) },
+            finish_reason: null,
+          },
+        ],
+      },
+    ],
     [undefined, { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }], usage }],
     [undefined, '[DONE]'],
   ]);
@@ -233,9 +336,10 @@ export async function startScriptedServer(script: Step[], logFile?: (line: strin
         high = undefined;
       } else high = { tokens: n, left: count };
     },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -10,27 +10,100 @@ export const STRESS = process.env.HANDOFF_STRESS === '1';
 export const runs = (bounded: number, stress: number) => (STRESS ? stress : bounded);
 
 const YAML_TRAPS = [
-  'yes', 'no', 'on', 'off', 'null', '~', 'true', '1e51234', '0x1F', '0o17', '.inf', '-.nan', '2024-01-05',
-  '2024-01-05T10:00:00Z', '12:30:00', '- item', ': value', '? key', '#comment', ' # comment', '!!js/function "x"',
-  '!tag', '*alias', '&anchor', '<<: *a', '"', "'", '`', '---', '...', '--- x', '|', '>', '%YAML 1.1', '@', '{a: 1}',
-  '[1, 2]', '\t', ' ', '\r\n', '\r', '\n---\n', '\u2028', '\u2029', '\ufeff', '\u0085', '\u001b[31m', '\u0007',
-  'ünïcødé', '日本語', '🚀', 'a\u0301', '\\', '\\n', '${HOME}', '{{goal}}', '## Goal', '```',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'null',
+  '~',
+  'true',
+  '1e51234',
+  '0x1F',
+  '0o17',
+  '.inf',
+  '-.nan',
+  '2024-01-05',
+  '2024-01-05T10:00:00Z',
+  '12:30:00',
+  '- item',
+  ': value',
+  '? key',
+  '#comment',
+  ' # comment',
+  '!!js/function "x"',
+  '!tag',
+  '*alias',
+  '&anchor',
+  '<<: *a',
+  '"',
+  "'",
+  '`',
+  '---',
+  '...',
+  '--- x',
+  '|',
+  '>',
+  '%YAML 1.1',
+  '@',
+  '{a: 1}',
+  '[1, 2]',
+  '\t',
+  ' ',
+  '\r\n',
+  '\r',
+  '\n---\n',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\u0085',
+  '\u001b[31m',
+  '\u0007',
+  'ünïcødé',
+  '日本語',
+  '🚀',
+  'a\u0301',
+  '\\',
+  '\\n',
+  '${HOME}',
+  '{{goal}}',
+  '## Goal',
+  '```',
 ];
 
 /** Any text without NUL: the tool refuses NUL in goals and pins. */
 export const text = (maxLength = 200) =>
   fc
-    .array(fc.oneof({ weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) }, { weight: 2, arbitrary: fc.constantFrom(...YAML_TRAPS) }, { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 20 }) }), { maxLength: Math.max(1, Math.floor(maxLength / 10)) })
+    .array(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+        { weight: 2, arbitrary: fc.constantFrom(...YAML_TRAPS) },
+        { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 20 }) },
+      ),
+      { maxLength: Math.max(1, Math.floor(maxLength / 10)) },
+    )
     .map((parts) => parts.join('').replace(/\0/g, ''));
 
 export const nonEmptyText = (maxLength = 200) => text(maxLength).filter((t) => t.trim() !== '');
 
 export const id = fc.stringMatching(/^[0-9a-hjkmnp-tv-z]{26}$/);
-const iso = fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
+const iso = fc
+  .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+  .map((d) => d.toISOString());
 const sha = fc.stringMatching(/^[0-9a-f]{40}$/);
 const repoPath = fc
-  .array(fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), fc.constantFrom('src', 'a b', 'ü', 'new\nline', '.hidden', '-dash')), { minLength: 1, maxLength: 4 })
-  .map((segments) => segments.map((s) => s.replace(/[\0/\\]/g, '_')).map((s) => (s === '..' || s === '.' ? '_' : s)).join('/'))
+  .array(
+    fc.oneof(
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+      fc.constantFrom('src', 'a b', 'ü', 'new\nline', '.hidden', '-dash'),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((segments) =>
+    segments
+      .map((s) => s.replace(/[\0/\\]/g, '_'))
+      .map((s) => (s === '..' || s === '.' ? '_' : s))
+      .join('/'),
+  )
   .filter((p) => !/^[A-Za-z]:/.test(p));
 
 const fileChange: fc.Arbitrary<FileChange> = fc.record(

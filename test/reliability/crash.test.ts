@@ -24,7 +24,10 @@ interface Tally {
 
 function everyFileValid(repo: Repo): number {
   let temps = 0;
-  for (const [sub, parse] of [['handoffs', parseHandoff], ['pins', parsePin]] as const) {
+  for (const [sub, parse] of [
+    ['handoffs', parseHandoff],
+    ['pins', parsePin],
+  ] as const) {
     const dir = path.join(repo.dir, '.handoff', sub);
     for (const name of readdirSync(dir)) {
       if (name.startsWith('.') && name.endsWith('.tmp')) {
@@ -56,62 +59,74 @@ async function killDuringWrite(repo: Repo, args: string[], dir: string, rand: ()
 }
 
 describe(`crashes: SIGKILL at random points (${KILLS} kills per writer)`, () => {
-  it('done (replace in place): the handoff is the old file or the new one', async () => {
-    const repo = makeRepo();
-    repo.handoff(['init']);
-    const file = repo.handoff(['new', 'ship it', '--no-edit', '-F', '-'], { input: BIG }).stdout.trim();
-    const full = path.join(repo.dir, file);
-    const before = readFileSync(full);
-    const rand = prng(7);
-    const tally: Tally = { kills: 0, old: 0, new: 0, finished: 0, tempLeft: 0 };
-    while (tally.kills < KILLS) {
-      const killed = await killDuringWrite(repo, ['done'], path.dirname(full), rand);
-      const now = readFileSync(full);
-      const status = parseHandoff(now.toString('utf8'), file).meta.status;
-      if (killed) tally.kills++;
-      else tally.finished++;
-      if (now.equals(before)) tally.old++;
-      else {
-        expect(status).toBe('done');
-        expect(now.toString('utf8').endsWith(BIG)).toBe(true);
-        tally.new++;
-        writeFileSync(full, before);
+  it(
+    'done (replace in place): the handoff is the old file or the new one',
+    async () => {
+      const repo = makeRepo();
+      repo.handoff(['init']);
+      const file = repo.handoff(['new', 'ship it', '--no-edit', '-F', '-'], { input: BIG }).stdout.trim();
+      const full = path.join(repo.dir, file);
+      const before = readFileSync(full);
+      const rand = prng(7);
+      const tally: Tally = { kills: 0, old: 0, new: 0, finished: 0, tempLeft: 0 };
+      while (tally.kills < KILLS) {
+        const killed = await killDuringWrite(repo, ['done'], path.dirname(full), rand);
+        const now = readFileSync(full);
+        const status = parseHandoff(now.toString('utf8'), file).meta.status;
+        if (killed) tally.kills++;
+        else tally.finished++;
+        if (now.equals(before)) tally.old++;
+        else {
+          expect(status).toBe('done');
+          expect(now.toString('utf8').endsWith(BIG)).toBe(true);
+          tally.new++;
+          writeFileSync(full, before);
+        }
+        tally.tempLeft = everyFileValid(repo);
       }
-      tally.tempLeft = everyFileValid(repo);
-    }
-    const after = repo.handoff(['done']);
-    expect(after.code).toBe(0);
-    if (tally.tempLeft > 0) expect(after.stderr).toContain(`removed ${tally.tempLeft} temp file`);
-    expect(everyFileValid(repo)).toBe(0);
-    console.log(`crash/done: ${tally.kills} kills, ${tally.finished} runs finished first; states seen: ${tally.old} old, ${tally.new} new, 0 partial; ${tally.tempLeft} temp files from killed writers, removed by the next write`);
-    expect(tally.old + tally.new).toBe(tally.kills + tally.finished);
-  }, TIMEOUT);
+      const after = repo.handoff(['done']);
+      expect(after.code).toBe(0);
+      if (tally.tempLeft > 0) expect(after.stderr).toContain(`removed ${tally.tempLeft} temp file`);
+      expect(everyFileValid(repo)).toBe(0);
+      console.log(
+        `crash/done: ${tally.kills} kills, ${tally.finished} runs finished first; states seen: ${tally.old} old, ${tally.new} new, 0 partial; ${tally.tempLeft} temp files from killed writers, removed by the next write`,
+      );
+      expect(tally.old + tally.new).toBe(tally.kills + tally.finished);
+    },
+    TIMEOUT,
+  );
 
-  it('new and pin (create): each file is absent or complete', async () => {
-    const repo = makeRepo();
-    repo.handoff(['init']);
-    const rand = prng(11);
-    let kills = 0;
-    let finished = 0;
-    let temps = 0;
-    const input = path.join(repo.dir, 'body.md');
-    writeFileSync(input, BIG);
-    for (let i = 0; kills < KILLS; i++) {
-      const args = i % 2 === 0 ? ['new', `goal ${i}`, '--no-edit', '-F', input] : ['pin', '--file', input];
-      if (i % 2 === 1) writeFileSync(input, `pin ${i}\n${BIG}`);
-      const dir = path.join(repo.dir, '.handoff', i % 2 === 0 ? 'handoffs' : 'pins');
-      mkdirSync(dir, { recursive: true });
-      const killed = await killDuringWrite(repo, args, dir, rand);
-      if (killed) kills++;
-      else finished++;
-      temps = everyFileValid(repo);
-    }
-    const files = repo.files('.handoff/handoffs').length + repo.files('.handoff/pins').length;
-    console.log(`crash/create: ${kills} kills, ${finished} runs finished first; ${files} complete files, 0 partial; ${temps} temp files from killed writers, removed by the next write`);
-    expect(repo.handoff(['list']).stderr).toBe('');
-    // The next writer removes what killed writers left behind.
-    expect(repo.handoff(['pin', 'after the crashes']).code).toBe(0);
-    expect(repo.handoff(['new', 'after the crashes', '--no-edit']).code).toBe(0);
-    expect(everyFileValid(repo)).toBe(0);
-  }, TIMEOUT);
+  it(
+    'new and pin (create): each file is absent or complete',
+    async () => {
+      const repo = makeRepo();
+      repo.handoff(['init']);
+      const rand = prng(11);
+      let kills = 0;
+      let finished = 0;
+      let temps = 0;
+      const input = path.join(repo.dir, 'body.md');
+      writeFileSync(input, BIG);
+      for (let i = 0; kills < KILLS; i++) {
+        const args = i % 2 === 0 ? ['new', `goal ${i}`, '--no-edit', '-F', input] : ['pin', '--file', input];
+        if (i % 2 === 1) writeFileSync(input, `pin ${i}\n${BIG}`);
+        const dir = path.join(repo.dir, '.handoff', i % 2 === 0 ? 'handoffs' : 'pins');
+        mkdirSync(dir, { recursive: true });
+        const killed = await killDuringWrite(repo, args, dir, rand);
+        if (killed) kills++;
+        else finished++;
+        temps = everyFileValid(repo);
+      }
+      const files = repo.files('.handoff/handoffs').length + repo.files('.handoff/pins').length;
+      console.log(
+        `crash/create: ${kills} kills, ${finished} runs finished first; ${files} complete files, 0 partial; ${temps} temp files from killed writers, removed by the next write`,
+      );
+      expect(repo.handoff(['list']).stderr).toBe('');
+      // The next writer removes what killed writers left behind.
+      expect(repo.handoff(['pin', 'after the crashes']).code).toBe(0);
+      expect(repo.handoff(['new', 'after the crashes', '--no-edit']).code).toBe(0);
+      expect(everyFileValid(repo)).toBe(0);
+    },
+    TIMEOUT,
+  );
 });

@@ -32,26 +32,33 @@ async function* linesOf(text: string): AsyncIterable<string> {
 
 describe('fuzzing the transcript readers', () => {
   const count = runs(300, 5_000);
-  it(`${count} mutated transcripts through detection and every reader: events or a clear refusal, never a crash`, async () => {
-    const inputs = transcripts();
-    expect(inputs.length).toBeGreaterThan(5);
-    const rand = prng(Number(process.env.HANDOFF_FUZZ_SEED ?? 20261122));
-    const crashes: string[] = [];
-    let events = 0;
-    let detected = 0;
-    for (let i = 0; i < count; i++) {
-      const input = mutate(inputs[i % inputs.length]!, inputs, rand);
-      if (detectFormat(Buffer.from(input.slice(0, 64 * 1024))) !== undefined) detected++;
-      for (const [name, read] of Object.entries(READERS)) {
-        try {
-          for await (const event of read(linesOf(input), newStats())) if (event) events++;
-        } catch (error) {
-          if (!(error instanceof HandoffError)) crashes.push(`${name} on input ${i}: ${(error as Error).stack?.split('\n').slice(0, 2).join(' ')}`);
+  it(
+    `${count} mutated transcripts through detection and every reader: events or a clear refusal, never a crash`,
+    async () => {
+      const inputs = transcripts();
+      expect(inputs.length).toBeGreaterThan(5);
+      const rand = prng(Number(process.env.HANDOFF_FUZZ_SEED ?? 20261122));
+      const crashes: string[] = [];
+      let events = 0;
+      let detected = 0;
+      for (let i = 0; i < count; i++) {
+        const input = mutate(inputs[i % inputs.length]!, inputs, rand);
+        if (detectFormat(Buffer.from(input.slice(0, 64 * 1024))) !== undefined) detected++;
+        for (const [name, read] of Object.entries(READERS)) {
+          try {
+            for await (const event of read(linesOf(input), newStats())) if (event) events++;
+          } catch (error) {
+            if (!(error instanceof HandoffError))
+              crashes.push(`${name} on input ${i}: ${(error as Error).stack?.split('\n').slice(0, 2).join(' ')}`);
+          }
         }
       }
-    }
-    console.log(`fuzz transcripts: ${count} mutated inputs x ${Object.keys(READERS).length} readers, ${detected} still detected, ${events} events, ${crashes.length} crashes`);
-    expect(crashes.slice(0, 3)).toEqual([]);
-    expect(events).toBeGreaterThan(0);
-  }, TIMEOUT);
+      console.log(
+        `fuzz transcripts: ${count} mutated inputs x ${Object.keys(READERS).length} readers, ${detected} still detected, ${events} events, ${crashes.length} crashes`,
+      );
+      expect(crashes.slice(0, 3)).toEqual([]);
+      expect(events).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 });

@@ -22,20 +22,80 @@ export function prng(seed: number): () => number {
   };
 }
 
-const TRAPS = ['---\n', '...\n', '&a ', '*a ', '!!js/function ', '!x ', '<<: *a\n', '[', '{', ']', '}', '"', "'", '\\', '\0', '\t', '\r', '\ufeff', '\ud800', '- ', ': ', '? ', '|\n', '>\n', '%YAML 1.2\n', '# c\n', 'files:\n  - path: "../x"\n', 'id: 1\n', '\n\n'];
+const TRAPS = [
+  '---\n',
+  '...\n',
+  '&a ',
+  '*a ',
+  '!!js/function ',
+  '!x ',
+  '<<: *a\n',
+  '[',
+  '{',
+  ']',
+  '}',
+  '"',
+  "'",
+  '\\',
+  '\0',
+  '\t',
+  '\r',
+  '\ufeff',
+  '\ud800',
+  '- ',
+  ': ',
+  '? ',
+  '|\n',
+  '>\n',
+  '%YAML 1.2\n',
+  '# c\n',
+  'files:\n  - path: "../x"\n',
+  'id: 1\n',
+  '\n\n',
+];
 
 export function seeds(fixtures: string): string[] {
   const meta = {
-    id: '01jx7k2m9q8r4s5t6v7w8x9y0z', goal: 'add team billing: "quoted" & more', status: 'open' as const, created: '2026-01-05T10:00:00.000Z',
-    author: 'A <a@example.com>', branch: 'feature/x', base: 'a'.repeat(40), head: 'b'.repeat(40), parent: '01jx7k2m9q8r4s5t6v7w8x9y0y',
-    files: [{ path: 'src/a b.ts', change: 'renamed' as const, from: 'src/old.ts', insertions: 3, deletions: 1, state: 'committed' as const }, { path: 'img.png', change: 'added' as const, binary: true, state: 'untracked' as const }],
+    id: '01jx7k2m9q8r4s5t6v7w8x9y0z',
+    goal: 'add team billing: "quoted" & more',
+    status: 'open' as const,
+    created: '2026-01-05T10:00:00.000Z',
+    author: 'A <a@example.com>',
+    branch: 'feature/x',
+    base: 'a'.repeat(40),
+    head: 'b'.repeat(40),
+    parent: '01jx7k2m9q8r4s5t6v7w8x9y0y',
+    files: [
+      {
+        path: 'src/a b.ts',
+        change: 'renamed' as const,
+        from: 'src/old.ts',
+        insertions: 3,
+        deletions: 1,
+        state: 'committed' as const,
+      },
+      { path: 'img.png', change: 'added' as const, binary: true, state: 'untracked' as const },
+    ],
   };
   const out = [
     serializeHandoff(meta, '## Goal\n\nship\n\n## Next steps\n\n- [ ] one\n- [x] two\n\n```\n## not a section\n```\n'),
-    serializePin({ id: '01jx7k2m9q8r4s5t6v7w8x9y1a', created: '2026-01-05T10:00:00.000Z', author: 'A', status: 'active', scope: ['src/**'], supersedes: '01jx7k2m9q8r4s5t6v7w8x9y1b' }, 'never touch src/auth\n'),
+    serializePin(
+      {
+        id: '01jx7k2m9q8r4s5t6v7w8x9y1a',
+        created: '2026-01-05T10:00:00.000Z',
+        author: 'A',
+        status: 'active',
+        scope: ['src/**'],
+        supersedes: '01jx7k2m9q8r4s5t6v7w8x9y1b',
+      },
+      'never touch src/auth\n',
+    ),
     '# config\ndefault_branch: main\ndraft_commits: 20\nunknown: [1, 2]\n',
   ];
-  const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? walk(path.join(dir, n)) : [path.join(dir, n)]));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) =>
+      statSync(path.join(dir, n)).isDirectory() ? walk(path.join(dir, n)) : [path.join(dir, n)],
+    );
   try {
     for (const file of walk(fixtures).sort()) out.push(readFileSync(file, 'utf8').slice(0, 20_000));
   } catch {
@@ -52,18 +112,44 @@ export function mutate(input: string, others: readonly string[], rand: () => num
   for (let i = 0; i < steps; i++) {
     const p = at();
     switch (Math.floor(rand() * 7)) {
-      case 0: s = s.slice(0, p); break; // truncated
-      case 1: { // bit-flipped
+      case 0:
+        s = s.slice(0, p);
+        break; // truncated
+      case 1: {
+        // bit-flipped
         const b = Buffer.from(s, 'utf8');
-        if (b.length > 0) { const j = Math.floor(rand() * b.length); b[j] = b[j]! ^ (1 << Math.floor(rand() * 8)); }
+        if (b.length > 0) {
+          const j = Math.floor(rand() * b.length);
+          b[j] = b[j]! ^ (1 << Math.floor(rand() * 8));
+        }
         s = b.toString('utf8');
         break;
       }
-      case 2: { const o = pick(others); const q = Math.floor(rand() * o.length); s = s.slice(0, p) + o.slice(q, q + Math.floor(rand() * 400)) + s.slice(p); break; } // spliced
-      case 3: s = s.slice(0, p) + pick(TRAPS) + s.slice(p); break;
-      case 4: { const lines = s.split('\n'); lines.splice(Math.floor(rand() * lines.length), 1); s = lines.join('\n'); break; }
-      case 5: { const lines = s.split('\n'); const j = Math.floor(rand() * lines.length); lines.splice(j, 0, lines[j] ?? ''); s = lines.join('\n'); break; }
-      default: s = s.slice(0, p) + s.slice(p + Math.floor(rand() * 20)); break;
+      case 2: {
+        const o = pick(others);
+        const q = Math.floor(rand() * o.length);
+        s = s.slice(0, p) + o.slice(q, q + Math.floor(rand() * 400)) + s.slice(p);
+        break;
+      } // spliced
+      case 3:
+        s = s.slice(0, p) + pick(TRAPS) + s.slice(p);
+        break;
+      case 4: {
+        const lines = s.split('\n');
+        lines.splice(Math.floor(rand() * lines.length), 1);
+        s = lines.join('\n');
+        break;
+      }
+      case 5: {
+        const lines = s.split('\n');
+        const j = Math.floor(rand() * lines.length);
+        lines.splice(j, 0, lines[j] ?? '');
+        s = lines.join('\n');
+        break;
+      }
+      default:
+        s = s.slice(0, p) + s.slice(p + Math.floor(rand() * 20));
+        break;
     }
   }
   return s;
@@ -97,7 +183,12 @@ export function fuzz(count: number, seed: number, fixtures: string): Outcomes {
         result.parsed++;
       } catch (error) {
         if (error instanceof HandoffError && !error.message.includes('\n')) result.refused++;
-        else result.crashes.push({ parser: name, input: input.slice(0, 300), error: String((error as Error)?.stack ?? error).slice(0, 300) });
+        else
+          result.crashes.push({
+            parser: name,
+            input: input.slice(0, 300),
+            error: String((error as Error)?.stack ?? error).slice(0, 300),
+          });
       }
     }
   }

@@ -58,7 +58,10 @@ describe('git states', () => {
     origin.handoff(['new', 'old work', '--no-edit']);
     const oldHead = origin.git('rev-parse', 'HEAD~2').trim();
     const file = origin.files('.handoff/handoffs')[0]!;
-    origin.write(`.handoff/handoffs/${file}`, origin.read(`.handoff/handoffs/${file}`).replace(/head: "[0-9a-f]+"/, `head: "${oldHead}"`));
+    origin.write(
+      `.handoff/handoffs/${file}`,
+      origin.read(`.handoff/handoffs/${file}`).replace(/head: "[0-9a-f]+"/, `head: "${oldHead}"`),
+    );
     origin.commit('handoff');
     const clone = path.join(tempDir(), 'shallow');
     execFileSync('git', ['clone', '-q', '--depth', '1', `file://${origin.dir}`, clone], { env: gitEnv() });
@@ -84,7 +87,9 @@ describe('git states', () => {
     repo.git('worktree', 'add', '-q', linked, '-b', 'other');
     const { made } = works(linked, undefined, true);
     expect(made.stdout.trim()).toMatch(/^\.handoff\/handoffs\//);
-    expect(execFileSync('git', ['-C', linked, 'status', '--porcelain'], { env: gitEnv(), encoding: 'utf8' })).toContain('.handoff/');
+    expect(execFileSync('git', ['-C', linked, 'status', '--porcelain'], { env: gitEnv(), encoding: 'utf8' })).toContain(
+      '.handoff/',
+    );
   });
 
   it('submodule: inside it, and a superproject with a changed submodule', () => {
@@ -116,7 +121,10 @@ describe('git states', () => {
   it('bare repository: a clear one-line error from every command', () => {
     const bare = path.join(tempDir(), 'bare.git');
     execFileSync('git', ['init', '-q', '--bare', bare], { env: gitEnv() });
-    for (const args of [['new', 'g', '--no-edit'], ['pin', 'x']]) {
+    for (const args of [
+      ['new', 'g', '--no-edit'],
+      ['pin', 'x'],
+    ]) {
       const r = runHandoff(bare, args);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^handoff: not inside a git work tree .*\n$/);
@@ -136,6 +144,10 @@ describe('git states', () => {
     // In Markdown a newline would start a new line: it is flattened, never a new list item.
     expect(parts.prompt).not.toMatch(/^line\.ts/m);
     const list = repo.handoff(['list', '--json']);
-    expect(JSON.parse(list.stdout).handoffs[0].files.map((f: { path: string }) => f.path).sort()).toEqual(['a b/ü "q".ts', 'new\nline.ts', 'tab\there.ts']);
+    expect(
+      JSON.parse(list.stdout)
+        .handoffs[0].files.map((f: { path: string }) => f.path)
+        .sort(),
+    ).toEqual(['a b/ü "q".ts', 'new\nline.ts', 'tab\there.ts']);
   });
 });

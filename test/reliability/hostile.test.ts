@@ -37,14 +37,21 @@ describe('hostile files under .handoff/', () => {
   it('language front-matter (---js, ---javascript) is never run', () => {
     const repo = setup();
     for (const lang of ['js', 'javascript']) {
-      repo.write(H, `---${lang}\nrequire('fs').writeFileSync('pwned', 'x'); module.exports = { id: "${ID}" }\n---\n## Goal\n`);
+      repo.write(
+        H,
+        `---${lang}\nrequire('fs').writeFileSync('pwned', 'x'); module.exports = { id: "${ID}" }\n---\n## Goal\n`,
+      );
       expectSkipped(repo, H, /language front-matter is never run/);
     }
   });
 
   it('custom YAML tags are errors, never code or objects', () => {
     const repo = setup();
-    for (const tag of ['!!js/function "function () { require(\'fs\').writeFileSync(\'pwned\', \'x\') }"', '!<tag:yaml.org,2002:js/regexp> /x/', '!!python/object:os.system ["touch pwned"]']) {
+    for (const tag of [
+      "!!js/function \"function () { require('fs').writeFileSync('pwned', 'x') }\"",
+      '!<tag:yaml.org,2002:js/regexp> /x/',
+      '!!python/object:os.system ["touch pwned"]',
+    ]) {
       repo.write(H, handoffText(`evil: ${tag}\n`));
       expectSkipped(repo, H, /invalid YAML front-matter|could not be read/);
     }
@@ -77,14 +84,21 @@ describe('hostile files under .handoff/', () => {
     const repo = setup();
     repo.write(H, handoffText(`deep: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`));
     expectSkipped(repo, H, /invalid YAML front-matter/);
-    repo.write(H, handoffText(`deep:\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n')}x\n`));
+    repo.write(
+      H,
+      handoffText(`deep:\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n')}x\n`),
+    );
     const r = repo.handoff(['list']);
     expect(r.stderr).not.toContain('internal error');
   });
 
   it('ids with ../ are refused, in arguments and in files', () => {
     const repo = setup();
-    for (const args of [['show', '../../etc/passwd'], ['resume', '../x'], ['unpin', '../../x']]) {
+    for (const args of [
+      ['show', '../../etc/passwd'],
+      ['resume', '../x'],
+      ['unpin', '../../x'],
+    ]) {
       const r = repo.handoff(args);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/is not a (handoff|pin) id/);
@@ -112,7 +126,13 @@ describe('hostile files under .handoff/', () => {
       repo.write(H, handoffText('', `files:\n  - path: "${bad}"\n    change: "added"\n    state: "committed"`));
       expectSkipped(repo, H, /files\[0\]\.path (is absolute|leaves the repository)/);
     }
-    repo.write(H, handoffText('', `files:\n  - path: "a.txt"\n    from: "../../secret"\n    change: "renamed"\n    state: "committed"`));
+    repo.write(
+      H,
+      handoffText(
+        '',
+        `files:\n  - path: "a.txt"\n    from: "../../secret"\n    change: "renamed"\n    state: "committed"`,
+      ),
+    );
     expectSkipped(repo, H, /files\[0\]\.from leaves the repository/);
   });
 
@@ -126,7 +146,8 @@ describe('hostile files under .handoff/', () => {
     expect(repo.files('.handoff/handoffs')).toEqual([]);
     // A file with NUL in its front-matter is not YAML text.
     repo.write(H, handoffText('x: "\0"\n'));
-    for (const args of [['list'], ['resume'], ['show', ID], ['done', ID]]) expect(repo.handoff(args).stderr).not.toContain('internal error');
+    for (const args of [['list'], ['resume'], ['show', ID], ['done', ID]])
+      expect(repo.handoff(args).stderr).not.toContain('internal error');
     // Control characters are kept (escaped in YAML) and read back unchanged.
     const control = 'ring \u0007 escape \u001b[31m bell\u0008';
     const made = repo.handoff(['new', control, '--no-edit']);
@@ -142,7 +163,10 @@ describe('symbolic links out of the repository', () => {
     mkdirSync(path.join(dir, 'handoffs'), { recursive: true });
     mkdirSync(path.join(dir, 'pins'), { recursive: true });
     writeFileSync(path.join(dir, 'config.yml'), 'default_branch: main\n');
-    writeFileSync(path.join(dir, 'secret.md'), `---\nid: "${PIN}"\ncreated: "2026-01-05T10:00:00.000Z"\n---\nTOP SECRET CONTENT\n`);
+    writeFileSync(
+      path.join(dir, 'secret.md'),
+      `---\nid: "${PIN}"\ncreated: "2026-01-05T10:00:00.000Z"\n---\nTOP SECRET CONTENT\n`,
+    );
     const list = () => readdirSync(dir, { recursive: true }).map(String).sort();
     return { dir, before: list };
   }

@@ -12,7 +12,13 @@ describe('secrets and the agent session-start hook', () => {
     const file = repo.handoff(['new', 'ship the deploy script', '--no-edit']).stdout.trim();
     const token = 'gh' + 'p_' + 'Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa';
     repo.write(file, repo.read(file).replace('## Next steps\n', `## Next steps\n\n- deploy with ${token}\n`));
-    const input = JSON.stringify({ session_id: 's', transcript_path: '/nonexistent.jsonl', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' });
+    const input = JSON.stringify({
+      session_id: 's',
+      transcript_path: '/nonexistent.jsonl',
+      cwd: repo.dir,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
     const hook = repo.handoff(['hook', 'claude-session-start'], { input });
     expect(hook.code).toBe(0);
     const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext as string;
@@ -34,7 +40,9 @@ describe('secrets and the agent session-start hook', () => {
       expect(r.stdout).toContain('push with [REDACTED:');
       expect(r.stdout).not.toContain(token.slice(-12));
     }
-    const cache = JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-cache.json'), 'utf8')) as { clean: string[] };
+    const cache = JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-cache.json'), 'utf8')) as {
+      clean: string[];
+    };
     expect(cache.clean.length).toBeGreaterThan(0);
     expect(cache.clean.filter((t) => t.includes(token.slice(-12)) || t.includes('[REDACTED'))).toEqual([]);
     // Put back as it was: the remembered clean prompt again, with nothing redacted.

@@ -29,12 +29,24 @@ describe(`secrets: ${CORPUS.length} kinds planted in goals, bodies, commits, fil
     repo.handoff(['init']);
     const oneWord = CORPUS.filter((p) => p.oneWord);
     // A commit whose subject carries the secrets, and files named after them.
-    repo.commit(`rotate ${oneWord.map((p) => p.value).join(' ')}`, Object.fromEntries(oneWord.map((p, i) => [`keys/${i}-${p.value}.txt`, 'x\n'])));
+    repo.commit(
+      `rotate ${oneWord.map((p) => p.value).join(' ')}`,
+      Object.fromEntries(oneWord.map((p, i) => [`keys/${i}-${p.value}.txt`, 'x\n'])),
+    );
     repo.git('checkout', '-q', '-b', 'feature');
-    repo.commit(`use ${oneWord.map((p) => p.value).join(' ')}`, Object.fromEntries(oneWord.map((p, i) => [`conf/${i}-${p.value}.env`, 'y\n'])));
+    repo.commit(
+      `use ${oneWord.map((p) => p.value).join(' ')}`,
+      Object.fromEntries(oneWord.map((p, i) => [`conf/${i}-${p.value}.env`, 'y\n'])),
+    );
     for (const [i, p] of oneWord.entries()) repo.write(`untracked/${i}-${p.value}`, 'z\n');
     const everything = CORPUS.map((p) => p.value).join('\n');
-    const a = repo.handoff(['new', `deploy with ${CORPUS.filter((p) => !p.value.includes('\n')).map((p) => p.value).join(' and ')}`, '--no-edit']);
+    const a = repo.handoff([
+      'new',
+      `deploy with ${CORPUS.filter((p) => !p.value.includes('\n'))
+        .map((p) => p.value)
+        .join(' and ')}`,
+      '--no-edit',
+    ]);
     expect(a.code).toBe(0);
     notices.push(a.stderr);
     writeFileSync(path.join(repo.dir, 'body.md'), `## Goal\n\nkeys below\n\n## Notes\n\n${everything}\n`);
@@ -71,7 +83,10 @@ describe(`secrets: ${CORPUS.length} kinds planted in goals, bodies, commits, fil
   }
 
   it('the user is told, in one line, what was redacted and how to keep it', () => {
-    for (const stderr of notices) expect(stderr).toMatch(/^handoff: redacted \d+ secrets? \(.+\) from .+; handoff (new|resume) --allow-secret .+$/m);
+    for (const stderr of notices)
+      expect(stderr).toMatch(
+        /^handoff: redacted \d+ secrets? \(.+\) from .+; handoff (new|resume) --allow-secret .+$/m,
+      );
   });
 
   it('--allow-secret keeps a false positive: a pin stays verbatim, a goal is kept', () => {
@@ -90,8 +105,12 @@ describe(`secrets: ${CORPUS.length} kinds planted in goals, bodies, commits, fil
   });
 
   it('planted figures', () => {
-    const leaked = CORPUS.filter((p) => handoffDir.includes(material(p)) || resumeText.includes(material(p)) || resumeJson.includes(material(p)));
-    console.log(`secrets: ${CORPUS.length} kinds planted in 8 places each; leaked: ${leaked.length} (${leaked.map((p) => p.kind).join(', ') || 'none'}); first-cut gaps expected: ${FIRST_CUT_GAPS.size}`);
+    const leaked = CORPUS.filter(
+      (p) => handoffDir.includes(material(p)) || resumeText.includes(material(p)) || resumeJson.includes(material(p)),
+    );
+    console.log(
+      `secrets: ${CORPUS.length} kinds planted in 8 places each; leaked: ${leaked.length} (${leaked.map((p) => p.kind).join(', ') || 'none'}); first-cut gaps expected: ${FIRST_CUT_GAPS.size}`,
+    );
     expect(leaked.filter((p) => !FIRST_CUT_GAPS.has(p.kind)).map((p) => p.kind)).toEqual([]);
   });
 });

@@ -17,6 +17,8 @@ export function start(cwd: string, args: string[], input = ''): { child: ChildPr
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   child.stdin!.on('error', () => {}); // a killed child closes its stdin early
   child.stdin!.end(input);
-  const done = new Promise<Finished>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<Finished>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }

@@ -32,16 +32,25 @@ function fifo(): { read: number; write: number } {
 /** The CLI with `redirect` (e.g. `1>&3`) applied by a shell, descriptor 3 being `fd`. */
 function withFd3(cwd: string, args: string[], redirect: string, fd: number) {
   const command = `exec "$0" "$@" ${redirect} 3>&-`;
-  return spawn('sh', ['-c', command, process.execPath, BIN, ...args], { cwd, env: gitEnv(), stdio: ['ignore', 'ignore', 'pipe', fd] });
+  return spawn('sh', ['-c', command, process.execPath, BIN, ...args], {
+    cwd,
+    env: gitEnv(),
+    stdio: ['ignore', 'ignore', 'pipe', fd],
+  });
 }
 
-const exited = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+const exited = (child: ReturnType<typeof spawn>) =>
+  new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(process.platform === 'win32')('stdin and stdout', () => {
   it('a reader that leaves early is not an error', async () => {
     const { repo } = bigPrompt();
-    const child = spawn(process.execPath, [BIN, 'resume'], { cwd: repo.dir, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'resume'], {
+      cwd: repo.dir,
+      env: gitEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.destroy();
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -15,36 +15,47 @@ function handoffs(dir: string) {
 }
 
 describe('the writer lock', () => {
-  it('ten handoff new at once on one branch form one linear chain', async () => {
-    const repo = makeRepo();
-    expect(repo.handoff(['init']).code).toBe(0);
-    repo.commit('work', { 'src/a.ts': 'export const a = 1;\n' });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => start(repo.dir, ['new', `goal ${i}`, '--no-edit']).done));
-    expect(results.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
-    const all = handoffs(repo.dir);
-    expect(all).toHaveLength(10);
-    expect(all.filter((h) => h.meta.status === 'open')).toHaveLength(1);
-    // Walk from the one root to the one open handoff: every handoff once, each superseded by its child.
-    const byParent = new Map(all.map((h) => [h.meta.parent ?? null, h]));
-    expect(byParent.size).toBe(10);
-    let walked = 0;
-    for (let h = byParent.get(null); h; h = byParent.get(h.meta.id)) {
-      walked++;
-      const child = byParent.get(h.meta.id);
-      if (child) expect(h.meta).toMatchObject({ status: 'superseded', superseded_by: child.meta.id });
-    }
-    expect(walked).toBe(10);
-    expect(readdirSync(path.join(repo.dir, '.git')).filter((f) => f.startsWith('handoff.lock'))).toEqual([]);
-  }, TIMEOUT);
+  it(
+    'ten handoff new at once on one branch form one linear chain',
+    async () => {
+      const repo = makeRepo();
+      expect(repo.handoff(['init']).code).toBe(0);
+      repo.commit('work', { 'src/a.ts': 'export const a = 1;\n' });
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => start(repo.dir, ['new', `goal ${i}`, '--no-edit']).done),
+      );
+      expect(results.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
+      const all = handoffs(repo.dir);
+      expect(all).toHaveLength(10);
+      expect(all.filter((h) => h.meta.status === 'open')).toHaveLength(1);
+      // Walk from the one root to the one open handoff: every handoff once, each superseded by its child.
+      const byParent = new Map(all.map((h) => [h.meta.parent ?? null, h]));
+      expect(byParent.size).toBe(10);
+      let walked = 0;
+      for (let h = byParent.get(null); h; h = byParent.get(h.meta.id)) {
+        walked++;
+        const child = byParent.get(h.meta.id);
+        if (child) expect(h.meta).toMatchObject({ status: 'superseded', superseded_by: child.meta.id });
+      }
+      expect(walked).toBe(10);
+      expect(readdirSync(path.join(repo.dir, '.git')).filter((f) => f.startsWith('handoff.lock'))).toEqual([]);
+    },
+    TIMEOUT,
+  );
 
   it('removes a lock whose process is gone, saying so, and carries on', () => {
     const repo = makeRepo();
     expect(repo.handoff(['init']).code).toBe(0);
     // A pid that cannot be running: above the kernel's pid_max.
-    writeFileSync(path.join(repo.dir, '.git/handoff.lock'), `4194305 ${os.hostname()} 2026-01-01T00:00:00.000Z handoff new\n`);
+    writeFileSync(
+      path.join(repo.dir, '.git/handoff.lock'),
+      `4194305 ${os.hostname()} 2026-01-01T00:00:00.000Z handoff new\n`,
+    );
     const r = repo.handoff(['new', 'after a crash', '--no-edit']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('handoff: removed a stale lock .git/handoff.lock left by process 4194305 (handoff new), which is no longer running');
+    expect(r.stderr).toContain(
+      'handoff: removed a stale lock .git/handoff.lock left by process 4194305 (handoff new), which is no longer running',
+    );
     expect(readdirSync(path.join(repo.dir, '.git')).filter((f) => f.startsWith('handoff.lock'))).toEqual([]);
   });
 
@@ -55,12 +66,22 @@ describe('the writer lock', () => {
     expect(repo.handoff(['new', 'second', '--no-edit']).code).toBe(0);
     const [first, second] = handoffs(repo.dir).sort((a, b) => (a.meta.id < b.meta.id ? -1 : 1));
     // The state a kill leaves: the child written, the parent still open.
-    const file = path.join(repo.dir, first!.file.startsWith('.handoff') ? first!.file : `.handoff/handoffs/${first!.file}`);
-    writeFileSync(file, readFileSync(file, 'utf8').replace('status: "superseded"', 'status: "open"').replace(/^superseded_by: .*\n/m, ''));
+    const file = path.join(
+      repo.dir,
+      first!.file.startsWith('.handoff') ? first!.file : `.handoff/handoffs/${first!.file}`,
+    );
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace('status: "superseded"', 'status: "open"')
+        .replace(/^superseded_by: .*\n/m, ''),
+    );
     expect(handoffs(repo.dir).filter((h) => h.meta.status === 'open')).toHaveLength(2);
     const r = repo.handoff(['new', 'third', '--no-edit']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`handoff: repaired an interrupted handoff new: ${first!.meta.id} is now superseded by ${second!.meta.id}`);
+    expect(r.stderr).toContain(
+      `handoff: repaired an interrupted handoff new: ${first!.meta.id} is now superseded by ${second!.meta.id}`,
+    );
     const after = handoffs(repo.dir);
     expect(after.filter((h) => h.meta.status === 'open').map((h) => h.meta.goal)).toEqual(['third']);
     expect(after.find((h) => h.meta.id === first!.meta.id)!.meta.superseded_by).toBe(second!.meta.id);
