@@ -9,7 +9,7 @@ import type { ModelInput, TranscriptPart } from '../src/model/model-input.js';
 import { buildPrompt } from '../src/model/model-prompt.js';
 import { mergeDraft, verifyAnswer } from '../src/model/model-verify.js';
 import { parseBody } from '../src/store/markdown.js';
-import { loadTokenCounter } from '../src/transcripts/tokens.js';
+import { estimateTokens } from '../src/transcripts/tokens.js';
 import { readTemplate } from '../src/store/templates.js';
 import { apiError, completion, startModelServer, type ModelServer } from './model-server.js';
 
@@ -200,7 +200,7 @@ describe('the llm settings', () => {
 
 describe('what is sent', () => {
   it('keeps recent user messages verbatim, drops the oldest first, and stays within the budget', async () => {
-    const count = await loadTokenCounter();
+    const count = estimateTokens;
     const templates = {
       system: await readTemplate('model-system.md'),
       request: await readTemplate('model-request.md'),
@@ -229,7 +229,7 @@ describe('what is sent', () => {
   });
 
   it('redacts secrets and fences transcript text so it cannot close its block', async () => {
-    const count = await loadTokenCounter();
+    const count = estimateTokens;
     const templates = {
       system: await readTemplate('model-system.md'),
       request: await readTemplate('model-request.md'),
