@@ -1,7 +1,7 @@
 // OpenCode: a SQLite database built at test time (with node:sqlite, as OpenCode's own
 // schema would hold it), read-only, and the legacy JSON storage; on a Node without
 // node:sqlite, one line saying which Node reads the database.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from './helpers.js';
@@ -89,6 +89,20 @@ describe('OpenCode', () => {
     expect(readFileSync(db).equals(before)).toBe(true);
     // The private copy SQLite opened is gone.
     expect(readdirSync(tmp).filter((f) => f.startsWith('handoff-opencode-'))).toEqual([]);
+  });
+
+  it('refuses a damaged database in one line naming it, writing nothing', (ctx) => {
+    ctx.skip(!sqlite, NEEDS_SQLITE);
+    const repo = makeRepo();
+    const db = path.join(tempDir(), 'opencode.db');
+    // SQLite's header, then no valid page: detected as OpenCode's, unreadable as a database.
+    writeFileSync(db, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(4080, 0x5a)]));
+    const r = repo.handoff(['new', 'carry on', '--from', db, '--no-edit', '--force']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.startsWith(`handoff: ${db}: not a SQLite database SQLite can read (`)).toBe(true);
+    expect(r.stderr.endsWith("); expected OpenCode's opencode.db\n")).toBe(true);
+    expect(r.stderr.split('\n')).toHaveLength(2); // one line
+    expect(existsSync(path.join(repo.dir, '.handoff/handoffs'))).toBe(false);
   });
 
   it('on a Node without node:sqlite, says in one line which Node reads the database', (ctx) => {

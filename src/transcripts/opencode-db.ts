@@ -100,7 +100,15 @@ export async function openCodeDbSessions(file: string): Promise<OpenCodeSession[
   const wal = await readFile(`${file}-wal`).catch(() => undefined);
   const db = openCopy(sqlite, wal && wal.length > 0 ? foldWal(main, wal) : main);
   const all = (sql: string, params: Array<string | number> = []): Row[] => db.prepare(sql).all(...params);
-  const tables = new Set(all("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name)));
+  let tables: Set<string>;
+  try {
+    tables = new Set(all("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name)));
+  } catch (error) {
+    throw new HandoffError(
+      `${file}: not a SQLite database SQLite can read (${error instanceof Error ? error.message : String(error)}); expected OpenCode's opencode.db`,
+      { cause: error },
+    );
+  }
   if (!tables.has('session')) return [];
   const sessions = all('SELECT * FROM session');
   return sessions.map((s) => {
