@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { HandoffError, UsageError } from '../cli/errors.js';
+import { HandoffError, UsageError } from '../core/errors.js';
 import { editedPinFinding, treeFindings, type Finding } from './rules.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
 import { parsePin, type Pin } from '../store/pin.js';

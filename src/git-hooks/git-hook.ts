@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { HandoffError, UsageError } from '../cli/errors.js';
+import { HandoffError, UsageError } from '../core/errors.js';
 import { parseConfig } from '../store/config.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind, LINK_PREFIX, SYMLINK_REFUSED, type Problem } from '../store/tree.js';
 import { exists } from '../store/fs.js';

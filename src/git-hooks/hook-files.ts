@@ -18,7 +18,7 @@ import {
 } from './hook-script.js';
 import { exists, readText, replaceFileAtomic } from '../store/fs.js';
 import { gitRaw, gitText } from '../git/git-plumbing.js';
-import { version } from '../cli/version.js';
+import { version } from '../core/version.js';
 
 const DRIVER = 'handoff-roadmap';
 

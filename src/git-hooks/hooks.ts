@@ -1,7 +1,7 @@
 // `handoff hooks install | uninstall | status`.
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import {
   attributes,
   currentCli,

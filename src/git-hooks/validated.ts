@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
-import { version } from '../cli/version.js';
+import { version } from '../core/version.js';
 import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
 import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
 import { gitRaw, indexBlobs } from '../git/git-plumbing.js';

@@ -4,7 +4,7 @@
 // environment on purpose: inside a hook git sets GIT_INDEX_FILE
 // (`commit -a`, `commit -- path`) and GIT_DIR, and those must reach every git we run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import { scratchFile, type ScratchFile } from '../store/fs.js';
 import { LINK_PREFIX, needText, SYMLINK_REFUSED, type ParseCache, type TreeFile } from '../store/tree.js';
 

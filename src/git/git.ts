@@ -7,7 +7,7 @@
 // after every command that printed nothing (an empty `git diff`, an empty `git log`
 // range: the common case at session start), it costs 20-30 ms to import, and it strips
 // GIT_* variables that hooks depend on. A plain spawn does what we need in a few lines.
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import {
   combineChanges,
   LOG_FORMAT,

@@ -2,7 +2,7 @@
 // hooks: the parent, the base, git's facts, a transcript, the model's pass, the review,
 // then the file and the parent superseded, under the writer lock.
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { draft as drafted } from './draft.js';
 import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../store/handoff.js';
 import { checkText } from '../store/pin.js';

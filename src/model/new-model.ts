@@ -5,7 +5,8 @@
 import type { ArgsOf } from '../cli/spec.js';
 import { plural } from '../cli/output.js';
 import type { Context } from '../cli/context.js';
-import { chooseModel, userLlm, type Endpoint, type LlmConfig, type ModelChoice } from './llm-config.js';
+import type { LlmConfig } from '../store/llm-block.js';
+import { chooseModel, userLlm, type Endpoint, type ModelChoice } from './llm-config.js';
 import { gitRaw } from '../git/git-plumbing.js';
 import { parseAnswer, type ModelAnswer } from './model-answer.js';
 import type { ModelInput, TranscriptPart } from './model-input.js';
