@@ -9,7 +9,7 @@ import { checkText } from '../store/pin.js';
 import { activePins } from '../pins/scope.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
-import { operationInProgress, type Git } from '../git/git.js';
+import type { Git } from '../git/git.js';
 import {
   createItem,
   findOpenOnBranch,
@@ -159,7 +159,7 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     parent: parent?.meta.id ?? null,
     files,
   };
-  const operation = await operationInProgress(git);
+  const operation = await git.operationInProgress();
   if (operation)
     ctx.stderr(
       `handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`,
