@@ -1,12 +1,12 @@
 // @ts-check
 // The import graph of src/'s top folders: which folder imports which, and how many import
 // statements carry each edge (type-only imports count: they are dependencies too).
-//   node bench/layers.js
+//   node bench/layers.js [src folder, e.g. another checkout's src/ to compare]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SRC = fileURLToPath(new URL('../src', import.meta.url));
+const SRC = process.argv[2] ? path.resolve(process.argv[2]) : fileURLToPath(new URL('../src', import.meta.url));
 
 /** @param {string} dir @returns {string[]} */
 function sources(dir = SRC) {
