@@ -1,89 +1,11 @@
-// The `llm:` block of .handoff/config.yml and where the endpoint comes from. The API key
+// Where the model's endpoint comes from (the `llm:` block's shape is store/llm-block.ts). The API key
 // only ever comes from the environment (OPENAI_API_KEY): a config file is committed.
-import { FileFormatError } from '../cli/errors.js';
-
-export interface LlmConfig {
-  /** auto: use the model whenever an endpoint is configured; off: only with --llm. */
-  mode: 'auto' | 'off';
-  base_url?: string;
-  model?: string;
-  /** Seconds per request; a batch client's usual default (600 s) is far too long for a CLI. */
-  timeout: number;
-  /** Extra attempts after a 429, 5xx, timeout or connection error. */
-  retries: number;
-  /** First backoff delay; doubled per attempt, with jitter. */
-  backoff_ms: number;
-  /** Tokens of input the request may carry (prompt + data). */
-  context_tokens: number;
-  /** Tokens the answer may use. */
-  max_output_tokens: number;
-}
-
-export const DEFAULT_LLM: LlmConfig = {
-  mode: 'off',
-  timeout: 60,
-  retries: 2,
-  backoff_ms: 500,
-  context_tokens: 24_000,
-  max_output_tokens: 2_000,
-};
-
-const EXAMPLES: Record<string, string> = {
-  mode: 'mode: auto (or off)',
-  base_url: 'base_url: http://localhost:11434/v1',
-  model: 'model: gpt-4o-mini',
-  timeout: 'timeout: 60',
-  retries: 'retries: 2',
-  backoff_ms: 'backoff_ms: 500',
-  context_tokens: 'context_tokens: 24000',
-  max_output_tokens: 'max_output_tokens: 2000',
-};
-
-export function parseLlmConfig(raw: unknown, file: string, warnings: string[]): LlmConfig {
-  const bad = (key: string) =>
-    new FileFormatError(file, `llm.${key} is not valid; expected e.g. llm:\n  ${EXAMPLES[key]}`);
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new FileFormatError(file, 'llm must be a mapping, e.g. llm:\n  mode: auto');
-  const value: LlmConfig = { ...DEFAULT_LLM };
-  for (const [key, v] of Object.entries(raw as Record<string, unknown>)) {
-    if (v === null || v === undefined) continue;
-    switch (key) {
-      case 'mode':
-        if (v !== 'auto' && v !== 'off') throw bad(key);
-        value.mode = v;
-        break;
-      case 'base_url':
-      case 'model':
-        if (typeof v !== 'string' || v.trim() === '') throw bad(key);
-        value[key] = v.trim();
-        break;
-      case 'timeout':
-        if (typeof v !== 'number' || !(v > 0)) throw bad(key);
-        value.timeout = v;
-        break;
-      case 'retries':
-      case 'backoff_ms':
-      case 'context_tokens':
-      case 'max_output_tokens':
-        if (!Number.isInteger(v) || (v as number) < 0) throw bad(key);
-        value[key] = v as number;
-        break;
-      case 'api_key':
-        throw new FileFormatError(
-          file,
-          'llm.api_key is not read from a committed file; set OPENAI_API_KEY in the environment',
-        );
-      default:
-        warnings.push(`${file}: unknown setting 'llm.${key}' ignored`);
-    }
-  }
-  return value;
-}
+import type { LlmConfig } from '../store/llm-block.js';
 
 export interface Endpoint {
   baseURL: string | undefined;
   model: string | undefined;
-  /** The SDK insists on a key; local servers ignore it. */
+  /** Sent as the bearer token; 'not-needed' where no key may go (local servers ignore it). */
   apiKey: string;
   /** True when the user pointed us at something: a base URL, a key or a model. */
   configured: boolean;

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import type { OpenCodeMessage, OpenCodeSession } from './opencode.js';
 import { foldWal } from './wal.js';
 
