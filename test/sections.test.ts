@@ -63,6 +63,20 @@ describe('the section schema', () => {
     expect(named.slice(0, named.indexOf('pin_candidates') + 1)).toEqual([...MODEL_KEYS, 'pin_candidates']);
   });
 
+  it("agrees with the prose that names sections: docs/format.md and the agents' instructions", () => {
+    const format = readFileSync(path.join(ROOT, 'docs', 'format.md'), 'utf8');
+    const listed = [...format.matchAll(/^\d+\. `([^`]+)`/gm)].map((m) => m[1]);
+    expect(listed).toEqual(SECTIONS.map((s) => s.title));
+    const titles = new Set<string>(SECTIONS.map((s) => s.title));
+    for (const name of ['agent-block.md', 'claude-command.md', 'gemini-command.toml', 'opencode-command.md']) {
+      const named = /complete (?:its|the new file's) ([^.]*?) sections/.exec(template(name).replace(/\s+/g, ' '));
+      expect(named, name).not.toBeNull();
+      const list = named![1]!.split(/, | and /);
+      expect(list.length, name).toBeGreaterThan(1);
+      for (const title of list) expect(titles.has(title), `${name}: ${title}`).toBe(true);
+    }
+  });
+
   it('is what the resume prompt reads and writes: each section under its own title', () => {
     const body = SECTIONS.map((s) => `## ${s.title}\n\n- the ${s.key} line\n`).join('\n');
     const meta = {
