@@ -1,10 +1,10 @@
 // A handoff continues its parent's living state, so reading only the newest handoff is
-// enough: every item of the parent's carried sections (store/sections.ts: in_progress,
-// next_steps, open_questions, decisions, tried) and its current_state notes is carried with
-// its provenance, reconciled with what the new session says (a todo now completed moves to
-// completed; a checked item leaves), and listed once (items are compared by their folded
-// text). The completed list stays bounded: older items fold into a count with a pointer to
-// the handoff that lists them.
+// enough: every item of the parent's carried sections (store/sections.ts: completed,
+// in_progress, next_steps, open_questions, decisions, tried) and its current_state notes
+// is carried with its provenance, reconciled with what the new session says (a todo now
+// completed moves to completed; a checked item leaves), and listed once (items are
+// compared by their folded text). The completed list stays bounded: older items fold into
+// a count with a pointer to the handoff that lists them.
 import { findSection, type Body } from '../store/markdown.js';
 import { carriedProv, itemKey, parseItems, renderItem, shortId, type Item } from './items.js';
 import { assignIds, supersede } from './decisions.js';
