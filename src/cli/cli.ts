@@ -1,13 +1,15 @@
 // Wiring only: find the command in the table, parse its arguments, build the context,
 // run the lazily loaded handler, and map what it threw to an exit code. yargs (help and
 // usage errors) is loaded only when it is needed.
-import { readSync, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { COMMANDS, type Args, type CommandSpec } from './spec.js';
 import { createContext, type Streams } from './context.js';
 import { EXIT, HandoffError, UsageError, report } from './errors.js';
 import { version } from './version.js';
+
+// Taken, not imported: see store/fs.ts.
+const { readSync, writeSync } = process.getBuiltinModule('node:fs');
+const { parseArgs } = process.getBuiltinModule('node:util');
 
 function parse(spec: CommandSpec, argv: string[]): Args {
   const options: NonNullable<ParseArgsConfig['options']> = {};
@@ -76,7 +78,7 @@ function streams(): Streams {
     stderr: (line) => stderr(`${line}\n`),
     // Asked only by the commands that read stdin: isatty() loads node:tty and with it node's
     // stream modules, and so does creating process.stdin, which the others should not pay.
-    stdinIsTTY: () => isatty(0),
+    stdinIsTTY: () => process.getBuiltinModule('node:tty').isatty(0),
     readStdin,
   };
 }

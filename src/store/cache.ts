@@ -7,10 +7,12 @@
 // hash of them, and git's answers about pairs of commits (resume/history.ts), keyed by
 // the two commit ids: a commit never changes, so neither does the answer. Any failure to
 // read or write it is ignored: the cache only saves time, it never decides an answer.
-import { readFileSync, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../cli/version.js';
 import { writeDisposable } from './fs.js';
+
+// Taken, not imported: see store/fs.ts.
+const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';

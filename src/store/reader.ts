@@ -5,7 +5,6 @@
 // Synchronous reads on purpose: for 1,000+ small files, fs.promises pays a FileHandle,
 // four thread-pool round trips and their garbage per file (~100 ms and half the GC of
 // `handoff roadmap` at 1,200 files); readFileSync reads each in a few microseconds.
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { openCache, type OpenCache } from './cache.js';
@@ -21,6 +20,9 @@ import {
   type TreeFile,
 } from './tree.js';
 import { assertInside } from '../security/guard.js';
+
+// Taken, not imported: see store/fs.ts.
+const { readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 /**
  * The item files of a directory, and why one is not read: a symbolic link is never
