@@ -22,11 +22,11 @@ function resume(repo: Repo, args: string[] = ['resume']): string {
   return remembered.stdout.slice(remembered.stdout.indexOf('## Since the handoff'));
 }
 
-/** The git commands one resume runs (git's own trace). */
+/** The git commands one resume runs (git's own trace), sorted: git runs them at once, so they finish in any order. */
 function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
   const trace = path.join(tempDir(), 'trace');
   expect(repo.handoff(args, { env: { GIT_TRACE: trace } }).code).toBe(0);
-  return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!);
+  return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!).sort();
 }
 
 const remembered = (repo: Repo) =>

@@ -55,7 +55,6 @@ function writer(fd: 1 | 2, get: () => NodeJS.WriteStream): (text: string) => voi
     }
     return stream;
   };
-  if (process.platform === 'win32') return (text) => void viaStream().write(text);
   return (text) => {
     if (stream) return void stream.write(text);
     const bytes = Buffer.from(text);
