@@ -39,10 +39,10 @@ function parse(spec: CommandSpec, argv: string[]): Args {
 
 /**
  * Output written to the file descriptor itself, as node's own stream for a file or pipe
- * does on Linux, without creating that stream (about 0.5 ms each). What the descriptor
+ * does on Linux, without creating that stream (bench/hot-paths.js measures a run). What the descriptor
  * refuses for now (EAGAIN: a non-blocking pipe that is full) goes through node's stream,
  * and so does everything after it, in order. A reader that left (`handoff list | head`)
- * is not an error. On Windows, node's streams (a console needs them for Unicode).
+ * is not an error.
  */
 function writer(fd: 1 | 2, get: () => NodeJS.WriteStream): (text: string) => void {
   let stream: NodeJS.WriteStream | undefined;
@@ -83,8 +83,8 @@ function streams(): Streams {
 }
 
 /**
- * All of stdin. Read synchronously where stdin allows it: node's stream for it costs an
- * agent hook about 3 ms. A non-blocking stdin (EAGAIN), or any other refusal, hands the
+ * All of stdin. Read synchronously where stdin allows it: creating node's stream for it
+ * loads node's stream modules, which an agent hook otherwise never needs. A non-blocking stdin (EAGAIN), or any other refusal, hands the
  * rest to node's stream, after what was read so far.
  */
 async function readStdin(): Promise<Uint8Array> {

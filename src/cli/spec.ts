@@ -2,7 +2,8 @@
 // table (node:util parseArgs, a few ms) and help.ts renders it with yargs, which is only
 // loaded for --help and usage errors. Handlers load lazily, one module per command,
 // except the three every session start and commit run: they are in the hot-path chunk
-// anyway (scripts/hot-path.js), and a dynamic import of one costs node about 1 ms.
+// anyway (scripts/hot-path.js), and a dynamic import of one costs node one more file to
+// resolve and load.
 import type { Context } from './context.js';
 import type { EXIT } from './errors.js';
 import * as resume from '../resume/resume.js';

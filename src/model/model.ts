@@ -1,5 +1,5 @@
-// The chat-completions call: the only importer of the openai SDK, loaded lazily (~75 ms)
-// so no other command pays for it.
+// The chat-completions call: the only importer of the openai SDK, loaded lazily (it is
+// large) so no other command pays for it.
 // SDK quirks: an API key string is always required, even by local servers that ignore
 // it; its defaults (2 retries, 600 s timeout) suit a batch job, not an interactive CLI,
 // so its retries are off and ours apply: bounded exponential backoff with jitter,

@@ -1,7 +1,7 @@
 // Redaction at every session start, remembered. An unchanged repository gives the same
 // resume prompt at each session start, and running every secret pattern over it costs
-// more than the rest of the session start (loading the patterns and their first run,
-// about 15 ms on Node 24). So each string found clean (the whole prompt, each string of
+// more than the rest of the session start (loading the patterns and their first
+// run; bench/hot-paths.js measures both cases). So each string found clean (the whole prompt, each string of
 // its parts) is remembered in the one cache (store/cache.ts), whole, never as a hash: the
 // same string again is clean, by string comparison. When every string was seen clean
 // before, the patterns are not even loaded; otherwise only the new strings are redacted

@@ -78,7 +78,7 @@ function problemText(error: HandoffError, file: string): string {
 
 /**
  * What parsing one file produced, in a form that survives JSON: YAML parsing is most of
- * the cost of reading 1,000 handoffs (~0.5 ms each), and a git hook pays it on every
+ * the cost of reading a thousand handoffs, and a git hook pays it on every
  * commit that touches .handoff/, so results are cached by a hash of path and content.
  * Cached items carry no YAML document (`doc`): tree readers only need meta and text.
  */

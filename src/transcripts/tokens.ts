@@ -1,5 +1,5 @@
 // Token counts: the only importer of gpt-tokenizer (o200k_base; same counts as
-// js-tiktoken, far cheaper to start). Loaded lazily: ~190 ms to import, so never on the
+// js-tiktoken, far cheaper to start). Loaded lazily: its tables are large to import, so never on the
 // path of a git hook or an agent's session-start hook.
 // Special tokens such as <|endoftext|> are counted as plain text: agent transcripts
 // contain them, and the library throws on them unless told otherwise.
