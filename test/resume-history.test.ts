@@ -22,7 +22,7 @@ function resume(repo: Repo, args: string[] = ['resume']): string {
   return remembered.stdout.slice(remembered.stdout.indexOf('## Since the handoff'));
 }
 
-/** The git commands one resume runs (git's own trace), sorted: git runs them at once, so they finish in any order. */
+/** The git commands a run started, sorted: they run at once, so they are compared as a set. */
 function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
   const trace = path.join(tempDir(), 'trace');
   expect(repo.handoff(args, { env: { GIT_TRACE: trace } }).code).toBe(0);

@@ -3,9 +3,10 @@
 // usage errors) is loaded only when it is needed.
 import type { ParseArgsConfig } from 'node:util';
 import { COMMANDS, type Args, type CommandSpec } from './spec.js';
-import { createContext, type Streams } from './context.js';
-import { EXIT, HandoffError, UsageError, report } from './errors.js';
-import { version } from './version.js';
+import type { Streams } from '../core/context.js';
+import { createContext } from './context.js';
+import { EXIT, HandoffError, UsageError, report } from '../core/errors.js';
+import { version } from '../core/version.js';
 
 // Taken, not imported: see store/fs.ts.
 const { readSync, writeSync } = process.getBuiltinModule('node:fs');

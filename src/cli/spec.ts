@@ -5,7 +5,7 @@
 // anyway (scripts/hot-path.js), and a dynamic import of one costs node one more file to
 // resolve and load.
 import type { Context } from './context.js';
-import type { EXIT } from './errors.js';
+import type { EXIT } from '../core/errors.js';
 import * as resume from '../resume/resume.js';
 import * as agentHook from '../agents/agent-hook.js';
 import * as gitHook from '../git-hooks/git-hook.js';

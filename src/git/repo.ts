@@ -2,7 +2,7 @@
 // and starting a git process would cost more than the rest of their work. Synchronous
 // reads, as on every path a session start takes (store/fs.ts says why).
 import path from 'node:path';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import { readTextNow } from '../store/fs.js';
 
 // Taken, not imported: see store/fs.ts.

@@ -2,7 +2,7 @@
 // symbolic link to somewhere else on the machine. Before reading or writing, the real
 // location must still be inside the work tree; symbolic-link files inside are skipped.
 import path from 'node:path';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 
 // Taken, not imported: see store/fs.ts.
 const { lstatSync, realpathSync } = process.getBuiltinModule('node:fs');

@@ -6,7 +6,7 @@
 // answers about pairs of commits (resume/history.ts), keyed by the two commit ids: a commit never changes, so neither does the answer. Any failure to
 // read or write it is ignored: the cache only saves time, it never decides an answer.
 import type { CachedItem, ParseCache } from './tree.js';
-import { version } from '../cli/version.js';
+import { version } from '../core/version.js';
 import { writeDisposable } from './fs.js';
 
 // Taken, not imported: see store/fs.ts.

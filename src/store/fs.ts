@@ -5,7 +5,7 @@
 // write-file-atomic does the replace half of this, but not "create, and fail if it
 // exists"; link(2) gives that atomically, so both halves live here in a few lines.
 import path from 'node:path';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 
 // node:fs is taken from node, not imported, here and in the other modules every run loads:
 // an import makes node build an ES module of fs, reading every export, and its getters

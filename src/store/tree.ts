@@ -2,7 +2,7 @@
 // they come from the working tree, the index, a commit, or a three-way merge of commits.
 // The roadmap, the pre-commit hook, the merge driver and `handoff check` all read
 // through here, so the same files give the same result whatever their source.
-import { FileFormatError, HandoffError } from '../cli/errors.js';
+import { FileFormatError, HandoffError } from '../core/errors.js';
 import type { Handoff, HandoffMeta } from './handoff.js';
 import { parseBody, type Body } from './markdown.js';
 import type { Pin, PinMeta } from './pin.js';
