@@ -2,19 +2,19 @@
 // 1 problems found, 2 usage error.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
 import { editedPinFinding, treeFindings, type Finding } from './rules.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
 import { parsePin, type Pin } from '../store/pin.js';
-import { activePins } from '../pins/scope.js';
+import { activePins } from '../store/pin-scope.js';
 import { renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
 import type { Git } from '../git/git.js';
 import { readRoadmap, renderWorkTree } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
-import { plural, printJson } from '../cli/output.js';
+import { plural, printJson } from '../command/output.js';
 import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
 
 const FORMATS = ['text', 'json', 'github'] as const;

@@ -3,7 +3,7 @@
 // hooks and agents run must not pay.
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
-import { COMMANDS, type CommandSpec } from './spec.js';
+import { COMMANDS, type CommandSpec } from '../command/spec.js';
 import type { Streams } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/version.js';

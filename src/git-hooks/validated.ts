@@ -7,7 +7,7 @@
 // refreshed the roadmap, for the tree `git add -A .handoff` would stage. A record only
 // saves time: failing to read or write it never changes an answer.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { version } from '../core/version.js';
 import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
 import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';

@@ -2,10 +2,10 @@
 // session-start hooks: the newest open handoff on the branch (or the one asked for), what
 // git says happened since, the pins in play, redacted on the way out.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { HandoffError } from '../core/errors.js';
 import type { Handoff } from '../store/handoff.js';
-import { activePins, pinsInPlay } from '../pins/scope.js';
+import { activePins, pinsInPlay } from '../store/pin-scope.js';
 import { handoffParts, pinsOnlyParts, promptPins, renderPinsOnly, renderResume, type ResumeParts } from './prompt.js';
 import { sinceFacts, type SinceFacts } from './since.js';
 import { history } from './history.js';
