@@ -37,23 +37,25 @@ function quote(value: string): string {
 
 /**
  * Runs `handoff git-hook <args>` and sets handoff_status; never fails the script itself (husky
- * runs hooks with sh -e). With no recorded CLI (hooks committed to the repository, where
- * machine paths do not belong) it looks on PATH, then in node_modules/.bin.
+ * runs hooks with sh -e). With no recorded CLI, or the recorded one gone, it looks on PATH,
+ * and takes only an absolute path outside the work tree: a program in the work tree (a
+ * node_modules/.bin/handoff, a relative or empty PATH entry) is whatever the last checkout
+ * or pull request put there, and a hook runs on every commit.
  */
 function invoke(cli: Cli | null, args: string): string {
   const recorded = cli
     ? [
         `  if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then`,
         `    ${quote(cli.node)} ${quote(cli.bin)} git-hook ${args} </dev/null || handoff_status=$?`,
-        `  elif command -v handoff >/dev/null 2>&1; then`,
+        `  elif [ -n "$handoff_path" ]; then`,
       ]
-    : [`  if command -v handoff >/dev/null 2>&1; then`];
+    : [`  if [ -n "$handoff_path" ]; then`];
   return [
     `  handoff_status=0`,
+    `  handoff_path=$(command -v handoff 2>/dev/null) || handoff_path=`,
+    `  case "$handoff_path" in "$PWD"/*) handoff_path= ;; /*) ;; *) handoff_path= ;; esac`,
     ...recorded,
-    `    handoff git-hook ${args} </dev/null || handoff_status=$?`,
-    `  elif [ -x node_modules/.bin/handoff ]; then`,
-    `    node_modules/.bin/handoff git-hook ${args} </dev/null || handoff_status=$?`,
+    `    "$handoff_path" git-hook ${args} </dev/null || handoff_status=$?`,
     `  else`,
     `    echo "handoff: warning: the handoff CLI was not found; skipped (reinstall: handoff hooks install)" >&2`,
     `  fi`,
