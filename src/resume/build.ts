@@ -16,6 +16,7 @@ import type { Git } from '../git/git.js';
 import { findItem, findOpenOnBranch, loadHandoffs, loadPins, warnProblems } from '../store/store.js';
 import type { Problem } from '../store/tree.js';
 import { readTemplate } from '../store/templates.js';
+import type { Within } from './budget.js';
 
 const SHOWN_COMMITS = 20;
 /** Paths passed to one git command at most (Windows allows 32,767 characters in a command line). */
@@ -79,7 +80,12 @@ export interface Resume {
  * files can be written by hand or by older versions, so secrets are redacted on the way
  * out too, unless the user asked to see them.
  */
-export async function buildResume(ctx: Context, query: string | undefined, allowSecret = false): Promise<Resume> {
+export async function buildResume(
+  ctx: Context,
+  query: string | undefined,
+  allowSecret = false,
+  budget?: Within,
+): Promise<Resume> {
   const git = await ctx.git();
   const [branch, pins] = await Promise.all([query === undefined ? git.branch() : null, loadPins(ctx)]);
   let handoff: Handoff | undefined;
@@ -111,7 +117,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
             : '';
         const parts = pinsOnlyParts(active, `no open handoff on ${where}${elsewhere}`);
         const rendered = renderPinsOnly(await readTemplate('resume-pins.md'), parts, pinNotes(pins.problems));
-        return finish(ctx, rendered, parts, allowSecret);
+        return finish(ctx, rendered, parts, allowSecret, budget);
       }
       throw new HandoffError(
         `no open handoff on ${where}${unreadable || (open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"')}`,
@@ -136,7 +142,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   }
   notes.push(...pinNotes(pins.problems));
   const rendered = renderResume(template, parts);
-  return finish(ctx, notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret);
+  return finish(ctx, notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret, budget);
 }
 
 function pinNotes(problems: readonly Problem[]): string[] {
@@ -149,8 +155,18 @@ function pinNotes(problems: readonly Problem[]): string[] {
 // The prompt and its parts are redacted together, and a prompt found clean before is not
 // redacted again (security/remembered.ts): an unchanged repository gives the same prompt
 // at every session start.
-async function finish(ctx: Context, prompt: string, parts: ResumeParts, allowSecret: boolean): Promise<Resume> {
+async function finish(
+  ctx: Context,
+  prompt: string,
+  parts: ResumeParts,
+  allowSecret: boolean,
+  budget?: Within,
+): Promise<Resume> {
   if (allowSecret) return { prompt, redacted: [], parts };
-  const [scrubbed, scrubbedParts] = await scrubRemembered([prompt, parts] as const, openClean(ctx.cacheFile, RULES));
+  const [scrubbed, scrubbedParts] = await scrubRemembered(
+    [prompt, parts] as const,
+    openClean(ctx.cacheFile, RULES),
+    budget,
+  );
   return { prompt: scrubbed.value, redacted: scrubbed.kinds, parts: scrubbedParts.value };
 }

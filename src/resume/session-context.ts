@@ -9,7 +9,7 @@ import { renderPin, type PromptPin, type ResumeParts } from './prompt.js';
 import { code } from '../store/markdown.js';
 import { TITLE } from '../store/sections.js';
 
-const SESSION_CONTEXT_LIMIT = 10_000;
+export const SESSION_CONTEXT_LIMIT = 10_000;
 
 export interface SessionContext {
   text: string;

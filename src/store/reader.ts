@@ -12,9 +12,11 @@ import {
   HANDOFFS_PREFIX,
   needsParsing,
   NOT_A_FILE,
+  ITEM_MAX_BYTES,
   parseTree,
   PINS_PREFIX,
   SYMLINK_REFUSED,
+  tooLarge,
   type Parsers,
   type Tree,
   type TreeFile,
@@ -22,7 +24,7 @@ import {
 import { assertInside } from '../security/guard.js';
 
 // Taken, not imported: see store/fs.ts.
-const { readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
+const { readdirSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 /**
  * The item files of a directory, and why one is not read: a symbolic link is never
@@ -59,7 +61,10 @@ export async function readWorkTree(root: string): Promise<TreeFile[]> {
         continue;
       }
       try {
-        files.push({ path: `${prefix}${name}`, text: readFileSync(path.join(dir, name), 'utf8') });
+        // A file over the limit is refused by its size, without reading it.
+        const size = statSync(path.join(dir, name)).size;
+        if (size > ITEM_MAX_BYTES) files.push({ path: `${prefix}${name}`, refused: tooLarge(size) });
+        else files.push({ path: `${prefix}${name}`, text: readFileSync(path.join(dir, name), 'utf8') });
       } catch (error) {
         // Deleted between the listing and the read: it is simply not there.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

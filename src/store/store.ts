@@ -8,7 +8,7 @@ import type { Pin } from './pin.js';
 import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.js';
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
-import { itemKind, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
+import { ITEM_MAX_BYTES, itemKind, tooLarge, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
 import { assertInside, isSymlink } from '../security/guard.js';
 
 export interface Loaded<T> {
@@ -63,6 +63,8 @@ export async function reread<T extends Handoff | Pin>(ctx: RunContext, item: T):
   const full = path.resolve(ctx.root, item.file);
   if (await isSymlink(full)) throw new HandoffError(`${item.file}: ${SYMLINK_REFUSED}`);
   const text = (await readText(full)) ?? '';
+  const bytes = Buffer.byteLength(text);
+  if (bytes > ITEM_MAX_BYTES) throw new HandoffError(`${item.file}: ${tooLarge(bytes)}`);
   if (itemKind(item.file) === 'pin') return (await import('./pin.js')).parsePin(text, item.file) as T;
   return (await import('./handoff.js')).parseHandoff(text, item.file) as T;
 }
@@ -117,8 +119,18 @@ export async function findItem<T extends { meta: { id: string } }>(
   }
 }
 
+/** Nothing over the readers' limit is written: it would be refused at every read after. */
+function assertSize(ctx: RunContext, file: string, content: string): void {
+  const bytes = Buffer.byteLength(content);
+  if (bytes > ITEM_MAX_BYTES)
+    throw new HandoffError(
+      `${ctx.rel(file)}: would be ${bytes} bytes; a handoff or pin may be at most ${ITEM_MAX_BYTES} (1 MiB): nothing written`,
+    );
+}
+
 export async function createItem(ctx: RunContext, dir: string, id: string, content: string): Promise<string> {
   const file = path.join(dir, `${id}.md`);
+  assertSize(ctx, file, content);
   await assertInside(ctx.root, dir, ctx.rel(dir));
   await sweep(ctx, dir);
   await createFileAtomic(file, content);
@@ -128,6 +140,7 @@ export async function createItem(ctx: RunContext, dir: string, id: string, conte
 
 export async function rewriteItem(ctx: RunContext, relFile: string, content: string): Promise<void> {
   const file = path.resolve(ctx.root, relFile);
+  assertSize(ctx, file, content);
   await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
   await sweep(ctx, path.dirname(file));
   await replaceFileAtomic(file, content);
