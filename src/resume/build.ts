@@ -17,6 +17,7 @@ import { findItem, findOpenOnBranch, loadHandoffs, loadPins, warnProblems } from
 import type { Problem } from '../store/tree.js';
 import { readTemplate } from '../store/templates.js';
 import type { Within } from './budget.js';
+import { firstAuthor, fromSomeoneElse, provenanceNote } from './provenance.js';
 
 const SHOWN_COMMITS = 20;
 /** Paths passed to one git command at most (Windows allows 32,767 characters in a command line). */
@@ -129,12 +130,20 @@ export async function buildResume(
   // Git answers in other processes while the handoff's own parts are prepared here.
   const asked = gatherSince(ctx, git, handoff);
   asked.catch(() => {}); // awaited below: should handoffParts throw, its failure is still handled
+  const whose = Promise.all([firstAuthor(git, handoff.file), git.config('user.email').catch(() => null)]);
+  whose.catch(() => {});
   const own = handoffParts(handoff);
   const since = await asked;
+  const from = fromSomeoneElse(...(await whose));
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
-  const parts: ResumeParts = { ...own, pins: promptPins(await pinsInPlay(activePins(pins.items), inPlay)), since };
+  const parts: ResumeParts = {
+    ...own,
+    pins: promptPins(await pinsInPlay(activePins(pins.items), inPlay)),
+    since,
+    ...(from ? { from } : {}),
+  };
   // Said in the prompt itself, not only on stderr: the agent reading it must know.
-  const notes: string[] = [];
+  const notes: string[] = from ? [provenanceNote(from)] : [];
   if (handoff.meta.status !== 'open') {
     notes.push(
       `Note: this handoff is ${handoff.meta.status === 'done' ? 'marked done' : `superseded${handoff.meta.superseded_by ? ` by ${handoff.meta.superseded_by}` : ''}`}; its work may be finished or continued elsewhere.`,
