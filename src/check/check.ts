@@ -136,7 +136,13 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const changes = base ? await changedSince(git, base) : null;
   const pinChanges = changes && base ? await changedPins(git, tree, base, changes) : [];
   findings.push(...pinReviewFindings(pinChanges));
-  if (changes && base) findings.push(...handoffReviewFindings(await changedHandoffs(git, tree, base, changes)));
+  if (changes && base) {
+    findings.push(...handoffReviewFindings(await changedHandoffs(git, tree, base, changes)));
+    const { agentFileFindings } = await import('./agent-review.js');
+    const agentFindings = await agentFileFindings(ctx, git, base);
+    for (const f of agentFindings) changes.set(f.file, 'modified');
+    findings.push(...agentFindings);
+  }
   const reported = (changes ? findings.filter((f) => changes.has(f.file) || f.rule === 'roadmap') : findings).sort(
     (a, b) =>
       a.file !== b.file
