@@ -36,7 +36,18 @@ const HOOKS: Record<string, HookSpec> = {
   'opencode-pre-compact': { agent: 'OpenCode', run: compact('text') },
   'pi-session-start': { agent: 'pi', run: sessionStart },
   'pi-pre-compact': { agent: 'pi', run: compact('json') },
+  probe: { agent: '', run: probeAnswer },
 };
+
+/** Every hook name, for the help and the error that lists them. */
+export const HOOK_NAMES = Object.keys(HOOKS);
+
+/** `agent install` and `agent status` run the hook command with this: which CLI it reached, nothing changed. */
+async function probeAnswer(ctx: Context): Promise<void> {
+  const { version } = await import('../core/version.js');
+  const { currentCli } = await import('../git-hooks/hook-files.js');
+  answer(ctx, { probe: 'ok', version: version(), bin: currentCli().bin });
+}
 
 /**
  * How a compaction hook answers: Claude Code (and our OpenCode plugin) paste stdout as
@@ -194,7 +205,7 @@ export async function run(ctx: Context, args: ArgsOf<'hook'>): Promise<Outcome> 
   const name = args.positionals[0];
   const hook = HOOKS[name];
   if (!hook) {
-    ctx.stderr(`handoff: warning: no hook named '${name}'; expected one of ${Object.keys(HOOKS).join(', ')}`);
+    ctx.stderr(`handoff: warning: no hook named '${name}'; expected one of ${HOOK_NAMES.join(', ')}`);
     return;
   }
   const raw = ctx.stdinIsTTY() ? '' : new TextDecoder().decode(await ctx.readStdin());

@@ -113,6 +113,36 @@ const commandsOf = (group: unknown): unknown[] => {
   return Array.isArray(hooks) ? hooks : [];
 };
 
+/** The hook object addHooks writes for an entry, in the order it writes its keys. */
+export function hookObject(entry: HookEntry): Json {
+  return {
+    ...(entry.name ? { name: entry.name } : {}),
+    type: 'command',
+    command: entry.command,
+    ...(entry.timeout ? { timeout: entry.timeout } : {}),
+  };
+}
+
+export interface FoundHook {
+  event: string;
+  /** The matcher of the group that holds the hook (undefined when it has none). */
+  matcher: unknown;
+  hook: Json;
+}
+
+/** Every command hook in the file, with its event and its group's matcher. */
+export function listHooks(text: string | undefined, file: string): FoundHook[] {
+  const settings = read(text ?? '', file);
+  const hooks = (settings.hooks as Json | undefined) ?? {};
+  return Object.entries(hooks).flatMap(([event, list]) =>
+    (Array.isArray(list) ? list : []).flatMap((g) =>
+      commandsOf(g)
+        .filter((h): h is Json => typeof (h as Json | null)?.command === 'string')
+        .map((hook) => ({ event, matcher: (g as Json).matcher, hook })),
+    ),
+  );
+}
+
 /** Commands of every hook under `event`. */
 export function installedCommands(text: string | undefined, event: string, file: string): string[] {
   const settings = read(text ?? '', file);
@@ -134,12 +164,7 @@ export function addHooks(
   for (const entry of entries) {
     const settings = read(out, file);
     if (installedCommands(out, entry.event, file).includes(entry.command)) continue;
-    const hook = {
-      ...(entry.name ? { name: entry.name } : {}),
-      type: 'command',
-      command: entry.command,
-      ...(entry.timeout ? { timeout: entry.timeout } : {}),
-    };
+    const hook = hookObject(entry);
     const group = { ...(entry.matcher ? { matcher: entry.matcher } : {}), hooks: [hook] };
     const list = (settings.hooks as Json | undefined)?.[entry.event];
     if (list !== undefined && !Array.isArray(list))
@@ -155,12 +180,11 @@ export function addHooks(
 /** Removes exactly the hooks whose command `isOurs` accepts, and the containers that held only them. */
 export function removeHooks(
   text: string,
-  isOurs: (command: string) => boolean,
+  isOurs: (command: string, found: FoundHook) => boolean,
   file: string,
 ): { text: string; removed: string[] } {
   let out = text;
   const removed: string[] = [];
-  const ours = (h: unknown) => typeof (h as Json | null)?.command === 'string' && isOurs((h as Json).command as string);
   for (;;) {
     const settings = read(out, file);
     const hooks = (settings.hooks as Json | undefined) ?? {};
@@ -169,6 +193,9 @@ export function removeHooks(
       if (!Array.isArray(list)) continue;
       list.forEach((group, g) => {
         const inner = commandsOf(group);
+        const ours = (h: unknown) =>
+          typeof (h as Json | null)?.command === 'string' &&
+          isOurs((h as Json).command as string, { event, matcher: (group as Json | null)?.matcher, hook: h as Json });
         const i = inner.findIndex(ours);
         if (path || i === -1) return;
         removed.push((inner[i] as Json).command as string);

@@ -249,7 +249,7 @@ export const COMMANDS = [
     positionals: [
       {
         name: 'name',
-        describe: 'claude-session-start, claude-pre-compact, claude-meter, gemini-session-start or gemini-pre-compress',
+        describe: `one of ${agentHook.HOOK_NAMES.join(', ')}`,
         required: true,
       },
     ],
