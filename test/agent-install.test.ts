@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo } from './helpers.js';
 import { hookCommand } from '../src/agents/hook-command.js';
 
-const RECORDED = "handoff: recorded the CLI in this clone's git config (handoff.node, handoff.bin) for the agents' hook command\n";
+const RECORDED =
+  "handoff: recorded the CLI in this clone's git config (handoff.node, handoff.bin) for the agents' hook command\n";
 const FORGOTTEN = "handoff: removed handoff.node and handoff.bin from this clone's git config\n";
 
 // Existing project settings with other hooks, permissions and (JSONC) comments.
@@ -88,7 +89,7 @@ describe('handoff agent install claude', () => {
       `handoff: .claude/commands/handoff.md: removed\nhandoff: .claude/settings.json: removed 2 handoff hooks\n${FORGOTTEN}`,
     );
     expect(repo.read('.claude/settings.json')).toBe(CLAUDE_SETTINGS);
-    expect(repo.git('config', '--local', '--get-regexp', '^handoff\\.(node|bin)$').trim()).toBe('');
+    expect(repo.read('.git/config')).not.toMatch(/\bnode =|\bbin =/);
   });
 
   it('creates the settings file, adds the opt-in meter hook, and removes everything it added, files and folders too', () => {
@@ -153,8 +154,7 @@ describe('instruction-file blocks', () => {
       'handoff: .codex/hooks.json: added the SessionStart, PreCompact hooks for Codex CLI\nhandoff: AGENTS.md: added the handoff block for Codex CLI\n',
     );
     expect(repo.read('AGENTS.md')).toContain('read `.handoff/ROADMAP.md` if it exists');
-    expect(r.stderr).toContain(RECORDED
-    );
+    expect(r.stderr).toContain(RECORDED);
     // Codex skips untrusted hooks without a word: the install says how to trust them.
     expect(r.stderr).toContain('trust_level = "trusted"');
     const hooks = JSON.parse(repo.read('.codex/hooks.json'));
@@ -186,7 +186,7 @@ describe('instruction-file blocks', () => {
     expect(repo.read('AGENTS.md')).toBe(`${text}\n## Later section\n`);
 
     expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe(
-      `handoff: .codex/hooks.json: removed 2 handoff hooks and the file, which held nothing else\nhandoff: AGENTS.md: removed the handoff block\n${FORGOTTEN}`,
+      `handoff: .codex/hooks.json: removed 2 handoff hooks and the file, which held nothing else\nhandoff: AGENTS.md: removed the handoff block\n`,
     );
     expect(repo.read('AGENTS.md')).toBe(`${original}\n## Later section\n`);
   });
@@ -224,7 +224,9 @@ describe('instruction-file blocks', () => {
     expect(block).toContain(`\n\`\`\`\`text\n${first}\n\`\`\`\`\n`);
     const second = 'Never edit generated files.';
     const pinned = repo.handoff(['pin', second]);
-    expect(pinned.stderr).toContain('handoff: GEMINI.md: brought the handoff block up to date (the pinned constraints)');
+    expect(pinned.stderr).toContain(
+      'handoff: GEMINI.md: brought the handoff block up to date (the pinned constraints)',
+    );
     const refreshed = repo.read('GEMINI.md');
     expect(refreshed).toContain(`\n\`\`\`text\n${second}\n\`\`\`\n`);
     expect(refreshed).toContain(first);

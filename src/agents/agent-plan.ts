@@ -4,8 +4,16 @@
 // `installWrites` on a pull request's files to flag an edit to ours (a command appended to our
 // SessionStart hook, a changed plugin), since any such edit is a write install would undo.
 import type { AgentSpec, OwnedFile } from './agents.js';
-import { hookCommand, isOurCommand } from './hook-command.js';
-import { addHooks, hookObject, listHooks, removeHooks, type FoundHook, type HookEntry } from './hook-settings.js';
+import { hookCommand, hookNameOf, isOurCommand } from './hook-command.js';
+import {
+  addHooks,
+  hookObject,
+  listHooks,
+  removeHooks,
+  replaceHooks,
+  type FoundHook,
+  type HookEntry,
+} from './hook-settings.js';
 import { hasBlock, upsertBlock } from './marked-block.js';
 
 export interface PlanInput {
@@ -74,21 +82,32 @@ export function installWrites(agent: AgentSpec, input: PlanInput): PlannedWrite[
     const before = input.read(file);
     const all = settingsEntries(agent, true);
     // A hook of ours that is not exactly what we write (tampered with, or from an older
-    // version) is taken out, so the one we add is not a second beside it.
-    const stale =
+    // version) is put right where it stands, or taken out, so the one we add is not a
+    // second beside it.
+    const fixed =
       before === undefined
+        ? { text: undefined, replaced: 0 }
+        : replaceHooks(
+            before,
+            (f) =>
+              isOurCommand(f.hook.command as string) && !exact(f, all)
+                ? all.find((e) => e.event === f.event && hookNameOf(e.command) === hookNameOf(f.hook.command as string))
+                : undefined,
+            file,
+          );
+    const stale =
+      fixed.text === undefined
         ? { text: undefined, removed: [] as string[] }
-        : removeHooks(before, (command, found) => isOurCommand(command) && !exact(found, all), file);
+        : removeHooks(fixed.text, (command, found) => isOurCommand(command) && !exact(found, all), file);
     const present = (e: HookEntry) =>
       listHooks(stale.text, file).some((f) => f.event === e.event && f.hook.command === e.command);
     const wanted = settingsEntries(agent, input.meter || (agent.settings.meter ?? []).some(present));
     const { text, added } = addHooks(stale.text, wanted, file);
     const parts: string[] = [];
-    if (stale.removed.length > 0)
-      parts.push(
-        `replaced ${stale.removed.length} hook${stale.removed.length === 1 ? '' : 's'} that differed from what install writes`,
-      );
-    if (added.length > 0 && stale.removed.length === 0)
+    const changed = fixed.replaced + stale.removed.length;
+    if (changed > 0)
+      parts.push(`replaced ${changed} hook${changed === 1 ? '' : 's'} that differed from what install writes`);
+    if (added.length > stale.removed.length)
       parts.push(`added the ${added.map((h) => h.event).join(', ')} hook${added.length === 1 ? '' : 's'}`);
     writes.push({ file, kind: 'hooks', before, after: text, change: text === before ? '' : parts.join('; ') });
   }
@@ -149,7 +168,14 @@ export function verifyAgent(agent: AgentSpec, input: PlanInput): Verified[] {
           : installed.length === 0
             ? 'missing'
             : 'partly installed';
-    out.push({ file, kind: 'hooks', state, installed, modified, missing: missing.filter((e) => !modified.includes(e)) });
+    out.push({
+      file,
+      kind: 'hooks',
+      state,
+      installed,
+      modified,
+      missing: missing.filter((e) => !modified.includes(e)),
+    });
   }
   for (const owned of agent.files ?? []) {
     const text = input.read(owned.file);

@@ -136,7 +136,9 @@ async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
       ctx.stderr(`handoff: ${ctx.rel(file)}: removed ${n} and the file, which held nothing else`);
     } else {
       if (removed.length > 0) await replaceFileAtomic(file, text);
-      ctx.stderr(`handoff: ${ctx.rel(file)}: ${removed.length > 0 ? `removed ${n}` : 'no handoff hooks; nothing changed'}`);
+      ctx.stderr(
+        `handoff: ${ctx.rel(file)}: ${removed.length > 0 ? `removed ${n}` : 'no handoff hooks; nothing changed'}`,
+      );
     }
   }
   if (agent.block) {
@@ -165,7 +167,8 @@ async function forgetCli(ctx: Context): Promise<void> {
   const git = await ctx.git();
   const had = (await git.unsetLocalConfig(CONFIG_NODE)) || false;
   const hadBin = await git.unsetLocalConfig(CONFIG_BIN);
-  if (had || hadBin) ctx.stderr(`handoff: removed ${CONFIG_NODE}${hadBin ? ` and ${CONFIG_BIN}` : ''} from this clone's git config`);
+  if (had || hadBin)
+    ctx.stderr(`handoff: removed ${CONFIG_NODE}${hadBin ? ` and ${CONFIG_BIN}` : ''} from this clone's git config`);
 }
 
 /** The folders install created for a file, once they hold nothing else. */

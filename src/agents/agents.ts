@@ -95,7 +95,11 @@ export const AGENTS: AgentSpec[] = [
     block: agentsMd,
     // A project extension (loaded without approval): the resume prompt every turn, a handoff before compaction.
     files: [
-      { file: '.pi/extensions/git-handoff.ts', template: 'pi-extension.ts', hooks: ['pi-session-start', 'pi-pre-compact'] },
+      {
+        file: '.pi/extensions/git-handoff.ts',
+        template: 'pi-extension.ts',
+        hooks: ['pi-session-start', 'pi-pre-compact'],
+      },
     ],
   },
   {
