@@ -197,6 +197,15 @@ export const COMMANDS = [
     load: (): Promise<CommandModule> => import('../handoff/reopen.js'),
   },
   {
+    name: 'mcp',
+    describe:
+      'serve this repository to MCP clients on stdio: tools resume, pins, search, new (needs @modelcontextprotocol/server)',
+    positionals: [],
+    options: {},
+    examples: [['claude mcp add handoff -- handoff mcp', 'register it with Claude Code (docs/agents.md: every agent)']],
+    load: (): Promise<CommandModule> => import('../mcp/mcp.js'),
+  },
+  {
     name: 'sessions',
     describe: 'list the agent sessions found for this repository, newest first',
     positionals: [],
