@@ -126,6 +126,28 @@ describe('the hook command finds the CLI', () => {
   });
 });
 
+describe('handoff hook --help', () => {
+  it('lists every hook an agent calls', () => {
+    const repo = makeRepo();
+    const help = repo.handoff(['hook', '--help']).stdout.replace(/\s+/g, ' ');
+    for (const name of [
+      'claude-session-start',
+      'claude-pre-compact',
+      'claude-meter',
+      'codex-session-start',
+      'codex-pre-compact',
+      'gemini-session-start',
+      'gemini-pre-compress',
+      'opencode-session-start',
+      'opencode-pre-compact',
+      'pi-session-start',
+      'pi-pre-compact',
+      'probe',
+    ])
+      expect(help, name).toContain(name);
+  });
+});
+
 describe('a hook of ours changed by a pull request', () => {
   it('status flags it; install replaces it instead of adding a second beside it', () => {
     const repo = makeRepo();
