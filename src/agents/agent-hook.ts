@@ -5,8 +5,8 @@
 // the command is marked fail-open in spec.ts, so an internal error is a warning on
 // stderr and exit 0: a broken handoff never stops an agent from starting.
 import os from 'node:os';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import { HOOK_NAMES, type ArgsOf, type HookName, type Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { addToSections } from '../handoff/draft-additions.js';
 import { continuationGoal, parseHookInput, type HookInput } from './hook-input.js';
 import { sessionContext } from '../resume/session-context.js';
@@ -14,7 +14,7 @@ import { buildResume } from '../resume/build.js';
 import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
 import { findOpenOnBranch } from '../store/store.js';
-import { truncate } from '../cli/output.js';
+import { truncate } from '../command/output.js';
 
 interface HookSpec {
   agent: string;
@@ -24,7 +24,7 @@ interface HookSpec {
 const compact = (style: CompactStyle) => (ctx: Context, input: HookInput, agent: string) =>
   preCompact(ctx, input, agent, style);
 
-const HOOKS: Record<string, HookSpec> = {
+const HOOKS: Record<HookName, HookSpec> = {
   'claude-session-start': { agent: 'Claude Code', run: sessionStart },
   'claude-pre-compact': { agent: 'Claude Code', run: compact('text') },
   'claude-meter': { agent: 'Claude Code', run: meter },
@@ -38,9 +38,6 @@ const HOOKS: Record<string, HookSpec> = {
   'pi-pre-compact': { agent: 'pi', run: compact('json') },
   probe: { agent: '', run: probeAnswer },
 };
-
-/** Every hook name, for the help and the error that lists them. */
-export const HOOK_NAMES = Object.keys(HOOKS);
 
 /** `agent install` and `agent status` run the hook command with this: which CLI it reached, nothing changed. */
 async function probeAnswer(ctx: Context): Promise<void> {
@@ -134,7 +131,7 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
   ctx.stderr(line);
   if (style === 'text') {
     const { loadPins } = await import('../store/store.js');
-    const { activePins } = await import('../pins/scope.js');
+    const { activePins } = await import('../store/pin-scope.js');
     const pins = activePins((await loadPins(ctx)).items);
     const lines = [`The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`];
     if (pins.length > 0)
@@ -186,7 +183,7 @@ async function meter(ctx: Context, input: HookInput, agent: string): Promise<voi
   const usage = lastUsage(await readTranscriptTail(input.transcript_path));
   if (!usage) return;
   // One formula with `handoff meter`: the same tokens, the same window (model, else config), the same threshold.
-  const { computeMeter } = await import('./meter-usage.js');
+  const { computeMeter } = await import('../transcripts/meter-usage.js');
   const configWindow = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || ctx.config.context_window;
   const m = computeMeter(
     { contextTokens: usage.tokens, ...(usage.model ? { model: usage.model } : {}) },
@@ -203,7 +200,7 @@ async function meter(ctx: Context, input: HookInput, agent: string): Promise<voi
 
 export async function run(ctx: Context, args: ArgsOf<'hook'>): Promise<Outcome> {
   const name = args.positionals[0];
-  const hook = HOOKS[name];
+  const hook = (HOOKS as Record<string, HookSpec | undefined>)[name];
   if (!hook) {
     ctx.stderr(`handoff: warning: no hook named '${name}'; expected one of ${HOOK_NAMES.join(', ')}`);
     return;

@@ -5,8 +5,8 @@
 // command once, and reads the agent's latest session for the pins.
 import { mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { AGENTS, type AgentSpec } from './agents.js';
 import { FileFormatError, UsageError } from '../core/errors.js';
 import { removeHooks } from './hook-settings.js';
@@ -14,7 +14,7 @@ import { removeBlock } from './marked-block.js';
 import { deleteFile } from './agent-files.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';
-import { homeShort, printJson } from '../cli/output.js';
+import { homeShort, printJson } from '../command/output.js';
 import { blockContent } from './pins-block.js';
 import { installWrites, isOurFile, verifyAgent, type PlanInput, type Verified } from './agent-plan.js';
 import { CONFIG_BIN, CONFIG_NODE, isOurCommand, recordable } from './hook-command.js';

@@ -2,12 +2,12 @@
 // receive the pins? Read from the agent's own session file (what it recorded as passed to
 // the model: hook output, injected context), not from our belief that the hook ran. And
 // when the last compaction handoff was written.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import type { Agent } from '../transcripts/events.js';
-import { activePins } from '../pins/scope.js';
+import { activePins } from '../store/pin-scope.js';
 import { loadHandoffs, loadPins } from '../store/store.js';
 import { pinSearch } from './pins-seen.js';
-import { homeShort } from '../cli/output.js';
+import { homeShort } from '../command/output.js';
 
 /** Our agent names and the transcript readers' names for them. */
 const SESSION_AGENT: Record<string, Agent> = {

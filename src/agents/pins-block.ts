@@ -5,8 +5,8 @@
 // reads the new pins, not the ones before), and Gemini CLI's session-start hook does too,
 // for a change that came in through a merge or a checkout.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
-import { activePins } from '../pins/scope.js';
+import type { Context } from '../command/context.js';
+import { activePins } from '../store/pin-scope.js';
 import { loadPins } from '../store/store.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';

@@ -1,8 +1,8 @@
 // `handoff mcp`: an MCP server on stdio, so any MCP client can pull what hooks cannot push
 // (the resume prompt, the pins, past handoffs) and write a handoff. The SDK is an optional
 // peer dependency: without it, one line says how to install it.
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { HandoffError } from '../core/errors.js';
 
 const PACKAGE = '@modelcontextprotocol/server';

@@ -4,7 +4,7 @@
 // needed beside it. stdout is the protocol's: everything we say goes to stderr.
 import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { version } from '../core/version.js';
 import { newHandoff, pins, resume, search, SECTION_NAMES, type ToolAnswer } from './tools.js';
 

@@ -2,11 +2,11 @@
 // `handoff resume` prints, `pins` the active pins byte for byte, `search` past handoffs,
 // `new` writes a handoff from a goal and section texts merged into the draft (which carries
 // the open handoff's state), like `handoff new` with a reviewed body.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
 import { SECTIONS } from '../store/sections.js';
 import { loadHandoffs, loadPins } from '../store/store.js';
-import { activePins } from '../pins/scope.js';
+import { activePins } from '../store/pin-scope.js';
 import { checkText } from '../store/pin.js';
 import { renderHit, searchHandoffs } from './search.js';
 
