@@ -62,10 +62,10 @@ const tarball = path.join(
     .pop() ?? '',
 );
 
-/** Runs the SessionStart command from the settings file, as the agent would. */
-function measure(dir, PATH) {
+/** Runs the SessionStart command from the settings file, as the agent would (or `direct`, a command given). */
+function measure(dir, PATH, direct) {
   const settings = JSON.parse(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'));
-  const command = settings.hooks.SessionStart.at(-1).hooks[0].command;
+  const command = direct ?? settings.hooks.SessionStart.at(-1).hooks[0].command;
   const input = JSON.stringify({ session_id: 'bench', hook_event_name: 'SessionStart', source: 'startup', cwd: dir });
   const env = { ...base, PATH };
   const probe = spawnSync('sh', ['-c', command.replace(/^handoff_hook=[a-z-]+;/, 'handoff_hook=probe;')], {
@@ -90,6 +90,12 @@ function measure(dir, PATH) {
 }
 
 function report(kind, dir, PATH, git) {
+  // The same hook with the CLI named outright: what finding it costs is the difference.
+  const cli = `'${git('config', '--get', 'handoff.node').toString().trim()}' '${(spawnSync('sh', ['-c', 'readlink -f node_modules/.bin/handoff 2>/dev/null || git config --get handoff.bin'], { cwd: dir, env: base, encoding: 'utf8' }).stdout ?? '').trim()}' hook claude-session-start`;
+  const direct = measure(dir, PATH, cli);
+  console.log(
+    `${kind.padEnd(15)} named outright ${direct.ms.toFixed(1).padStart(6)} ms  pins ${direct.pinned ? 'yes' : 'NO '}`,
+  );
   const as = measure(dir, PATH);
   console.log(
     `${kind.padEnd(15)} installed     ${as.ms.toFixed(1).padStart(7)} ms  pins ${as.pinned ? 'yes' : 'NO '}  ${as.reached}`,
