@@ -2,8 +2,8 @@
 // sentence (who said it, an earlier decision, a command that had just failed, the question
 // the agent had asked). Pure; measured on test/fixtures/sentence-corpus.jsonl by
 // bench/sentences.js.
-import { answers, isConstraint, isDecision, isQuestion, isRejection } from './sentence-rules.js';
-import { replacedSubjects } from '../handoff/decisions.js';
+import { isAbandoned, isChoice, isReversal } from './choice-rules.js';
+import { answers, isConstraint, isOpenQuestion, isRejection } from './sentence-rules.js';
 
 export type SentenceClass = 'decision' | 'reversal' | 'abandoned' | 'question' | 'answer' | 'constraint' | 'none';
 export const CLASSES: readonly SentenceClass[] = [
@@ -26,20 +26,17 @@ export interface SentenceContext {
   question?: string;
 }
 
-const fold = (t: string) => ` ${t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
-
 export function classify(text: string, ctx: SentenceContext): SentenceClass {
-  if (ctx.speaker === 'user') {
-    if (ctx.question && answers(text, ctx.question)) return 'answer';
-    if (isRejection(text)) return 'abandoned';
-    if (isConstraint(text)) return 'constraint';
-    return 'none';
-  }
-  if (isDecision(text)) {
-    const earlier = ctx.earlier ? fold(ctx.earlier) : '';
-    if (earlier && replacedSubjects(text).some((s) => earlier.includes(` ${s} `))) return 'reversal';
-    return 'decision';
-  }
-  if (isQuestion(text)) return 'question';
+  const user = ctx.speaker === 'user';
+  if (user && ctx.question && answers(text, ctx.question)) return 'answer';
+  if (user && isRejection(text)) return 'abandoned';
+  // Right after a failure, dropping something gives up an approach; otherwise, with an
+  // earlier decision standing, it replaces that decision.
+  if (!user && ctx.failed !== undefined && isAbandoned(text, true)) return 'abandoned';
+  if (ctx.earlier && isReversal(text, ctx.earlier)) return 'reversal';
+  if (!user && isAbandoned(text, false)) return 'abandoned';
+  if (user && isConstraint(text)) return 'constraint';
+  if (isChoice(text)) return 'decision';
+  if (isOpenQuestion(text, ctx.speaker)) return 'question';
   return 'none';
 }

@@ -1,0 +1,106 @@
+// Choices in a transcript's sentences, sorted by classes of wording rather than by phrases:
+// a decision (a choice verb, a passive "was chosen", a "Decision:" label, or a plan with a
+// contrast or a reason), a reversal (a change-of-plan cue against an earlier decision that
+// shares a word with it), an approach given up (a failure and a cue of dropping it, or the
+// failing command just before). Pure; measured by bench/sentences.js.
+import { MAX_QUOTE } from './sentence-rules.js';
+
+/** Markdown list markers and emphasis: the extractor strips the first; both carry no meaning here. */
+export const plain = (s: string) =>
+  s
+    .replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '')
+    .replace(/\*\*|__/g, '')
+    .replace(/^#{1,6}\s+/, '')
+    .trim();
+
+// A label that opens the sentence and names what follows as chosen.
+const LABEL =
+  /^(?:(?:design |final |my |our )?decision|decided|chosen approach|approach(?: chosen)?|(?:the |okay,? |ok,? |so,? )?plan|choice|resolution|my call|going forward|we went with|here['’]s the (?:approach|plan))\s*(?:[:—–]|-\s)/i;
+// Verbs that pick one option: enough on their own.
+const PICK =
+  /\b(?:(?<!to )go(?:ing)? (?:with|for)|went (?:with|for)|stick(?:ing)? with|settled? on|opt(?:ed|ing)? (?:for|to)|decided (?:to|on)|decide to|(?:i|we) (?:chose|choose|picked|pick)|choosing|the (?:choice|decision) is|take the approach|(?:let['’]s|we['’]ll|i['’]ll) (?:do|take|use|try) the [\w\s-]{1,30}? (?:version|option|variant|approach|layout|one)|the (?:cleanest|simplest|safest|best|most robust) (?:option|choice|approach|way) is)\b/i;
+// "decided to look at the file": a choice of the next step, not of the work.
+const STEP = /\bdecided? to (?:look|read|check|see|start|run|try|take|begin|dig|investigate)\b/i;
+// A commitment (modal, let's, a future or present "we"/"the X will") to a verb that shapes the work.
+const COMMIT =
+  /\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|let us|we should|i['’]m going to|we['’]re going to|i am going to|we are going to|i make|we take|we go|we use|we keep|will be used|will be|goes through|(?:i|we) (?:would|'d) rather)\b(?:[^.;]|\.(?!\s)){0,100}?\b(?:use|using|switch|catch|keep|store|stores|move|drop|stop|remove|adopt|write|render|put|make|implement|take|pin|run|live|ship|return|do(?: that)?|be)\b/i;
+// A contrast or a reason turns a commitment into a choice.
+const WHY =
+  /\b(?:because|since|so that|so (?!far\b)|instead(?: of)?|rather than|to avoid|as it|which (?:keeps|avoids|means|already|gives)|for (?:now|consistency|simplicity)|is enough|suffices|is (?:simpler|faster|safer|cleaner|more)|more (?:simple|appropriate)|not\s+[\p{L}\p{N}`'"]+\s*[,.;]?$)|, not\b|;\s*no\b/iu;
+const PASSIVE =
+  /\b(?:was|were|is|has been|have been|will be) (?:chosen|picked|selected|decided|preferred|adopted)\b|\b(?:decided|agreed) that\b/i;
+
+// A commitment of any verb against an alternative: "let's mock httpx instead of completion".
+const COMMITTED =
+  /\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|we should|it should|(?:i|we)['’]d rather|i['’]m going to|we['’]re going to)\b/i;
+const AGAINST = /\b(?:instead of|rather than)\b|^instead,|\binstead\b(?=[^.]{0,20}$)/i;
+// An imperative choice, as a user or a bullet list states one: "Use pino for logging (...)", "instead use tqdm".
+const IMPERATIVE =
+  /^(?:use|store|keep|prefer|adopt|pick|render|ship)\b[^.;]{2,80}?(?:\(|\bfor\b|\binstead\b|\brather than\b|,\s*not\b)|\binstead,? use\b/i;
+// A component's settled future: "the cache key will be the content hash", "going forward the API returns ...".
+const SETTLED =
+  /^(?:(?:after [^,]{3,40},\s*)?(?:the|our|all|every|each) (?!change)[\w\s`.-]{1,40}? will (?:use|be used|be stored|be)\b|(?:going forward|from now on),?\s)/i;
+// Giving something a role: "we'll use Exception as a general catch-all".
+const ROLE = /\b(?:use|using|treat)\s+\S+\s+as (?:a|an|the)\b/i;
+
+export function isChoice(sentence: string): boolean {
+  const s = plain(sentence);
+  if (s.length > MAX_QUOTE || s.endsWith('?') || STEP.test(s)) return false;
+  return (
+    LABEL.test(s) ||
+    PICK.test(s) ||
+    PASSIVE.test(s) ||
+    IMPERATIVE.test(s) ||
+    SETTLED.test(s) ||
+    (COMMIT.test(s) && (WHY.test(s) || ROLE.test(s))) ||
+    (COMMITTED.test(s) && AGAINST.test(s))
+  );
+}
+
+// Turning away from what was decided before.
+const CHANGE =
+  /\b(?:actually|on (?:second thought|reflection)|scratch|scrap|change of (?:plan|approach|direction)|chang(?:e|ed) (?:my mind|the plan)|take that back|reconsider(?:ed)?|after all|never ?mind|forget|no longer|not anymore|no more|instead|rather than|switch(?:ing|ed)?|back to|go(?:ing)? back|revert(?:ing|ed)?|revis(?:ed|e)|replac(?:e|es|ed|ing)|swap(?:ped|ping|s)?|supersede[sd]?|in favou?r of|moving (?:off|away|back)|moved? (?:back|off|away)|drop(?:ping|ped)?|abandon(?:ing|ed)?|undo(?:ing)?|revers(?:ed|e)|now using|(?:is|are) gone|update:|than move)\b|~~|→|\bnot\s+[\p{L}\p{N}`'"]+\s*(?:[,.;]|$)/iu;
+// Words that point back at the earlier decision as a whole.
+const BACK =
+  /\b(?:scratch|scrap) (?:that|the)|never ?mind|change of (?:plan|direction|approach)|changed my mind|take that back|forget (?:what|that|it)|reconsidered|on second thought|revised decision|supersedes\b/i;
+
+const stems = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).map((w) => w.slice(0, 5)));
+const COMMON = new Set(['the', 'and', 'for', 'with', 'use', 'using', 'will', 'that', 'this', 'from', 'are', 'not']);
+
+/** A decision that replaces the earlier one: a cue of change, and the same subject (or a cue that points back). */
+export function isReversal(sentence: string, earlier: string): boolean {
+  const s = plain(sentence);
+  if (s.length > MAX_QUOTE || s.endsWith('?') || !CHANGE.test(s)) return false;
+  if (BACK.test(s)) return true;
+  const before = stems(earlier);
+  for (const w of stems(s)) if (!COMMON.has(w) && before.has(w)) return true;
+  return false;
+}
+
+// Something tried did not work...
+const FAILED =
+  /\b(?:did(?:n['’]t| not) (?:work|help|fix|resolve)|do(?:es)?(?:n['’]t| not) (?:work|help|fix|resolve)|(?:is|are)(?:n['’]t| not) (?:working|going anywhere|viable|worth)|not (?:working|viable|going anywhere|worth it)|no luck|dead end|still (?:fail|fails|failing|hangs?|times? out|races?|breaks?)|same (?:error|problem|crash|failure)|unworkable|won['’]t work|can['’]t work|cannot work|wrong (?:idea|approach)|a mistake|no difference|broke (?:more|it|the)|(?:is|was) blocked|impossible|pointless|fails? (?:again|on)|has failed|failed,|proved)\b/i;
+// ...and is given up.
+const DROP =
+  /\b(?:abandon(?:ing|ed)?|giv(?:e|ing) up|given (?:\w+ )?up|drop(?:ping|ped)? (?:it|that|this|the)|scrap(?:ping)?|revert(?:ing|ed)?|roll(?:ing|ed)? (?:it |that |this )?back|backing (?:it|that|this)(?: change)? out|undo(?:ing)?|remov(?:e|ed|ing) it|removed|set aside|discard(?:ing|ed)?|withdraw(?:ing)?|(?:won['’]t|not|no longer) (?:pursue|continue|chase)|not going that way|off the table|forget|leave this|put it back|moved? on|(?:try|something) (?:else|another|a different)|(?:better|different|another|other) (?:approach|way|route)|instead|stop (?:trying|chasing)|dropped|not worth)\b|~~/i;
+const GAVE_UP =
+  /^(?:tried and abandoned|abandoned(?: approach)?|dead end|what didn['’]t work|tried)\s*[:—–]|\b(?:giving up on|gave up on|given that up|abandon(?:ed|ing) (?:the|that|this)|not going that way|off the table)\b/i;
+
+// A verdict that the approach cannot work, whatever comes next.
+const HOPELESS =
+  /\b(?:dead end|not viable|(?:is|are)(?:n['’]t| not) (?:going anywhere|viable)|not going anywhere|unworkable|won['’]t work|can['’]t work|cannot work|wrong (?:idea|approach))\b/i;
+// Telling it afterwards: "I had started X, but ..., so I put it back".
+const TOLD =
+  /\b(?:i|we) (?:had started|started|tried|looked into|gave\b.{1,40}\ba try|attempted|experimented with)\b.*\bbut\b/i;
+// What the agent does next, right after a failure.
+const NEXT = /\b(?:i['’]ll|let me|let['’]s|i will|we['’]ll|switching|moving)\b/i;
+
+/** An approach the speaker gives up: a failure and a cue of dropping it, or a verdict or a new plan right after a failing command. */
+export function isAbandoned(sentence: string, afterFailure: boolean): boolean {
+  const s = plain(sentence);
+  if (s.length > MAX_QUOTE || s.endsWith('?')) return false;
+  if (GAVE_UP.test(s)) return true;
+  if (DROP.test(s) && (FAILED.test(s) || afterFailure || TOLD.test(s))) return true;
+  return afterFailure && (HOPELESS.test(s) || (FAILED.test(s) && NEXT.test(s)));
+}
