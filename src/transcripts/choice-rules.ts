@@ -15,10 +15,10 @@ export const plain = (s: string) =>
 
 // A label that opens the sentence and names what follows as chosen.
 const LABEL =
-  /^(?:(?:design |final |my |our )?decision|decided|chosen approach|approach(?: chosen)?|(?:the |okay,? |ok,? |so,? )?plan|choice|resolution|my call|going forward|we went with|here['’]s the (?:approach|plan))\s*(?:[:—–]|-\s)/i;
+  /^(?:(?:design |final |my |our )?decision|decided|chosen approach|approach(?: chosen)?|(?:the |okay,? |ok,? |so,? )?plan|choice|resolution|my call|going forward|we went with|conclusion|verdict|agreed|settled|final answer|outcome|here['’]s the (?:approach|plan))\s*(?:[:—–]|-\s)/i;
 // Verbs that pick one option: enough on their own.
 const PICK =
-  /\b(?:(?<!to )go(?:ing)? (?:with|for)|went (?:with|for)|stick(?:ing)? with|settled? on|opt(?:ed|ing)? (?:for|to)|decided (?:to|on)|decide to|(?:i|we) (?:chose|choose|picked|pick)|choosing|the (?:choice|decision) is|take the approach|(?:let['’]s|we['’]ll|i['’]ll) (?:do|take|use|try) the [\w\s-]{1,30}? (?:version|option|variant|approach|layout|one)|the (?:cleanest|simplest|safest|best|most robust) (?:option|choice|approach|way) is)\b/i;
+  /\b(?:(?<!(?:to|keep) )go(?:ing)? (?:with|for)|went (?:with|for)|stick(?:ing)? with|settled? on|opt(?:ed|ing)? (?:for|to)|decided (?:to|on)|decide to|(?:i|we) (?:chose|choose|picked|pick)|choosing|the (?:choice|decision) is|take the approach|(?:let['’]s|we['’]ll|i['’]ll) (?:do|take|use|try) the [\w\s-]{1,30}? (?:version|option|variant|approach|layout|one)|the (?:cleanest|simplest|safest|best|most robust) (?:option|choice|approach|way) is|we['’]re (?:using|going with|sticking with)|(?:i['’]m|we['’]re|we['’]ll|let['’]s) (?:stick|standardi[sz]e|default)(?:ing)? (?:with|to|on)|standardi[sz]e on|(?:is|seems like) the way to go|makes (?:more |the most )?sense to|(?:is|seems) the (?:right|better|best) (?:call|choice|fit|option)|prefer\s+\S+(?:\s+\S+){0,3}\s+over|(?:we['’]ve |i['’]ve )?(?:landed|agreed) on|i['’]d go with|the plan is to)\b/i;
 // "decided to look at the file": a choice of the next step, not of the work.
 const STEP = /\bdecided? to (?:look|read|check|see|start|run|try|take|begin|dig|investigate)\b/i;
 // A commitment (modal, let's, a future or present "we"/"the X will") to a verb that shapes the work.
@@ -28,7 +28,7 @@ const COMMIT =
 const WHY =
   /\b(?:because|since|so that|so (?!far\b)|instead(?: of)?|rather than|to avoid|as it|which (?:keeps|avoids|means|already|gives)|for (?:now|consistency|simplicity)|is enough|suffices|is (?:simpler|faster|safer|cleaner|more)|more (?:simple|appropriate)|not\s+[\p{L}\p{N}`'"]+\s*[,.;]?$)|, not\b|;\s*no\b/iu;
 const PASSIVE =
-  /\b(?:was|were|is|has been|have been|will be) (?:chosen|picked|selected|decided|preferred|adopted)\b|\b(?:decided|agreed) that\b/i;
+  /(?<!\b(?:when|if|once|after|until|whichever)\b[^,.]{0,40})\b(?:was|were|is|has been|have been|will be) (?:chosen|picked|selected|decided|preferred|adopted)\b|\b(?:decided|agreed) that\b/i;
 
 // A commitment of any verb against an alternative: "let's mock httpx instead of completion".
 const COMMITTED =
@@ -43,9 +43,14 @@ const SETTLED =
 // Giving something a role: "we'll use Exception as a general catch-all".
 const ROLE = /\b(?:use|using|treat)\s+\S+\s+as (?:a|an|the)\b/i;
 
+// A description of a change already made ("This change replaces ...", "Updates the assertions ..."),
+// or a command typed to the agent ("/drop file"), reports or acts; it does not decide.
+const REPORT =
+  /^(?:\/[a-z]|(?:this|these|the|that) (?:change|changes|commit|diff|edit|patch|update|fix)\b|(?:it|this) (?:replaces|updates|changes|removes|adds|modifies)\b|(?:updates|replaces|renames|changes|adds|removes|fixes|modifies)\s)/i;
+
 export function isChoice(sentence: string): boolean {
   const s = plain(sentence);
-  if (s.length > MAX_QUOTE || s.endsWith('?') || STEP.test(s)) return false;
+  if (s.length > MAX_QUOTE || s.endsWith('?') || STEP.test(s) || REPORT.test(s)) return false;
   return (
     LABEL.test(s) ||
     PICK.test(s) ||
@@ -59,33 +64,50 @@ export function isChoice(sentence: string): boolean {
 
 // Turning away from what was decided before.
 const CHANGE =
-  /\b(?:actually|on (?:second thought|reflection)|scratch|scrap|change of (?:plan|approach|direction)|chang(?:e|ed) (?:my mind|the plan)|take that back|reconsider(?:ed)?|after all|never ?mind|forget|no longer|not anymore|no more|instead|rather than|switch(?:ing|ed)?|back to|go(?:ing)? back|revert(?:ing|ed)?|revis(?:ed|e)|replac(?:e|es|ed|ing)|swap(?:ped|ping|s)?|supersede[sd]?|in favou?r of|moving (?:off|away|back)|moved? (?:back|off|away)|drop(?:ping|ped)?|abandon(?:ing|ed)?|undo(?:ing)?|revers(?:ed|e)|now using|(?:is|are) gone|update:|than move)\b|~~|→|\bnot\s+[\p{L}\p{N}`'"]+\s*(?:[,.;]|$)/iu;
+  /\b(?:actually|on (?:second thought|reflection)|scratch|scrap|change of (?:plan|approach|direction)|chang(?:e|ed) (?:my mind|the plan)|take that back|reconsider(?:ed)?|after all|never ?mind|forget|no longer|not anymore|no more|instead|rather than|switch(?:ing|ed)?|(?<!fall(?:s|ing)? |fallen |fell )back to|go(?:ing)? back|revert(?:ing|ed)?|revis(?:ed|e)|(?<![/\w])(?<!without )replac(?:e|es|ed|ing)|swap(?:ped|ping|s)?|supersede[sd]?|in favou?r of|moving (?:off|away|back)|moved? (?:back|off|away)|drop(?:ping|ped)?|abandon(?:ing|ed)?|undo(?:ing)?|revers(?:ed|e)|now using|(?:is|are) gone|update:|than move|ditch(?:ed|ing)?|shelv(?:e|ed|ing)|let['’]s not|turns out)\b|~~|→|\bnot\s+[\p{L}\p{N}`'"]+\s*(?:[,.;]|$)/iu;
 // Words that point back at the earlier decision as a whole.
 const BACK =
-  /\b(?:scratch|scrap) (?:that|the)|never ?mind|change of (?:plan|direction|approach)|changed my mind|take that back|forget (?:what|that|it)|reconsidered|on second thought|revised decision|supersedes\b/i;
+  /\b(?:scratch|scrap) (?:that|the)|never ?mind|change of (?:plan|direction|approach)|changed my mind|take that back|forget (?:what|that|it)|reconsidered|on (?:second thought|reflection|further consideration)|rethink(?:ing)?|revised decision|supersedes\b/i;
 
 const stems = (text: string) =>
-  new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).map((w) => w.slice(0, 5)));
-const COMMON = new Set(['the', 'and', 'for', 'with', 'use', 'using', 'will', 'that', 'this', 'from', 'are', 'not']);
+  new Set(
+    (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !COMMON.has(w)).map((w) => w.slice(0, 5)),
+  );
+const COMMON = new Set(
+  'the and for with use using will that this from are not now all its one our who has had was were been idea plan approach thing way after'.split(
+    ' ',
+  ),
+);
+// What a sentence turns away from: the words after a cue of leaving ("instead of X", "not use X",
+// "back to X", "~~X~~"), or before a passive one ("X is gone", "X is no longer used").
+const AWAY =
+  /\b(?:instead of|rather than|from|off|no longer(?: (?:use|need|using))?|not (?:use|using|do|doing)|no more|not anymore|drop(?:s|ped|ping)?|scrap(?:s|ped|ping)?|forget(?: about)?|abandon(?:s|ed|ing)?|revert(?:s|ed|ing)?(?: to)?|(?<![/\w])(?<!without )replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?|undo(?:ing)?|(?<!fall(?:s|ing)? |fallen |fell )back to|skip)\s+((?:[^\s.,;:!?—]+\s*){1,4})|~~([^~]+)~~|((?:[^\s.,;:!?—]+\s+){1,3})(?:is|are|was|were|has been|have been) (?:gone|superseded|abandoned|replaced|dropped|no longer|reversed)|((?:[^\s.,;:!?—→]+\s+){1,3})→/giu;
+const turnedFrom = (sentence: string) =>
+  [...sentence.matchAll(AWAY)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').join(' ');
 
-/** A decision that replaces the earlier one: a cue of change, and the same subject (or a cue that points back). */
+/** A decision that replaces the earlier one: a cue of change, and what it turns from named in the earlier one (or a cue that points back). */
 export function isReversal(sentence: string, earlier: string): boolean {
   const s = plain(sentence);
-  if (s.length > MAX_QUOTE || s.endsWith('?') || !CHANGE.test(s)) return false;
+  if (s.length > MAX_QUOTE || s.endsWith('?') || REPORT.test(s) || !CHANGE.test(s)) return false;
   if (BACK.test(s)) return true;
+  // The earlier decision turning from the same thing agrees with this one; it does not get replaced.
+  const agreed = stems(turnedFrom(plain(earlier)));
   const before = stems(earlier);
-  for (const w of stems(s)) if (!COMMON.has(w) && before.has(w)) return true;
+  for (const w of stems(turnedFrom(s))) if (before.has(w) && !agreed.has(w)) return true;
   return false;
 }
 
 // Something tried did not work...
 const FAILED =
-  /\b(?:did(?:n['’]t| not) (?:work|help|fix|resolve)|do(?:es)?(?:n['’]t| not) (?:work|help|fix|resolve)|(?:is|are)(?:n['’]t| not) (?:working|going anywhere|viable|worth)|not (?:working|viable|going anywhere|worth it)|no luck|dead end|still (?:fail|fails|failing|hangs?|times? out|races?|breaks?)|same (?:error|problem|crash|failure)|unworkable|won['’]t work|can['’]t work|cannot work|wrong (?:idea|approach)|a mistake|no difference|broke (?:more|it|the)|(?:is|was) blocked|impossible|pointless|fails? (?:again|on)|has failed|failed,|proved)\b/i;
+  /\b(?:did(?:n['’]t| not) (?:work|help|fix|resolve)|do(?:es)?(?:n['’]t| not) (?:work|help|fix|resolve)|(?:is|are)(?:n['’]t| not) (?:working|going anywhere|viable|worth)|not (?:working|viable|going anywhere|worth it)|no luck|dead end|still (?:fail|fails|failing|hangs?|times? out|races?|breaks?)|same (?:error|problem|crash|failure)|unworkable|won['’]t work|can['’]t work|cannot work|wrong (?:idea|approach)|a mistake|no difference|broke (?:more|it|the)|(?:is|was) blocked|impossible|pointless|fails? (?:again|on)|has failed|failed,|proved|no dice|to no avail|without success|unsuccessful(?:ly)?|not feasible|infeasible|won['’]t fly|ruled out|still (?:broken|red|the same|wrong)|no improvement|made (?:it|things) worse|makes (?:it|things) worse)\b/i;
 // ...and is given up.
 const DROP =
-  /\b(?:abandon(?:ing|ed)?|giv(?:e|ing) up|given (?:\w+ )?up|drop(?:ping|ped)? (?:it|that|this|the)|scrap(?:ping)?|revert(?:ing|ed)?|roll(?:ing|ed)? (?:it |that |this )?back|backing (?:it|that|this)(?: change)? out|undo(?:ing)?|remov(?:e|ed|ing) it|removed|set aside|discard(?:ing|ed)?|withdraw(?:ing)?|(?:won['’]t|not|no longer) (?:pursue|continue|chase)|not going that way|off the table|forget|leave this|put it back|moved? on|(?:try|something) (?:else|another|a different)|(?:better|different|another|other) (?:approach|way|route)|instead|stop (?:trying|chasing)|dropped|not worth)\b|~~/i;
+  /\b(?:abandon(?:ing|ed)?|giv(?:e|ing) up|given (?:\w+ )?up|drop(?:ping|ped)? (?:it|that|this|the)|scrap(?:ping)?|revert(?:ing|ed)?|roll(?:ing|ed)? (?:it |that |this )?back|backing (?:it|that|this)(?: change)? out|undo(?:ing)?|remov(?:e|ed|ing) it|set aside|discard(?:ing|ed)?|withdraw(?:ing)?|(?:won['’]t|not|no longer) (?:pursue|continue|chase)|not going that way|off the table|forget|leave this|put it back|stop (?:trying|chasing)|dropped|not worth|ditch(?:ed|ing)?|shelv(?:e|ed|ing)|park(?:ed|ing)? (?:it|that|this)|bail(?:ed|ing)? on|ruled? (?:it |that |this )?out|backed (?:it |that |this )?out|undid|let['’]s not)\b|~~/i;
+// Turning to something else: a drop only when the sentence itself says the first thing failed.
+const ELSEWHERE =
+  /\b(?:(?:try|something) (?:else|another|a different)|(?:better|different|another|other) (?:approach|way|route)|instead|moved? on)\b/i;
 const GAVE_UP =
-  /^(?:tried and abandoned|abandoned(?: approach)?|dead end|what didn['’]t work|tried)\s*[:—–]|\b(?:giving up on|gave up on|given that up|abandon(?:ed|ing) (?:the|that|this)|not going that way|off the table)\b/i;
+  /^(?:tried and abandoned|abandoned(?: approach)?|dead end|what didn['’]t work|tried)\s*[:—–]|\b(?:giving up on|gave up on|given that up|abandon(?:ed|ing) (?:the|that|this)|not going that way|off the table|ruled out|ditching|bail(?:ed|ing) on|no dice)\b/i;
 
 // A verdict that the approach cannot work, whatever comes next.
 const HOPELESS =
@@ -102,5 +124,6 @@ export function isAbandoned(sentence: string, afterFailure: boolean): boolean {
   if (s.length > MAX_QUOTE || s.endsWith('?')) return false;
   if (GAVE_UP.test(s)) return true;
   if (DROP.test(s) && (FAILED.test(s) || afterFailure || TOLD.test(s))) return true;
+  if (ELSEWHERE.test(s) && FAILED.test(s)) return true;
   return afterFailure && (HOPELESS.test(s) || (FAILED.test(s) && NEXT.test(s)));
 }

@@ -4,9 +4,10 @@
 // bounded however long the session; every kept item carries the line it came from.
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
-import { answers, isConstraint, isDecision, isQuestion, isRejection, MAX_QUOTE } from './sentence-rules.js';
+import { answers, isConstraint, isOpenQuestion, isRejection, MAX_QUOTE } from './sentence-rules.js';
+import { isAbandoned, isChoice, isReversal } from './choice-rules.js';
 
-export { answers, isConstraint, isDecision, isQuestion, isRejection } from './sentence-rules.js';
+export { answers, isConstraint, isDecision, isOpenQuestion, isQuestion, isRejection } from './sentence-rules.js';
 
 export interface Quoted {
   text: string;
@@ -24,6 +25,8 @@ export interface Extraction {
   decisions: Quoted[];
   /** The user turning down what the agent did ("no, don't mock it", "revert that"), newest kept. */
   rejections: Quoted[];
+  /** Approaches the agent gave up in its own words ("that didn't work, so I'm dropping X"), newest kept. */
+  abandoned: Quoted[];
   /** Questions the agent asked the user that the user's next turn did not answer. */
   questions: Quoted[];
   files: Array<{ path: string; change: EditKind; from?: string; line: number }>;
@@ -92,6 +95,9 @@ export class Extractor {
   private tasksLine = 0;
   private asked: Quoted[] = [];
   private acted = false;
+  /** A command failed since the agent last wrote: its next words may give the approach up. */
+  private failed = false;
+  private readonly shells = new Set<string>();
   private recentChars = 0;
 
   constructor(agent: Agent) {
@@ -101,6 +107,7 @@ export class Extractor {
       decisions: [],
       questions: [],
       rejections: [],
+      abandoned: [],
       files: [],
       todos: undefined,
       plan: undefined,
@@ -135,9 +142,13 @@ export class Extractor {
         if (e.sidechain) return;
         ex.counts.assistantTexts++;
         for (const s of sentences(e.text)) {
-          if (isDecision(s)) this.push(ex.decisions, { text: s, line: e.line }, MAX_DECISIONS, 'd');
-          if (isQuestion(s)) this.asked.push({ text: s, line: e.line });
+          const q = { text: s, line: e.line };
+          if (this.failed ? isAbandoned(s, true) : isAbandoned(s, false) && !this.reverses(s))
+            this.push(ex.abandoned, q, MAX_QUESTIONS, 'd');
+          else if (this.reverses(s) || isChoice(s)) this.push(ex.decisions, q, MAX_DECISIONS, 'd');
+          else if (isOpenQuestion(s, 'assistant')) this.asked.push(q);
         }
+        this.failed = false;
         return;
       case 'tool-call':
         ex.counts.toolCalls++;
@@ -161,6 +172,8 @@ export class Extractor {
       }
       case 'shell': {
         if (!e.sidechain) this.acted = true;
+        if (!e.sidechain && e.exitCode !== undefined && e.exitCode !== 0) this.failed = true;
+        if (!e.sidechain && e.id && e.exitCode === undefined) this.shells.add(e.id);
         const command = e.command.trim();
         if (!isTestOrBuild(command) || command.length > MAX_QUOTE) return;
         const passed = e.exitCode === undefined ? undefined : e.exitCode === 0;
@@ -172,6 +185,7 @@ export class Extractor {
         return;
       }
       case 'tool-result': {
+        if (e.id && this.shells.delete(e.id) && e.isError) this.failed = true;
         const command = e.id ? this.pending.get(e.id) : undefined;
         if (command === undefined) return;
         this.pending.delete(e.id!);
@@ -229,10 +243,21 @@ export class Extractor {
     if (text.length > 4000) return;
     for (const s of sentences(text))
       if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
+      else if (this.reverses(s) || isChoice(s)) this.push(ex.decisions, { text: s, line }, MAX_DECISIONS, 'd');
     // The agent had just acted: a reply that turns it down marks an approach abandoned.
     if (this.acted && isRejection(text))
-      this.push(ex.rejections, { text: sentences(text)[0] ?? text, line }, MAX_QUESTIONS, 'd');
+      this.push(
+        ex.rejections,
+        { text: sentences(text).find(isRejection) ?? sentences(text)[0] ?? text, line },
+        MAX_QUESTIONS,
+        'd',
+      );
     this.acted = false;
+  }
+
+  /** A change of plan against a decision already taken is itself a decision (the chain marks what it replaces). */
+  private reverses(sentence: string): boolean {
+    return this.ex.decisions.some((d) => isReversal(sentence, d.text));
   }
 
   private push(list: Quoted[], q: Quoted, max: number, tag: string): void {
@@ -265,6 +290,7 @@ export class Extractor {
     this.asked = [];
     ex.questions = ex.questions.map(q);
     ex.rejections = ex.rejections.map(q);
+    ex.abandoned = ex.abandoned.map(q);
     ex.recentUser = ex.recentUser.map(q);
     if (ex.plan) ex.plan = q(ex.plan);
     ex.commands = ex.commands.map((c) => ({ ...c, command: clean(c.command) }));
