@@ -4,10 +4,17 @@
 // bounded however long the session; every kept item carries the line it came from.
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
-import { answers, isConstraint, isOpenQuestion, isRejection, MAX_QUOTE } from './sentence-rules.js';
+import { answers, isConstraint, isOpenQuestion, isRejection, MAX_QUOTE, sentences } from './sentence-rules.js';
 import { isAbandoned, isChoice, isReversal } from './choice-rules.js';
 
-export { answers, isConstraint, isDecision, isOpenQuestion, isQuestion, isRejection } from './sentence-rules.js';
+export { withinBudget } from './budget.js';
+export {
+  answers,
+  isConstraint,
+  isOpenQuestion,
+  isRejection,
+  sentences,
+} from './sentence-rules.js';
 
 export interface Quoted {
   text: string;
@@ -64,21 +71,6 @@ function commandKey(command: string): string {
     .split(/\s\|\s|\s2>&1/)[0]!
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-export function sentences(text: string): string[] {
-  const out: string[] = [];
-  let inFence = false;
-  for (const raw of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(raw)) {
-      inFence = !inFence;
-      continue;
-    }
-    if (inFence || /^\s*(>|\|| {4})/.test(raw)) continue;
-    const line = raw.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim();
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z"'`(])/)) if (s.trim()) out.push(s.trim());
-  }
-  return out;
 }
 
 const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
@@ -297,31 +289,4 @@ export class Extractor {
     if (ex.todos) ex.todos = { ...ex.todos, items: ex.todos.items.map((i) => ({ ...i, text: clean(i.text) })) };
     return ex;
   }
-}
-
-/** The newest turns that fit the budget (at least one, cut from the front if it alone is over). */
-export function withinBudget(
-  turns: readonly Quoted[],
-  budget: number,
-  count: (text: string) => number,
-): { kept: Quoted[]; tokens: number; dropped: number } {
-  const kept: Quoted[] = [];
-  let tokens = 0;
-  for (let i = turns.length - 1; i >= 0; i--) {
-    const t = turns[i]!;
-    const n = count(t.text);
-    if (tokens + n > budget) {
-      if (kept.length === 0) {
-        // Keep the tail of a single oversized turn: the live end of the thread.
-        const ratio = budget / Math.max(n, 1);
-        const text = '…' + t.text.slice(Math.floor(t.text.length * (1 - ratio)));
-        kept.unshift({ text, line: t.line });
-        tokens = count(text);
-      }
-      break;
-    }
-    kept.unshift(t);
-    tokens += n;
-  }
-  return { kept, tokens, dropped: turns.length - kept.length };
 }

@@ -1,18 +1,29 @@
-// The rules that sort a transcript's sentences: a lasting rule the user set, a choice
-// with its reason, a question put to the user and whether a reply answers it, a reply
-// that turns down what the agent just did. Pure and deterministic; measured against
-// labelled sentences of real transcripts (bench/constraints.js).
+// The rules that sort a transcript's sentences: a lasting rule the user set, a question put
+// to the other side and whether a reply answers it, a reply that turns down what the agent
+// just did (choices are in choice-rules.ts). Pure and deterministic; measured on labelled
+// sentences by bench/sentences.js and bench/constraints.js.
 
 export const MAX_QUOTE = 400;
+
+/** A turn's sentences, as the rules read them: code fences, quotes, tables and indented code left out, list markers stripped. */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  let inFence = false;
+  for (const raw of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(raw)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence || /^\s*(>|\|| {4})/.test(raw)) continue;
+    const line = raw.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim();
+    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z"'`(])/)) if (s.trim()) out.push(s.trim());
+  }
+  return out;
+}
 
 // A lasting rule in imperative form: the sentence starts with the rule word.
 const CONSTRAINT =
   /^(?:please\s+)?(?:never|always|don['’]t|do not|must(?: not)?|only|prefer|avoid|make sure|keep(?!\s+(?:going|on|it up|at it|working|trying|up|pushing|goin)\b)|no more)\b|^(?:you|we)\s+(?:must|should (?:never|always)|must not|shouldn['’]t|should not)\b/i;
-// A choice with its reason: both halves must be there.
-const CHOICE =
-  /\b(?:decided to|decide to|going with|went with|opted (?:to|for)|chose|choosing|switched to|settled on)\b|\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|we should|i['’]m going to)\b(?:[^.]|\.(?!\s)){0,120}?\b(?:use|switch|catch|keep|go with|mock|replace|store|move|drop|stop|remove|adopt|write)\b/i;
-const REASON = /\b(?:because|since|so that|instead of|rather than|to avoid|as it|which (?:keeps|avoids|means))\b/i;
-
 // A rule the user set inside a longer sentence: "..., but don't assume english", "X must never Y".
 const CLAUSE = /[,;:.!]\s+|\s+but\s+|\s+and then\s+/i;
 const LEAD = /^(?:no|but|and|also|so|just|ok(?:ay)?|please)\b[,\s]*/i;
@@ -31,20 +42,9 @@ export const isConstraint = (text: string) => {
       sentence.split(CLAUSE).some((clause) => CONSTRAINT.test(clause.replace(LEAD, '')) || BAN.test(clause)))
   );
 };
-export const isDecision = (sentence: string) =>
-  sentence.length <= MAX_QUOTE && CHOICE.test(sentence) && REASON.test(sentence);
-// A question put to the user: a short sentence ending in '?', addressed to them or asking them to choose.
-const ASKS =
-  /^(?:should|shall|do you|did you|would you|could you|can you|are you|is it|is that|which|what|where|when|how|want me|may i|does|do we|are we|is the|are the)\b|\b(?:you|your|prefer|want)\b/i;
 // Offers and greetings ("How can I help you today?") ask nothing about the work.
 const OFFER =
   /\b(?:help(?: you)?|assist you|today|dive deeper|anything else|specific area|something specific|else i can|particular (?:coding )?task|other changes|like to work on)\b/i;
-export const isQuestion = (sentence: string) =>
-  sentence.endsWith('?') &&
-  sentence.length <= MAX_QUOTE &&
-  sentence.length >= 12 &&
-  ASKS.test(sentence) &&
-  !OFFER.test(sentence);
 
 // The agent thinking aloud, not asking: "Maybe the cache isn't cleared?", "Wait, is this true?".
 const SELF = /^(?:maybe|perhaps|so|why|wait|hmm|actually|what if|or is it|i wonder)\b|\bi wonder\b/i;
