@@ -28,7 +28,10 @@ const COMMIT =
 const WHY =
   /\b(?:because|since|so that|so (?!far\b)|instead(?: of)?|rather than|to avoid|as it|which (?:keeps|avoids|means|already|gives)|for (?:now|consistency|simplicity)|is enough|suffices|is (?:simpler|faster|safer|cleaner|more)|more (?:simple|appropriate)|not\s+[\p{L}\p{N}`'"]+\s*[,.;]?$)|, not\b|;\s*no\b/iu;
 const PASSIVE =
-  /(?<!\b(?:when|if|once|after|until|whichever)\b[^,.]{0,40})\b(?:was|were|is|has been|have been|will be) (?:chosen|picked|selected|decided|preferred|adopted)\b|\b(?:decided|agreed) that\b/i;
+  /\b(?:was|were|is|has been|have been|will be) (?:chosen|picked|selected|decided|preferred|adopted)\b|\b(?:decided|agreed) that\b/i;
+// "When a theme is selected, ...": a condition, not a choice.
+const CONDITION =
+  /\b(?:when|if|once|after|until|whichever)\b[^,.]{0,40}\b(?:is|are|was|were) (?:chosen|picked|selected)\b/i;
 
 // A commitment of any verb against an alternative: "let's mock httpx instead of completion".
 const COMMITTED =
@@ -54,7 +57,7 @@ export function isChoice(sentence: string): boolean {
   return (
     LABEL.test(s) ||
     PICK.test(s) ||
-    PASSIVE.test(s) ||
+    (PASSIVE.test(s) && !CONDITION.test(s)) ||
     IMPERATIVE.test(s) ||
     SETTLED.test(s) ||
     (COMMIT.test(s) && (WHY.test(s) || ROLE.test(s))) ||
@@ -85,17 +88,38 @@ const AWAY =
 const turnedFrom = (sentence: string) =>
   [...sentence.matchAll(AWAY)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').join(' ');
 
-/** A decision that replaces the earlier one: a cue of change, and what it turns from named in the earlier one (or a cue that points back). */
-export function isReversal(sentence: string, earlier: string): boolean {
-  const s = plain(sentence);
-  if (s.length > MAX_QUOTE || s.endsWith('?') || REPORT.test(s) || !CHANGE.test(s)) return false;
-  if (BACK.test(s)) return true;
-  // The earlier decision turning from the same thing agrees with this one; it does not get replaced.
-  const agreed = stems(turnedFrom(plain(earlier)));
-  const before = stems(earlier);
-  for (const w of stems(turnedFrom(s))) if (before.has(w) && !agreed.has(w)) return true;
-  return false;
+// An earlier decision's words and the words it turns from itself, kept for the next sentences:
+// a session checks each sentence against the same few decisions.
+const seen = new Map<string, { said: Set<string>; agreed: Set<string> }>();
+function earlierWords(earlier: string) {
+  let w = seen.get(earlier);
+  if (!w) {
+    if (seen.size >= 256) seen.clear();
+    w = { said: stems(earlier), agreed: stems(turnedFrom(plain(earlier))) };
+    seen.set(earlier, w);
+  }
+  return w;
 }
+
+/**
+ * Which earlier decisions a sentence replaces: it has a cue of change, and names what it turns
+ * from as an earlier decision does (one that turns from the same thing agrees with it), or it
+ * points back as a whole ("scrap that"). Empty when it replaces none.
+ */
+export function reversed(sentence: string, earlier: readonly string[]): string[] {
+  if (earlier.length === 0) return [];
+  const s = plain(sentence);
+  if (s.length > MAX_QUOTE || s.endsWith('?') || REPORT.test(s) || !CHANGE.test(s)) return [];
+  if (BACK.test(s)) return [earlier.at(-1)!];
+  const from = [...stems(turnedFrom(s))];
+  return earlier.filter((e) => {
+    const { said, agreed } = earlierWords(e);
+    return from.some((w) => said.has(w) && !agreed.has(w));
+  });
+}
+
+/** A decision that replaces the earlier one. */
+export const isReversal = (sentence: string, earlier: string) => reversed(sentence, [earlier]).length > 0;
 
 // Something tried did not work...
 const FAILED =

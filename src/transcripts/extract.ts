@@ -5,7 +5,7 @@
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
 import { answers, isConstraint, isOpenQuestion, isRejection, MAX_QUOTE, sentences } from './sentence-rules.js';
-import { isAbandoned, isChoice, isReversal } from './choice-rules.js';
+import { isAbandoned, isChoice, reversed } from './choice-rules.js';
 
 export { withinBudget } from './budget.js';
 export {
@@ -137,7 +137,7 @@ export class Extractor {
           const q = { text: s, line: e.line };
           if (this.failed ? isAbandoned(s, true) : isAbandoned(s, false) && !this.reverses(s))
             this.push(ex.abandoned, q, MAX_QUESTIONS, 'd');
-          else if (this.reverses(s) || isChoice(s)) this.push(ex.decisions, q, MAX_DECISIONS, 'd');
+          else if (isChoice(s) || this.reverses(s)) this.push(ex.decisions, q, MAX_DECISIONS, 'd');
           else if (isOpenQuestion(s, 'assistant')) this.asked.push(q);
         }
         this.failed = false;
@@ -235,7 +235,7 @@ export class Extractor {
     if (text.length > 4000) return;
     for (const s of sentences(text))
       if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
-      else if (this.reverses(s) || isChoice(s)) this.push(ex.decisions, { text: s, line }, MAX_DECISIONS, 'd');
+      else if (isChoice(s) || this.reverses(s)) this.push(ex.decisions, { text: s, line }, MAX_DECISIONS, 'd');
     // The agent had just acted: a reply that turns it down marks an approach abandoned.
     if (this.acted && isRejection(text))
       this.push(
@@ -249,7 +249,12 @@ export class Extractor {
 
   /** A change of plan against a decision already taken is itself a decision (the chain marks what it replaces). */
   private reverses(sentence: string): boolean {
-    return this.ex.decisions.some((d) => isReversal(sentence, d.text));
+    return (
+      reversed(
+        sentence,
+        this.ex.decisions.map((d) => d.text),
+      ).length > 0
+    );
   }
 
   private push(list: Quoted[], q: Quoted, max: number, tag: string): void {
