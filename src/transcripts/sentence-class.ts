@@ -29,6 +29,7 @@ export interface SentenceContext {
 export function classify(text: string, ctx: SentenceContext): SentenceClass {
   const user = ctx.speaker === 'user';
   if (user && ctx.question && answers(text, ctx.question)) return 'answer';
+  if (ctx.earlier && !ctx.failed && isReversal(text, ctx.earlier)) return 'reversal';
   if (user && isRejection(text)) return 'abandoned';
   // Right after a failure, dropping something gives up an approach; otherwise, with an
   // earlier decision standing, it replaces that decision.

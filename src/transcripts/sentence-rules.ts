@@ -31,7 +31,7 @@ const MODAL = /\b(?:must|shall)\s+(?:never|not|always|stay|run|be|keep)\b/i;
 // A standing rule announced as such: "From now on, ...", "One rule: ...".
 const STANDING = /^(?:from now on|going forward|one rule|(?:a |the )?rule|remember)\b[,:]?\s/i;
 // "no new dependencies without asking", "no breaking changes": a ban, not a "no, ..." reply.
-const BAN = /^no\s+(?!(?:problem|worries|idea|need|thanks|luck|way|wait|more)\b)[\p{L}][\p{L}-]*\s+\p{L}/iu;
+const BAN = /^no\s+(?!(?:problem|worries|idea|need|thanks|luck|way|wait|more|rush|hurry)\b)[\p{L}][\p{L}-]*\s+\p{L}/iu;
 export const isConstraint = (text: string) => {
   const sentence = text.replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '');
   return (
@@ -160,9 +160,9 @@ export function answers(reply: string, question: string): boolean {
 // A reply that turns down what the agent just did, at the start of the user's turn, or asks
 // to take it back anywhere in a short reply.
 const REJECTS =
-  /^(?:no|nope|nah)\b[,.!;:]?\s+(?:that|this|it|don['’]t|do not|not|you|we|i|revert|undo|stop|the)\b|^(?:that|this|it)\s+(?:didn['’]t|did not|doesn['’]t|does not)\s+work\b|^(?:please\s+)?(?:revert|undo|roll back)\s+(?:that|this|it|the|your)\b|^wrong approach\b|^stop with\b/i;
+  /^(?:(?:ugh|hmm|argh|oh|well|wait)[,.!]?\s+)?(?:no|nope|nah)\b[,.!;:]?\s+(?:that|this|it|don['’]t|do not|not|you|we|i|revert|undo|stop|the)\b|^(?:that|this|it)\s+(?:didn['’]t|did not|doesn['’]t|does not)\s+work\b|^(?:please\s+)?(?:revert|undo|roll back)\s+(?:that|this|it|the|your)\b|^wrong approach\b|^stop with\b/i;
 const TAKE_BACK =
-  /\b(?:undo (?:that|it|this)|revert (?:that|it|this|the)|roll (?:that|it) back|i undid|remo?e?v(?:e)? (?:that|this)|abandon (?:the|that|this)|drop the \w+ (?:attempt|approach|idea|hack)|(?:make|put) it (?:like (?:that|before)|back)(?: again)?|isn['’]t going anywhere|didn['’]t fix it|(?:should|must) stay as (?:is|it was))\b/i;
+  /\b(?:undo (?:that|it|this)|revert (?:that|it|this|the)|roll (?:that|it) back|i undid|remo?e?v(?:e)? (?:that|this)|abandon (?:the|that|this)|drop the \w+ (?:attempt|approach|idea|hack)|(?:make|put) it (?:like (?:that|before)|back)(?: again)?|isn['’]t going anywhere|didn['’]t fix it|(?:should|must) stay as (?:is|it was)|put (?:the old \w+|it|that|them) back|take (?:it|that) out)\b|^(?:forget|drop|scrap|ditch|skip) (?:the|that|about)\b/i;
 export const isRejection = (text: string) => {
   const t = text.trim();
   return t.length <= MAX_QUOTE * 4 && (REJECTS.test(t) || (t.length <= MAX_QUOTE && TAKE_BACK.test(t)));
