@@ -23,7 +23,14 @@ const rows = readFileSync(path.join(here, '../test/fixtures/sentence-corpus.json
   .filter((l) => l.trim() !== '')
   .map((l) => JSON.parse(l));
 
-const said = (row) => classify(row.text, { speaker: row.speaker, ...(row.context ?? {}) });
+// What the extractor knows at the sentence, from the row's context.
+const said = (row) =>
+  classify(row.text, {
+    speaker: row.speaker,
+    earlier: row.context?.earlier === undefined ? [] : [row.context.earlier],
+    afterFailure: row.context?.failed !== undefined,
+    question: row.context?.question,
+  });
 const pct = (n, d) => (d === 0 ? '  n/a' : `${((100 * n) / d).toFixed(0).padStart(4)}%`);
 
 function report(split, title = split, only = (_row) => true) {

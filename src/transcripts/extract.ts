@@ -4,8 +4,8 @@
 // bounded however long the session; every kept item carries the line it came from.
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
-import { answers, isConstraint, isOpenQuestion, isRejection, MAX_QUOTE, sentences } from './sentence-rules.js';
-import { isAbandoned, isChoice, reversed } from './choice-rules.js';
+import { answers, isConstraint, isRejection, MAX_QUOTE, sentences } from './sentence-rules.js';
+import { classify } from './sentence-class.js';
 
 export { withinBudget } from './budget.js';
 export {
@@ -135,10 +135,10 @@ export class Extractor {
         ex.counts.assistantTexts++;
         for (const s of sentences(e.text)) {
           const q = { text: s, line: e.line };
-          if (this.failed ? isAbandoned(s, true) : isAbandoned(s, false) && !this.reverses(s))
-            this.push(ex.abandoned, q, MAX_QUESTIONS, 'd');
-          else if (isChoice(s) || this.reverses(s)) this.push(ex.decisions, q, MAX_DECISIONS, 'd');
-          else if (isOpenQuestion(s, 'assistant')) this.asked.push(q);
+          const c = classify(s, { speaker: 'assistant', earlier: this.current(), afterFailure: this.failed });
+          if (c === 'abandoned') this.push(ex.abandoned, q, MAX_QUESTIONS, 'd');
+          else if (c === 'decision' || c === 'reversal') this.push(ex.decisions, q, MAX_DECISIONS, 'd');
+          else if (c === 'question') this.asked.push(q);
         }
         this.failed = false;
         return;
@@ -233,9 +233,14 @@ export class Extractor {
       this.recentChars -= ex.recentUser.shift()!.text.length;
     // Long pastes (logs, documents) are not the user's own rules.
     if (text.length > 4000) return;
-    for (const s of sentences(text))
+    for (const s of sentences(text)) {
+      // A rule the user set is a pin candidate whatever else the sentence is.
       if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
-      else if (isChoice(s) || this.reverses(s)) this.push(ex.decisions, { text: s, line }, MAX_DECISIONS, 'd');
+      else {
+        const c = classify(s, { speaker: 'user', earlier: this.current() });
+        if (c === 'decision' || c === 'reversal') this.push(ex.decisions, { text: s, line }, MAX_DECISIONS, 'd');
+      }
+    }
     // The agent had just acted: a reply that turns it down marks an approach abandoned.
     if (this.acted && isRejection(text))
       this.push(
@@ -247,14 +252,9 @@ export class Extractor {
     this.acted = false;
   }
 
-  /** A change of plan against a decision already taken is itself a decision (the chain marks what it replaces). */
-  private reverses(sentence: string): boolean {
-    return (
-      reversed(
-        sentence,
-        this.ex.decisions.map((d) => d.text),
-      ).length > 0
-    );
+  /** The decisions taken so far: a change of plan against one is itself a decision (the chain marks what it replaces). */
+  private current(): string[] {
+    return this.ex.decisions.map((d) => d.text);
   }
 
   private push(list: Quoted[], q: Quoted, max: number, tag: string): void {

@@ -2,7 +2,7 @@
 // sentence (who said it, an earlier decision, a command that had just failed, the question
 // the agent had asked). Pure; measured on test/fixtures/sentence-corpus.jsonl by
 // bench/sentences.js.
-import { isAbandoned, isChoice, isReversal } from './choice-rules.js';
+import { isAbandoned, isChoice, reversed } from './choice-rules.js';
 import { answers, isConstraint, isOpenQuestion, isRejection } from './sentence-rules.js';
 
 export type SentenceClass = 'decision' | 'reversal' | 'abandoned' | 'question' | 'answer' | 'constraint' | 'none';
@@ -18,10 +18,10 @@ export const CLASSES: readonly SentenceClass[] = [
 
 export interface SentenceContext {
   speaker: 'user' | 'assistant';
-  /** An earlier decision still current. */
-  earlier?: string;
-  /** The command that had just failed. */
-  failed?: string;
+  /** Decisions still current when the sentence is said, oldest first. */
+  earlier?: readonly string[];
+  /** A command had failed since the speaker last wrote. */
+  afterFailure?: boolean;
   /** The question the agent asked before this user turn. */
   question?: string;
 }
@@ -29,12 +29,11 @@ export interface SentenceContext {
 export function classify(text: string, ctx: SentenceContext): SentenceClass {
   const user = ctx.speaker === 'user';
   if (user && ctx.question && answers(text, ctx.question)) return 'answer';
-  if (ctx.earlier && !ctx.failed && isReversal(text, ctx.earlier)) return 'reversal';
-  if (user && isRejection(text)) return 'abandoned';
   // Right after a failure, dropping something gives up an approach; otherwise, with an
   // earlier decision standing, it replaces that decision.
-  if (!user && ctx.failed !== undefined && isAbandoned(text, true)) return 'abandoned';
-  if (ctx.earlier && isReversal(text, ctx.earlier)) return 'reversal';
+  if (!user && ctx.afterFailure && isAbandoned(text, true)) return 'abandoned';
+  if (reversed(text, ctx.earlier ?? []).length > 0) return 'reversal';
+  if (user && isRejection(text)) return 'abandoned';
   if (!user && isAbandoned(text, false)) return 'abandoned';
   if (user && isConstraint(text)) return 'constraint';
   if (isChoice(text)) return 'decision';
