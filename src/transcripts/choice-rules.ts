@@ -26,7 +26,7 @@ const COMMIT =
   /\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|let us|we should|i['’]m going to|we['’]re going to|i am going to|we are going to|i make|we take|we go|we use|we keep|will be used|will be|goes through|(?:i|we) (?:would|'d) rather)\b(?:[^.;]|\.(?!\s)){0,100}?\b(?:use|using|switch|catch|keep|store|stores|move|drop|stop|remove|adopt|write|render|put|make|implement|take|pin|run|live|ship|return|do(?: that)?|be)\b/i;
 // A contrast or a reason turns a commitment into a choice.
 const WHY =
-  /\b(?:because|since|so that|so (?!far\b)|instead(?: of)?|rather than|to avoid|as it|which (?:keeps|avoids|means|already|gives)|for (?:now|consistency|simplicity)|is enough|suffices|is (?:simpler|faster|safer|cleaner|more)|(?:easier|simpler|cleaner|safer|faster|cheaper|clearer)\b|more (?:simple|appropriate|easy|robust|reliable|readable)|not\s+[\p{L}\p{N}`'"]+\s*[,.;]?$)|, not\b|;\s*no\b/iu;
+  /\b(?:because|since|so that|so (?!far\b)|instead(?: of)?|rather than|to avoid|as it|which (?:keeps|avoids|means|already|gives)|for (?:now|consistency|simplicity)|is enough|suffices|is (?:simpler|faster|safer|cleaner|more)|(?:easier|simpler|cleaner|safer|faster|cheaper|clearer)\b|more (?:simple|appropriate|easy|robust|reliable|readable)|not\s+[\w`'"]+\s*[,.;]?$)|, not\b|;\s*no\b/i;
 const PASSIVE =
   /\b(?:was|were|is|has been|have been|will be) (?:chosen|picked|selected|decided|preferred|adopted)\b|\b(?:decided|agreed) that\b/i;
 // "When a theme is selected, ...": a condition, not a choice.
@@ -67,7 +67,7 @@ export function isChoice(sentence: string): boolean {
 
 // Turning away from what was decided before.
 const CHANGE =
-  /\b(?:actually|on (?:second thought|reflection)|scratch|scrap|change of (?:plan|approach|direction)|chang(?:e|ed) (?:my mind|the plan)|take that back|reconsider(?:ed)?|after all|never ?mind|forget|no longer|not anymore|no more|instead|rather than|switch(?:ing|ed)?|(?<!fall(?:s|ing)? |fallen |fell )back to|go(?:ing)? back|revert(?:ing|ed)?|revis(?:ed|e)|(?<![/\w])(?<!without )replac(?:e|es|ed|ing)|swap(?:ped|ping|s)?|supersede[sd]?|in favou?r of|moving (?:off|away|back)|moved? (?:back|off|away)|drop(?:ping|ped)?|abandon(?:ing|ed)?|undo(?:ing)?|revers(?:ed|e)|now using|(?:is|are) gone|update:|than move|ditch(?:ed|ing)?|shelv(?:e|ed|ing)|let['’]s not|turns out|walk(?:ing|ed)? back|revers(?:e|ing) course|rescinded|withdrawn|retired|changed the idea|ignore what|on second thoughts|(?:is|are) off)\b|\bout,\s*\S+ in\b|^(?:wait|hmm|actually|hold on)\b[,.]?\s+no\b|~~|→|\bnot\s+[\p{L}\p{N}`'"]+\s*(?:[,.;]|$)/iu;
+  /\b(?:actually|on (?:second thought|reflection)|scratch|scrap|change of (?:plan|approach|direction)|chang(?:e|ed) (?:my mind|the plan)|take that back|reconsider(?:ed)?|after all|never ?mind|forget|no longer|not anymore|no more|instead|rather than|switch(?:ing|ed)?|(?<!fall(?:s|ing)? |fallen |fell )back to|go(?:ing)? back|revert(?:ing|ed)?|revis(?:ed|e)|(?<![/\w])(?<!without )replac(?:e|es|ed|ing)|swap(?:ped|ping|s)?|supersede[sd]?|in favou?r of|moving (?:off|away|back)|moved? (?:back|off|away)|drop(?:ping|ped)?|abandon(?:ing|ed)?|undo(?:ing)?|revers(?:ed|e)|now using|(?:is|are) gone|update:|than move|ditch(?:ed|ing)?|shelv(?:e|ed|ing)|let['’]s not|turns out|walk(?:ing|ed)? back|revers(?:e|ing) course|rescinded|withdrawn|retired|changed the idea|ignore what|on second thoughts|(?:is|are) off)\b|\bout,\s*\S+ in\b|^(?:wait|hmm|actually|hold on)\b[,.]?\s+no\b|~~|→|\bnot\s+[\w`'"]+\s*(?:[,.;]|$)/i;
 // Words that point back at the earlier decision as a whole.
 const BACK =
   /\b(?:scratch|scrap) (?:that|the)|never ?mind|change of (?:plan|direction|approach)|chang(?:e|ed) (?:my|the) (?:mind|idea|plan)|i take (?:it|that) back|take that back|forget (?:what|that|it)|ignore what (?:i|we) said|reconsidered|on (?:second thoughts?|reflection|further consideration)|rethink(?:ing)?|revised decision|supersedes\b|walk(?:ing|ed)? back|revers(?:e|ing|ed) (?:course|the decision)|u-turn|backtrack(?:ing)?|after all\b|(?:plan|idea) is off|rescinded|withdrawn|no longer the (?:plan|policy|case)|^(?:reversed|revised|correction)\s*:/i;
@@ -82,11 +82,29 @@ const COMMON = new Set(
   ),
 );
 // What a sentence turns away from: the words after a cue of leaving ("instead of X", "not use X",
-// "back to X", "~~X~~"), or before a passive one ("X is gone", "X is no longer used").
+// "back to X", "~~X~~"), or the last words before a passive one or an arrow ("X is gone",
+// "Playwright dropped", "X → Y"). The second kind is found from the cue backwards, so a long
+// sentence is read once.
 const AWAY =
-  /\b(?:instead of|rather than|from|off|no longer(?: (?:use|need|using))?|not (?:use|using|do|doing)|no more|not anymore|drop(?:s|ped|ping)?|scrap(?:s|ped|ping)?|forget(?: about)?|abandon(?:s|ed|ing)?|revert(?:s|ed|ing)?(?: to)?|(?<![/\w])(?<!without )replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?|undo(?:ing)?|(?<!fall(?:s|ing)? |fallen |fell )back to|skip|no)\s+((?:[^\s.,;:!?—]+\s*){1,4})|~~([^~]+)~~|((?:[^\s.,;:!?—]+\s+){1,3})(?:(?:is|are|was|were|has been|have been)\s+(?:gone|no longer)|(?:(?:is|are|was|were|has been|have been|gets?|got)\s+)?(?:superseded|abandoned|replaced|dropped|reverted|reversed|withdrawn|rescinded|removed|retired|out\b))|((?:[^\s.,;:!?—→]+\s+){1,3})→/giu;
-const turnedFrom = (sentence: string) =>
-  [...sentence.matchAll(AWAY)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').join(' ');
+  /\b(?:instead of|rather than|from|off|no longer(?: (?:use|need|using))?|not (?:use|using|do|doing)|no more|not anymore|drop(?:s|ped|ping)?|scrap(?:s|ped|ping)?|forget(?: about)?|abandon(?:s|ed|ing)?|revert(?:s|ed|ing)?(?: to)?|(?<![/\w])(?<!without )replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?|undo(?:ing)?|(?<!fall(?:s|ing)? |fallen |fell )back to|skip|no)\s+((?:[^\s.,;:!?—]+\s*){1,4})|~~([^~]+)~~/gi;
+const LEFT =
+  /\b(?:(?:is|are|was|were|has been|have been)\s+(?:gone|no longer)|(?:(?:is|are|was|were|has been|have been|gets?|got)\s+)?(?:superseded|abandoned|replaced|dropped|reverted|reversed|withdrawn|rescinded|removed|retired|out)\b)|→/gi;
+function turnedFrom(sentence: string): string {
+  const words: string[] = [];
+  // exec over the shared regexes (matchAll would copy them on every call).
+  AWAY.lastIndex = 0;
+  for (let m = AWAY.exec(sentence); m; m = AWAY.exec(sentence)) words.push(m[1] ?? m[2] ?? '');
+  LEFT.lastIndex = 0;
+  for (let m = LEFT.exec(sentence); m; m = LEFT.exec(sentence)) {
+    const before =
+      sentence
+        .slice(Math.max(0, m.index - 80), m.index)
+        .split(/[.,;:!?—→]/)
+        .pop() ?? '';
+    words.push(before.trim().split(/\s+/).slice(-3).join(' '));
+  }
+  return words.join(' ');
+}
 
 // An earlier decision's words and the words it turns from itself, kept for the next sentences:
 // a session checks each sentence against the same few decisions.
@@ -112,6 +130,7 @@ export function reversed(sentence: string, earlier: readonly string[]): string[]
   if (s.length > MAX_QUOTE || s.endsWith('?') || REPORT.test(s) || !CHANGE.test(s)) return [];
   if (BACK.test(s)) return [earlier.at(-1)!];
   const from = [...stems(turnedFrom(s))];
+  if (from.length === 0) return [];
   return earlier.filter((e) => {
     const { said, agreed } = earlierWords(e);
     return from.some((w) => said.has(w) && !agreed.has(w));

@@ -31,7 +31,7 @@ const MODAL = /\b(?:must|shall)\s+(?:never|not|always|stay|run|be|keep)\b/i;
 // A standing rule announced as such: "From now on, ...", "One rule: ...".
 const STANDING = /^(?:from now on|going forward|one rule|(?:a |the )?rule|remember)\b[,:]?\s/i;
 // "no new dependencies without asking", "no breaking changes": a ban, not a "no, ..." reply.
-const BAN = /^no\s+(?!(?:problem|worries|idea|need|thanks|luck|way|wait|more|rush|hurry)\b)[\p{L}][\p{L}-]*\s+\p{L}/iu;
+const BAN = /^no\s+(?!(?:problem|worries|idea|need|thanks|luck|way|wait|more|rush|hurry)\b)[a-z][\w-]*\s+[a-z]/i;
 export const isConstraint = (text: string) => {
   const sentence = text.replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '');
   return (
