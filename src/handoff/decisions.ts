@@ -5,7 +5,7 @@
 // "rather than X", "drop X", "switch from X", "no longer X", "replace X", "moving off X",
 // "scrap/abandon/ditch X", "not use X after all", "no more X", "swap X", "~~X~~") when X names
 // the subject of an earlier, still current decision.
-import { itemKey, type Item } from './items.js';
+import { itemKey, type Item } from '../store/items.js';
 
 const MARKER = /\b(?:supersedes|replaces|overrides)\s+(D\d+)\b/gi;
 // The word after the phrase is the subject the newer decision turns away from.
