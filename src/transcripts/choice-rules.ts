@@ -1,12 +1,13 @@
 // Choices in a transcript's sentences, sorted by classes of wording rather than by phrases:
 // a decision (a choice verb, a passive "was chosen", a "Decision:" label, or a plan with a
-// contrast or a reason), a reversal (a change-of-plan cue against an earlier decision that
-// shares a word with it), an approach given up (a failure and a cue of dropping it, or the
-// failing command just before). Pure; measured by bench/sentences.js.
+// contrast or a reason), a reversal (a change-of-plan cue that names what it turns from in an
+// earlier decision, or points back at it), an approach given up (a failure and a cue of
+// dropping it, or a verdict right after a failing command). Pure (the one cache below only
+// remembers answers); measured by bench/sentences.js.
 import { MAX_QUOTE } from './sentence-rules.js';
 
 /** Markdown list markers and emphasis: the extractor strips the first; both carry no meaning here. */
-export const plain = (s: string) =>
+const plain = (s: string) =>
   s
     .replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '')
     .replace(/\*\*|__/g, '')
@@ -136,9 +137,6 @@ export function reversed(sentence: string, earlier: readonly string[]): string[]
     return from.some((w) => said.has(w) && !agreed.has(w));
   });
 }
-
-/** A decision that replaces the earlier one. */
-export const isReversal = (sentence: string, earlier: string) => reversed(sentence, [earlier]).length > 0;
 
 // Something tried did not work...
 const FAILED =

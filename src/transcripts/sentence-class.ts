@@ -1,5 +1,5 @@
 // One class per sentence, from the rules and what the extractor knows when it meets the
-// sentence (who said it, an earlier decision, a command that had just failed, the question
+// sentence (who said it, the decisions still current, whether a command had just failed, the question
 // the agent had asked). Pure; measured on test/fixtures/sentence-corpus.jsonl by
 // bench/sentences.js.
 import { isAbandoned, isChoice, reversed } from './choice-rules.js';
