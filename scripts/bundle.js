@@ -21,7 +21,7 @@ import { eagerFunctions } from './eager.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Loaded only by commands that need them, and heavy: never part of the bundle. */
-export const EXTERNAL = ['yargs', 'yargs/*', 'openai', 'gpt-tokenizer', 'sql.js', 'diff'];
+export const EXTERNAL = ['yargs', 'yargs/*', 'diff'];
 
 /**
  * Node's built-in modules without their ES module facade. `import { readFileSync } from
