@@ -47,6 +47,11 @@ const SETTLED =
 // Giving something a role: "we'll use Exception as a general catch-all".
 const ROLE = /\b(?:use|using|treat)\s+\S+\s+as (?:a|an|the)\b/i;
 
+// A change of plan announced as such is a choice even when the decision it replaces is in an
+// earlier handoff, out of this session's sight ("Scrap the CSV-only plan: ...").
+const NEW_PLAN =
+  /\b(?:scratch|scrap) (?:that|the)\b|\bchange of (?:plan|direction|approach)\b|\bchanged my mind\b|\bon second thoughts?\b|\brevers(?:e|ing) course\b|\bwalk(?:ing)? back\b|\brevised decision\b|\bsupersedes D\d/i;
+
 // A description of a change already made ("This change replaces ...", "Updates the assertions ..."),
 // or a command typed to the agent ("/drop file"), reports or acts; it does not decide.
 const REPORT =
@@ -58,6 +63,7 @@ export function isChoice(sentence: string): boolean {
   return (
     LABEL.test(s) ||
     PICK.test(s) ||
+    NEW_PLAN.test(s) ||
     (PASSIVE.test(s) && !CONDITION.test(s)) ||
     IMPERATIVE.test(s) ||
     SETTLED.test(s) ||
