@@ -1,6 +1,7 @@
 // Deterministic extraction from a transcript's event stream: what the next session needs
-// (the user's lasting rules, files, todo/plan state, last test/build runs, decisions,
-// the live thread) and nothing of the process. Fed one event at a time so memory stays
+// (the user's lasting rules, files, todo/plan state, last test/build runs, decisions and
+// changes of plan, open questions, approaches given up, the live thread) and nothing of the
+// process. Each sentence is sorted by classify() (sentence-class.ts), what the corpus measures. Fed one event at a time so memory stays
 // bounded however long the session; every kept item carries the line it came from.
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
