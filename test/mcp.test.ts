@@ -1,11 +1,12 @@
 // `handoff mcp`: the built CLI as a subprocess, driven over stdio by the official SDK's
 // client, as an MCP client (Claude Code, Codex, Gemini CLI, ...) drives it.
-import { renameSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, gitEnv, makeRepo, type Repo } from './helpers.js';
+import { BIN, gitEnv, makeRepo, tempDir, type Repo } from './helpers.js';
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -78,19 +79,26 @@ describe('handoff mcp', () => {
   });
 
   it('says in one line how to install the SDK when it is missing', () => {
+    // A copy of the package whose node_modules has everything but the optional peer.
+    const root = path.resolve(__dirname, '..');
+    const pkg = path.join(tempDir('handoff-nopeer-'), 'git-handoff');
+    mkdirSync(path.join(pkg, 'node_modules'), { recursive: true });
+    for (const part of ['bin', 'dist', 'templates', 'package.json'])
+      cpSync(path.join(root, part), path.join(pkg, part), { recursive: true });
+    for (const name of readdirSync(path.join(root, 'node_modules')))
+      if (name !== '@modelcontextprotocol')
+        symlinkSync(path.join(root, 'node_modules', name), path.join(pkg, 'node_modules', name));
     const repo = makeRepo();
-    const sdk = path.resolve(__dirname, '../node_modules/@modelcontextprotocol/server');
-    const aside = `${sdk}.aside`;
-    renameSync(sdk, aside);
-    try {
-      const r = repo.handoff(['mcp']);
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(
-        'handoff: handoff mcp needs @modelcontextprotocol/server, an optional peer dependency: npm install @modelcontextprotocol/server@2 where git-handoff is installed (add -g for a global install)\n',
-      );
-    } finally {
-      renameSync(aside, sdk);
-    }
+    const r = spawnSync(process.execPath, [path.join(pkg, 'bin/handoff.js'), 'mcp'], {
+      cwd: repo.dir,
+      env: gitEnv(),
+      input: '',
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'handoff: handoff mcp needs @modelcontextprotocol/server, an optional peer dependency: npm install @modelcontextprotocol/server@2 where git-handoff is installed (add -g for a global install)\n',
+    );
   });
 });
