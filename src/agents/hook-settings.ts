@@ -290,26 +290,3 @@ export function removeHooks(
   if (removed.length > 0 && /^\{\s*\}\s*$/.test(out)) out = `{}${out.includes('\r\n') ? '\r\n' : '\n'}`;
   return { text: out, removed };
 }
-
-/** Every hook command in the file, with its event, matcher and timeout, for `check --base` to compare. */
-export function allHooks(text: string, file: string): HookEntry[] {
-  const settings = read(text, file);
-  const out: HookEntry[] = [];
-  for (const [event, list] of Object.entries((settings.hooks as Json | undefined) ?? {})) {
-    if (!Array.isArray(list)) continue;
-    for (const group of list) {
-      const matcher = (group as Json | null)?.matcher;
-      for (const h of commandsOf(group)) {
-        const command = (h as Json | null)?.command;
-        const timeout = (h as Json | null)?.timeout;
-        out.push({
-          event,
-          command: typeof command === 'string' ? command : JSON.stringify(command ?? null),
-          ...(typeof matcher === 'string' ? { matcher } : {}),
-          ...(typeof timeout === 'number' ? { timeout } : {}),
-        });
-      }
-    }
-  }
-  return out;
-}
