@@ -1,11 +1,20 @@
-// git-handoff for OpenCode (written by `handoff agent install opencode`; `handoff agent
-// uninstall opencode` removes this file). It adds the resume prompt (pins, the open
-// handoff) to the system prompt of every request, and before OpenCode compacts a session
-// it writes a handoff and hands the summarizer the pins, word for word. It needs only
-// Node's built-ins and the `handoff` command on PATH; a failure never stops OpenCode.
+// git-handoff for OpenCode and Kilo (written by `handoff agent install opencode|kilo`;
+// `handoff agent uninstall opencode|kilo` removes this file). It adds the resume prompt
+// (pins, the open handoff) to the system prompt of every request, and before the agent
+// compacts a session it writes a handoff and hands the summarizer the pins, word for word.
+// It needs only Node's built-ins and the `handoff` command on PATH; a failure never stops
+// the agent.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Kilo, an OpenCode fork, loads this same file from .kilo/plugin/ and keeps kilo/kilo.db.
+const app = fileURLToPath(import.meta.url)
+  .split(path.sep)
+  .includes('.kilo')
+  ? 'kilo'
+  : 'opencode';
 
 const hook = (name, input, cwd) => {
   const r = spawnSync('handoff', ['hook', name], {
@@ -19,7 +28,7 @@ const hook = (name, input, cwd) => {
 };
 
 const database = () =>
-  path.join(process.env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), 'opencode', 'opencode.db');
+  path.join(process.env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), app, `${app}.db`);
 
 export const GitHandoff = async ({ directory }) => {
   const contexts = new Map();
@@ -27,7 +36,7 @@ export const GitHandoff = async ({ directory }) => {
     const key = sessionID ?? '';
     if (!contexts.has(key)) {
       const out = hook(
-        'opencode-session-start',
+        `${app}-session-start`,
         { session_id: sessionID, cwd: directory, hook_event_name: 'SessionStart', source: 'startup' },
         directory,
       );
@@ -48,7 +57,7 @@ export const GitHandoff = async ({ directory }) => {
     },
     'experimental.session.compacting': async (input, output) => {
       const text = hook(
-        'opencode-pre-compact',
+        `${app}-pre-compact`,
         {
           session_id: input.sessionID,
           transcript_path: database(),

@@ -5,11 +5,11 @@ import { mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { AGENTS, isOurCommand, type AgentSpec } from './agents.js';
+import { AGENTS, isOurCommand, type AgentSpec, type OwnedFile } from './agents.js';
 import { FileFormatError, UsageError } from '../cli/errors.js';
 import { addHooks, installedCommands, removeHooks, type HookEntry } from './hook-settings.js';
 import { hasBlock, removeBlock, upsertBlock } from './marked-block.js';
-import { deleteFile } from './agent-files.js';
+import { deleteFile, makeExecutable } from './agent-files.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';
 import { printJson } from '../cli/output.js';
@@ -68,7 +68,7 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
   for (const owned of agent.files ?? []) {
     const file = path.join(ctx.root, owned.file);
     const shown = ctx.rel(file);
-    const wanted = await readTemplate(owned.template);
+    const wanted = await ownedText(owned);
     const before = await readText(file);
     if (before !== undefined && before !== wanted && !isOurFile(before)) {
       throw new FileFormatError(
@@ -76,23 +76,40 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
         `exists and was not written by handoff; move it aside to install the ${agent.title} integration`,
       );
     }
+    const executable = 'executable' in owned && owned.executable === true;
     writes.push(async () => {
-      if (before === wanted) return ctx.stderr(`handoff: ${shown}: already current; nothing changed`);
+      if (before === wanted) {
+        if (executable) await makeExecutable(file);
+        return ctx.stderr(`handoff: ${shown}: already current; nothing changed`);
+      }
       await mkdir(path.dirname(file), { recursive: true });
       await replaceFileAtomic(file, wanted);
+      if (executable) await makeExecutable(file);
       ctx.stderr(`handoff: ${shown}: ${before === undefined ? 'added' : 'updated'} for ${agent.title}`);
     });
   }
   for (const write of writes) await write();
-  if (agent.note) ctx.stderr(`handoff: note: ${agent.note}`);
+  if (agent.note && !(await noteAnswered(ctx, agent))) ctx.stderr(`handoff: note: ${agent.note}`);
 }
 
-/** Files we own carry our name on their first lines; a file without it is the user's. */
+const ownedText = (owned: OwnedFile) => ('template' in owned ? readTemplate(owned.template) : owned.text());
+
+/** pi's trust note is said only while pi does not trust the project. */
+async function noteAnswered(ctx: Context, agent: AgentSpec): Promise<boolean> {
+  if (agent.name !== 'pi') return false;
+  const { piTrusts } = await import('./pi-trust.js');
+  return (await piTrusts(ctx.root, ctx.env)) === true;
+}
+
+/**
+ * Files we own carry our name on their first lines (a JSON hook file, which has no
+ * comments, calls our hook commands); a file without either is the user's.
+ */
 const isOurFile = (text: string) =>
   text
     .split('\n')
     .slice(0, 3)
-    .some((l) => l.includes('git-handoff'));
+    .some((l) => l.includes('git-handoff')) || /"handoff hook /.test(text);
 
 async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
   for (const owned of agent.files ?? []) {
@@ -222,7 +239,9 @@ export async function run(ctx: Context, args: ArgsOf<'agent'>): Promise<Outcome>
     ctx.stdout(
       `${row.agent.padEnd(10)} ${row.kind.padEnd(6)} ${row.file}: ${state}${row.missing.length === 0 ? detail : ''}\n`,
     );
-    const note = AGENTS.find((a) => a.name === row.agent)?.statusNote;
-    if (note && row.kind === 'hooks' && row.installed.length > 0) ctx.stdout(`${' '.repeat(18)}note: ${note}\n`);
+    const spec = AGENTS.find((a) => a.name === row.agent);
+    const note = spec?.statusNote;
+    const first = rows.find((r) => r.agent === row.agent && r.installed.length > 0) === row;
+    if (note && first && spec && !(await noteAnswered(ctx, spec))) ctx.stdout(`${' '.repeat(18)}note: ${note}\n`);
   }
 }
