@@ -23,7 +23,8 @@ function summaryOf(payload: Record<string, unknown>): string | undefined {
   const text = first.parts.map((p) => (isObject(p) ? (str(p.text) ?? '') : '')).join('\n');
   const inner =
     /<summary>([\s\S]*?)<\/summary>/.exec(text)?.[1] ?? /<state_snapshot>[\s\S]*?<\/state_snapshot>/.exec(text)?.[0];
-  return (inner ?? text).trim() || undefined;
+  // Qwen Code follows the summary with its own instruction to carry on: not part of it.
+  return (inner ?? text.replace(/\n+Resume the prior task using the summary above\.[\s\S]*$/, '')).trim() || undefined;
 }
 
 export async function* readQwen(lines: Lines, stats: ReadStats = newStats()): AsyncGenerator<TranscriptEvent> {

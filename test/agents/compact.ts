@@ -63,7 +63,9 @@ export async function compactOnce(d: Driver, w: World, session: string | undefin
     default: {
       // pi checks for compaction when a turn ends: the whole turn reports a nearly full window;
       // OpenCode and Kilo after every step, and would compact again and again: one reply does.
-      if (d.agent === 'pi') w.server.setUsage(d.id === 'pi1' ? PI1_WINDOW - 400 : 199_000);
+      // pi 1.5 checks between turns too, and a summary restarts the script: one full reply there.
+      if (d.id === 'pi1') w.server.setUsage(PI1_WINDOW - 400, 1);
+      else if (d.agent === 'pi') w.server.setUsage(199_000);
       else w.server.setUsage(199_000, 1);
       const r = await w.run('Go on.', resume);
       w.server.setUsage(1200);
