@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTranscript } from '../../src/transcripts/open.js';
+import { openCodeDbSessions } from '../../src/transcripts/opencode-db.js';
 import { PROMPT, type Driver } from './drivers.js';
 import { AGENTS_NODE, ALL_DRIVERS, binOf, CACHE, command, idOf, makeWorld, PIN, type World } from './harness.js';
 import { agentDone, compactOnce, prepareWorld, sessionOf, SLASH_EXPANDS } from './compact.js';
@@ -115,9 +116,13 @@ async function unknownRecords(file: string): Promise<number> {
 
 /** The summaries the agent's own compactions left in its transcript, as the reader yields them. */
 async function summaries(file: string): Promise<string[]> {
-  const opened = await openTranscript(file, file, undefined);
+  // OpenCode and Kilo start a new session per run: every session in the database.
+  const ids = file.endsWith('.db') ? (await openCodeDbSessions(file)).map((s) => s.id) : [undefined];
   const out: string[] = [];
-  for await (const e of opened.events()) if (e.kind === 'compaction' && e.summary) out.push(e.summary);
+  for (const id of ids) {
+    const opened = await openTranscript(file, file, undefined, id);
+    for await (const e of opened.events()) if (e.kind === 'compaction' && e.summary) out.push(e.summary);
+  }
   return out;
 }
 
