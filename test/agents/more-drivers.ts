@@ -101,7 +101,11 @@ export const MORE_DRIVERS: Driver[] = [
           {
             version: 1,
             lastUsedProvider: 'openai-compatible',
-            providers: { 'openai-compatible': { settings, tokenSource: 'manual' } },
+            modes: {},
+            // What `cline auth -p openai-compatible ...` writes; without updatedAt the entry is ignored.
+            providers: {
+              'openai-compatible': { settings, updatedAt: '2026-11-24T00:00:00.000Z', tokenSource: 'manual' },
+            },
           },
           null,
           2,
