@@ -1,17 +1,21 @@
 // Turning what a real agent wrote into a test fixture: the scratch paths of the run are
-// rewritten to /home/user (HOME) and /home/user/project (the repository), nothing else
-// changes. OpenCode's database is rewritten through sql.js and saved in the shape the agent
+// rewritten to /home/user (HOME) and /home/user/project (the repository), and the agents'
+// install directory to the default one under /home/user/.cache; nothing else changes. OpenCode's database is rewritten through sql.js and saved in the shape the agent
 // leaves it in right after a run: a main file holding only its header page, and a WAL
 // holding every page.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { checksum, foldWal } from '../../src/transcripts/wal.js';
+import { CACHE } from './harness.js';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts');
 
-export function sanitize(text: string, home: string, repo: string): string {
-  return text.split(repo).join('/home/user/project').split(home).join('/home/user');
+/** Where the agents were installed (their prompts name their own docs there), as a user's default cache. */
+const INSTALLED = '/home/user/.cache/git-handoff-agents';
+
+export function sanitize(text: string, home: string, repo: string, cache = CACHE): string {
+  return text.split(repo).join('/home/user/project').split(home).join('/home/user').split(cache).join(INSTALLED);
 }
 
 /** A WAL (little-endian checksums) holding every page of db as one committed transaction. */
@@ -76,8 +80,8 @@ async function sanitizeDb(file: string, home: string, repo: string): Promise<Buf
         .map((r) => String(r[1])) ?? [];
     for (const c of columns)
       db.run(
-        `UPDATE "${table}" SET "${c}" = replace(replace("${c}", ?, '/home/user/project'), ?, '/home/user') WHERE typeof("${c}") = 'text'`,
-        [repo, home],
+        `UPDATE "${table}" SET "${c}" = replace(replace(replace("${c}", ?, '/home/user/project'), ?, '/home/user'), ?, '${INSTALLED}') WHERE typeof("${c}") = 'text'`,
+        [repo, home, CACHE],
       );
   }
   db.run('VACUUM');
@@ -96,7 +100,8 @@ export async function recordFixture(
 ): Promise<string[]> {
   const dir = path.join(FIXTURES, agent);
   mkdirSync(dir, { recursive: true });
-  if (agent !== 'opencode') {
+  // OpenCode's and Kilo's databases are SQLite; every other transcript is text.
+  if (!transcript.endsWith('.db')) {
     const out = path.join(dir, name);
     writeFileSync(out, sanitize(readFileSync(transcript, 'utf8'), home, repo));
     return [out];
