@@ -7,7 +7,7 @@ import { makeRepo, tempDir, type Repo } from './helpers.js';
 
 const PIN = 'Keep <Widget> & "quoted" names exactly as written.';
 
-function withPin(): { repo: Repo; env: Record<string, string> } {
+function withPin(): { repo: Repo; env: { HOME: string } } {
   const repo = makeRepo();
   const env = { HOME: tempDir('handoff-home-') };
   expect(repo.handoff(['init'], { env }).code).toBe(0);

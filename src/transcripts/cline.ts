@@ -3,6 +3,7 @@
 // system_prompt}`, read whole (the record number is the message's index). Messages hold
 // Anthropic-style blocks: text (the user's task inside <user_input>), tool_use, tool_result;
 // what a hook added is a user message marked `metadata.displayRole: "system"`.
+import { readFile } from 'node:fs/promises';
 import { isObject, newStats, parseJson, str, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
 import { toolEvents } from './tools.js';
 
@@ -17,7 +18,18 @@ function textOf(content: unknown): string {
     .join('\n');
 }
 
-export async function* readCline(lines: Lines, stats: ReadStats = newStats()): AsyncGenerator<TranscriptEvent> {
+/** The working directory in `<id>.json`, the session's metadata beside `<id>.messages.json`. */
+export async function clineCwd(messagesFile: string): Promise<string | undefined> {
+  if (!messagesFile.endsWith('.messages.json')) return undefined;
+  const meta = parseJson(await readFile(messagesFile.replace(/\.messages\.json$/, '.json'), 'utf8').catch(() => ''));
+  return isObject(meta) ? (str(meta.cwd) ?? str(meta.workspace_root)) : undefined;
+}
+
+export async function* readCline(
+  lines: Lines,
+  stats: ReadStats = newStats(),
+  cwd?: string,
+): AsyncGenerator<TranscriptEvent> {
   const parts: string[] = [];
   for await (const l of lines) parts.push(l);
   const doc = parseJson(parts.join('\n'));
@@ -30,6 +42,7 @@ export async function* readCline(lines: Lines, stats: ReadStats = newStats()): A
     line: 1,
     ...(str(doc.sessionId) ? { sessionId: str(doc.sessionId)! } : {}),
     ...(str(doc.updated_at) ? { start: str(doc.updated_at)! } : {}),
+    ...(cwd ? { cwd } : {}),
   };
   let i = 0;
   for (const m of doc.messages) {

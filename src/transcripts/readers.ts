@@ -1,7 +1,7 @@
-// The line-based readers by format (OpenCode is opened separately: it is a database).
+// The line-based readers by format (OpenCode is opened separately: it is a database; Cline too: its
+// working directory is in the metadata file beside the conversation).
 import { readAider } from './aider.js';
 import { readClaudeCode } from './claude-code.js';
-import { readCline } from './cline.js';
 import { readCodex } from './codex.js';
 import { readCopilot } from './copilot.js';
 import type { Agent, Lines, ReadStats, TranscriptEvent } from './events.js';
@@ -12,7 +12,7 @@ import { readSpecStory } from './specstory.js';
 
 type Reader = (lines: Lines, stats: ReadStats) => AsyncIterable<TranscriptEvent>;
 
-export const READERS: Record<Exclude<Agent, 'opencode'>, Reader> = {
+export const READERS: Record<Exclude<Agent, 'opencode' | 'cline'>, Reader> = {
   'claude-code': readClaudeCode,
   codex: readCodex,
   'gemini-cli': readGeminiCli,
@@ -20,6 +20,5 @@ export const READERS: Record<Exclude<Agent, 'opencode'>, Reader> = {
   aider: readAider,
   specstory: readSpecStory,
   copilot: readCopilot,
-  cline: readCline,
   qwen: readQwen,
 };

@@ -123,9 +123,19 @@ export function prepareWorld(d: Driver, w: World): void {
   }
 }
 
-/** Cline leaves a hub daemon running for the repository: ended by its process id. */
-export function agentDone(d: Driver, w: World): void {
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Cline leaves a hub daemon running for the repository: ended by its process id, and waited for. */
+export async function agentDone(d: Driver, w: World): Promise<void> {
   if (d.agent !== 'cline') return;
+  const ended: number[] = [];
   let out = '';
   try {
     out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
@@ -137,9 +147,13 @@ export function agentDone(d: Driver, w: World): void {
     if (m && m[2]!.includes('--cline-hub-daemon') && m[2]!.includes(w.repo.dir)) {
       try {
         process.kill(Number(m[1]), 'SIGTERM');
+        ended.push(Number(m[1]));
       } catch {
         // already gone
       }
     }
   }
+  // It flushes its databases before it exits; past 30 s it is stopped hard.
+  for (let i = 0; i < 300 && ended.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+  for (const pid of ended.filter(alive)) process.kill(pid, 'SIGKILL');
 }

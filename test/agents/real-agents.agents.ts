@@ -239,7 +239,7 @@ describe('the real agents', () => {
           requests: w.server.requests.length,
         });
       } finally {
-        agentDone(d, w);
+        await agentDone(d, w);
         if (process.env.HANDOFF_AGENTS_KEEP) console.log(`${id}: kept ${w.home} and ${w.repo.dir}`);
         else rmSync(w.home, { recursive: true, force: true });
         await w.close();

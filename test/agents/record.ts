@@ -3,7 +3,7 @@
 // install directory to the default one under /home/user/.cache; nothing else changes. OpenCode's database is rewritten through sql.js and saved in the shape the agent
 // leaves it in right after a run: a main file holding only its header page, and a WAL
 // holding every page.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { checksum, foldWal } from '../../src/transcripts/wal.js';
@@ -16,6 +16,15 @@ const INSTALLED = '/home/user/.cache/git-handoff-agents';
 
 export function sanitize(text: string, home: string, repo: string, cache = CACHE): string {
   return text.split(repo).join('/home/user/project').split(home).join('/home/user').split(cache).join(INSTALLED);
+}
+
+/** The database's first page, marked for WAL mode as the agent's own file is. */
+export function headerPage(db: Buffer): Buffer {
+  const raw = db.readUInt16BE(16);
+  const page = Buffer.from(db.subarray(0, raw === 1 ? 65536 : raw));
+  page[18] = 2;
+  page[19] = 2;
+  return page;
 }
 
 /** A WAL (little-endian checksums) holding every page of db as one committed transaction. */
@@ -104,12 +113,18 @@ export async function recordFixture(
   if (!transcript.endsWith('.db')) {
     const out = path.join(dir, name);
     writeFileSync(out, sanitize(readFileSync(transcript, 'utf8'), home, repo));
-    return [out];
+    // Cline's session metadata, which says where it ran, lives beside its messages.
+    const meta = transcript.replace(/\.messages\.json$/, '.json');
+    if (meta === transcript) return [out];
+    const metaOut = out.replace(/\.messages\.json$/, '.json');
+    writeFileSync(metaOut, sanitize(readFileSync(meta, 'utf8'), home, repo));
+    return [out, metaOut];
   }
   const clean = await sanitizeDb(transcript, home, repo);
   const out = path.join(dir, name);
-  // The main file as the agent leaves it right after a run (its header page; no paths in it), the rest in the WAL.
-  copyFileSync(transcript, out);
+  // The main file as OpenCode leaves it right after a run: its header page alone (Kilo's has
+  // pages checkpointed into it, paths included: the clean header page stands in), the rest in the WAL.
+  writeFileSync(out, headerPage(clean));
   writeFileSync(`${out}-wal`, encodeWal(clean));
   return [out, `${out}-wal`];
 }
