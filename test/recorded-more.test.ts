@@ -3,7 +3,7 @@
 // installed: the format is detected from the content, every record is known, the draft
 // carries the file written, the test run and the user's constraint, and where the agent
 // compacted, its own summary arrives on the compaction event.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../src/transcripts/events.js';
@@ -84,5 +84,31 @@ describe('transcripts recorded from the five added agents', () => {
     // What our own hooks injected (Copilot's additional context, Qwen's hook context) is not the user's words.
     expect(body).not.toContain('qwen:');
     expect(body).not.toContain('Keep <Widget>');
+  });
+});
+
+describe('--from auto finds the added agents' sessions where they keep them', () => {
+  it('Copilot CLI, Qwen Code and Cline sessions of this repository are listed by `handoff sessions`', () => {
+    const repo = makeRepo();
+    const home = path.join(repo.dir, '..', 'home');
+    const put = (from: string, to: string) => {
+      mkdirSync(path.dirname(path.join(home, to)), { recursive: true });
+      // The recordings ran in /home/user/project: here they ran in this repository.
+      writeFileSync(
+        path.join(home, to),
+        readFileSync(path.join(FIX, from), 'utf8').split('/home/user/project').join(repo.dir),
+      );
+    };
+    put('copilot/copilot-1.0.102-sum.events.jsonl', '.copilot/session-state/80f6b76e/events.jsonl');
+    put('qwen/qwen-0.24.4-sum.jsonl', `.qwen/projects/${repo.dir.replace(/[^a-zA-Z0-9]/g, '-')}/chats/cc1cf561.jsonl`);
+    put(
+      'cline/cline-3.0.65-sum.messages.json',
+      '.cline/data/sessions/1795505057633_zpr61/1795505057633_zpr61.messages.json',
+    );
+    put('cline/cline-3.0.65-sum.json', '.cline/data/sessions/1795505057633_zpr61/1795505057633_zpr61.json');
+    const r = repo.handoff(['sessions', '--json'], { env: { HOME: home } });
+    expect(r.code, r.stderr).toBe(0);
+    const agents = (JSON.parse(r.stdout).sessions as Array<{ agent: string }>).map((s) => s.agent).sort();
+    expect(agents).toEqual(['cline', 'copilot', 'qwen']);
   });
 });

@@ -4,12 +4,7 @@
 // ~/.cline/data.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-
-export function clineDataDir(env: NodeJS.ProcessEnv): string {
-  if (env.CLINE_DATA_DIR) return env.CLINE_DATA_DIR;
-  const base = env.CLINE_DIR ?? path.join(env.HOME ?? env.USERPROFILE ?? '', '.cline');
-  return path.join(base, 'data');
-}
+import { clineDataDir } from '../transcripts/cline.js';
 
 /** The session's newest compaction file and the messages it belongs to, if it compacted. */
 export async function clineCompaction(

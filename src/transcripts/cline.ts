@@ -4,6 +4,7 @@
 // Anthropic-style blocks: text (the user's task inside <user_input>), tool_use, tool_result;
 // what a hook added is a user message marked `metadata.displayRole: "system"`.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { isObject, newStats, parseJson, str, type Lines, type ReadStats, type TranscriptEvent } from './events.js';
 import { toolEvents } from './tools.js';
 
@@ -16,6 +17,13 @@ function textOf(content: unknown): string {
     .filter((b) => isObject(b) && b.type === 'text')
     .map((b) => str((b as Record<string, unknown>).text) ?? '')
     .join('\n');
+}
+
+/** Cline's data: $CLINE_DATA_DIR, else $CLINE_DIR/data, else ~/.cline/data. */
+export function clineDataDir(env: NodeJS.ProcessEnv): string {
+  if (env.CLINE_DATA_DIR) return env.CLINE_DATA_DIR;
+  const base = env.CLINE_DIR ?? path.join(env.HOME ?? env.USERPROFILE ?? '', '.cline');
+  return path.join(base, 'data');
 }
 
 /** The working directory in `<id>.json`, the session's metadata beside `<id>.messages.json`. */
