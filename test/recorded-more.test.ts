@@ -87,7 +87,7 @@ describe('transcripts recorded from the five added agents', () => {
   });
 });
 
-describe('--from auto finds the added agents' sessions where they keep them', () => {
+describe('--from auto finds the sessions of the added agents where they keep them', () => {
   it('Copilot CLI, Qwen Code and Cline sessions of this repository are listed by `handoff sessions`', () => {
     const repo = makeRepo();
     const home = path.join(repo.dir, '..', 'home');
