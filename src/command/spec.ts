@@ -210,7 +210,11 @@ export const COMMANDS = [
     describe: 'connect an agent: install its hooks or instruction block, uninstall them, or show what is installed',
     positionals: [
       { name: 'action', describe: 'install, uninstall or status', required: true },
-      { name: 'agent', describe: 'claude, codex, gemini, opencode, pi, claude-md or all (default for status: all)' },
+      {
+        name: 'agent',
+        describe:
+          'claude, codex, gemini, opencode, pi, copilot, cline, kilo, qwen, claude-md or all (default for status: all)',
+      },
     ],
     options: {
       meter: {
