@@ -15,8 +15,8 @@ export interface Compacted {
   after: number;
 }
 
-/** Agents whose /handoff expands headless (Copilot CLI sends a skill's name to the model as typed). */
-export const SLASH_EXPANDS = new Set(['claude', 'gemini', 'opencode', 'pi', 'pi1', 'cline', 'kilo', 'qwen']);
+/** Agents whose /handoff expands headless (Copilot CLI sends a skill name to the model as typed; Gemini CLI 0.61 -p did not expand it). */
+export const SLASH_EXPANDS = new Set(['claude', 'opencode', 'pi', 'pi1', 'cline', 'kilo', 'qwen']);
 
 export async function compactOnce(d: Driver, w: World, session: string | undefined): Promise<Compacted> {
   const resume = session ? { resume: session } : {};
