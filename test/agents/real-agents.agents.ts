@@ -18,6 +18,7 @@ import { PROMPT, type Driver } from './drivers.js';
 import { AGENTS_NODE, ALL_DRIVERS, binOf, CACHE, command, idOf, makeWorld, PIN, type World } from './harness.js';
 import { agentDone, compactOnce, prepareWorld, sessionOf, SLASH_EXPANDS } from './compact.js';
 import { recordFixture } from './record.js';
+import { NEEDS_SQLITE, sqlite } from '../sqlite.js';
 
 /** Unpacks a package's npm tarball into the cache's node_modules (its own dependencies are not all installable). */
 function unpack(d: Driver): void {
@@ -42,6 +43,8 @@ function prepare(wanted: Driver[]): Map<string, string> {
   const why = new Map<string, string>();
   for (const d of wanted)
     if (d.node22 && !AGENTS_NODE) why.set(idOf(d), 'needs Node 22 or later: set HANDOFF_AGENTS_NODE');
+  // handoff reads their databases through node:sqlite, in this process and in its own.
+  for (const d of wanted) if ((d.agent === 'opencode' || d.agent === 'kilo') && !sqlite) why.set(idOf(d), NEEDS_SQLITE);
   const missing = wanted.filter((d) => !existsSync(binOf(d)) && !why.has(idOf(d)));
   if (missing.length > 0 && process.env.HANDOFF_AGENTS_NO_INSTALL !== '1') {
     mkdirSync(CACHE, { recursive: true });
