@@ -21,13 +21,14 @@ describe('handoff agent install: the five added agents', () => {
     const r = repo.handoff(['agent', 'install', 'copilot'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('handoff: note: Copilot CLI runs hooks only in a trusted folder');
-    expect(JSON.parse(repo.read('.github/hooks/git-handoff.json'))).toEqual({
-      version: 1,
-      hooks: {
-        sessionStart: [{ type: 'command', bash: 'handoff hook copilot-session-start', timeoutSec: 30 }],
-        preCompact: [{ type: 'command', bash: 'handoff hook copilot-pre-compact', timeoutSec: 60 }],
-      },
-    });
+    const hooks = JSON.parse(repo.read('.github/hooks/git-handoff.json'));
+    expect(hooks.version).toBe(1);
+    expect(hooks.hooks.sessionStart).toEqual([
+      { type: 'command', bash: expect.stringMatching(/^handoff_hook=copilot-session-start; /), timeoutSec: 30 },
+    ]);
+    expect(hooks.hooks.preCompact).toEqual([
+      { type: 'command', bash: expect.stringMatching(/^handoff_hook=copilot-pre-compact; /), timeoutSec: 60 },
+    ]);
     expect(repo.read('.github/copilot-instructions.md')).toContain(PIN);
     expect(repo.read('.github/skills/handoff/SKILL.md')).toMatch(/^---\nname: handoff\n/);
     expect(repo.handoff(['agent', 'install', 'copilot'], { env }).stderr).toContain(
@@ -46,7 +47,7 @@ describe('handoff agent install: the five added agents', () => {
     ]) {
       const file = path.join(repo.dir, '.clinerules/hooks', event!);
       expect(repo.read(`.clinerules/hooks/${event}`)).toMatch(
-        new RegExp(`^#!/bin/sh\\n# git-handoff: .*\\nexec handoff hook ${name}\\n$`),
+        new RegExp(`^#!/bin/sh\\n# git-handoff: .*\\nhandoff_hook=${name}; .*\\n$`),
       );
       expect(statSync(file).mode & 0o111).toBe(0o111);
     }
@@ -62,6 +63,7 @@ describe('handoff agent install: the five added agents', () => {
     const plugin = repo.read('.kilo/plugin/git-handoff.js');
     expect(plugin).toMatch(/includes\('\.kilo'\)\s*\? 'kilo'\s*: 'opencode'/);
     expect(plugin).toContain('`${app}-pre-compact`');
+    expect(plugin).toMatch(/"kilo-session-start": "handoff_hook=kilo-session-start; /);
     expect(repo.read('.kilo/command/handoff.md')).toContain('handoff new "$ARGUMENTS" --from auto --no-edit');
     expect(repo.read('AGENTS.md')).toContain('<!-- git-handoff:start -->');
   });
@@ -70,14 +72,13 @@ describe('handoff agent install: the five added agents', () => {
     const { repo, env } = withPin();
     expect(repo.handoff(['agent', 'install', 'qwen'], { env }).code).toBe(0);
     const settings = JSON.parse(repo.read('.qwen/settings.json'));
-    expect(settings.hooks.SessionStart[0].hooks[0].command).toBe('handoff hook qwen-session-start');
-    expect(settings.hooks.PreCompact[0].hooks[0].command).toBe('handoff hook qwen-pre-compact');
+    expect(settings.hooks.SessionStart[0].hooks[0].command).toMatch(/^handoff_hook=qwen-session-start; /);
+    expect(settings.hooks.PreCompact[0].hooks[0].command).toMatch(/^handoff_hook=qwen-pre-compact; /);
     expect(repo.read('QWEN.md')).toContain(PIN);
     expect(repo.read('.qwen/commands/handoff.toml')).toContain('{{args}}');
     expect(repo.handoff(['agent', 'uninstall', 'qwen'], { env }).code).toBe(0);
-    // A settings file that held only our hooks reads as it was made: `{}`.
-    expect(repo.files('.qwen')).toEqual(['settings.json']);
-    expect(repo.read('.qwen/settings.json')).toBe('{}\n');
+    // A settings file that held only our hooks goes with them.
+    expect(repo.files('.qwen')).toEqual([]);
   });
 
   it('pi: says how to trust the project until pi trusts it, and installs a /handoff prompt template', () => {
@@ -111,7 +112,7 @@ describe('the hook entry points of the five added agents', () => {
     const out = JSON.parse(r.stdout);
     expect(out.hookSpecificOutput).toBeUndefined();
     expect(out.additionalContext).toContain(PIN);
-    expect(r.stderr).toContain('.github/copilot-instructions.md: brought the pinned constraints up to date');
+    // `pin` brings installed blocks up to date itself; the hook would after a merge.
     expect(repo.read('.github/copilot-instructions.md')).toContain('A second pin, set after install.');
   });
 

@@ -3,34 +3,19 @@
 // extension where it loads one (OpenCode, Kilo, pi), and a marked block in the instruction
 // file the agent reads at the start of a session; where a hook's text does not reach the
 // model verbatim (or not after compaction), that block carries the pins word for word.
+import { hookCommand } from './hook-command.js';
 import type { HookEntry } from './hook-settings.js';
 import { CODEX_DOC_LIMIT } from './marked-block.js';
 
-export interface AgentSpec {
-  name: string;
-  title: string;
-  settings?: { file: string; hooks: HookEntry[]; meter?: HookEntry[] };
-  /** pins: the block carries the active pins word for word (see pins-block.ts). */
-  block?: { file: string; limitBytes?: number; pins?: boolean };
-  /** Files that are ours whole (a plugin, an extension, a /handoff command): from templates/, or built here. */
-  files?: OwnedFile[];
-  /** One line printed after install, when the agent needs something we cannot do. */
-  note?: string;
-  /** Printed by `agent status` under installed hooks the agent may still skip. */
-  statusNote?: string;
+export interface OwnedFile {
+  file: string;
+  /** From templates/; or `text`, built here from our hook commands. */
+  template?: string;
+  hooks?: string[];
+  text?: () => string;
+  /** The agent runs the file itself (Cline's hooks). */
+  executable?: boolean;
 }
-
-export type OwnedFile =
-  | { file: string; template: string }
-  /** Built from our hook commands; `executable`: an agent that runs the file itself (Cline). */
-  | { file: string; text: () => string; executable?: boolean };
-
-/** Hook commands we own start with this; uninstall removes exactly these. */
-const HOOK_COMMAND = 'handoff hook ';
-export const isOurCommand = (command: string) => command.trim().startsWith(HOOK_COMMAND);
-
-/** The command an agent runs for our hook `name`: every agent's hooks are built here, and only here. */
-export const hookCommand = (name: string) => `${HOOK_COMMAND}${name}`;
 
 /** Copilot CLI's hook file: `{version: 1, hooks: {<camelCase event>: [{type, bash, timeoutSec}]}}`. */
 function copilotHooks(): string {
@@ -44,13 +29,30 @@ function copilotHooks(): string {
 
 /** Cline runs an executable per event, named after it, with the event's JSON on stdin. */
 const clineHook = (event: string, name: string) => () =>
-  `#!/bin/sh\n# git-handoff: Cline's ${event} hook (written by \`handoff agent install cline\`; uninstall removes it)\nexec ${hookCommand(name)}\n`;
+  `#!/bin/sh\n# git-handoff: Cline's ${event} hook (written by \`handoff agent install cline\`; uninstall removes it)\n${hookCommand(name)}\n`;
 
 export const PI_TRUST =
   'pi 1.5 and later load .pi/extensions/ only in a project you trust, and skip them without a word otherwise; this project is not trusted yet: run /trust in pi here (or answer its prompt), or add {"<project path>": true} to ~/.pi/agent/trust.json; pi -p --approve trusts it for one run';
 
 const COPILOT_TRUST =
   'Copilot CLI runs hooks only in a trusted folder: trust this one when copilot asks (copilot -p: --trust-folder, or COPILOT_ALLOW_ALL=true)';
+
+export interface AgentSpec {
+  name: string;
+  title: string;
+  settings?: { file: string; hooks: HookEntry[]; meter?: HookEntry[] };
+  /** pins: the block carries the active pins word for word (see pins-block.ts). */
+  block?: { file: string; limitBytes?: number; pins?: boolean };
+  /**
+   * Files that are ours whole (a plugin, an extension, a /handoff command), from templates/;
+   * `hooks`: the hooks a plugin runs, whose commands fill its `{{commands}}` line.
+   */
+  files?: OwnedFile[];
+  /** One line printed after install, when the agent needs something we cannot do. */
+  note?: string;
+  /** Printed by `agent status` under installed hooks the agent may still skip. */
+  statusNote?: string;
+}
 
 const CODEX_TRUST =
   'Codex CLI skips hooks it does not trust, silently: trust this project in ~/.codex/config.toml ([projects."<path>"] trust_level = "trusted") and the hooks with /hooks in Codex (codex exec: --dangerously-bypass-hook-trust)';
@@ -105,7 +107,11 @@ export const AGENTS: AgentSpec[] = [
     block: agentsMd,
     // A project plugin: the resume prompt in every request, a handoff before compaction.
     files: [
-      { file: '.opencode/plugin/git-handoff.js', template: 'opencode-plugin.js' },
+      {
+        file: '.opencode/plugin/git-handoff.js',
+        template: 'opencode-plugin.js',
+        hooks: ['opencode-session-start', 'opencode-pre-compact'],
+      },
       { file: '.opencode/command/handoff.md', template: 'opencode-command.md' },
     ],
   },
@@ -116,7 +122,11 @@ export const AGENTS: AgentSpec[] = [
     // A project extension (pi 0.73 and 1.5, @mariozechner/ and @earendil-works/pi-coding-agent):
     // the resume prompt every turn, a handoff before compaction; a prompt template for /handoff.
     files: [
-      { file: '.pi/extensions/git-handoff.ts', template: 'pi-extension.ts' },
+      {
+        file: '.pi/extensions/git-handoff.ts',
+        template: 'pi-extension.ts',
+        hooks: ['pi-session-start', 'pi-pre-compact'],
+      },
       { file: '.pi/prompts/handoff.md', template: 'pi-prompt.md' },
     ],
     note: PI_TRUST,
@@ -158,7 +168,11 @@ export const AGENTS: AgentSpec[] = [
     block: agentsMd,
     // OpenCode's plugin, which Kilo loads only from .kilo/plugin/.
     files: [
-      { file: '.kilo/plugin/git-handoff.js', template: 'opencode-plugin.js' },
+      {
+        file: '.kilo/plugin/git-handoff.js',
+        template: 'opencode-plugin.js',
+        hooks: ['kilo-session-start', 'kilo-pre-compact'],
+      },
       { file: '.kilo/command/handoff.md', template: 'opencode-command.md' },
     ],
   },
