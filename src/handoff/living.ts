@@ -37,7 +37,9 @@ export interface Living {
 }
 
 const EARLIER_FILES = 'Earlier in this chain';
-const FOLD = /^… (\d+) earlier (?:items|completed items|superseded decisions)\b/;
+const FOLD = /^… (\d+) earlier (?:items|completed items|superseded decisions|files)\b/;
+/** Hops before this one whose files Current state still lists by name. */
+export const EARLIER_HOPS = 2;
 
 /** A section's content split at its level-3 headings; text before the first one is titled ''. */
 export function subsections(content: string): Subsection[] {
@@ -177,8 +179,25 @@ function currentStateTail(
       ...(earlier ? parseItems(earlier.text) : []),
       ...parent.files.map((f) => ({ text: `\`${f}\``, prov: `handoff ${shortId(parent.id)}`, checked: false })),
     ];
-    const listed = dedupe(files.filter((f) => !now.has(f.text.replace(/^`+\s?|\s?`+$/g, ''))));
-    if (listed.length > 0) blocks.push(`### ${EARLIER_FILES}\n\n${listed.map(renderItem).join('\n')}`);
+    const listed = dedupe(files.filter((f) => !now.has(f.text.replace(/^`+\s?|\s?`+$/g, '')))).reverse();
+    // The files of the last hops are the live state; older ones fold into a count, so the
+    // list follows the work in hand, not the length of the chain.
+    const hops: string[] = [];
+    const recent: Item[] = [];
+    let older = 0;
+    for (const f of listed) {
+      const fold = FOLD.exec(f.text);
+      if (fold) {
+        older += Number(fold[1]);
+        continue;
+      }
+      const hop = f.prov;
+      if (!hops.includes(hop)) hops.push(hop);
+      if (hops.indexOf(hop) < EARLIER_HOPS) recent.unshift(f);
+      else older++;
+    }
+    const lines = fold(recent, recent.length, older, parent.id, 'files');
+    if (lines.length > 0) blocks.push(`### ${EARLIER_FILES}\n\n${lines.join('\n')}`);
     blocks.push(...fresh.map(render));
     const replaced = new Set(fresh.map((s) => s.title.toLowerCase()));
     for (const s of parts) {

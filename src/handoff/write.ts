@@ -63,6 +63,8 @@ export interface WriteOptions {
   allowSecret?: boolean;
   /** The model's pass over the draft; null means "dry run: nothing to write". */
   model?: (facts: Omit<ModelInput, 'pins'>, transcript: TranscriptPart | undefined) => Promise<string | null>;
+  /** False when the reviewed body replaces the draft whole (`new -F --replace`): nothing is carried. */
+  carries?: boolean;
   /** Settles the final body (editor, message file, or the draft as is). */
   review: (git: Git, draft: string) => Promise<string>;
 }
@@ -174,9 +176,11 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     );
     const replaced =
       superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
-    ctx.stderr(
-      `handoff: ${parent.meta.id} is now superseded by this one (the draft carried ${carried} of its open item${carried === 1 ? '' : 's'}${replaced})`,
-    );
+    const what =
+      options.carries === false
+        ? 'the body replaced the draft; nothing was carried'
+        : `the draft carried ${carried} of its open item${carried === 1 ? '' : 's'}${replaced}`;
+    ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one (${what})`);
   }
   const fileCount = files.reduce((n, f) => n + (f.files ?? 1), 0);
   ctx.stderr(
