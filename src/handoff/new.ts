@@ -51,7 +51,7 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
     throw new UsageError('--replace needs a body to replace the draft with: -F <file> or -F -');
   if (from === undefined && pinCandidates)
     throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
-  const file = await writeHandoff(ctx, goal, {
+  const written = await writeHandoff(ctx, goal, {
     since: args.values.since,
     from,
     force: args.values.force === true,
@@ -62,8 +62,8 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
     model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript),
     review: (git, draft) => review(ctx, git, args, draft),
   });
-  if (file !== null) {
-    ctx.stdout(`${ctx.rel(file)}\n`);
+  if (written !== null) {
+    ctx.stdout(`${ctx.rel(written.file)}\n`);
     await (await import('../init/init-hint.js')).hintInit(ctx);
   }
 }

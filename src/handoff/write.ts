@@ -25,6 +25,7 @@ import { repairChains } from './repair.js';
 import type { ModelInput, TranscriptPart } from '../model/model-input.js';
 import { transcriptPart } from '../model/transcript-model.js';
 import { afterWrite } from '../git-hooks/validated.js';
+import { chainGoal, firstRequest } from './goal.js';
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
 async function findBase(
@@ -65,6 +66,12 @@ export interface WriteOptions {
   model?: (facts: Omit<ModelInput, 'pins'>, transcript: TranscriptPart | undefined) => Promise<string | null>;
   /** False when the reviewed body replaces the draft whole (`new -F --replace`): nothing is carried. */
   carries?: boolean;
+  /**
+   * A continuation written at an agent's compaction: `givenGoal` is only the fallback; the
+   * chain's goal (the parent's, else the session's first request) is kept, and `step`
+   * says what this handoff was for.
+   */
+  continuation?: { step: string };
   /** Settles the final body (editor, message file, or the draft as is). */
   review: (git: Git, draft: string) => Promise<string>;
 }
@@ -73,17 +80,25 @@ export interface WriteOptions {
  * The body of `handoff new`, shared with the agent hooks. Returns the new file, or null for a dry run.
  * Writers take turns (writer-lock.ts), so handoffs started at once on one branch form one chain.
  */
-export function writeHandoff(ctx: Context, givenGoal: string, options: WriteOptions): Promise<string | null> {
+export function writeHandoff(
+  ctx: Context,
+  givenGoal: string,
+  options: WriteOptions,
+): Promise<{ file: string; goal: string } | null> {
   return withWriterLock(ctx, 'handoff new', async () => {
     const git = await ctx.git();
     await repairChains(ctx, await git.branch());
-    const file = await writeLocked(ctx, givenGoal, options);
-    if (file !== null) await afterWrite(ctx);
-    return file;
+    const written = await writeLocked(ctx, givenGoal, options);
+    if (written !== null) await afterWrite(ctx);
+    return written;
   });
 }
 
-async function writeLocked(ctx: Context, givenGoal: string, options: WriteOptions): Promise<string | null> {
+async function writeLocked(
+  ctx: Context,
+  givenGoal: string,
+  options: WriteOptions,
+): Promise<{ file: string; goal: string } | null> {
   // Secrets never land: the goal, the file names and the body are redacted before use
   // unless allowSecret says a match is a false positive.
   const kinds: string[] = [];
@@ -93,7 +108,6 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     kinds.push(...out.kinds);
     return out.value;
   };
-  const goal = clean(givenGoal);
   const git = await ctx.git();
   const [branch, head, author, pins] = await Promise.all([git.branch(), git.head(), git.author(), loadPins(ctx)]);
   const { found: open, problems } = await findOpenOnBranch(ctx, branch);
@@ -120,6 +134,12 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
   const extraction =
     source && transcript ? await source.draftParts(ctx, transcript, files, options.pinCandidates === true) : undefined;
+  const x = transcript?.extraction;
+  const goal = clean(
+    (options.continuation &&
+      (chainGoal(parent?.meta.goal) ?? (x ? firstRequest(x.recentUser, x.counts.userTurns) : undefined))) ??
+      givenGoal,
+  );
   const {
     body: draft,
     carried,
@@ -152,6 +172,7 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
   const meta: HandoffMeta = {
     id: ctx.newId(),
     goal,
+    ...(options.continuation ? { step: clean(options.continuation.step) } : {}),
     status: 'open',
     created: ctx.now().toISOString(),
     author,
@@ -186,5 +207,5 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
   ctx.stderr(
     `handoff: ${fileCount.toLocaleString('en-US')} file${fileCount === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`,
   );
-  return file;
+  return { file, goal };
 }

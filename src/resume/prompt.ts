@@ -3,7 +3,7 @@
 // happened since. Built from data only; the command gathers the data.
 import type { FileChange, Handoff } from '../store/handoff.js';
 import { renderFileGroups } from '../handoff/files.js';
-import { code, fenced, findSection, pinBlock, plural, sectionText } from '../store/markdown.js';
+import { code, fenced, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
 import { fitBudget } from './budget.js';
 import type { Pin } from '../store/pin.js';
 import { fill } from '../store/template.js';
@@ -30,6 +30,8 @@ export interface ResumeParts extends SectionParts {
   goal: string;
   /** What the handoff's writer put before its first heading, as written. */
   notes: string;
+  /** What this step was for, when a compaction wrote it (the goal stays the chain's). */
+  step?: string;
   pins: PromptPin[];
   /** The handoff's files; the prompt shows them grouped (Source, Tests, ...). */
   files: FileChange[];
@@ -102,6 +104,7 @@ export function handoffParts(handoff: Handoff): Omit<ResumeParts, 'pins' | 'sinc
     id: handoff.meta.id,
     file: handoff.file,
     goal: handoff.meta.goal,
+    ...(handoff.meta.step ? { step: handoff.meta.step } : {}),
     notes,
     ...sections,
     files: handoff.meta.files,
@@ -114,6 +117,9 @@ function sectionParts(value: (key: BodyKey) => string): SectionParts {
   for (const key of RESUME_KEYS) if (key !== 'goal') parts[key] = value(key);
   return parts;
 }
+
+const goalText = (parts: ResumeParts) =>
+  `${fenced(parts.goal)}${parts.step ? `\n\nThis step: ${inline(parts.step)}` : ''}`;
 
 export interface PromptBudget {
   /** Tokens past the pins (config resume_tokens). */
@@ -129,7 +135,7 @@ export function renderResume(template: string, parts: ResumeParts, budget?: Prom
   const shown = budget
     ? fitBudget(
         whole,
-        budget.tokens - budget.count(`${fenced(parts.goal)}\n${parts.notes}`),
+        budget.tokens - budget.count(`${goalText(parts)}\n${parts.notes}`),
         budget.count,
         (n) =>
           `- … ${plural(n, 'more item')} not shown here: see ${code(parts.file ?? '')} and the handoffs it continues`,
@@ -139,7 +145,7 @@ export function renderResume(template: string, parts: ResumeParts, budget?: Prom
     pins: block('Pinned constraints', pins),
     notes: block('Notes', parts.notes),
     ...Object.fromEntries(
-      RESUME_KEYS.map((key) => [key, block(TITLE[key], key === 'goal' ? fenced(parts.goal) : shown[key])]),
+      RESUME_KEYS.map((key) => [key, block(TITLE[key], key === 'goal' ? goalText(parts) : shown[key])]),
     ),
     files: block('Files', shown.files),
     since: block('Since the handoff', renderSince(parts.since)),
