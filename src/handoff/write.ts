@@ -4,7 +4,7 @@
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../core/errors.js';
 import { draft as drafted } from './draft.js';
-import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../store/handoff.js';
+import { serializeHandoff, updateHandoff, type FileChange, type Handoff, type HandoffMeta } from '../store/handoff.js';
 import { checkText } from '../store/pin.js';
 import { activePins } from '../pins/scope.js';
 import { scrub } from '../security/secrets.js';
@@ -118,13 +118,17 @@ async function writeLocked(
       `handoff: starting a new chain; ${open.meta.id} stays open (handoff done ${open.meta.id.slice(0, 12)} when it is finished)`,
     );
   const base = await findBase(ctx, git, options.since, parent, head);
-  const [changes, commits, template] = await Promise.all([
+  const [changes, commits, own, template] = await Promise.all([
     git.changesSince(base, ctx.config.untracked_dir_files),
     base === head ? Promise.resolve([]) : git.commitsSince(base, ctx.config.draft_commits),
+    base && base !== head ? git.ownPathsSince(base) : null,
     readTemplate('handoff.md'),
   ]);
-  // Our own records are not the work.
-  const files = clean(changes.filter((f) => !f.path.startsWith('.handoff/')));
+  // Our own records are not the work, and neither is what a merge of another branch brought:
+  // a committed change counts when one of the branch's own commits touched it.
+  const ours = (f: FileChange) =>
+    own === null || f.state !== 'committed' || own.has(f.path) || (f.from !== undefined && own.has(f.from));
+  const files = clean(changes.filter((f) => !f.path.startsWith('.handoff/') && ours(f)));
   // A transcript adds what git cannot know; see transcript-source.ts.
   const { from } = options;
   const source = from === undefined ? undefined : await import('../transcripts/transcript-source.js');
