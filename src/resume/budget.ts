@@ -55,22 +55,22 @@ export function fitBudget(
   count: (text: string) => number,
   pointer: (left: number) => string,
 ): Fitted {
-  const taken = new Map<BudgetKey, string[]>();
+  // A section costs its heading and each unit on its lines: the pre-tokenizer splits at
+  // line ends, so the sum is the whole's count without counting the whole again per unit.
+  const heading = (key: BudgetKey) => count(`## ${key === 'files' ? 'Files' : TITLE[key]}\n\n`);
+  const taken = new Map<BudgetKey, Array<{ unit: string; cost: number }>>();
   const left: Partial<Record<BudgetKey, number>> = {};
-  const cost = (key: BudgetKey, list: string[]) =>
-    list.length === 0 ? 0 : count(`## ${key === 'files' ? 'Files' : TITLE[key]}\n\n${list.join('\n')}\n\n`);
   let used = 0;
   let full = false;
   for (const key of ORDER) {
-    const all = units(parts[key]);
-    const mine: string[] = [];
+    const mine: Array<{ unit: string; cost: number }> = [];
     taken.set(key, mine);
-    for (const unit of all) {
+    for (const unit of units(parts[key])) {
       if (!full) {
-        const more = cost(key, [...mine, unit]) - cost(key, mine);
-        if (used + more <= budget) {
-          mine.push(unit);
-          used += more;
+        const cost = count(`${unit}\n`) + (mine.length === 0 ? heading(key) : 0);
+        if (used + cost <= budget) {
+          mine.push({ unit, cost });
+          used += cost;
           continue;
         }
         full = true;
@@ -78,25 +78,26 @@ export function fitBudget(
       left[key] = (left[key] ?? 0) + itemsIn(unit);
     }
   }
-  // The pointers are paid for too: the last items taken make room for them.
-  const withPointers = () =>
-    ORDER.reduce((n, key) => n + cost(key, [...taken.get(key)!, ...(left[key] ? [pointer(left[key])] : [])]), 0);
-  for (let i = ORDER.length - 1; i >= 0 && withPointers() > budget; ) {
+  // The pointers are paid for too: the last units taken make room for them.
+  const pointers = () =>
+    ORDER.reduce((n, key) => {
+      const l = left[key];
+      return l === undefined ? n : n + count(`${pointer(l)}\n`) + (taken.get(key)!.length === 0 ? heading(key) : 0);
+    }, 0);
+  for (let i = ORDER.length - 1; i >= 0 && used + pointers() > budget; ) {
     const key = ORDER[i]!;
-    const mine = taken.get(key)!;
-    const unit = mine.pop();
-    if (unit === undefined) {
+    const last = taken.get(key)!.pop();
+    if (last === undefined) {
       i--;
       continue;
     }
-    left[key] = (left[key] ?? 0) + itemsIn(unit);
+    used -= last.cost;
+    left[key] = (left[key] ?? 0) + itemsIn(last.unit);
   }
   const out = { ...parts };
   for (const key of ORDER) {
-    const mine = taken.get(key)!;
     const n = left[key];
-    if (n === undefined) continue;
-    out[key] = [...mine, pointer(n)].join('\n');
+    if (n !== undefined) out[key] = [...taken.get(key)!.map((t) => t.unit), pointer(n)].join('\n');
   }
   return { parts: out, left };
 }
