@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { internals } from './internals.js';
 import * as story from './chain-story.js';
 
-const [{ countTokens }] = await internals('transcripts/tokens.ts');
+const [{ estimateTokens }] = await internals('transcripts/tokens.ts');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(here, '../bin/handoff.js');
@@ -207,8 +207,8 @@ async function chain(hops, steady = false) {
     kept,
     stale,
     duplicates,
-    tokens: await countTokens(prompt),
-    liveTokens: await countTokens(live.map((f) => f[2]).join('\n')),
+    tokens: estimateTokens(prompt),
+    liveTokens: estimateTokens(live.map((f) => f[2]).join('\n')),
   };
 }
 
@@ -337,7 +337,7 @@ async function measureStory(n, prompt) {
     stale,
     duplicates,
     completed: `${claimed + (fold ? Number(fold[1]) : 0)} of ${n - 1}`,
-    tokens: await countTokens(prompt),
+    tokens: estimateTokens(prompt),
   };
 }
 

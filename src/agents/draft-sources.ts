@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { SectionLines } from '../handoff/draft-additions.js';
 import { code, inline } from '../store/markdown.js';
-import { homeShort } from '../cli/output.js';
+import { homeShort } from '../command/output.js';
 import { TITLE } from '../store/sections.js';
 
 export interface DraftSources {

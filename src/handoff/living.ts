@@ -6,7 +6,7 @@
 // compared by their folded text). The completed list stays bounded: older items fold into
 // a count with a pointer to the handoff that lists them.
 import { findSection, type Body } from '../store/markdown.js';
-import { carriedProv, itemKey, parseItems, renderItem, shortId, type Item } from './items.js';
+import { carriedProv, itemKey, parseItems, renderItem, shortId, type Item } from '../store/items.js';
 import { assignIds, supersede } from './decisions.js';
 import { CARRIED_KEYS, TITLE, type CarriedKey } from '../store/sections.js';
 

@@ -5,7 +5,7 @@ import type { ModelAnswer, AnswerItem, AnswerSection } from './model-answer.js';
 import type { ModelInput } from './model-input.js';
 import { code, findSection, inline, parseBody, renderBody } from '../store/markdown.js';
 import { redactSecrets } from '../security/redact.js';
-import { itemKey, parseItems, renderItem as renderCarried } from '../handoff/items.js';
+import { itemKey, parseItems, renderItem as renderCarried } from '../store/items.js';
 import { MODEL_KEYS, TITLE } from '../store/sections.js';
 
 // "supersedes D2": the only way a model's decision may replace one; checked against the

@@ -5,7 +5,7 @@
 import { posix } from 'node:path';
 import type { Handoff } from '../store/handoff.js';
 import { code, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
-import { activePins } from '../pins/scope.js';
+import { activePins } from '../store/pin-scope.js';
 import { fill } from '../store/template.js';
 import { TITLE, type SectionKey } from '../store/sections.js';
 import type { Tree } from '../store/tree.js';
