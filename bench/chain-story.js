@@ -131,8 +131,9 @@ export function storySession(cwd, i, { user, say, tool, result }, join) {
   if (QUESTIONS[i]) out.push(say(cwd, QUESTIONS[i]), user(cwd, NUDGES[(i + 3) % NUDGES.length]));
   if (ANSWERED[i]) out.push(say(cwd, ANSWERED[i][0]), user(cwd, ANSWERED[i][1]));
   if (DECISIONS[i]) out.push(say(cwd, DECISIONS[i]));
+  // As agents rebuild their list from the resume prompt: the last few finished tasks stay on it.
   const todos = [
-    ...(i > 1 ? [{ content: task(i - 1), status: 'completed' }] : []),
+    ...TASKS.slice(Math.max(0, i - 6), i - 1).map((content) => ({ content, status: 'completed' })),
     { content: task(i), status: 'in_progress' },
     { content: task(i + 1), status: 'pending' },
   ];

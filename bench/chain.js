@@ -164,7 +164,8 @@ async function chain(hops, steady = false) {
     if (asks(i)) live.push([`question of hop ${i}`, section(prompt, 'Open questions'), question(i)]);
     if (fails(i) && fixedAt(i) > hops)
       live.push([`failed check of hop ${i}`, section(prompt, 'Tried and abandoned'), `\`npm run check-${i}\` failed`]);
-    live.push([`file of hop ${i}`, prompt, `\`src/stage${i}.ts\``]);
+    // The files of the last hops are named; older ones are counted, with a pointer.
+    if (i > hops - 3) live.push([`file of hop ${i}`, prompt, `\`src/stage${i}.ts\``]);
   }
   live.push(
     ['task in progress', section(prompt, 'In progress'), task(hops)],

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseItem, renderItem, itemKey, type Item } from '../src/store/items.js';
 import { assignIds, replacedSubjects, supersede } from '../src/handoff/decisions.js';
-import { carryForward, COMPLETED_KEPT, type Fresh } from '../src/handoff/living.js';
+import { carryForward, chainCompleted, COMPLETED_KEPT, type Fresh } from '../src/handoff/living.js';
 import { parseBody } from '../src/store/markdown.js';
 import { currentDecisions } from '../src/resume/prompt.js';
 import { mergeBody } from '../src/handoff/merge-body.js';
@@ -251,5 +251,36 @@ describe('earlier files of a chain', () => {
         expect(living.currentState).toMatch(/- … 3 earlier files: see handoff 01jqhop5aaaa/);
       }
     }
+  });
+});
+
+describe('completed counts each item once', () => {
+  it('does not count or list again an item the chain already folded into a count', () => {
+    const item = (text: string): Item => ({ text, prov: '', checked: false });
+    const many = Array.from({ length: COMPLETED_KEPT + 5 }, (_, i) => item(`task ${i}`));
+    const first = carryForward(undefined, fresh({ completed: many }), []);
+    const grand = {
+      meta: { id: '01jqgrandaaaaaaaaaaaaaaaaa', parent: null },
+      body: parseBody(`## Completed\n\n${many.map(renderItem).join('\n')}\n`),
+    };
+    const parentBody = parseBody(`## Completed\n\n${first.sections.completed}\n`);
+    const parent = { meta: { id: '01jqparentaaaaaaaaaaaaaaaa', parent: grand.meta.id }, body: parentBody };
+    const done = chainCompleted(parent.meta, [grand, parent]);
+    // task 0 was folded into the count; the next session's todo list still shows it done.
+    const next = carryForward(
+      { id: parent.meta.id, body: parentBody, files: [], done },
+      fresh({ completed: [item('task 0'), item('task new')] }),
+      [],
+    );
+    expect(next.sections.completed).toMatch(/^- … 6 earlier completed items/);
+    expect(next.sections.completed).not.toMatch(/^- task 0$/m);
+    expect(next.sections.completed).toMatch(/^- task new$/m);
+    // Without what the chain counted, the same session would count task 0 twice.
+    const blind = carryForward(
+      { id: parent.meta.id, body: parentBody, files: [] },
+      fresh({ completed: [item('task 0')] }),
+      [],
+    );
+    expect(blind.sections.completed).toMatch(/^- task 0$/m);
   });
 });

@@ -25,6 +25,11 @@ export interface Parent {
   body: Body;
   /** The parent's own files (its front-matter), which become "earlier in this chain". */
   files: readonly string[];
+  /**
+   * Folded keys of every item the chain's earlier handoffs listed as completed
+   * (chainCompleted): one folded into a count is not counted, or listed, again.
+   */
+  done?: ReadonlySet<string>;
 }
 
 export interface Living {
@@ -118,7 +123,11 @@ export function carryForward(
   const checked = [...p.in_progress, ...p.next_steps, ...fresh.in_progress, ...fresh.next_steps]
     .filter((i) => i.checked)
     .map((i) => ({ ...i, checked: false }));
-  const completed = dedupe([...p.completed, ...checked, ...fresh.completed]);
+  // An item the chain finished before and folded into a count is not new work.
+  const visible = keys(p.completed);
+  const counted = parent?.done ?? new Set<string>();
+  const again = (i: Item) => counted.has(itemKey(i.text)) && !visible.has(itemKey(i.text));
+  const completed = dedupe([...p.completed, ...[...checked, ...fresh.completed].filter((i) => !again(i))]);
   const done = keys(completed);
   const open = (i: Item) => !i.checked && !done.has(itemKey(i.text));
   // What the new session says about a task wins over where the parent had it.
@@ -221,6 +230,30 @@ function currentStateTail(
 
 const FILE_GROUPS = new Set(['Source', 'Tests', 'Documentation', 'Configuration and build']);
 const render = (s: Subsection) => (s.title ? `### ${s.title}\n\n${s.text}` : s.text);
+
+/**
+ * Folded keys of the completed items of `parent` and every handoff it continues, from
+ * the handoffs given (a chain is read back from each handoff's `parent`).
+ */
+export function chainCompleted(
+  parent: { id: string },
+  handoffs: ReadonlyArray<{ meta: { id: string; parent: string | null }; body: Body }>,
+): Set<string> {
+  const byId = new Map(handoffs.map((h) => [h.meta.id, h]));
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  for (
+    let h = byId.get(parent.id);
+    h && !seen.has(h.meta.id);
+    h = h.meta.parent ? byId.get(h.meta.parent) : undefined
+  ) {
+    seen.add(h.meta.id);
+    const section = findSection(h.body, TITLE.completed);
+    for (const item of section ? parseItems(section.content) : [])
+      if (!FOLD.test(item.text)) out.add(itemKey(item.text));
+  }
+  return out;
+}
 
 /** Lines of a section as items (what a transcript or git adds to a draft). */
 export function itemsOf(lines: readonly string[]): Item[] {

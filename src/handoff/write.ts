@@ -14,6 +14,7 @@ import {
   createItem,
   findOpenOnBranch,
   handoffsDir,
+  loadHandoffs,
   loadPins,
   reread,
   rewriteItem,
@@ -26,6 +27,7 @@ import type { ModelInput, TranscriptPart } from '../model/model-input.js';
 import { transcriptPart } from '../model/transcript-model.js';
 import { afterWrite } from '../git-hooks/validated.js';
 import { chainGoal, firstRequest } from './goal.js';
+import { chainCompleted } from './living.js';
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
 async function findBase(
@@ -153,7 +155,9 @@ async function writeLocked(
     files,
     commits,
     parent,
-    ...(parent ? { parentFile: parent.file } : {}),
+    ...(parent
+      ? { parentFile: parent.file, chainDone: chainCompleted(parent.meta, (await loadHandoffs(ctx)).items) }
+      : {}),
     base,
     ...(extraction ? { extraction } : {}),
     pinned: activePins(pins.items).map((p) => p.text),
