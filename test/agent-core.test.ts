@@ -94,6 +94,7 @@ const parts = (over: Partial<ResumeParts> = {}): ResumeParts => ({
   id: '01jx7k2m9q8r4s5t6v7w8x9y0z',
   file: '.handoff/handoffs/01jx7k2m9q8r4s5t6v7w8x9y0z.md',
   goal: 'ship teams',
+  notes: '',
   pins: [{ id: 'p1', file: '.handoff/pins/p1.md', text: 'never touch src/auth' }],
   next_steps: '- do the next thing',
   in_progress: '',
