@@ -115,11 +115,7 @@ function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta 
   need('goal', typeof data.goal === 'string', 'the goal text, e.g. goal: "add team billing"');
   need('status', STATUSES.includes(data.status as Status), `one of ${STATUSES.join(', ')}`);
   need('created', typeof data.created === 'string', 'an ISO time in quotes, e.g. created: "2026-01-05T10:00:00.000Z"');
-  need(
-    'step',
-    data.step === undefined || typeof data.step === 'string',
-    'a one-line text, e.g. step: "focus on the form"',
-  );
+  need('step', data.step === undefined || typeof data.step === 'string', 'a text, e.g. step: "focus on the form"');
   for (const key of ['author', 'branch', 'base', 'head', 'parent', 'superseded_by', 'finished']) {
     need(key, data[key] === undefined || data[key] === null || typeof data[key] === 'string', 'a string or null');
   }
