@@ -253,10 +253,9 @@ describe("a body the user writes, and the branch's own work", () => {
     expect(section(prompt, 'In progress')).toContain('- the task in hand');
     expect(section(prompt, 'Decisions')).toContain('- D1: decision 1, because reason 1');
     expect(section(prompt, 'Decisions')).not.toContain('D60:');
-    expect(section(prompt, 'Decisions')).toMatch(
-      new RegExp(`- … \\d+ more items not shown here: see \`${file.replace(/[.]/g, '\\.')}\``),
-    );
-    expect(section(prompt, 'Next steps')).toContain('- … 1 more item not shown here');
+    expect(section(prompt, 'Decisions')).toMatch(/\n- … \d+ more items in the handoff file\n/);
+    expect(section(prompt, 'Next steps')).toContain('- … 1 more item in the handoff file');
+    expect(prompt).toContain(`(Handoff ${idOf(file)}, \`${file}\`.`);
     // JSON keeps every part whole: the budget is the prompt's.
     expect(JSON.parse(repo.handoff(['resume', '--json']).stdout).decisions).toContain('D60:');
   });

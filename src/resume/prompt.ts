@@ -137,8 +137,8 @@ export function renderResume(template: string, parts: ResumeParts, budget?: Prom
         whole,
         budget.tokens - budget.count(`${goalText(parts)}\n${parts.notes}`),
         budget.count,
-        (n) =>
-          `- … ${plural(n, 'more item')} not shown here: see ${code(parts.file ?? '')} and the handoffs it continues`,
+        // Short: the prompt's last line names the handoff file.
+        (n) => `- … ${plural(n, 'more item')} in the handoff file`,
       ).parts
     : whole;
   return fill(template, {
