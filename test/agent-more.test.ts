@@ -130,7 +130,7 @@ describe('the hook entry points of the five added agents', () => {
     const first = repo.handoff(['hook', 'copilot-pre-compact'], { env, input });
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout).systemMessage).toMatch(
-      /^handoff: wrote .* before Copilot CLI compacts \(manual\); goal: continue: finish the sum helper$/,
+      /^handoff: wrote .* before Copilot CLI compacts \(manual\); goal: .*finish the sum helper$/,
     );
     const again = repo.handoff(['hook', 'copilot-pre-compact'], { env, input });
     expect(again.stderr).toContain('was written for this compaction already');
