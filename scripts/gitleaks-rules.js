@@ -216,10 +216,18 @@ function translateClass(source, start, ci) {
  */
 const CONTEXT = /^(\(\?i\))?\[\\w\.-\]\{0,50\}\?/;
 
+/**
+ * Where a token must end: upstream accepts a quote, a space, `;`, an escaped newline or the
+ * end. A key in a file name, a sentence or a URL ends with `.`, `,`, `)`, `/` and the like
+ * too, and a handoff lists file names and quotes sentences.
+ */
+const END = String.raw`(?:[\x60'"\s;]|\\[nr]|$)`;
+const WIDER_END = String.raw`(?:[\x60'"\s;.,:)\]}>|&/]|\\[nr]|$)`;
+
 /** Go's lowercase of a keyword or stopword is ASCII here: gitleaks' are. */
 function rule(r) {
   const widened = CONTEXT.test(r.regex);
-  const regex = r.regex.replace(CONTEXT, '$1').replace('(?i:[\\w.-]{0,50}?', '(?i:');
+  const regex = r.regex.replace(CONTEXT, '$1').replace('(?i:[\\w.-]{0,50}?', '(?i:').replaceAll(END, WIDER_END);
   const out = { id: r.id, source: translate(regex) };
   if (widened) out.widened = true;
   if (r.keywords?.length) out.keywords = r.keywords.map((k) => k.toLowerCase());

@@ -40,10 +40,19 @@ export const EXTRA_RULES: readonly GitleaksRule[] = [
     // The generic key/value rule for keys, secrets and tokens, with a lower floor than
     // gitleaks' but a longer value: a hex key of 32 characters can have under 3.5 bits.
     id: 'secret-assignment',
-    source: `${NAME_START}(?:(?:[a-zA-Z]{0,12}[_.-]?)(?:[aA]pi|API|[aA]ccess|ACCESS|[aA]uth|AUTH|[cC]lient|CLIENT|[pP]rivate|PRIVATE|[sS]ession|SESSION|[sS]igning|SIGNING|[eE]ncryption|ENCRYPTION|[mM]aster|MASTER|[aA]dmin|ADMIN|[aA]pp|APP|[aA]ccount|ACCOUNT|[sS]ervice|SERVICE|[dD]elivery|DELIVERY)[_.-]?(?:[kK]ey|KEY|[sS]ecret|SECRET|[tT]oken|TOKEN)|(?:[sS]ecret|SECRET|[tT]oken|TOKEN|[cC]redentials?|CREDENTIALS?|[aA]uth|AUTH)|(?:[a-zA-Z]{1,12}[_.-])(?:[sS]ecret|SECRET|[tT]oken|TOKEN|PAT))${NAME_REST}${ASSIGN}(${VALUE}{16,256})`,
+    source: `${NAME_START}(?:(?:[a-zA-Z]{0,12}[_.-]?)(?:[aA]pi|API|[aA]ccess|ACCESS|[aA]uth|AUTH|[cC]lient|CLIENT|[pP]rivate|PRIVATE|[sS]ession|SESSION|[sS]igning|SIGNING|[eE]ncryption|ENCRYPTION|[mM]aster|MASTER|[aA]dmin|ADMIN|[aA]pp|APP|[aA]ccount|ACCOUNT|[sS]ervice|SERVICE|[dD]elivery|DELIVERY)[_.-]?(?:[kK]ey|KEY|[sS]ecret|SECRET|[tT]oken|TOKEN)|(?:[sS]ecret|SECRET|[tT]oken|TOKEN|[cC]redentials?|CREDENTIALS?|[aA]uth|AUTH)|(?:[a-zA-Z]{1,12}[_.-])(?:[sS]ecret|SECRET|[tT]oken|TOKEN|PAT))${NAME_REST}${ASSIGN}(${VALUE}{16,2048})`,
     keywords: ['key', 'secret', 'token', 'credential', 'pat', 'auth'],
     entropy: 3,
     allow: [NOT_A_WORD, { regexes: ['^\\d+$'] }],
+  },
+  {
+    // gitleaks' rule wants the T3BlbkFJ marker that project and service-account keys no
+    // longer always carry.
+    id: 'openai-api-key',
+    source: String.raw`\b(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,256})(?![A-Za-z0-9_-])`,
+    keywords: ['sk-'],
+    entropy: 3.5,
+    allow: [{ regexes: ['^sk-[a-z]+(?:-[a-z]+)+$'] }],
   },
   {
     id: 'url-password',

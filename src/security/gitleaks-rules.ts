@@ -65,21 +65,21 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'adafruit-api-key',
     source:
-      '(?:[aA][dD][aA][fF][rR][uU][iI][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[aA][dD][aA][fF][rR][uU][iI][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['adafruit'],
   },
   {
     id: 'adobe-client-id',
     source:
-      '(?:[aA][dD][oO][bB][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[aA][dD][oO][bB][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['adobe'],
     entropy: 2,
   },
   {
     id: 'adobe-client-secret',
-    source: '\\b(p8e-[a-z0-9A-Z]{32})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(p8e-[a-z0-9A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['p8e-'],
     entropy: 2,
   },
@@ -91,7 +91,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'airtable-api-key',
     source:
-      '(?:[aA][iI][rR][tT][aA][bB][lL][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{17})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[aA][iI][rR][tT][aA][bB][lL][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{17})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['airtable'],
   },
@@ -103,32 +103,32 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'algolia-api-key',
     source:
-      '(?:[aA][lL][gG][oO][lL][iI][aA])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[aA][lL][gG][oO][lL][iI][aA])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['algolia'],
   },
   {
     id: 'alibaba-access-key-id',
-    source: '\\b(LTAI[a-z0-9A-Z]{20})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(LTAI[a-z0-9A-Z]{20})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['ltai'],
     entropy: 2,
   },
   {
     id: 'alibaba-secret-key',
     source:
-      '(?:[aA][lL][iI][bB][aA][bB][aA])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{30})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[aA][lL][iI][bB][aA][bB][aA])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{30})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['alibaba'],
     entropy: 2,
   },
   {
     id: 'anthropic-admin-api-key',
-    source: '\\b(sk-ant-admin01-[a-zA-Z0-9_\\-]{93}AA)(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(sk-ant-admin01-[a-zA-Z0-9_\\-]{93}AA)(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sk-ant-admin01'],
   },
   {
     id: 'anthropic-api-key',
-    source: '\\b(sk-ant-api03-[a-zA-Z0-9_\\-]{93}AA)(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(sk-ant-api03-[a-zA-Z0-9_\\-]{93}AA)(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sk-ant-api03'],
   },
   {
@@ -146,21 +146,21 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'asana-client-id',
     source:
-      '(?:[aA][sS][aA][nN][aA])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9]{16})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[aA][sS][aA][nN][aA])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9]{16})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['asana'],
   },
   {
     id: 'asana-client-secret',
     source:
-      '(?:[aA][sS][aA][nN][aA])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[aA][sS][aA][nN][aA])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['asana'],
   },
   {
     id: 'atlassian-api-token',
     source:
-      '(?:(?:ATLASSIAN|[Aa]tlassian)|(?:CONFLUENCE|[Cc]onfluence)|(?:JIRA|[Jj]ira))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{20}[a-f0-9A-F]{4})(?:[`\'";\\s]|\\\\[nrNR]|$)|\\b([aA][tT][aA][tT][tT]3[A-Za-z0-9_\\-=a-zA-Z]{186})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:(?:ATLASSIAN|[Aa]tlassian)|(?:CONFLUENCE|[Cc]onfluence)|(?:JIRA|[Jj]ira))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{20}[a-f0-9A-F]{4})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)|\\b([aA][tT][aA][tT][tT]3[A-Za-z0-9_\\-=a-zA-Z]{186})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['atlassian', 'confluence', 'jira', 'atatt3'],
     entropy: 3.5,
@@ -168,7 +168,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'authress-service-client-access-key',
     source:
-      '\\b((?:sc|ext|scauth|authress)_[a-z0-9A-Z]{5,30}\\.[a-z0-9A-Z]{4,6}\\.(?:acc)[_\\-][a-z0-9\\-A-Z]{10,32}\\.[a-z0-9+/_=\\-A-Z]{30,120})(?:[`\'";\\s]|\\\\[nr]|$)',
+      '\\b((?:sc|ext|scauth|authress)_[a-z0-9A-Z]{5,30}\\.[a-z0-9A-Z]{4,6}\\.(?:acc)[_\\-][a-z0-9\\-A-Z]{10,32}\\.[a-z0-9+/_=\\-A-Z]{30,120})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sc_', 'ext_', 'scauth_', 'authress_'],
     entropy: 2,
   },
@@ -185,7 +185,7 @@ export const RULES: readonly GitleaksRule[] = [
   },
   {
     id: 'aws-amazon-bedrock-api-key-long-lived',
-    source: '\\b(ABSK[A-Za-z0-9+/]{109,269}={0,2})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(ABSK[A-Za-z0-9+/]{109,269}={0,2})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['absk'],
     entropy: 3,
   },
@@ -204,42 +204,42 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'beamer-api-token',
     source:
-      '(?:[bB][eE][aA][mM][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([bB]_[a-z0-9=_\\-A-Z]{44})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[bB][eE][aA][mM][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([bB]_[a-z0-9=_\\-A-Z]{44})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['beamer'],
   },
   {
     id: 'bitbucket-client-id',
     source:
-      '(?:[bB][iI][tT][bB][uU][cC][kK][eE][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[bB][iI][tT][bB][uU][cC][kK][eE][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['bitbucket'],
   },
   {
     id: 'bitbucket-client-secret',
     source:
-      '(?:[bB][iI][tT][bB][uU][cC][kK][eE][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[bB][iI][tT][bB][uU][cC][kK][eE][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['bitbucket'],
   },
   {
     id: 'bittrex-access-key',
     source:
-      '(?:[bB][iI][tT][tT][rR][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[bB][iI][tT][tT][rR][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['bittrex'],
   },
   {
     id: 'bittrex-secret-key',
     source:
-      '(?:[bB][iI][tT][tT][rR][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[bB][iI][tT][tT][rR][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['bittrex'],
   },
   {
     id: 'cisco-meraki-api-key',
     source:
-      '(?:(?:(?:[Mm]eraki|MERAKI))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-f]{40})(?:[`\'";\\s]|\\\\[nr]|$)',
+      '(?:(?:(?:[Mm]eraki|MERAKI))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-f]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     widened: true,
     keywords: ['meraki'],
     entropy: 3,
@@ -259,7 +259,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'cloudflare-api-key',
     source:
-      '(?:[cC][lL][oO][uU][dD][fF][lL][aA][rR][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[cC][lL][oO][uU][dD][fF][lL][aA][rR][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['cloudflare'],
     entropy: 2,
@@ -267,28 +267,28 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'cloudflare-global-api-key',
     source:
-      '(?:[cC][lL][oO][uU][dD][fF][lL][aA][rR][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{37})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[cC][lL][oO][uU][dD][fF][lL][aA][rR][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{37})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['cloudflare'],
     entropy: 2,
   },
   {
     id: 'cloudflare-origin-ca-key',
-    source: '\\b(v1\\.0-[a-f0-9]{24}-[a-f0-9]{146})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(v1\\.0-[a-f0-9]{24}-[a-f0-9]{146})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['cloudflare', 'v1.0-'],
     entropy: 2,
   },
   {
     id: 'codecov-access-token',
     source:
-      '(?:[cC][oO][dD][eE][cC][oO][vV])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[cC][oO][dD][eE][cC][oO][vV])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['codecov'],
   },
   {
     id: 'cohere-api-token',
     source:
-      '(?:(?:[cC][oO][hH][eE][rR][eE]|[cC][oO]_[aA][pP][iI]_[kK][eE][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-zA-Z0-9]{40})(?:[`\'";\\s]|\\\\[nr]|$)',
+      '(?:(?:[cC][oO][hH][eE][rR][eE]|[cC][oO]_[aA][pP][iI]_[kK][eE][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-zA-Z0-9]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     widened: true,
     keywords: ['cohere', 'co_api_key'],
     entropy: 4,
@@ -296,28 +296,28 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'coinbase-access-token',
     source:
-      '(?:[cC][oO][iI][nN][bB][aA][sS][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[cC][oO][iI][nN][bB][aA][sS][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['coinbase'],
   },
   {
     id: 'confluent-access-token',
     source:
-      '(?:[cC][oO][nN][fF][lL][uU][eE][nN][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{16})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[cC][oO][nN][fF][lL][uU][eE][nN][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{16})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['confluent'],
   },
   {
     id: 'confluent-secret-key',
     source:
-      '(?:[cC][oO][nN][fF][lL][uU][eE][nN][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[cC][oO][nN][fF][lL][uU][eE][nN][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['confluent'],
   },
   {
     id: 'contentful-delivery-api-token',
     source:
-      '(?:[cC][oO][nN][tT][eE][nN][tT][fF][uU][lL])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{43})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[cC][oO][nN][tT][eE][nN][tT][fF][uU][lL])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{43})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['contentful'],
   },
@@ -349,52 +349,52 @@ export const RULES: readonly GitleaksRule[] = [
   },
   {
     id: 'databricks-api-token',
-    source: '\\b(dapi[a-f0-9]{32}(?:-\\d)?)(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(dapi[a-f0-9]{32}(?:-\\d)?)(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['dapi'],
     entropy: 3,
   },
   {
     id: 'datadog-access-token',
     source:
-      '(?:[dD][aA][tT][aA][dD][oO][gG])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[dD][aA][tT][aA][dD][oO][gG])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['datadog'],
   },
   {
     id: 'defined-networking-api-token',
     source:
-      '(?:[dD][nN][kK][eE][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([dD][nN][kK][eE][yY]-[a-z0-9=_\\-A-Z]{26}-[a-z0-9=_\\-A-Z]{52})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[dD][nN][kK][eE][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([dD][nN][kK][eE][yY]-[a-z0-9=_\\-A-Z]{26}-[a-z0-9=_\\-A-Z]{52})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['dnkey'],
   },
   {
     id: 'digitalocean-access-token',
-    source: '\\b(doo_v1_[a-f0-9]{64})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(doo_v1_[a-f0-9]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['doo_v1_'],
     entropy: 3,
   },
   {
     id: 'digitalocean-pat',
-    source: '\\b(dop_v1_[a-f0-9]{64})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(dop_v1_[a-f0-9]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['dop_v1_'],
     entropy: 3,
   },
   {
     id: 'digitalocean-refresh-token',
-    source: '\\b([dD][oO][rR]_[vV]1_[a-f0-9A-F]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+    source: '\\b([dD][oO][rR]_[vV]1_[a-f0-9A-F]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     keywords: ['dor_v1_'],
   },
   {
     id: 'discord-api-token',
     source:
-      '(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['discord'],
   },
   {
     id: 'discord-client-id',
     source:
-      '(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9]{18})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9]{18})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['discord'],
     entropy: 2,
@@ -402,7 +402,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'discord-client-secret',
     source:
-      '(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['discord'],
     entropy: 2,
@@ -416,28 +416,28 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'droneci-access-token',
     source:
-      '(?:[dD][rR][oO][nN][eE][cC][iI])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[dD][rR][oO][nN][eE][cC][iI])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['droneci'],
   },
   {
     id: 'dropbox-api-token',
     source:
-      '(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{15})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{15})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['dropbox'],
   },
   {
     id: 'dropbox-long-lived-api-token',
     source:
-      '(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{11}([aA][aA][aA][aA][aA][aA][aA][aA][aA][aA])[a-z0-9\\-_=A-Z]{43})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{11}([aA][aA][aA][aA][aA][aA][aA][aA][aA][aA])[a-z0-9\\-_=A-Z]{43})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['dropbox'],
   },
   {
     id: 'dropbox-short-lived-api-token',
     source:
-      '(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([sS][lL]\\.[a-z0-9\\-=_A-Z]{135})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([sS][lL]\\.[a-z0-9\\-=_A-Z]{135})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['dropbox'],
   },
@@ -468,27 +468,27 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'etsy-access-token',
     source:
-      '(?:(?:ETSY|[Ee]tsy))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{24})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:(?:ETSY|[Ee]tsy))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{24})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['etsy'],
     entropy: 3,
   },
   {
     id: 'facebook-access-token',
-    source: '\\b(\\d{15,16}(\\||%)[0-9a-z\\-_A-Z]{27,40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+    source: '\\b(\\d{15,16}(\\||%)[0-9a-z\\-_A-Z]{27,40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     keywords: ['facebook'],
     entropy: 3,
   },
   {
     id: 'facebook-page-access-token',
-    source: '\\b(EAA[MC][a-z0-9A-Z]{100,1024})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(EAA[MC][a-z0-9A-Z]{100,1024})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['eaam', 'eaac'],
     entropy: 4,
   },
   {
     id: 'facebook-secret',
     source:
-      '(?:[fF][aA][cC][eE][bB][oO][oO][kK])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[fF][aA][cC][eE][bB][oO][oO][kK])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['facebook'],
     entropy: 3,
@@ -496,35 +496,35 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'fastly-api-token',
     source:
-      '(?:[fF][aA][sS][tT][lL][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[fF][aA][sS][tT][lL][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['fastly'],
   },
   {
     id: 'finicity-api-token',
     source:
-      '(?:[fF][iI][nN][iI][cC][iI][tT][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[fF][iI][nN][iI][cC][iI][tT][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['finicity'],
   },
   {
     id: 'finicity-client-secret',
     source:
-      '(?:[fF][iI][nN][iI][cC][iI][tT][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{20})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[fF][iI][nN][iI][cC][iI][tT][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{20})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['finicity'],
   },
   {
     id: 'finnhub-access-token',
     source:
-      '(?:[fF][iI][nN][nN][hH][uU][bB])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{20})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[fF][iI][nN][nN][hH][uU][bB])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{20})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['finnhub'],
   },
   {
     id: 'flickr-access-token',
     source:
-      '(?:[fF][lL][iI][cC][kK][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[fF][lL][iI][cC][kK][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['flickr'],
   },
@@ -549,7 +549,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'flyio-access-token',
     source:
-      '\\b((?:fo1_[\\-\\w]{43}|fm1[ar]_[a-zA-Z0-9+/]{100,1024}={0,3}|fm2_[a-zA-Z0-9+/]{100,1024}={0,3}))(?:[`\'";\\s]|\\\\[nr]|$)',
+      '\\b((?:fo1_[\\-\\w]{43}|fm1[ar]_[a-zA-Z0-9+/]{100,1024}={0,3}|fm2_[a-zA-Z0-9+/]{100,1024}={0,3}))(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['fo1_', 'fm1', 'fm2_'],
     entropy: 4,
   },
@@ -566,13 +566,13 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'freshbooks-access-token',
     source:
-      '(?:[fF][rR][eE][sS][hH][bB][oO][oO][kK][sS])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[fF][rR][eE][sS][hH][bB][oO][oO][kK][sS])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['freshbooks'],
   },
   {
     id: 'gcp-api-key',
-    source: '\\b(AIza[\\-\\w]{35})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(AIza[\\-\\w]{35})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['aiza'],
     entropy: 4,
     allow: [
@@ -601,7 +601,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'generic-api-key',
     source:
-      '(?:[aA][cC][cC][eE][sS][sS]|[aA][uU][tT][hH]|(?:[Aa]pi|API)|[cC][rR][eE][dD][eE][nN][tT][iI][aA][lL]|[cC][rR][eE][dD][sS]|[kK][eE][yY]|[pP][aA][sS][sS][wW](?:[oO][rR])?[dD]|[sS][eE][cC][rR][eE][tT]|[tT][oO][kK][eE][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([.=\\-\\w]{10,150}|[a-z0-9A-Z][a-z0-9+/A-Z]{11,1024}={0,3})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[aA][cC][cC][eE][sS][sS]|[aA][uU][tT][hH]|(?:[Aa]pi|API)|[cC][rR][eE][dD][eE][nN][tT][iI][aA][lL]|[cC][rR][eE][dD][sS]|[kK][eE][yY]|[pP][aA][sS][sS][wW](?:[oO][rR])?[dD]|[sS][eE][cC][rR][eE][tT]|[tT][oO][kK][eE][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([.=\\-\\w]{10,150}|[a-z0-9A-Z][a-z0-9+/A-Z]{11,1024}={0,3})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['access', 'api', 'auth', 'key', 'credential', 'creds', 'passwd', 'password', 'secret', 'token'],
     entropy: 3.5,
@@ -2195,32 +2195,33 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'gitter-access-token',
     source:
-      '(?:[gG][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[gG][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['gitter'],
   },
   {
     id: 'gocardless-api-token',
     source:
-      '(?:[gG][oO][cC][aA][rR][dD][lL][eE][sS][sS])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([lL][iI][vV][eE]_[a-z0-9\\-_=A-Z]{40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[gG][oO][cC][aA][rR][dD][lL][eE][sS][sS])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([lL][iI][vV][eE]_[a-z0-9\\-_=A-Z]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['live_', 'gocardless'],
   },
   {
     id: 'grafana-api-key',
-    source: '\\b([eE][yY][jJ][rR][iI][jJ][oO][iI][A-Za-z0-9a-zA-Z]{70,400}={0,3})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+    source:
+      '\\b([eE][yY][jJ][rR][iI][jJ][oO][iI][A-Za-z0-9a-zA-Z]{70,400}={0,3})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     keywords: ['eyjrijoi'],
     entropy: 3,
   },
   {
     id: 'grafana-cloud-api-token',
-    source: '\\b([gG][lL][cC]_[A-Za-z0-9+/a-zA-Z]{32,400}={0,3})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+    source: '\\b([gG][lL][cC]_[A-Za-z0-9+/a-zA-Z]{32,400}={0,3})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     keywords: ['glc_'],
     entropy: 3,
   },
   {
     id: 'grafana-service-account-token',
-    source: '\\b([gG][lL][sS][aA]_[A-Za-z0-9a-zA-Z]{32}_[A-Fa-f0-9a-fA-F]{8})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+    source: '\\b([gG][lL][sS][aA]_[A-Za-z0-9a-zA-Z]{32}_[A-Fa-f0-9a-fA-F]{8})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     keywords: ['glsa_'],
     entropy: 3,
   },
@@ -2238,7 +2239,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'hashicorp-tf-password',
     source:
-      '(?:[aA][dD][mM][iI][nN][iI][sS][tT][rR][aA][tT][oO][rR]_[lL][oO][gG][iI][nN]_[pP][aA][sS][sS][wW][oO][rR][dD]|[pP][aA][sS][sS][wW][oO][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}("[a-z0-9=_\\-A-Z]{8,20}")(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[aA][dD][mM][iI][nN][iI][sS][tT][rR][aA][tT][oO][rR]_[lL][oO][gG][iI][nN]_[pP][aA][sS][sS][wW][oO][rR][dD]|[pP][aA][sS][sS][wW][oO][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}("[a-z0-9=_\\-A-Z]{8,20}")(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['administrator_login_password', 'password'],
     entropy: 2,
@@ -2246,72 +2247,72 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'heroku-api-key',
     source:
-      '(?:[hH][eE][rR][oO][kK][uU])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[hH][eE][rR][oO][kK][uU])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['heroku'],
   },
   {
     id: 'heroku-api-key-v2',
-    source: '\\b((HRKU-AA[0-9a-zA-Z_\\-]{58}))(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b((HRKU-AA[0-9a-zA-Z_\\-]{58}))(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['hrku-aa'],
     entropy: 4,
   },
   {
     id: 'hubspot-api-key',
     source:
-      '(?:[hH][uU][bB][sS][pP][oO][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[hH][uU][bB][sS][pP][oO][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['hubspot'],
   },
   {
     id: 'huggingface-access-token',
-    source: '\\b(hf_(?:[a-zA-Z]{34}))(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(hf_(?:[a-zA-Z]{34}))(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['hf_'],
     entropy: 2,
   },
   {
     id: 'huggingface-organization-api-token',
-    source: '\\b(api_org_(?:[a-zA-Z]{34}))(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(api_org_(?:[a-zA-Z]{34}))(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['api_org_'],
     entropy: 2,
   },
   {
     id: 'infracost-api-token',
-    source: '\\b(ico-[a-zA-Z0-9]{32})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(ico-[a-zA-Z0-9]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['ico-'],
     entropy: 3,
   },
   {
     id: 'intercom-api-key',
     source:
-      '(?:[iI][nN][tT][eE][rR][cC][oO][mM])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{60})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[iI][nN][tT][eE][rR][cC][oO][mM])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{60})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['intercom'],
   },
   {
     id: 'intra42-client-secret',
-    source: '\\b(s-s4t2(?:ud|af)-[abcdef0123456789ABCDEF]{64})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(s-s4t2(?:ud|af)-[abcdef0123456789ABCDEF]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['intra', 's-s4t2ud-', 's-s4t2af-'],
     entropy: 3,
   },
   {
     id: 'jfrog-api-key',
     source:
-      '(?:[jJ][fF][rR][oO][gG]|[aA][rR][tT][iI][fF][aA][cC][tT][oO][rR][yY]|[bB][iI][nN][tT][rR][aA][yY]|[xX][rR][aA][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{73})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[jJ][fF][rR][oO][gG]|[aA][rR][tT][iI][fF][aA][cC][tT][oO][rR][yY]|[bB][iI][nN][tT][rR][aA][yY]|[xX][rR][aA][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{73})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['jfrog', 'artifactory', 'bintray', 'xray'],
   },
   {
     id: 'jfrog-identity-token',
     source:
-      '(?:[jJ][fF][rR][oO][gG]|[aA][rR][tT][iI][fF][aA][cC][tT][oO][rR][yY]|[bB][iI][nN][tT][rR][aA][yY]|[xX][rR][aA][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[jJ][fF][rR][oO][gG]|[aA][rR][tT][iI][fF][aA][cC][tT][oO][rR][yY]|[bB][iI][nN][tT][rR][aA][yY]|[xX][rR][aA][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['jfrog', 'artifactory', 'bintray', 'xray'],
   },
   {
     id: 'jwt',
     source:
-      '\\b(ey[a-zA-Z0-9]{17,1024}\\.ey[a-zA-Z0-9/\\\\_\\-]{17,1024}\\.(?:[a-zA-Z0-9/\\\\_\\-]{10,1024}={0,2})?)(?:[`\'";\\s]|\\\\[nr]|$)',
+      '\\b(ey[a-zA-Z0-9]{17,1024}\\.ey[a-zA-Z0-9/\\\\_\\-]{17,1024}\\.(?:[a-zA-Z0-9/\\\\_\\-]{10,1024}={0,2})?)(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['ey'],
     entropy: 3,
   },
@@ -2325,7 +2326,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'kraken-access-token',
     source:
-      '(?:[kK][rR][aA][kK][eE][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9/=_+\\-A-Z]{80,90})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[kK][rR][aA][kK][eE][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9/=_+\\-A-Z]{80,90})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['kraken'],
   },
@@ -2351,21 +2352,21 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'kucoin-access-token',
     source:
-      '(?:[kK][uU][cC][oO][iI][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{24})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[kK][uU][cC][oO][iI][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{24})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['kucoin'],
   },
   {
     id: 'kucoin-secret-key',
     source:
-      '(?:[kK][uU][cC][oO][iI][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[kK][uU][cC][oO][iI][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['kucoin'],
   },
   {
     id: 'launchdarkly-access-token',
     source:
-      '(?:[lL][aA][uU][nN][cC][hH][dD][aA][rR][kK][lL][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[lL][aA][uU][nN][cC][hH][dD][aA][rR][kK][lL][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['launchdarkly'],
   },
@@ -2378,7 +2379,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'linear-client-secret',
     source:
-      '(?:[lL][iI][nN][eE][aA][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[lL][iI][nN][eE][aA][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['linear'],
     entropy: 2,
@@ -2386,7 +2387,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'linkedin-client-id',
     source:
-      '(?:[lL][iI][nN][kK][eE][dD][_\\-]?[iI][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{14})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[lL][iI][nN][kK][eE][dD][_\\-]?[iI][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{14})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['linkedin', 'linked_in', 'linked-in'],
     entropy: 2,
@@ -2394,7 +2395,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'linkedin-client-secret',
     source:
-      '(?:[lL][iI][nN][kK][eE][dD][_\\-]?[iI][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{16})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[lL][iI][nN][kK][eE][dD][_\\-]?[iI][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{16})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['linkedin', 'linked_in', 'linked-in'],
     entropy: 2,
@@ -2402,90 +2403,90 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'lob-api-key',
     source:
-      '(?:[lL][oO][bB])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}(([lL][iI][vV][eE]|[tT][eE][sS][tT])_[a-f0-9A-F]{35})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[lL][oO][bB])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}(([lL][iI][vV][eE]|[tT][eE][sS][tT])_[a-f0-9A-F]{35})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['test_', 'live_'],
   },
   {
     id: 'lob-pub-api-key',
     source:
-      '(?:[lL][oO][bB])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}(([tT][eE][sS][tT]|[lL][iI][vV][eE])_[pP][uU][bB]_[a-f0-9A-F]{31})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[lL][oO][bB])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}(([tT][eE][sS][tT]|[lL][iI][vV][eE])_[pP][uU][bB]_[a-f0-9A-F]{31})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['test_pub', 'live_pub', '_pub'],
   },
   {
     id: 'looker-client-id',
     source:
-      '(?:[lL][oO][oO][kK][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{20})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[lL][oO][oO][kK][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{20})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['looker'],
   },
   {
     id: 'looker-client-secret',
     source:
-      '(?:[lL][oO][oO][kK][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{24})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[lL][oO][oO][kK][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{24})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['looker'],
   },
   {
     id: 'mailchimp-api-key',
     source:
-      '(?:[mM][aA][iI][lL][cC][hH][iI][mM][pP][sS][dD][kK][^\\n][iI][nN][iI][tT][iI][aA][lL][iI][zZ][eE]|[mM][aA][iI][lL][cC][hH][iI][mM][pP])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32}-[uU][sS]\\d\\d)(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[mM][aA][iI][lL][cC][hH][iI][mM][pP][sS][dD][kK][^\\n][iI][nN][iI][tT][iI][aA][lL][iI][zZ][eE]|[mM][aA][iI][lL][cC][hH][iI][mM][pP])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{32}-[uU][sS]\\d\\d)(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['mailchimp'],
   },
   {
     id: 'mailgun-private-api-token',
     source:
-      '(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([kK][eE][yY]-[a-f0-9A-F]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([kK][eE][yY]-[a-f0-9A-F]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['mailgun'],
   },
   {
     id: 'mailgun-pub-key',
     source:
-      '(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([pP][uU][bB][kK][eE][yY]-[a-f0-9A-F]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([pP][uU][bB][kK][eE][yY]-[a-f0-9A-F]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['mailgun'],
   },
   {
     id: 'mailgun-signing-key',
     source:
-      '(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-h0-9A-H]{32}-[a-h0-9A-H]{8}-[a-h0-9A-H]{8})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-h0-9A-H]{32}-[a-h0-9A-H]{8}-[a-h0-9A-H]{8})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['mailgun'],
   },
   {
     id: 'mapbox-api-token',
     source:
-      '(?:[mM][aA][pP][bB][oO][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([pP][kK]\\.[a-z0-9A-Z]{60}\\.[a-z0-9A-Z]{22})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[mM][aA][pP][bB][oO][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([pP][kK]\\.[a-z0-9A-Z]{60}\\.[a-z0-9A-Z]{22})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['mapbox'],
   },
   {
     id: 'mattermost-access-token',
     source:
-      '(?:[mM][aA][tT][tT][eE][rR][mM][oO][sS][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{26})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[mM][aA][tT][tT][eE][rR][mM][oO][sS][tT])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{26})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['mattermost'],
   },
   {
     id: 'maxmind-license-key',
-    source: '\\b([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['_mmk'],
     entropy: 4,
   },
   {
     id: 'messagebird-api-token',
     source:
-      '(?:[mM][eE][sS][sS][aA][gG][eE][_\\-]?[bB][iI][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{25})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[mM][eE][sS][sS][aA][gG][eE][_\\-]?[bB][iI][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{25})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['messagebird', 'message-bird', 'message_bird'],
   },
   {
     id: 'messagebird-client-id',
     source:
-      '(?:[mM][eE][sS][sS][aA][gG][eE][_\\-]?[bB][iI][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[mM][eE][sS][sS][aA][gG][eE][_\\-]?[bB][iI][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['messagebird', 'message-bird', 'message_bird'],
   },
@@ -2498,47 +2499,47 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'netlify-access-token',
     source:
-      '(?:[nN][eE][tT][lL][iI][fF][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{40,46})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[nN][eE][tT][lL][iI][fF][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{40,46})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['netlify'],
   },
   {
     id: 'new-relic-browser-api-token',
     source:
-      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([nN][rR][jJ][sS]-[a-f0-9A-F]{19})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([nN][rR][jJ][sS]-[a-f0-9A-F]{19})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['nrjs-'],
   },
   {
     id: 'new-relic-insert-key',
     source:
-      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([nN][rR][iI][iI]-[a-z0-9\\-A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([nN][rR][iI][iI]-[a-z0-9\\-A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['nrii-'],
   },
   {
     id: 'new-relic-user-api-id',
     source:
-      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['new-relic', 'newrelic', 'new_relic'],
   },
   {
     id: 'new-relic-user-api-key',
     source:
-      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([nN][rR][aA][kK]-[a-z0-9A-Z]{27})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([nN][rR][aA][kK]-[a-z0-9A-Z]{27})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['nrak'],
   },
   {
     id: 'notion-api-token',
-    source: '\\b(ntn_[0-9]{11}[A-Za-z0-9]{32}[A-Za-z0-9]{3})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(ntn_[0-9]{11}[A-Za-z0-9]{32}[A-Za-z0-9]{3})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['ntn_'],
     entropy: 4,
   },
   {
     id: 'npm-access-token',
-    source: '\\b([nN][pP][mM]_[a-z0-9A-Z]{36})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+    source: '\\b([nN][pP][mM]_[a-z0-9A-Z]{36})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     keywords: ['npm_'],
     entropy: 2,
   },
@@ -2557,20 +2558,20 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'nytimes-access-token',
     source:
-      '(?:[nN][yY][tT][iI][mM][eE][sS]|[nN][eE][wW]-[yY][oO][rR][kK]-[tT][iI][mM][eE][sS],|[nN][eE][wW][yY][oO][rR][kK][tT][iI][mM][eE][sS])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{32})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[nN][yY][tT][iI][mM][eE][sS]|[nN][eE][wW]-[yY][oO][rR][kK]-[tT][iI][mM][eE][sS],|[nN][eE][wW][yY][oO][rR][kK][tT][iI][mM][eE][sS])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9=_\\-A-Z]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['nytimes', 'new-york-times', 'newyorktimes'],
   },
   {
     id: 'octopus-deploy-api-key',
-    source: '\\b(API-[A-Z0-9]{26})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(API-[A-Z0-9]{26})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['api-'],
     entropy: 3,
   },
   {
     id: 'okta-access-token',
     source:
-      '(?:(?:(?:[Oo]kta|OKTA))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}(00[=\\-\\w]{40})(?:[`\'";\\s]|\\\\[nr]|$)',
+      '(?:(?:(?:[Oo]kta|OKTA))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}(00[=\\-\\w]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     widened: true,
     keywords: ['okta'],
     entropy: 4,
@@ -2578,7 +2579,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'openai-api-key',
     source:
-      '\\b(sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_\\-]{74}|[A-Za-z0-9_\\-]{58})T3BlbkFJ(?:[A-Za-z0-9_\\-]{74}|[A-Za-z0-9_\\-]{58})\\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?:[`\'";\\s]|\\\\[nr]|$)',
+      '\\b(sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_\\-]{74}|[A-Za-z0-9_\\-]{58})T3BlbkFJ(?:[A-Za-z0-9_\\-]{74}|[A-Za-z0-9_\\-]{58})\\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['t3blbkfj'],
     entropy: 3,
   },
@@ -2597,14 +2598,14 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'plaid-api-token',
     source:
-      '(?:[pP][lL][aA][iI][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([aA][cC][cC][eE][sS][sS]-(?:[sS][aA][nN][dD][bB][oO][xX]|[dD][eE][vV][eE][lL][oO][pP][mM][eE][nN][tT]|[pP][rR][oO][dD][uU][cC][tT][iI][oO][nN])-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[pP][lL][aA][iI][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([aA][cC][cC][eE][sS][sS]-(?:[sS][aA][nN][dD][bB][oO][xX]|[dD][eE][vV][eE][lL][oO][pP][mM][eE][nN][tT]|[pP][rR][oO][dD][uU][cC][tT][iI][oO][nN])-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['plaid'],
   },
   {
     id: 'plaid-client-id',
     source:
-      '(?:[pP][lL][aA][iI][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{24})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[pP][lL][aA][iI][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{24})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['plaid'],
     entropy: 3.5,
@@ -2612,38 +2613,38 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'plaid-secret-key',
     source:
-      '(?:[pP][lL][aA][iI][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{30})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[pP][lL][aA][iI][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{30})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['plaid'],
     entropy: 3.5,
   },
   {
     id: 'planetscale-api-token',
-    source: '\\b(pscale_tkn_[=.\\-\\w]{32,64})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(pscale_tkn_[=.\\-\\w]{32,64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['pscale_tkn_'],
     entropy: 3,
   },
   {
     id: 'planetscale-oauth-token',
-    source: '\\b(pscale_oauth_[=.\\-\\w]{32,64})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(pscale_oauth_[=.\\-\\w]{32,64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['pscale_oauth_'],
     entropy: 3,
   },
   {
     id: 'planetscale-password',
-    source: '\\b([pP][sS][cC][aA][lL][eE]_[pP][wW]_[=.\\-\\w]{32,64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+    source: '\\b([pP][sS][cC][aA][lL][eE]_[pP][wW]_[=.\\-\\w]{32,64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     keywords: ['pscale_pw_'],
     entropy: 3,
   },
   {
     id: 'postman-api-token',
-    source: '\\b(PMAK-[a-f0-9A-F]{24}\\-[a-f0-9A-F]{34})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(PMAK-[a-f0-9A-F]{24}\\-[a-f0-9A-F]{34})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['pmak-'],
     entropy: 3,
   },
   {
     id: 'prefect-api-token',
-    source: '\\b(pnu_[a-zA-Z0-9]{36})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(pnu_[a-zA-Z0-9]{36})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['pnu_'],
     entropy: 2,
   },
@@ -2656,14 +2657,14 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'privateai-api-token',
     source:
-      '(?:(?:[pP][rR][iI][vV][aA][tT][eE][_\\-]?[aA][iI])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9]{32})(?:[`\'";\\s]|\\\\[nr]|$)',
+      '(?:(?:[pP][rR][iI][vV][aA][tT][eE][_\\-]?[aA][iI])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9]{32})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     widened: true,
     keywords: ['privateai', 'private_ai', 'private-ai'],
     entropy: 3,
   },
   {
     id: 'pulumi-api-token',
-    source: '\\b(pul-[a-f0-9]{40})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(pul-[a-f0-9]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['pul-'],
     entropy: 2,
   },
@@ -2676,58 +2677,58 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'rapidapi-access-token',
     source:
-      '(?:[rR][aA][pP][iI][dD][aA][pP][iI])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{50})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[rR][aA][pP][iI][dD][aA][pP][iI])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9_\\-A-Z]{50})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['rapidapi'],
   },
   {
     id: 'readme-api-token',
-    source: '\\b(rdme_[a-z0-9]{70})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(rdme_[a-z0-9]{70})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['rdme_'],
     entropy: 2,
   },
   {
     id: 'rubygems-api-token',
-    source: '\\b(rubygems_[a-f0-9]{48})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(rubygems_[a-f0-9]{48})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['rubygems_'],
     entropy: 2,
   },
   {
     id: 'scalingo-api-token',
-    source: '\\b(tk-us-[\\-\\w]{48})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(tk-us-[\\-\\w]{48})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['tk-us-'],
     entropy: 2,
   },
   {
     id: 'sendbird-access-id',
     source:
-      '(?:[sS][eE][nN][dD][bB][iI][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[sS][eE][nN][dD][bB][iI][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['sendbird'],
   },
   {
     id: 'sendbird-access-token',
     source:
-      '(?:[sS][eE][nN][dD][bB][iI][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[sS][eE][nN][dD][bB][iI][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['sendbird'],
   },
   {
     id: 'sendgrid-api-token',
-    source: '\\b(SG\\.[a-z0-9=_\\-.A-Z]{66})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(SG\\.[a-z0-9=_\\-.A-Z]{66})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sg.'],
     entropy: 2,
   },
   {
     id: 'sendinblue-api-token',
-    source: '\\b(xkeysib-[a-f0-9]{64}\\-[a-z0-9A-Z]{16})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(xkeysib-[a-f0-9]{64}\\-[a-z0-9A-Z]{16})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['xkeysib-'],
     entropy: 2,
   },
   {
     id: 'sentry-access-token',
     source:
-      '(?:[sS][eE][nN][tT][rR][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[sS][eE][nN][tT][rR][yY])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['sentry'],
     entropy: 3,
@@ -2741,31 +2742,31 @@ export const RULES: readonly GitleaksRule[] = [
   },
   {
     id: 'sentry-user-token',
-    source: '\\b(sntryu_[a-f0-9]{64})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(sntryu_[a-f0-9]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sntryu_'],
     entropy: 3.5,
   },
   {
     id: 'settlemint-application-access-token',
-    source: '\\b(sm_aat_[a-zA-Z0-9]{16})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(sm_aat_[a-zA-Z0-9]{16})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sm_aat'],
     entropy: 3,
   },
   {
     id: 'settlemint-personal-access-token',
-    source: '\\b(sm_pat_[a-zA-Z0-9]{16})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(sm_pat_[a-zA-Z0-9]{16})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sm_pat'],
     entropy: 3,
   },
   {
     id: 'settlemint-service-access-token',
-    source: '\\b(sm_sat_[a-zA-Z0-9]{16})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(sm_sat_[a-zA-Z0-9]{16})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sm_sat'],
     entropy: 3,
   },
   {
     id: 'shippo-api-token',
-    source: '\\b(shippo_(?:live|test)_[a-fA-F0-9]{40})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(shippo_(?:live|test)_[a-fA-F0-9]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['shippo_'],
     entropy: 2,
   },
@@ -2796,7 +2797,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'sidekiq-secret',
     source:
-      '(?:[bB][uU][nN][dD][lL][eE]_[eE][nN][tT][eE][rR][pP][rR][iI][sS][eE]__[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS]__[cC][oO][mM]|[bB][uU][nN][dD][lL][eE]_[gG][eE][mM][sS]__[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS]__[cC][oO][mM])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{8}:[a-f0-9A-F]{8})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[bB][uU][nN][dD][lL][eE]_[eE][nN][tT][eE][rR][pP][rR][iI][sS][eE]__[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS]__[cC][oO][mM]|[bB][uU][nN][dD][lL][eE]_[gG][eE][mM][sS]__[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS]__[cC][oO][mM])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-f0-9A-F]{8}:[a-f0-9A-F]{8})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['bundle_enterprise__contribsys__com', 'bundle_gems__contribsys__com'],
   },
@@ -2862,14 +2863,14 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'snyk-api-token',
     source:
-      '(?:[sS][nN][yY][kK][_.\\-]?(?:(?:[aA][pP][iI]|[oO][aA][uU][tT][hH])[_.\\-]?)?(?:[kK][eE][yY]|[tT][oO][kK][eE][nN]))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[sS][nN][yY][kK][_.\\-]?(?:(?:[aA][pP][iI]|[oO][aA][uU][tT][hH])[_.\\-]?)?(?:[kK][eE][yY]|[tT][oO][kK][eE][nN]))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['snyk'],
   },
   {
     id: 'sonar-api-token',
     source:
-      '(?:[sS][oO][nN][aA][rR][_.\\-]?([lL][oO][gG][iI][nN]|[tT][oO][kK][eE][nN]))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}((?:[sS][qQ][uU]_|[sS][qQ][pP]_|[sS][qQ][aA]_)?[a-z0-9=_\\-A-Z]{40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[sS][oO][nN][aA][rR][_.\\-]?([lL][oO][gG][iI][nN]|[tT][oO][kK][eE][nN]))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}((?:[sS][qQ][uU]_|[sS][qQ][pP]_|[sS][qQ][aA]_)?[a-z0-9=_\\-A-Z]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['sonar'],
     group: 2,
@@ -2877,33 +2878,33 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'sourcegraph-access-token',
     source:
-      '\\b(\\b([sS][gG][pP]_(?:[a-fA-F0-9A-Fa-f]{16}|[lL][oO][cC][aA][lL])_[a-fA-F0-9A-Fa-f]{40}|[sS][gG][pP]_[a-fA-F0-9A-Fa-f]{40}|[a-fA-F0-9A-Fa-f]{40})\\b)(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '\\b(\\b([sS][gG][pP]_(?:[a-fA-F0-9A-Fa-f]{16}|[lL][oO][cC][aA][lL])_[a-fA-F0-9A-Fa-f]{40}|[sS][gG][pP]_[a-fA-F0-9A-Fa-f]{40}|[a-fA-F0-9A-Fa-f]{40})\\b)(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     keywords: ['sgp_', 'sourcegraph'],
     entropy: 3,
   },
   {
     id: 'square-access-token',
-    source: '\\b((?:EAAA|sq0atp-)[\\-\\w]{22,60})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b((?:EAAA|sq0atp-)[\\-\\w]{22,60})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sq0atp-', 'eaaa'],
     entropy: 2,
   },
   {
     id: 'squarespace-access-token',
     source:
-      '(?:[sS][qQ][uU][aA][rR][eE][sS][pP][aA][cC][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[sS][qQ][uU][aA][rR][eE][sS][pP][aA][cC][eE])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['squarespace'],
   },
   {
     id: 'stripe-access-token',
-    source: '\\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['sk_test', 'sk_live', 'sk_prod', 'rk_test', 'rk_live', 'rk_prod'],
     entropy: 2,
   },
   {
     id: 'sumologic-access-id',
     source:
-      '(?:(?:(?:[Ss]umo|SUMO))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}(su[a-zA-Z0-9]{12})(?:[`\'";\\s]|\\\\[nr]|$)',
+      '(?:(?:(?:[Ss]umo|SUMO))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}(su[a-zA-Z0-9]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     widened: true,
     keywords: ['sumo'],
     entropy: 3,
@@ -2911,7 +2912,7 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'sumologic-access-token',
     source:
-      '(?:(?:[Ss]umo|SUMO))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:(?:[Ss]umo|SUMO))(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{64})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['sumo'],
     entropy: 3,
@@ -2919,14 +2920,14 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'telegram-bot-api-token',
     source:
-      '(?:[tT][eE][lL][eE][gG][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9]{5,16}:(?:A)[a-z0-9_\\-A-Z]{34})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[tT][eE][lL][eE][gG][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9]{5,16}:(?:A)[a-z0-9_\\-A-Z]{34})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['telegr'],
   },
   {
     id: 'travisci-access-token',
     source:
-      '(?:[tT][rR][aA][vV][iI][sS])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{22})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[tT][rR][aA][vV][iI][sS])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{22})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['travis'],
   },
@@ -2939,61 +2940,61 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'twitch-api-token',
     source:
-      '(?:[tT][wW][iI][tT][cC][hH])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{30})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[tT][wW][iI][tT][cC][hH])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{30})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['twitch'],
   },
   {
     id: 'twitter-access-secret',
     source:
-      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{45})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{45})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['twitter'],
   },
   {
     id: 'twitter-access-token',
     source:
-      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9]{15,25}-[a-zA-Z0-9A-Za-z]{20,40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9]{15,25}-[a-zA-Z0-9A-Za-z]{20,40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['twitter'],
   },
   {
     id: 'twitter-api-key',
     source:
-      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{25})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{25})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['twitter'],
   },
   {
     id: 'twitter-api-secret',
     source:
-      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{50})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{50})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['twitter'],
   },
   {
     id: 'twitter-bearer-token',
     source:
-      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([aA]{22}[a-zA-Z0-9%A-Za-z]{80,100})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([aA]{22}[a-zA-Z0-9%A-Za-z]{80,100})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['twitter'],
   },
   {
     id: 'typeform-api-token',
     source:
-      '(?:[tT][yY][pP][eE][fF][oO][rR][mM])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([tT][fF][pP]_[a-z0-9\\-_.=A-Z]{59})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[tT][yY][pP][eE][fF][oO][rR][mM])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([tT][fF][pP]_[a-z0-9\\-_.=A-Z]{59})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['tfp_'],
   },
   {
     id: 'vault-batch-token',
-    source: '\\b(hvb\\.[\\-\\w]{138,300})(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b(hvb\\.[\\-\\w]{138,300})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['hvb.'],
     entropy: 4,
   },
   {
     id: 'vault-service-token',
-    source: '\\b((?:hvs\\.[\\-\\w]{90,120}|s\\.(?:[a-z0-9A-Z]{24})))(?:[`\'";\\s]|\\\\[nr]|$)',
+    source: '\\b((?:hvs\\.[\\-\\w]{90,120}|s\\.(?:[a-z0-9A-Z]{24})))(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nr]|$)',
     keywords: ['hvs.', 's.'],
     entropy: 3.5,
     allow: [
@@ -3005,28 +3006,28 @@ export const RULES: readonly GitleaksRule[] = [
   {
     id: 'yandex-access-token',
     source:
-      '(?:[yY][aA][nN][dD][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([tT]1\\.[A-Z0-9a-z_\\-a-zA-Z]{1,1024}[=]{0,2}\\.[A-Z0-9a-z_\\-a-zA-Z]{86}[=]{0,2})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[yY][aA][nN][dD][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([tT]1\\.[A-Z0-9a-z_\\-a-zA-Z]{1,1024}[=]{0,2}\\.[A-Z0-9a-z_\\-a-zA-Z]{86}[=]{0,2})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['yandex'],
   },
   {
     id: 'yandex-api-key',
     source:
-      '(?:[yY][aA][nN][dD][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([aA][qQ][vV][nN][A-Za-z0-9_\\-a-zA-Z]{35,38})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[yY][aA][nN][dD][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([aA][qQ][vV][nN][A-Za-z0-9_\\-a-zA-Z]{35,38})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['yandex'],
   },
   {
     id: 'yandex-aws-access-token',
     source:
-      '(?:[yY][aA][nN][dD][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([yY][cC][a-zA-Z0-9_\\-A-Za-z]{38})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[yY][aA][nN][dD][eE][xX])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([yY][cC][a-zA-Z0-9_\\-A-Za-z]{38})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['yandex'],
   },
   {
     id: 'zendesk-secret-key',
     source:
-      '(?:[zZ][eE][nN][dD][eE][sS][kK])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{40})(?:[`\'";\\s]|\\\\[nrNR]|$)',
+      '(?:[zZ][eE][nN][dD][eE][sS][kK])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([a-z0-9A-Z]{40})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
     widened: true,
     keywords: ['zendesk'],
   },

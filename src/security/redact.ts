@@ -36,8 +36,14 @@ interface Compiled {
   allow?: Array<{ regexes: RegExp[]; stopwords: readonly string[]; target: string; all: boolean }>;
 }
 
-/** Every rule, ours first (the kind named is the more precise when two overlap). */
-export const ALL_RULES: readonly GitleaksRule[] = [...EXTRA_RULES, ...RULES];
+/** The rules that name no provider: when one finds the same span as a provider's rule,
+ *  the provider's name is the one shown, so they come last. */
+const GENERIC = new Set(['generic-api-key', 'password-assignment', 'secret-assignment', 'authorization-header']);
+
+/** Every rule: gitleaks' and ours by provider, then the generic ones. */
+export const ALL_RULES: readonly GitleaksRule[] = [...RULES, ...EXTRA_RULES].sort(
+  (a, b) => Number(GENERIC.has(a.id)) - Number(GENERIC.has(b.id)),
+);
 
 let compiled: Compiled[] | undefined;
 let globalAllow: RegExp[] | undefined;
