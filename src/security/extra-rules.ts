@@ -11,8 +11,11 @@ const NAME_START = String.raw`(?:\b|(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))`;
 const NAME_REST = String.raw`(?:[_.-][\w.-]{0,30})?["']?`;
 /** `=`, `:`, `=>`, `:=`, `>` (an XML element), or spaces alone (.netrc, a flag's value). */
 const ASSIGN = String.raw`(?:[ \t]{0,3}(?:=>|:=|[=:>])[ \t]{0,3}|[ \t]{1,3})["'\x60]?`;
-/** A value: no space, quote, bracket or separator a program would put around it. */
-const VALUE = String.raw`[^\s'"\x60<>;,(){}\[\]]`;
+/** A value: no space, quote, bracket or separator a program would put around it, and no
+ *  backslash: in a JSON transcript a value ends where an escaped newline (`\\n`) begins. */
+const VALUE = String.raw`[^\s'"\x60<>;,(){}\[\]\\]`;
+/** The same without spaces alone: `token budget` is prose, `token: budget7f3` is not. */
+const ASSIGN_STRICT = String.raw`[ \t]{0,3}(?:=>|:=|[=:>])[ \t]{0,3}["'\x60]?`;
 /** Identifiers and prose (`options.password`, `protected`) are names, not values; code
  *  (`this.result?.pass`, `CL100K_TOKEN_REGEX`, `!done`, `getToken!`), paths, scopes and
  *  URNs are not secrets either. */
@@ -31,16 +34,23 @@ export const EXTRA_RULES: readonly GitleaksRule[] = [
   {
     // The generic key/value rule for passwords: gitleaks' needs 3.5 bits and a digit.
     id: 'password-assignment',
-    source: `${NAME_START}(?:[pP]ass(?:word|wd|phrase)?|PASS(?:WORD|WD|PHRASE)?|[pP]wd|PWD)${NAME_REST}${ASSIGN}(${VALUE}{6,128})`,
+    // `password hunter22` (.netrc) is an assignment; `pass arrays` is English: a bare `pass`
+    // or `pwd` needs a real separator.
+    source: `${NAME_START}(?:(?:[pP]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE))${NAME_REST}${ASSIGN}|(?:[pP]ass|PASS|[pP]wd|PWD)${NAME_REST}${ASSIGN_STRICT})(${VALUE}{6,128})`,
     keywords: ['pass', 'pwd'],
     entropy: 2.8,
-    allow: [NOT_A_WORD, { stopwords: ['password', 'passwd', 'changeme', 'example', 'xxxxxx', 'redacted'] }],
+    allow: [
+      NOT_A_WORD,
+      { stopwords: ['password', 'passwd', 'changeme', 'example', 'xxxxxx', 'redacted'] },
+      // A test runner's report (`--- PASS: TestName/case`), not an assignment.
+      { target: 'line', regexes: ['^\\s*(?:---|===|ok|PASS|FAIL)\\s*(?:PASS|FAIL|RUN|PAUSE|CONT)?:?\\s'] },
+    ],
   },
   {
     // The generic key/value rule for keys, secrets and tokens, with a lower floor than
     // gitleaks' but a longer value: a hex key of 32 characters can have under 3.5 bits.
     id: 'secret-assignment',
-    source: `${NAME_START}(?:(?:[a-zA-Z]{0,12}[_.-]?)(?:[aA]pi|API|[aA]ccess|ACCESS|[aA]uth|AUTH|[cC]lient|CLIENT|[pP]rivate|PRIVATE|[sS]ession|SESSION|[sS]igning|SIGNING|[eE]ncryption|ENCRYPTION|[mM]aster|MASTER|[aA]dmin|ADMIN|[aA]pp|APP|[aA]ccount|ACCOUNT|[sS]ervice|SERVICE|[dD]elivery|DELIVERY)[_.-]?(?:[kK]ey|KEY|[sS]ecret|SECRET|[tT]oken|TOKEN)|(?:[sS]ecret|SECRET|[tT]oken|TOKEN|[cC]redentials?|CREDENTIALS?|[aA]uth|AUTH)|(?:[a-zA-Z]{1,12}[_.-])(?:[sS]ecret|SECRET|[tT]oken|TOKEN|PAT))${NAME_REST}${ASSIGN}(${VALUE}{16,2048})`,
+    source: `${NAME_START}(?:(?:[a-zA-Z]{0,12}[_.-]?)(?:[aA]pi|API|[aA]ccess|ACCESS|[aA]uth|AUTH|[cC]lient|CLIENT|[pP]rivate|PRIVATE|[sS]ession|SESSION|[sS]igning|SIGNING|[eE]ncryption|ENCRYPTION|[mM]aster|MASTER|[aA]dmin|ADMIN|[aA]pp|APP|[aA]ccount|ACCOUNT|[sS]ervice|SERVICE|[dD]elivery|DELIVERY)[_.-]?(?:[kK]ey|KEY|[sS]ecret|SECRET|[tT]oken|TOKEN)|(?:[sS]ecret|SECRET|[tT]oken|TOKEN|[cC]redentials?|CREDENTIALS?|[aA]uth|AUTH)|(?:[a-zA-Z]{1,12}[_.-])(?:[sS]ecret|SECRET|[tT]oken|TOKEN|PAT))${NAME_REST}${ASSIGN_STRICT}(${VALUE}{16,2048})`,
     keywords: ['key', 'secret', 'token', 'credential', 'pat', 'auth'],
     entropy: 3,
     allow: [NOT_A_WORD, { regexes: ['^\\d+$'] }],
