@@ -42,7 +42,7 @@ export const EXTRA_RULES: readonly GitleaksRule[] = [
     allow: [
       NOT_A_WORD,
       { stopwords: ['password', 'passwd', 'changeme', 'example', 'xxxxxx', 'redacted'] },
-      // A test runner's report (`--- PASS: TestName/case`), not an assignment.
+      // A test runner's report line (go test, TAP), not an assignment.
       { target: 'line', regexes: ['^\\s*(?:---|===|ok|PASS|FAIL)\\s*(?:PASS|FAIL|RUN|PAUSE|CONT)?:?\\s'] },
     ],
   },
