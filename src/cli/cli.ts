@@ -4,10 +4,12 @@
 import { readSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { COMMANDS, type Args, type CommandSpec } from './spec.js';
-import { createContext, type Streams } from './context.js';
-import { EXIT, HandoffError, UsageError, report } from './errors.js';
-import { version } from './version.js';
+import { COMMANDS, type Args, type CommandName, type CommandSpec } from '../command/spec.js';
+import { LOADERS } from './commands.js';
+import type { Streams } from '../core/context.js';
+import { createContext } from '../command/context.js';
+import { EXIT, HandoffError, UsageError, report } from '../core/errors.js';
+import { version } from '../core/version.js';
 
 function parse(spec: CommandSpec, argv: string[]): Args {
   const options: NonNullable<ParseArgsConfig['options']> = {};
@@ -131,7 +133,7 @@ export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.
         `${((error as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional.*$/, '')} (${hint})`,
       );
     }
-    const module = await spec.load();
+    const module = await LOADERS[spec.name as CommandName]();
     const ctx = await createContext(cwd, env, io);
     const outcome = await module.run(ctx, args);
     return outcome ? EXIT[outcome] : EXIT.ok;

@@ -1,7 +1,7 @@
 // What `handoff init` adds for git: the roadmap's merge driver (.gitattributes and the
 // local config), and with --hooks the hooks themselves.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
 import { install } from '../git-hooks/install.js';
@@ -37,7 +37,7 @@ export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
   if (hooks) {
     await install(ctx);
     changed = true;
-  } else if (await configureDriver(ctx.root, currentCli()))
+  } else if (await configureDriver(await ctx.git(), currentCli()))
     say('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).');
   return changed;
 }

@@ -2,16 +2,16 @@
 // and what else is known, calls the model, verifies the answer, and merges it into the
 // draft. Any failure ends in the deterministic draft with one line saying why; nothing
 // is written until the caller has the final body.
-import type { ArgsOf } from '../cli/spec.js';
-import { plural } from '../cli/output.js';
-import type { Context } from '../cli/context.js';
-import { chooseModel, userLlm, type Endpoint, type LlmConfig, type ModelChoice } from './llm-config.js';
-import { gitRaw } from '../git/git-plumbing.js';
+import type { ArgsOf } from '../command/spec.js';
+import { plural } from '../command/output.js';
+import type { Context } from '../command/context.js';
+import type { LlmConfig } from '../store/llm-block.js';
+import { chooseModel, userLlm, type Endpoint, type ModelChoice } from './llm-config.js';
 import { parseAnswer, type ModelAnswer } from './model-answer.js';
 import type { ModelInput, TranscriptPart } from './model-input.js';
 import { buildPrompt, type ChatMessage, type Prompt } from './model-prompt.js';
 import { mergeDraft, verifyAnswer } from './model-verify.js';
-import { activePins, pinsInPlay } from '../pins/scope.js';
+import { activePins, pinsInPlay } from '../store/pin-scope.js';
 import { loadTokenCounter } from '../transcripts/tokens.js';
 import type { JsonMode } from './model.js';
 import { loadPins } from '../store/store.js';
@@ -191,8 +191,7 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
 async function modelChoice(ctx: Context, args: ArgsOf<'new'>): Promise<ModelChoice> {
   const llm = ctx.config.llm;
   // Git config is the user's (global, system, or .git/config, which is never committed).
-  const config = await gitRaw(ctx.root, ['config', '-z', '--get-regexp', '^handoff\\.']);
-  const user = userLlm(ctx.env, config.code === 0 ? config.stdout.toString('utf8') : '');
+  const user = userLlm(ctx.env, await (await ctx.git()).handoffSettings());
   const flag =
     args.values['dry-run'] === true ? true : args.values['message-file'] !== undefined ? false : args.values.llm;
   return chooseModel(flag, llm, user, ctx.rel(ctx.configFile));

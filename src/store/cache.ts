@@ -9,7 +9,7 @@
 // read or write it is ignored: the cache only saves time, it never decides an answer.
 import { readFileSync, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
-import { version } from '../cli/version.js';
+import { version } from '../core/version.js';
 import { writeDisposable } from './fs.js';
 
 /** Its name in the git directory (the context builds the path once). */

@@ -17,7 +17,7 @@ import {
   type ParseOptions,
   type SchemaOptions,
 } from 'yaml';
-import { FileFormatError } from '../cli/errors.js';
+import { FileFormatError } from '../core/errors.js';
 
 const MAX_FRONT_MATTER_BYTES = 1_000_000;
 const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {

@@ -6,7 +6,7 @@
 // test/markdown.test.ts checks it against remark on the same inputs.
 
 export interface Section {
-  /** The heading text, e.g. "Next steps". */
+  /** The heading text, without its hashes (a section title of store/sections.ts, or the user's own). */
   title: string;
   /** The heading line as written, with its line ending. */
   heading: string;

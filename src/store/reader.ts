@@ -7,7 +7,7 @@
 // `handoff roadmap` at 1,200 files); readFileSync reads each in a few microseconds.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { RunContext } from '../core/context.js';
 import { openCache, type OpenCache } from './cache.js';
 import {
   HANDOFFS_PREFIX,
@@ -82,7 +82,9 @@ export async function parseFiles(files: readonly TreeFile[], opened: OpenCache):
 }
 
 /** The working tree's .handoff/, parsed through the cache in the git directory, and the item files it read. */
-export async function readTree(ctx: Pick<Context, 'root' | 'cacheFile'>): Promise<{ tree: Tree; files: TreeFile[] }> {
+export async function readTree(
+  ctx: Pick<RunContext, 'root' | 'cacheFile'>,
+): Promise<{ tree: Tree; files: TreeFile[] }> {
   const [files, opened] = await Promise.all([readWorkTree(ctx.root), openCache(ctx.cacheFile)]);
   return { tree: await parseFiles(files, opened), files };
 }

@@ -1,13 +1,13 @@
 // Finding and reading the transcript a command works from (--from auto|<path>), shared
 // by `new`, `meter` and `sessions`. Every automatic choice prints one line saying so.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
-import { HandoffError } from '../cli/errors.js';
-import { homeShort } from '../cli/output.js';
+import type { Context } from '../command/context.js';
+import { HandoffError } from '../core/errors.js';
+import { homeShort } from '../command/output.js';
 import { Extractor, withinBudget, type Extraction } from './extract.js';
 import type { FileChange } from '../store/handoff.js';
 import { serializePin, type PinMeta } from '../store/pin.js';
-import { activePins } from '../pins/scope.js';
+import { activePins } from '../store/pin-scope.js';
 import { transcriptParts, type DraftParts } from './transcript-draft.js';
 import { loadTokenCounter } from './tokens.js';
 import { discoverSessions, type Candidate } from './discovery.js';
