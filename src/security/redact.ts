@@ -71,10 +71,14 @@ export function entropy(s: string): number {
   return bits;
 }
 
+/** The line of a match, at most a thousand characters each side: a search for the line's
+ *  ends in a text of one long line, once per match, would make redaction quadratic. */
 function lineAt(text: string, start: number, end: number): string {
-  const from = text.lastIndexOf('\n', start - 1) + 1;
-  const to = text.indexOf('\n', end);
-  return text.slice(from, to < 0 ? text.length : to);
+  const lo = Math.max(0, start - 1000);
+  const before = text.slice(lo, start);
+  const after = text.slice(end, end + 1000);
+  const cut = after.indexOf('\n');
+  return before.slice(before.lastIndexOf('\n') + 1) + text.slice(start, end) + (cut < 0 ? after : after.slice(0, cut));
 }
 
 function allowed(c: Required<Compiled>, secret: string, match: string, text: string, at: number): boolean {

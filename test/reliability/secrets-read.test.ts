@@ -61,6 +61,28 @@ describe('secrets in committed files, printed by the read commands', () => {
     expect(leaked(roadmap + r.stdout + r.stderr)).toEqual([]);
   });
 
+  it('check --base shows a pin with a secret redacted, in every format, and names the secret among what stands out', () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    repo.handoff(['roadmap']);
+    repo.commit('init');
+    const base = repo.git('rev-parse', 'HEAD').trim();
+    repo.git('checkout', '-q', '-b', 'stranger');
+    repo.write(
+      `.handoff/pins/${PIN}.md`,
+      `---\nid: "${PIN}"\ncreated: "2026-01-05T10:00:00.000Z"\nauthor: "A"\nstatus: "active"\n---\ndeploy with ${secrets[1]!.text}\n`,
+    );
+    repo.handoff(['roadmap']);
+    repo.commit('a pin');
+    for (const format of [[], ['--format', 'github'], ['--json']]) {
+      const r = repo.handoff(['check', '--base', base, ...format]);
+      expect(r.code, format.join(' ')).toBe(0);
+      expect(leaked(r.stdout + r.stderr), format.join(' ')).toEqual([]);
+      expect(r.stdout, format.join(' ')).toContain('a secret (');
+      expect(r.stdout, format.join(' ')).toContain('[REDACTED:');
+    }
+  });
+
   it('--pin-candidates pins the clean constraint and skips the one with a secret, saying which line', () => {
     const repo = makeRepo();
     repo.handoff(['init']);
