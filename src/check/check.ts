@@ -14,6 +14,7 @@ import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js'
 import type { Git } from '../git/git.js';
 import { readRoadmap, renderWorkTree } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
+import { estimateTokens } from '../transcripts/tokens.js';
 import { plural, printJson } from '../command/output.js';
 import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
 import { redactSecrets } from '../security/redact.js';
@@ -189,11 +190,15 @@ async function summaryData(
   };
   const handoffs = tree.handoffs
     .filter((h) => (changes ? changes.has(h.file) : h.meta.status === 'open'))
-    .map((h) => ({
-      handoff: h,
-      change: changes?.get(h.file) ?? ('modified' as Change),
-      promptChars: renderResume(template, resumeParts(h, active, since)).length,
-    }));
+    .map((h) => {
+      const prompt = renderResume(template, resumeParts(h, active, since));
+      return {
+        handoff: h,
+        change: changes?.get(h.file) ?? ('modified' as Change),
+        promptChars: prompt.length,
+        promptTokens: estimateTokens(prompt),
+      };
+    });
   return { base, findings, handoffs, pins, all: tree.handoffs };
 }
 

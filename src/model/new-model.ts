@@ -12,7 +12,7 @@ import type { ModelInput, TranscriptPart } from './model-input.js';
 import { buildPrompt, type ChatMessage, type Prompt } from './model-prompt.js';
 import { mergeDraft, verifyAnswer } from './model-verify.js';
 import { activePins, pinsInPlay } from '../store/pin-scope.js';
-import { loadTokenCounter } from '../transcripts/tokens.js';
+import { estimateTokens } from '../transcripts/tokens.js';
 import type { JsonMode } from './model.js';
 import { loadPins } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
@@ -47,12 +47,12 @@ function describe(p: Prompt): string {
 /** The whole model path with its dependencies explicit, so tests and benchmarks can run it in-process. */
 export async function draftWithModel(run: ModelRun): Promise<{ body: string | null; stats: ModelStats }> {
   const { input, llm, endpoint, stderr } = run;
-  const [system, request, count, model] = await Promise.all([
+  const [system, request, model] = await Promise.all([
     readTemplate('model-system.md'),
     readTemplate('model-request.md'),
-    loadTokenCounter(),
     import('./model.js'),
   ]);
+  const count = estimateTokens;
   const templates = { system, request };
   let prompt = buildPrompt(input, templates, llm.context_tokens, count);
   const stats: ModelStats = {

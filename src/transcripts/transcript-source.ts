@@ -9,7 +9,7 @@ import type { FileChange } from '../store/handoff.js';
 import { serializePin, type PinMeta } from '../store/pin.js';
 import { activePins } from '../store/pin-scope.js';
 import { transcriptParts, type DraftParts } from './transcript-draft.js';
-import { loadTokenCounter } from './tokens.js';
+import { estimateTokens } from './tokens.js';
 import { discoverSessions, type Candidate } from './discovery.js';
 import { createItem, loadPins, pinsDir, warnProblems } from '../store/store.js';
 import { openTranscript, type OpenedTranscript } from './open.js';
@@ -110,8 +110,7 @@ export async function draftParts(
   omitCandidates: boolean,
 ): Promise<DraftParts> {
   const budget = ctx.config.recent_user_tokens;
-  const count = await loadTokenCounter();
-  const recent = { ...withinBudget(r.extraction.recentUser, budget, count), budget };
+  const recent = { ...withinBudget(r.extraction.recentUser, budget, estimateTokens), budget };
   const extraction = omitCandidates ? { ...r.extraction, constraints: [] } : r.extraction;
   return transcriptParts({ extraction, source: r.shown, recent }, ctx.root, gitFiles);
 }
