@@ -2,13 +2,16 @@
 // pattern with nested or unbounded repetition can take quadratic (or worse) time on text made
 // of its own alphabet, and redaction runs on whatever a transcript or a committed file holds.
 // Each pattern's worst input (the slowest of its adversarial inputs, adversarial.ts) is run
-// at n and 4n characters: linear work takes about 4 times as long, quadratic 16. No absolute
-// time is asserted: only the ratio, measured over enough repetitions to rise above noise.
+// at 2n and 8n characters: linear work takes about 4 times as long, quadratic 16. No absolute
+// time is asserted: only the ratio, measured over enough repetitions to rise above noise,
+// with two and a half times the linear share allowed for a loaded machine.
 import { describe, expect, it } from 'vitest';
 import { ALL_RULES } from '../../src/security/redact.js';
 import { ALPHABETS, adversarial, repeated } from './adversarial.js';
 
-const N = 1 << 15;
+const N = 1 << 12;
+/** Linear work grows 4 times from 2n to 8n; quadratic, 16 times. */
+const LIMIT = 10;
 
 function inputs(keyword: string): Array<(n: number) => string> {
   return [
@@ -37,36 +40,40 @@ function perRun(pattern: RegExp, text: string): number {
   return best;
 }
 
-/** The least of three ratios of time on 4n to time on n characters of the pattern's worst input. */
+/** The least of three ratios of time on 8n to time on 2n characters of the pattern's worst input
+ *  (the slowest at 8n: at small sizes a quadratic input can hide in the noise). */
 function growth(source: string, keywords: readonly string[] | undefined, n = N): number {
   const pattern = new RegExp(source, 'g');
   let worst = { time: -1, make: (n: number) => String(n) };
   for (const keyword of keywords?.length ? keywords : ['']) {
     for (const make of inputs(keyword)) {
-      const time = once(pattern, make(n));
+      const time = once(pattern, make(8 * n));
       if (time > worst.time) worst = { time, make };
     }
   }
   const small = worst.make(2 * n);
   const large = worst.make(8 * n);
-  // A pause of the machine can spoil one measurement; a superlinear pattern fails all three.
+  // V8 first interprets a pattern and compiles it after some runs: both sizes run before any
+  // is timed. A pause of the machine can spoil one measurement; a superlinear pattern fails all three.
+  once(pattern, large);
+  once(pattern, small);
   let least = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 3 && least > 8; i++) least = Math.min(least, perRun(pattern, large) / perRun(pattern, small));
+  for (let i = 0; i < 3 && least > LIMIT; i++) least = Math.min(least, perRun(pattern, large) / perRun(pattern, small));
   return least;
 }
 
 describe(`secret patterns: linear time on adversarial input (${ALL_RULES.length} rules)`, () => {
-  it('no pattern takes more than twice the linear share of time on 4n characters', () => {
+  it('no pattern takes more than two and a half times the linear share of time on 4 times the input', () => {
     const superlinear: string[] = [];
     for (const rule of ALL_RULES) {
       const g = growth(rule.source, rule.keywords);
-      if (g > 8) superlinear.push(`${rule.id}: ${g.toFixed(1)}x on 4x the input`);
+      if (g > LIMIT) superlinear.push(`${rule.id}: ${g.toFixed(1)}x on 4x the input`);
     }
     expect(superlinear).toEqual([]);
   });
 
   it('the check catches a quadratic pattern: the password-in-URL pattern this replaced', () => {
-    expect(growth(String.raw`\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:([^\s@/]+)@`, ['://'], 2048)).toBeGreaterThan(8);
+    expect(growth(String.raw`\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:([^\s@/]+)@`, ['://'], 2048)).toBeGreaterThan(LIMIT);
   });
 
   it('the inputs are what they claim: n characters, made of the keyword and the alphabet', () => {
