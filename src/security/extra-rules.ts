@@ -17,7 +17,7 @@ const VALUE = String.raw`[^\s'"\x60<>;,(){}\[\]\\]`;
 /** The same without spaces alone: `token budget` is prose, `token: budget7f3` is not. */
 const ASSIGN_STRICT = String.raw`[ \t]{0,3}(?:=>|:=|[=:>])[ \t]{0,3}["'\x60]?`;
 /** Identifiers and prose (`options.password`, `protected`) are names, not values; code
- *  (`this.result?.pass`, `CL100K_TOKEN_REGEX`, `!done`, `getToken!`), paths, scopes and
+ *  (`this.result?.pass`, `CL100K_TOKEN_REGEX`, `Schema$1`, `!done`, `getToken!`), paths, scopes and
  *  URNs are not secrets either. */
 const NOT_A_WORD = {
   regexes: [
@@ -26,6 +26,7 @@ const NOT_A_WORD = {
     '[!?:]$',
     '^[A-Za-z_$][\\w$]*(?:\\??\\.[A-Za-z_$][\\w$]*)+\\??\\.?$',
     '^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$',
+    '^[A-Za-z_][\\w]*\\$[\\w$]*$',
     '^[a-z][a-z0-9+.-]*:[a-z]',
   ],
 };
@@ -131,7 +132,7 @@ export const EXTRA_RULES: readonly GitleaksRule[] = [
   },
   {
     id: 'braintree-access-token',
-    source: String.raw`(access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32})`,
+    source: String.raw`(access_token\$(?:production|sandbox)\$[0-9a-zA-Z]{16}\$[0-9a-f]{32})`,
     keywords: ['access_token$'],
   },
   {

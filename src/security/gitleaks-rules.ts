@@ -2237,14 +2237,6 @@ export const RULES: readonly GitleaksRule[] = [
     entropy: 3.5,
   },
   {
-    id: 'hashicorp-tf-password',
-    source:
-      '(?:[aA][dD][mM][iI][nN][iI][sS][tT][rR][aA][tT][oO][rR]_[lL][oO][gG][iI][nN]_[pP][aA][sS][sS][wW][oO][rR][dD]|[pP][aA][sS][sS][wW][oO][rR][dD])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}("[a-z0-9=_\\-A-Z]{8,20}")(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
-    widened: true,
-    keywords: ['administrator_login_password', 'password'],
-    entropy: 2,
-  },
-  {
     id: 'heroku-api-key',
     source:
       '(?:[hH][eE][rR][oO][kK][uU])(?:[ \\x09.\\-\\w]{0,20})[\'"\\s]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[`\'"=\\s]{0,5}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?:[`\'";.,:)\\]}>|&/\\s]|\\\\[nrNR]|$)',
