@@ -13,7 +13,11 @@ export async function run(ctx: Context, args: ArgsOf<'show'>): Promise<Outcome> 
   const where = `handoff ${handoff.meta.id}`;
   if (args.values.json) {
     const sections = handoff.body.sections.map((s) => ({ title: s.title, body: sectionText(s.content) }));
-    const { value, notice } = scrubForPrint({ ...handoffJson(handoff), sections }, where);
+    // Text before the first heading is the writer's too (a body written without headings is all preamble).
+    const { value, notice } = scrubForPrint(
+      { ...handoffJson(handoff), preamble: sectionText(handoff.body.preamble), sections },
+      where,
+    );
     printJson(ctx, value);
     if (notice) ctx.stderr(notice);
   } else {
