@@ -96,7 +96,7 @@ export const EXTRA_RULES: readonly GitleaksRule[] = [
   {
     // Azure storage and Cosmos DB keys are 64 bytes: 86 base64 characters and `==`.
     id: 'azure-storage-key',
-    source: String.raw`(?<![A-Za-z0-9+/]|sha512-)([A-Za-z0-9+/]{86}==)`,
+    source: '(?<![A-Za-z0-9+/]|sha512-)([A-Za-z0-9+/]{86}==)',
     keywords: ['=='],
     entropy: 4.5,
   },
