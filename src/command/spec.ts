@@ -68,6 +68,14 @@ export const HOOK_NAMES = [
   'opencode-pre-compact',
   'pi-session-start',
   'pi-pre-compact',
+  'kilo-session-start',
+  'kilo-pre-compact',
+  'copilot-session-start',
+  'copilot-pre-compact',
+  'qwen-session-start',
+  'qwen-pre-compact',
+  'cline-task-start',
+  'cline-task-complete',
   'probe',
 ] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
@@ -242,7 +250,11 @@ export const COMMANDS = [
     describe: 'connect an agent: install its hooks or instruction block, uninstall them, or show what is installed',
     positionals: [
       { name: 'action', describe: 'install, uninstall or status', required: true },
-      { name: 'agent', describe: 'claude, codex, gemini, opencode, pi, claude-md or all (default for status: all)' },
+      {
+        name: 'agent',
+        describe:
+          'claude, codex, gemini, opencode, pi, copilot, cline, kilo, qwen, claude-md or all (default for status: all)',
+      },
     ],
     options: {
       meter: {
