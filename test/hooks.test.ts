@@ -67,6 +67,20 @@ describe('handoff hooks install / uninstall', () => {
     expect(repo.handoff(['hooks', 'status']).stdout).toContain('pre-commit: not installed');
   });
 
+  it("gives a user's hook its own mode back on uninstall", () => {
+    const repo = makeRepo();
+    const own = '#!/bin/sh\necho "kept aside" >&2\n';
+    const hook = path.join(repo.dir, '.git/hooks/post-checkout');
+    writeFileSync(hook, own);
+    chmodSync(hook, 0o640);
+    expect(repo.handoff(['hooks', 'install']).stdout).toContain('post-checkout: added to your existing hook');
+    expect(statSync(hook).mode & 0o777).toBe(0o755);
+    expect(repo.handoff(['hooks', 'uninstall']).code).toBe(0);
+    expect(readFileSync(hook, 'utf8')).toBe(own);
+    expect(statSync(hook).mode & 0o777).toBe(0o640);
+    expect(existsSync(path.join(repo.dir, '.git/handoff-hook-modes.json'))).toBe(false);
+  });
+
   it('wraps a non-shell hook and puts it back byte for byte', () => {
     const repo = makeRepo();
     const hook = path.join(repo.dir, '.git/hooks/pre-commit');

@@ -168,6 +168,19 @@ export const COMMANDS = [
     examples: [['handoff show 01jx7k2m', 'print the file']],
   },
   {
+    name: 'edit',
+    describe:
+      'open a handoff in your editor (default: the newest open one on this branch); saved only if it still reads',
+    positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
+    options: {
+      'allow-secret': {
+        type: 'boolean',
+        describe: 'keep text that looks like a secret (a false positive); see docs/security.md',
+      },
+    },
+    examples: [['handoff edit 01jx7k2m', 'fix a next step before the next session reads it']],
+  },
+  {
     name: 'done',
     describe: 'mark a handoff finished (default: the newest open one on this branch)',
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],

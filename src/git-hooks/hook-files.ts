@@ -28,6 +28,8 @@ export interface HooksDir {
   /** husky keeps hooks in the repository: no machine paths go there. */
   shared: boolean;
   manager?: string;
+  /** `<git dir>/handoff-hook-modes.json`: the mode each user's hook had before we made it executable. */
+  modes: string;
 }
 
 /** The node binary and bin script running now: what hooks and the merge driver call. */
@@ -38,17 +40,17 @@ export function currentCli(): Cli {
 export async function hooksDir(git: Git): Promise<HooksDir> {
   const root = git.root;
   // --git-path honours core.hooksPath and, in a linked worktree, the common git dir.
-  const [dir = ''] = await git.gitPaths(['hooks']);
+  const [dir = '', modes = ''] = await git.gitPaths(['hooks', 'handoff-hook-modes.json']);
   const configured = (await git.config('core.hooksPath')) ?? '';
   // husky 9 points core.hooksPath at .husky/_, which it regenerates; user scripts are .husky/<hook>.
   if (configured && path.basename(dir) === '_' && path.basename(path.dirname(dir)) === '.husky') {
-    return { dir: path.dirname(dir), style: 'append', shared: true, manager: 'husky' };
+    return { dir: path.dirname(dir), style: 'append', shared: true, manager: 'husky', modes };
   }
   if (configured && path.basename(dir) === '.husky')
-    return { dir, style: 'after-shebang', shared: true, manager: 'husky' };
+    return { dir, style: 'after-shebang', shared: true, manager: 'husky', modes };
   // A hooks directory inside the work tree (e.g. .githooks) is usually committed: no machine paths there either.
   const inside = !path.relative(root, dir).startsWith('..') && !path.isAbsolute(path.relative(root, dir));
-  return { dir, style: 'after-shebang', shared: Boolean(configured) && inside };
+  return { dir, style: 'after-shebang', shared: Boolean(configured) && inside, modes };
 }
 
 /** Hook managers that regenerate .git/hooks: they need one line in their own config instead. */
@@ -73,6 +75,22 @@ export interface HookReport {
   state: HookState;
 }
 
+type Modes = Record<string, number>;
+
+async function readModes(hd: HooksDir): Promise<Modes> {
+  try {
+    const data: unknown = JSON.parse((await readText(hd.modes)) ?? '{}');
+    return data !== null && typeof data === 'object' ? (data as Modes) : {};
+  } catch {
+    return {};
+  }
+}
+
+async function writeModes(hd: HooksDir, modes: Modes): Promise<void> {
+  if (Object.keys(modes).length === 0) await fs.rm(hd.modes, { force: true });
+  else await replaceFileAtomic(hd.modes, `${JSON.stringify(modes, null, 2)}\n`);
+}
+
 async function writeHook(file: string, content: string): Promise<void> {
   await replaceFileAtomic(file, content);
   await fs.chmod(file, 0o755);
@@ -80,6 +98,8 @@ async function writeHook(file: string, content: string): Promise<void> {
 
 export async function installHooks(hd: HooksDir, cli: Cli | null): Promise<HookReport[]> {
   const reports: HookReport[] = [];
+  const modes = await readModes(hd);
+  const before = JSON.stringify(modes);
   for (const hook of HOOK_NAMES) {
     const file = path.join(hd.dir, hook);
     const existing = await readText(file).catch(() => undefined);
@@ -94,6 +114,9 @@ export async function installHooks(hd: HooksDir, cli: Cli | null): Promise<HookR
       await writeHook(file, addBlock(undefined, block, hd.style));
       state = 'created';
     } else if (isShellScript(existing) || (hd.style === 'append' && !existing.includes('\0'))) {
+      // Our block must run, so the file becomes executable; uninstall gives the user's mode back.
+      const mode = (await fs.stat(file)).mode & 0o7777;
+      if (mode !== 0o755) modes[hook] = mode;
       await writeHook(file, addBlock(existing, block, hd.style));
       state = 'added';
     } else {
@@ -104,11 +127,14 @@ export async function installHooks(hd: HooksDir, cli: Cli | null): Promise<HookR
     }
     reports.push({ hook, file, state });
   }
+  if (JSON.stringify(modes) !== before) await writeModes(hd, modes);
   return reports;
 }
 
 export async function uninstallHooks(hd: HooksDir): Promise<HookReport[]> {
   const reports: HookReport[] = [];
+  const modes = await readModes(hd);
+  const before = JSON.stringify(modes);
   for (const hook of HOOK_NAMES) {
     const file = path.join(hd.dir, hook);
     const existing = await readText(file).catch(() => undefined);
@@ -125,11 +151,15 @@ export async function uninstallHooks(hd: HooksDir): Promise<HookReport[]> {
       await fs.rm(file);
       reports.push({ hook, file, state: 'removed' });
     } else {
-      // Keep the user's file (and its mode); only our lines go.
+      // Keep the user's file; only our lines go, and the mode it had before install comes back.
       await fs.writeFile(file, rest);
+      const mode = modes[hook];
+      if (typeof mode === 'number') await fs.chmod(file, mode);
       reports.push({ hook, file, state: 'removed' });
     }
+    delete modes[hook];
   }
+  if (JSON.stringify(modes) !== before) await writeModes(hd, modes);
   return reports;
 }
 

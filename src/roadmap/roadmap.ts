@@ -14,7 +14,8 @@ export async function run(ctx: Context, args: ArgsOf<'roadmap'>): Promise<Outcom
     throw new HandoffError(`no ${ctx.rel(ctx.dir)} directory here; run 'handoff init' first`);
   const roadmap = ctx.config.roadmap;
   const { tree, content } = await renderWorkTree(ctx, roadmap);
-  warnProblems(ctx, tree.problems);
+  // A file that could not be read is a failure, as in `list` and `pins`, after the roadmap is written.
+  const unreadable = warnProblems(ctx, tree.problems);
   const shown = ctx.rel(path.join(ctx.root, roadmap));
   if (args.values.check) {
     const current = await readRoadmap(ctx.root, roadmap);
@@ -28,10 +29,11 @@ export async function run(ctx: Context, args: ArgsOf<'roadmap'>): Promise<Outcom
         `handoff: ${shown} ${current === undefined ? 'does not exist' : 'is out of date'}; run 'handoff roadmap' and commit it`,
       );
     }
-    return upToDate ? undefined : 'failure';
+    return upToDate && !unreadable ? undefined : 'failure';
   }
   const wrote = await writeRoadmap(ctx.root, roadmap, content);
   const counts = `${plural(tree.handoffs.filter((h) => h.meta.status === 'open').length, 'open handoff')}, ${plural(activePins(tree.pins).length, 'active pin')}`;
   if (args.values.json) printJson(ctx, { file: roadmap, written: wrote });
   else ctx.stdout(wrote ? `Wrote ${shown} (${counts}).\n` : `${shown} is up to date; nothing changed.\n`);
+  return unreadable ? 'failure' : undefined;
 }
