@@ -280,8 +280,14 @@ export const COMMANDS = [
   },
   {
     name: 'git-hook',
-    describe: '(run by the git hooks that handoff hooks install writes) pre-commit or refresh',
-    positionals: [{ name: 'name', describe: 'pre-commit or refresh', required: true }],
+    describe: '(run by the git hooks that handoff hooks install writes) pre-commit, post-merge or refresh',
+    positionals: [
+      {
+        name: 'name',
+        describe: 'pre-commit, post-merge (close handoffs whose branch landed, then refresh) or refresh',
+        required: true,
+      },
+    ],
     options: {},
     examples: [['HANDOFF_SKIP=1 git commit', 'skip the hooks for one commit']],
   },

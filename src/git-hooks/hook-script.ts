@@ -100,7 +100,7 @@ function body(hook: HookName, cli: Cli | null, version: string): string {
       return [
         `if ${skip} && [ -d .handoff ] && ! git diff --quiet ORIG_HEAD HEAD -- .handoff 2>/dev/null; then`,
         `  handoff_hook=post-merge`,
-        invoke(cli, 'refresh'),
+        invoke(cli, 'post-merge'),
         WARN,
         `fi`,
       ].join('\n');

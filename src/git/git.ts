@@ -313,6 +313,36 @@ export class Git {
     return this.answer([...args, ...(z ? ['-z'] : []), '--', ...pathspecs]);
   }
 
+  /**
+   * For each path, the commit on HEAD's first-parent line that added it (for work that came
+   * from another branch, the merge that brought it) and that commit's committer time;
+   * paths with no such commit are left out.
+   */
+  async landings(paths: readonly string[]): Promise<Map<string, { commit: string; time: string }>> {
+    const found = new Map<string, { commit: string; time: string }>();
+    if (paths.length === 0) return found;
+    const out = await this.answer([
+      'log',
+      '--first-parent',
+      '--diff-merges=first-parent',
+      '--diff-filter=A',
+      '--no-renames',
+      '--format=%x01%H %cI',
+      '--name-only',
+      'HEAD',
+      '--',
+      ...paths.map((p) => `:(top,literal)${p}`),
+    ]);
+    let at: { commit: string; time: string } | undefined;
+    for (const line of (out ?? '').split('\n')) {
+      if (line.startsWith('\x01')) {
+        const [commit = '', time = ''] = line.slice(1).split(' ');
+        at = { commit, time: new Date(time).toISOString() };
+      } else if (line && at && !found.has(line)) found.set(line, at); // newest first: the latest addition
+    }
+    return found;
+  }
+
   /** `git diff --name-status -z --no-renames` from `base` to the working tree, under the pathspec. */
   async nameStatusSince(base: string, pathspec: string): Promise<string> {
     return this.run(['diff', '--name-status', '-z', '--no-renames', base, '--', pathspec]);
