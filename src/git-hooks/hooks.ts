@@ -59,7 +59,7 @@ export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome>
       ctx.stdout(`${h.hook}: ${state}${h.chained ? ' (runs your hook after it)' : ''} (${ctx.rel(h.file)})\n`);
     }
     ctx.stdout(
-      `merge driver: ${driver.configured ? 'registered' : 'not registered'} in the git config; ${attributes(roadmap).file} ${driver.attributes ? 'routes' : 'does not route'} ${roadmap} to it\n`,
+      `merge driver: ${driver.configured ? 'registered in this clone' : "not registered in this clone (run 'handoff init')"}; ${attributes(roadmap).file} ${driver.attributes ? 'marks' : 'does not mark'} ${roadmap} merge=union, so a clone without the driver merges it without conflicts\n`,
     );
     for (const m of managers) ctx.stdout(`note: ${MANAGER_NOTES[m]}\n`);
     return;

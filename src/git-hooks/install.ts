@@ -30,8 +30,10 @@ export async function install(ctx: Context): Promise<void> {
       `${r.hook}: ${SAID[r.state]}${r.state === 'wrapped' ? ` ${ctx.rel(r.file)}.handoff-chained` : ''} (${ctx.rel(r.file)})\n`,
     );
   }
-  if (await configureDriver(await ctx.git(), cli))
-    ctx.stdout(`Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n`);
+  if (await configureDriver(await ctx.git(), cli, ctx.config.roadmap))
+    ctx.stdout(
+      `Registered the merge driver in this clone (merge.handoff-roadmap in the local git config, the roadmap routed to it in .git/info/attributes).\n`,
+    );
   for (const m of await otherManagers(ctx.root)) ctx.stderr(`handoff: note: ${MANAGER_NOTES[m]}`);
   if (hd.manager === 'husky')
     ctx.stderr('handoff: note: husky keeps hooks in the repository; commit .husky/ so the team gets them');

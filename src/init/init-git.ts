@@ -29,7 +29,9 @@ export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
   };
   const added = await addAttributes(ctx.root, roadmap);
   if (added)
-    say(`Added '${attributes(roadmap).line}' to ${added}: merges regenerate the roadmap instead of conflicting.`);
+    say(
+      `Added '${attributes(roadmap).line}' to ${added}: the roadmap never conflicts, even in a clone that has not run handoff init.`,
+    );
   if (await addItemAttributes(ctx))
     say(
       `Added the handoff and pin files to ${ctx.rel(path.join(ctx.dir, '.gitattributes'))}: concurrent done, supersede and unpin merge field by field.`,
@@ -37,7 +39,9 @@ export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
   if (hooks) {
     await install(ctx);
     changed = true;
-  } else if (await configureDriver(await ctx.git(), currentCli()))
-    say('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).');
+  } else if (await configureDriver(await ctx.git(), currentCli(), roadmap))
+    say(
+      'Registered the merge driver in this clone (merge.handoff-roadmap in the local git config, the roadmap routed to it in .git/info/attributes).',
+    );
   return changed;
 }
