@@ -45,7 +45,7 @@ function quote(value: string): string {
 export const FIND_CLI = [
   `handoff_path=$(command -v handoff 2>/dev/null) || handoff_path=`,
   `case "$handoff_path" in "$PWD"/*) handoff_path= ;; /*) ;; *) handoff_path= ;; esac`,
-  `if [ -z "$handoff_path" ] && [ -x node_modules/.bin/handoff ] && git check-ignore -q node_modules/.bin/handoff 2>/dev/null; then handoff_path=node_modules/.bin/handoff; fi`,
+  `if [ -z "$handoff_path" ] && [ -x node_modules/.bin/handoff ] && git check-ignore -q node_modules/.bin/handoff 2>/dev/null; then handoff_path="$PWD/node_modules/.bin/handoff"; fi`,
 ];
 
 /**
@@ -70,6 +70,15 @@ function invoke(cli: Cli | null, args: string): string {
     `    echo "handoff: warning: the handoff CLI was not found; skipped (reinstall: handoff hooks install)" >&2`,
     `  fi`,
   ].join('\n');
+}
+
+/**
+ * `git handoff` from a project install, whose node_modules/.bin git does not search: a
+ * repository-local alias (git runs a `git-handoff` on PATH first, so it only fills in)
+ * that finds the CLI as the hooks do and runs it from the directory it was typed in.
+ */
+export function aliasCommand(): string {
+  return `!f() { ${FIND_CLI.join('; ')}; if [ -n "$handoff_path" ]; then cd -- "\${GIT_PREFIX:-.}" && "$handoff_path" "$@"; else echo "handoff: the handoff CLI was not found on PATH or in node_modules/.bin (npm install)" >&2; return 1; fi; }; f`;
 }
 
 /**

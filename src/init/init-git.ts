@@ -5,6 +5,18 @@ import type { Context } from '../command/context.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
 import { install } from '../git-hooks/install.js';
+import { aliasCommand } from '../git-hooks/hook-script.js';
+
+/** `git handoff` in this clone whatever the PATH; a user's own alias of that name is left alone. */
+async function configureAlias(ctx: Context): Promise<'added' | 'updated' | 'kept' | null> {
+  const git = await ctx.git();
+  const current = await git.config('alias.handoff', true);
+  const want = aliasCommand();
+  if (current === want) return null;
+  if (current !== null && !current.includes('handoff_path')) return 'kept';
+  await git.setLocalConfig('alias.handoff', want);
+  return current === null ? 'added' : 'updated';
+}
 
 /** Handoff and pin files go through the same driver, which merges their front-matter field by field. */
 const ITEM_LINES = ['/handoffs/*.md merge=handoff-roadmap', '/pins/*.md merge=handoff-roadmap'];
@@ -42,6 +54,11 @@ export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
   } else if (await configureDriver(await ctx.git(), currentCli(), roadmap))
     say(
       'Registered the merge driver in this clone (merge.handoff-roadmap in the local git config, the roadmap routed to it in .git/info/attributes).',
+    );
+  const alias = await configureAlias(ctx);
+  if (alias === 'added' || alias === 'updated')
+    say(
+      `${alias === 'added' ? 'Added' : 'Updated'} the alias handoff in the local git config: 'git handoff' works here without node_modules/.bin on PATH ('git handoff -h' for help).`,
     );
   return changed;
 }
