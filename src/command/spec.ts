@@ -155,10 +155,17 @@ export const COMMANDS = [
     positionals: [],
     options: {
       status: { type: 'string', describe: 'only this status: open, done or superseded' },
-      branch: { type: 'string', describe: 'only handoffs written on this branch' },
+      branch: { type: 'string', describe: 'only handoffs written on this branch (with --all: or found on it)' },
+      all: {
+        type: 'boolean',
+        describe: 'every local and remote-tracking branch too, read from git without checking out; each row says where',
+      },
       json,
     },
-    examples: [['handoff list --status open', 'what is still open']],
+    examples: [
+      ['handoff list --status open', 'what is still open'],
+      ['handoff list --all --status open', 'what every branch is working on'],
+    ],
   },
   {
     name: 'show',
@@ -261,10 +268,16 @@ export const COMMANDS = [
         type: 'boolean',
         describe: 'change nothing; exit 1 and print the difference when the file is out of date',
       },
+      all: {
+        type: 'boolean',
+        describe:
+          "print the team's roadmap: every local and remote-tracking branch's open handoffs and chains (Mermaid); writes nothing",
+      },
       json,
     },
     examples: [
       ['handoff roadmap', 'write the roadmap'],
+      ['handoff roadmap --all', 'what every branch is working on'],
       ['handoff roadmap --check', 'in CI: is the committed roadmap current?'],
     ],
   },

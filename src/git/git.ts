@@ -313,6 +313,22 @@ export class Git {
     return this.answer([...args, ...(z ? ['-z'] : []), '--', ...pathspecs]);
   }
 
+  /** Local and remote-tracking branches with their commits (symbolic refs such as origin/HEAD left out). */
+  async branches(): Promise<Array<{ name: string; commit: string }>> {
+    const out = await this.answer([
+      'for-each-ref',
+      '--format=%(objectname) %(symref) %(refname:short)',
+      'refs/heads',
+      'refs/remotes',
+    ]);
+    const found: Array<{ name: string; commit: string }> = [];
+    for (const line of (out ?? '').split('\n')) {
+      const m = /^([0-9a-f]+) (\S*) (.+)$/.exec(line);
+      if (m && m[2] === '') found.push({ name: m[3]!, commit: m[1]! });
+    }
+    return found;
+  }
+
   /**
    * For each path, the commit on HEAD's first-parent line that added it (for work that came
    * from another branch, the merge that brought it) and that commit's committer time;
