@@ -33,15 +33,20 @@ export interface HooksDir {
   modes: string;
 }
 
+/** The node binary and bin script running now (agent hooks record them in the local config). */
+export function currentCli(): Cli {
+  return { node: process.execPath, bin: fileURLToPath(new URL('../../bin/handoff.js', import.meta.url)) };
+}
+
 /**
- * What hooks and the merge driver record: nothing when this CLI was installed as a package
- * (in a node_modules folder, global or the project's), which they find at run time and
- * which a reinstall or a move would leave behind; the node binary and bin script running
- * now for a source checkout, which nothing else would find.
+ * What git hooks and the merge driver record: nothing when this CLI was installed as a
+ * package (in a node_modules folder, global or the project's), which they find at run time
+ * and which a reinstall or a move would leave behind; the running CLI for a source
+ * checkout, which nothing else would find.
  */
-export function currentCli(): Cli | null {
-  const bin = fileURLToPath(new URL('../../bin/handoff.js', import.meta.url));
-  return bin.split(path.sep).includes('node_modules') ? null : { node: process.execPath, bin };
+export function recordedCli(): Cli | null {
+  const cli = currentCli();
+  return cli.bin.split(path.sep).includes('node_modules') ? null : cli;
 }
 
 export async function hooksDir(git: Git): Promise<HooksDir> {

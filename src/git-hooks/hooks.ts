@@ -4,7 +4,7 @@ import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import {
   attributes,
-  currentCli,
+  recordedCli,
   driverConfigured,
   hasAttributes,
   hooksDir,
@@ -33,7 +33,7 @@ export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome>
   }
   if (action === 'status') {
     const hd = await hooksDir(await ctx.git());
-    const cli = currentCli();
+    const cli = recordedCli();
     const hooks = await hookStatus(hd, hd.shared ? null : cli);
     const roadmap = ctx.config.roadmap;
     const driver = {

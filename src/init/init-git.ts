@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
-import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
+import { addAttributes, attributes, configureDriver, recordedCli } from '../git-hooks/hook-files.js';
 import { install } from '../git-hooks/install.js';
 import { aliasCommand } from '../git-hooks/hook-script.js';
 
@@ -51,7 +51,7 @@ export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
   if (hooks) {
     await install(ctx);
     changed = true;
-  } else if (await configureDriver(await ctx.git(), currentCli(), roadmap))
+  } else if (await configureDriver(await ctx.git(), recordedCli(), roadmap))
     say(
       'Registered the merge driver in this clone (merge.handoff-roadmap in the local git config, the roadmap routed to it in .git/info/attributes).',
     );
