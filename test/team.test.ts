@@ -18,6 +18,7 @@ describe('the team view', () => {
     const repo = makeRepo();
     expect(repo.handoff(['init']).code).toBe(0);
     repo.commit('set up handoff');
+    repo.git('branch', 'early', 'main~1'); // no .handoff/ at all
     const billing = handoffOn(repo, 'billing', 'team billing');
     const search = handoffOn(repo, 'search', 'full-text search');
     // Another clone's branch, known here as a remote-tracking branch.
@@ -57,7 +58,7 @@ describe('the team view', () => {
     expect(roadmap.stdout).toContain('## billing\n\n- team billing (`');
     expect(roadmap.stdout).toContain('## other/export\n\n- csv export (`');
     expect(roadmap.stdout).toContain('```mermaid\ngraph TD\n');
-    expect(roadmap.stdout).toContain('Nothing open on: main, other/main.');
+    expect(roadmap.stdout).toContain('Nothing open on: early, main, other/main.');
     const json = JSON.parse(repo.handoff(['roadmap', '--all', '--json']).stdout);
     expect(json.branches.find((b: { ref: string }) => b.ref === 'search').handoffs[0].id).toBe(search);
     expect(repo.git('status', '--porcelain')).toBe(status);

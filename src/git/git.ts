@@ -22,6 +22,7 @@ import type { FileChange } from '../store/handoff.js';
 import { exists, readText } from '../store/fs.js';
 import path from 'node:path';
 import {
+  dirBlobs,
   existingObjects,
   filesOf,
   gitFailed,
@@ -383,6 +384,10 @@ export class Git {
 
   treeBlobs(rev: string | null, prefix: string): Promise<Map<string, string>> {
     return treeBlobs(this.root, rev, prefix);
+  }
+
+  dirBlobs(commits: readonly string[], dir: string): Promise<Map<string, Map<string, string>>> {
+    return dirBlobs(this.root, commits, dir);
   }
 
   readObjects(specs: readonly string[]): Promise<Map<string, string>> {

@@ -28,12 +28,7 @@ export interface TeamView {
 export async function teamView(ctx: Context): Promise<TeamView> {
   const git = await ctx.git();
   const [branches, work, opened] = await Promise.all([git.branches(), readTree(ctx), openCache(ctx.cacheFile)]);
-  const trees = new Map<string, Map<string, string>>();
-  await Promise.all(
-    [...new Set(branches.map((b) => b.commit))].map(async (commit) =>
-      trees.set(commit, await git.treeBlobs(commit, `${HANDOFF_DIR}/handoffs`)),
-    ),
-  );
+  const trees = await git.dirBlobs([...new Set(branches.map((b) => b.commit))], `${HANDOFF_DIR}/handoffs`);
   // The distinct (path, blob) pairs, in layers where each path appears once (parseTree keys by path).
   const layers: Array<Map<string, string>> = [];
   const placed = new Set<string>();
