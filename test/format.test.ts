@@ -46,6 +46,31 @@ describe('handoff files', () => {
     expect(serializeHandoff(parsed.meta, parsed.bodyText)).toBe(text);
     // Hashes and times stay strings for YAML 1.1 readers too: they are quoted.
     expect(text).toContain('base: "1e51234000000000000000000000000000000000"');
+    // A compaction's step, and a body whose text starts before any heading.
+    const step = { ...meta, step: 'focus on: the form # not a comment' };
+    const preamble = 'notes before any heading\n\n## Goal\n\nx\n';
+    const again = parseHandoff(serializeHandoff(step, preamble), 'h.md');
+    expect(again.meta).toEqual(step);
+    expect(again.body.preamble).toBe('notes before any heading\n\n');
+    expect(serializeHandoff(again.meta, again.bodyText)).toBe(serializeHandoff(step, preamble));
+    expect(() => parseHandoff(serializeHandoff(meta, 'x').replace('status:', 'step: 3\nstatus:'), 'h.md')).toThrow(
+      /front-matter 'step' must be a text, e.g. step: "focus on the form"; found 3/,
+    );
+  });
+
+  it('round-trip a handoff closed by the merge of its branch (landed)', () => {
+    const closed: HandoffMeta = {
+      ...meta,
+      status: 'done',
+      finished: '2026-11-23T00:00:00.000Z',
+      landed: '86d11e16a62d45946962e8a55baf55db8210f99d',
+    };
+    const text = serializeHandoff(closed, '## Goal\n\nx\n');
+    expect(parseHandoff(text, 'h.md').meta).toEqual(closed);
+    expect(text).toContain('landed: "86d11e16a62d45946962e8a55baf55db8210f99d"');
+    expect(() => parseHandoff(text.replace(/landed: .*/, 'landed: "--output=x"'), 'h.md')).toThrow(
+      "h.md: front-matter 'landed' must be a commit hash or null",
+    );
   });
 
   it('keeps unknown keys, comments and sections through an update', () => {

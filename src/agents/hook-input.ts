@@ -1,7 +1,9 @@
 // The JSON an agent writes on a hook's stdin. Claude Code and Gemini CLI send the same
 // base fields (session_id, transcript_path, cwd, hook_event_name) plus per-event ones
-// (SessionStart: source; PreCompact/PreCompress: trigger, custom_instructions). Unknown
-// fields are ignored so a newer agent version does not break the hook.
+// (SessionStart: source; PreCompact/PreCompress: trigger, custom_instructions). Copilot
+// CLI's camelCase events send the same facts in camelCase, and Cline names its session in
+// `sessionContext.rootSessionId`. Unknown fields are ignored so a newer agent version does
+// not break the hook.
 
 export interface HookInput {
   session_id?: string;
@@ -47,20 +49,29 @@ export function parseHookInput(text: string): ParsedHookInput {
   }
   const input: HookInput = {};
   const record = data as Record<string, unknown>;
+  const context = record.sessionContext;
+  const cline =
+    typeof context === 'object' && context !== null ? (context as Record<string, unknown>).rootSessionId : undefined;
+  const aliases: Record<string, unknown> = {
+    session_id: record.sessionId ?? cline,
+    transcript_path: record.transcriptPath,
+    custom_instructions: record.customInstructions,
+    hook_event_name: record.hookName,
+  };
   for (const key of STRING_FIELDS) {
-    const value = record[key];
+    const value = record[key] ?? aliases[key];
     if (typeof value === 'string') input[key] = value;
   }
   return { ok: true, input };
 }
 
-/** "continue: <goal>" without stacking prefixes when a compacted session was itself a continuation. */
-export function continuationGoal(
-  current: string | undefined,
-  custom: string | undefined,
-  sessionId: string | undefined,
-): string {
-  const wanted = custom?.trim() || current?.trim();
-  if (wanted) return `continue: ${wanted.replace(/^(?:continue:\s*)+/i, '')}`;
-  return `continue: the work of the compacted agent session${sessionId ? ` ${sessionId}` : ''}`;
+/**
+ * A compaction handoff's own step: the user's instructions to the compaction when they
+ * gave some, else which session was compacted. The chain's goal is not this: it stays
+ * the user's request (handoff/goal.ts).
+ */
+export function compactionStep(custom: string | undefined, sessionId: string | undefined): string {
+  const wanted = custom?.trim().replace(/^(?:continue:\s*)+/i, '');
+  if (wanted) return wanted;
+  return `continue the agent session${sessionId ? ` ${sessionId}` : ''} after its compaction`;
 }

@@ -52,7 +52,8 @@ export async function agentFileFindings(ctx: Context, git: Git, base: string): P
     meter: false,
   });
   const templates = new Map<string, string>();
-  for (const a of AGENTS) for (const f of a.files ?? []) templates.set(f.template, await readTemplate(f.template));
+  for (const a of AGENTS)
+    for (const f of a.files ?? []) if (f.template) templates.set(f.template, await readTemplate(f.template));
   const plan = input(await blockContent(ctx, true), await blockContent(ctx, false));
 
   const findings: Finding[] = [];

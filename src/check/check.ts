@@ -19,6 +19,9 @@ import { plural, printJson } from '../command/output.js';
 import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
 import { handoffReviewFindings, type HandoffToReview } from './handoff-review.js';
 import { parseHandoff } from '../store/handoff.js';
+import { closeLanded } from '../git-hooks/close-landed.js';
+import { redactSecrets } from '../security/redact.js';
+import { kindList } from '../security/notice.js';
 
 const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -117,6 +120,9 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const git = await ctx.git();
   const baseArg = args.values.base;
   const base = baseArg === undefined ? null : await resolveBase(git, baseArg);
+  // On the default branch (CI after a push, where merges made on a server arrive), the
+  // handoffs of the branches that landed close first, as the post-merge hook does locally.
+  const closed = base === null ? await closeLanded(ctx) : [];
   const roadmap = ctx.config.roadmap;
   const { files, tree, content } = await renderWorkTree(ctx, roadmap);
   const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
@@ -154,7 +160,7 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const errors = reported.filter((f) => f.level === 'error').length;
 
   if (format === 'json') {
-    printJson(ctx, { ok: errors === 0, base, findings: reported });
+    printJson(ctx, { ok: errors === 0, base, findings: reported, closed: closed.map((c) => c.file) });
   } else if (format === 'text') {
     ctx.stdout(textReport(reported));
     const checked = `${plural(tree.handoffs.length, 'handoff')}, ${plural(tree.pins.length, 'pin')}${base ? ` (reporting changes since ${base.slice(0, 12)})` : ''}`;
@@ -237,14 +243,18 @@ async function changedPins(git: Git, tree: Tree, base: string, changes: Map<stri
     const retired = change === 'modified' && was?.meta.status === 'active' && now.meta.status === 'retired';
     // A status change alone (retired, superseded) asks nothing new of an agent; a text change does.
     const sameText = change === 'modified' && was !== undefined && was.text === now.text;
+    // The report lands in CI logs, often public: a secret in the pin is shown redacted, and
+    // named among what stands out.
+    const redacted = redactSecrets(now.text);
+    const kinds = redacted.redactions.map((r) => r.kind);
     out.push({
       id,
       file,
       change: retired ? 'retired' : change,
-      text: now.text,
+      text: redacted.text,
       addedBy: authors.get(file) ?? null,
       review: !retired && !sameText,
-      flags: pinFlags(now.text),
+      flags: [...pinFlags(now.text), ...(kinds.length > 0 ? [`a secret (${kindList(kinds)})`] : [])],
     });
   }
   return out;

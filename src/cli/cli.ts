@@ -9,6 +9,7 @@ import { createContext } from '../command/context.js';
 import { terminalSafeStreams } from '../command/output.js';
 import { EXIT, HandoffError, UsageError, report } from '../core/errors.js';
 import { version } from '../core/version.js';
+import { CONFLICT_MARKERS } from '../core/errors.js';
 
 // Taken, not imported: see store/fs.ts.
 const { readSync, writeSync } = process.getBuiltinModule('node:fs');
@@ -108,7 +109,35 @@ async function readStdin(): Promise<Uint8Array> {
 
 export async function run(argv: string[], raw: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   // Everything printed may quote committed files or their names: no control character reaches a terminal.
-  const io = terminalSafeStreams(raw);
+  const given = terminalSafeStreams(raw);
+  let conflicted = false;
+  const io: Streams = {
+    ...given,
+    stdout: (text) => {
+      if (text.includes(CONFLICT_MARKERS)) conflicted = true;
+      given.stdout(text);
+    },
+    stderr: (line) => {
+      if (line.includes(CONFLICT_MARKERS)) conflicted = true;
+      given.stderr(line);
+    },
+  };
+  const code = await runCommand(argv, io, cwd, env);
+  if (conflicted) await sayHowToAvoidConflicts(given, cwd, env);
+  return code;
+}
+
+/** A file with conflict markers was reported: once per run, say what would have avoided it (if anything would). */
+async function sayHowToAvoidConflicts(io: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    const { conflictHint } = await import('../init/init-hint.js');
+    await conflictHint(await createContext(cwd, env, io));
+  } catch {
+    // Only a hint: a repository we cannot read has already been reported.
+  }
+}
+
+async function runCommand(argv: string[], io: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   let failOpen = false;
   try {
     const [name, ...rest] = argv;

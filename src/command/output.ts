@@ -45,8 +45,15 @@ export function terminalSafeStreams<T extends { stdout: (text: string) => void; 
   return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (line) => io.stderr(terminalSafe(line)) };
 }
 
+/** A handoff's front-matter with every documented key present: what a file leaves out is `null`. */
 export function handoffJson(h: Pick<Handoff, 'file' | 'meta'>) {
-  return { ...h.meta, file: h.file };
+  return {
+    ...h.meta,
+    superseded_by: h.meta.superseded_by ?? null,
+    finished: h.meta.finished ?? null,
+    landed: h.meta.landed ?? null,
+    file: h.file,
+  };
 }
 
 export function truncate(text: string, width: number): string {

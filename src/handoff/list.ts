@@ -5,6 +5,7 @@ import type { Status } from '../store/handoff.js';
 import { shortId } from '../store/id.js';
 import { loadHandoffs, warnProblems } from '../store/store.js';
 import { handoffJson, printJson, truncate } from '../command/output.js';
+import { scrubForPrint } from '../security/secrets.js';
 
 export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> {
   const status = args.values.status;
@@ -15,6 +16,7 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
       throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
   }
   const branch = args.values.branch;
+  if (args.values.all) return listAll(ctx, status, branch, args.values.json === true);
   const { items, problems } = await loadHandoffs(ctx);
   const shown = items
     .filter(
@@ -22,7 +24,9 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
     )
     .reverse();
   if (args.values.json) {
-    printJson(ctx, { handoffs: shown.map(handoffJson) });
+    const { value, notice } = scrubForPrint({ handoffs: shown.map(handoffJson) }, 'the handoffs listed');
+    printJson(ctx, value);
+    if (notice) ctx.stderr(notice);
   } else if (shown.length === 0) {
     ctx.stdout(
       items.length > 0
@@ -33,12 +37,50 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
     );
   } else {
     const ids = items.map((h) => h.meta.id);
-    const rows = shown.map((h) => [
+    // Goals are redacted whole, before they are cut to the column: a cut key is not found.
+    const { value: goals, notice } = scrubForPrint(
+      shown.map((h) => h.meta.goal),
+      'the handoffs listed',
+    );
+    if (notice) ctx.stderr(notice);
+    const rows = shown.map((h, i) => [
       shortId(h.meta.id, ids),
       h.meta.status,
       h.meta.created.slice(0, 10),
       h.meta.branch ?? '(detached)',
-      truncate(h.meta.goal, 72),
+      truncate(goals[i]!, 72),
+    ]);
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    ctx.stdout(
+      `${rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n`,
+    );
+  }
+  return warnProblems(ctx, problems) ? 'failure' : undefined;
+}
+
+/** `list --all`: every version of every handoff on local and remote-tracking branches and in the work tree, with where each is. */
+async function listAll(ctx: Context, status: string | undefined, branch: string | undefined, json: boolean) {
+  const { teamView } = await import('../roadmap/branches.js');
+  const { seen, problems } = await teamView(ctx);
+  const shown = seen.filter(
+    (s) =>
+      (status === undefined || s.handoff.meta.status === status) &&
+      (branch === undefined || s.handoff.meta.branch === branch || s.refs.includes(branch)),
+  );
+  if (json) {
+    printJson(ctx, { handoffs: shown.map((s) => ({ ...handoffJson(s.handoff), refs: s.refs })) });
+  } else if (shown.length === 0) {
+    ctx.stdout(
+      seen.length > 0 ? 'No handoffs match.\n' : 'No handoffs on any branch yet. Write one: handoff new "<goal>"\n',
+    );
+  } else {
+    const ids = [...new Set(seen.map((s) => s.handoff.meta.id))];
+    const rows = shown.map((s) => [
+      shortId(s.handoff.meta.id, ids),
+      s.handoff.meta.status,
+      s.handoff.meta.created.slice(0, 10),
+      truncate(s.refs.join(', '), 40),
+      truncate(s.handoff.meta.goal, 60),
     ]);
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     ctx.stdout(

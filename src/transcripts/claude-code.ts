@@ -67,6 +67,7 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
   let metaSent = false;
   // TaskCreate calls waiting for the result that names their id.
   const created = new Map<string, Created>();
+  let boundary: number | undefined;
   for await (const { n, rec } of jsonRecords(lines, stats)) {
     const type = str(rec.type) ?? '';
     if (!KNOWN.has(type)) stats.unknown++;
@@ -85,8 +86,16 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
     }
     if (typeof rec.timestamp === 'string') yield { kind: 'time', line: n, at: rec.timestamp };
     if (type === 'system' && rec.subtype === 'compact_boundary') {
-      yield { kind: 'compaction', ...base };
+      // The summary comes in the user record after the boundary (isCompactSummary).
+      if (boundary !== undefined) yield { kind: 'compaction', line: boundary };
+      boundary = n;
       continue;
+    }
+    if (boundary !== undefined) {
+      const summary = rec.isCompactSummary === true ? compactSummary(rec) : undefined;
+      yield { kind: 'compaction', ...(summary ? { summary } : {}), line: boundary };
+      boundary = undefined;
+      if (rec.isCompactSummary === true) continue;
     }
     if (type !== 'user' && type !== 'assistant') continue;
     const message = isObject(rec.message) ? rec.message : {};
@@ -152,8 +161,26 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
       };
     }
   }
+  if (boundary !== undefined) yield { kind: 'compaction', line: boundary };
   // A TaskCreate whose result never came (the session ended first) still names a task.
   yield* flush(created);
+}
+
+/** "This session is being continued ... Summary:\n<the model's summary>": the summary. */
+function compactSummary(rec: Record<string, unknown>): string | undefined {
+  const message = isObject(rec.message) ? rec.message : {};
+  const content = message.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content
+            .filter((b) => isObject(b) && b.type === 'text')
+            .map((b) => str((b as Record<string, unknown>).text) ?? '')
+            .join('\n')
+        : '';
+  const at = text.indexOf('Summary:\n');
+  return (at === -1 ? text : text.slice(at + 'Summary:\n'.length)).trim() || undefined;
 }
 
 function* flush(created: Map<string, Created>): Generator<TranscriptEvent> {

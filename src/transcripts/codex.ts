@@ -46,7 +46,11 @@ export async function* readCodex(lines: Lines, stats: ReadStats = newStats()): A
     } else if (type === 'turn_context') {
       model = str(p.model) ?? model;
     } else if (type === 'compacted') {
-      yield { kind: 'compaction', ...base };
+      // "Another language model started to solve this problem and produced a summary ...:\n<summary>"
+      const summary = str(p.message)
+        ?.replace(/^Another language model[^\n]*\n/, '')
+        .trim();
+      yield { kind: 'compaction', ...(summary ? { summary } : {}), ...base };
     } else if (type === 'response_item') {
       const pt = str(p.type);
       if (pt === 'message' && p.role === 'assistant' && Array.isArray(p.content)) {

@@ -2,7 +2,17 @@
 // `line` is the 1-based line (or record number) of the source, so every item a draft
 // takes from a transcript traces back to it.
 
-export type Agent = 'claude-code' | 'codex' | 'gemini-cli' | 'pi' | 'aider' | 'specstory' | 'opencode';
+export type Agent =
+  | 'claude-code'
+  | 'codex'
+  | 'gemini-cli'
+  | 'pi'
+  | 'aider'
+  | 'specstory'
+  | 'opencode'
+  | 'copilot'
+  | 'cline'
+  | 'qwen';
 
 export type TodoStatus = 'completed' | 'in_progress' | 'pending';
 export type EditKind = 'edit' | 'create' | 'delete' | 'rename';
@@ -24,7 +34,8 @@ export type TranscriptEvent =
   | (Base & { kind: 'todos'; items: Array<{ text: string; status: TodoStatus }> })
   | (Base & { kind: 'task'; id?: string; subject?: string; status?: TodoStatus })
   | (Base & { kind: 'plan'; text: string })
-  | (Base & { kind: 'compaction' })
+  /** summary: the agent's own summary of what the compaction dropped, where its transcript keeps it. */
+  | (Base & { kind: 'compaction'; summary?: string })
   | (Base & { kind: 'usage'; contextTokens: number; window?: number; model?: string; responseId?: string })
   | (Base & { kind: 'time'; at: string });
 

@@ -76,8 +76,14 @@ export async function* readGeminiCli(lines: Lines, stats: ReadStats = newStats()
       stats.records++;
       if ('$set' in rec) {
         // A history rewritten after messages were written is a compression.
-        if (isObject(rec.$set) && Array.isArray(rec.$set.messages) && messages > 0)
-          yield { kind: 'compaction', line: n };
+        if (isObject(rec.$set) && Array.isArray(rec.$set.messages) && messages > 0) {
+          // The new history opens with the summary, as a user message (a <state_snapshot>).
+          const first = rec.$set.messages.find((m) => isObject(m) && m.type === 'user') as
+            | Record<string, unknown>
+            | undefined;
+          const summary = first ? text(first.content).trim() : '';
+          yield { kind: 'compaction', ...(summary ? { summary } : {}), line: n };
+        }
         continue;
       }
       // After --resume a second metadata line starts the continued session.
