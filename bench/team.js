@@ -109,7 +109,7 @@ function handoffPath(id, ms, layout) {
   return `.handoff/handoffs/${d.slice(0, 7)}/${d.slice(8, 10)}/${id}.md`;
 }
 
-function handoffText(h, rand) {
+function handoffText(h) {
   const q = (s) => JSON.stringify(s);
   const lines = [
     '---',
@@ -232,8 +232,8 @@ function writeStream(file, n, layout, withHandoff) {
       chain.left = 4 + Math.floor(rand() * 16); // chains of 5 to 20
     }
     if (withHandoff) {
-      if (chain.last) changes.push([handoffPath(chain.last.id, chain.last.ms, layout), handoffText(chain.last, rand)]);
-      changes.push([handoffPath(h.id, ms, layout), handoffText(h, rand)]);
+      if (chain.last) changes.push([handoffPath(chain.last.id, chain.last.ms, layout), handoffText(chain.last)]);
+      changes.push([handoffPath(h.id, ms, layout), handoffText(h)]);
     }
     chain.last = h;
     all.push(h);

@@ -64,7 +64,7 @@ describe('the cache', () => {
     const cacheFile = path.join(repo.dir, '.git/handoff-cache.json');
     const [name] = repo.files('.handoff/handoffs');
     const stat = statSync(path.join(repo.dir, '.handoff/handoffs', name!));
-    const id = name!.slice(0, -3);
+    const id = path.basename(name!, '.md');
     // What the earlier stat-keyed cache held, matching the file's size and time exactly.
     const meta = {
       id,

@@ -1,8 +1,8 @@
 // Bad input and unusual repository states, each through the built CLI.
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runHandoff, tempDir } from './helpers.js';
+import { listFiles, makeRepo, runHandoff, tempDir } from './helpers.js';
 
 const idOf = (out: string) => out.match(/([0-9a-z]{26})/)![1]!;
 
@@ -197,7 +197,7 @@ describe('repository states', () => {
     const made = repo.handoff(['new', 'detached work'], { cwd: path.join(repo.dir, 'sub dir') });
     expect(made.code).toBe(0);
     // Named by its repository path, the same from every subdirectory.
-    expect(made.stdout.trim()).toMatch(/^\.handoff\/handoffs\/[0-9a-z]{26}\.md$/);
+    expect(made.stdout.trim()).toMatch(/^\.handoff\/handoffs\/\d{4}-\d{2}\/\d{2}\/[0-9a-z]{26}\.md$/);
     const text = repo.read(made.stdout.trim());
     expect(text).toContain('branch: null');
     expect(text).toContain('path: "sub dir/naïve file.ts"');
@@ -215,7 +215,7 @@ describe('repository states', () => {
     writeFileSync(path.join(other, 'side.ts'), 'side\n');
     const made = runHandoff(other, ['new', 'work in the worktree']);
     expect(made.code).toBe(0);
-    expect(readdirSync(path.join(other, '.handoff/handoffs'))).toHaveLength(1);
+    expect(listFiles(path.join(other, '.handoff/handoffs'))).toHaveLength(1);
     expect(repo.files('.handoff/handoffs')).toEqual([]);
     expect(runHandoff(other, ['resume']).stdout).toContain('`side.ts`');
   });

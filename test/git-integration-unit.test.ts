@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addBlock, CREATED_HEADER, hookBlock, removeBlock, HOOK_NAMES } from '../src/git-hooks/hook-script.js';
 import { shortId } from '../src/store/id.js';
-import { uniquePrefixes } from '../src/roadmap/render.js';
+import { uniquePrefixes } from '../src/store/id.js';
 import { blobId, cacheKey, mergeMaps } from '../src/store/tree.js';
 import { makeRepo, runHandoff, tempDir } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedHead } from '../src/git/repo.js';
-import { makeRepo, tempDir, type Repo } from './helpers.js';
+import { handoffFile, makeRepo, tempDir, type Repo } from './helpers.js';
 
 const cacheOf = (repo: Repo) => path.join(repo.dir, '.git', 'handoff-cache.json');
 
@@ -26,7 +26,7 @@ function resume(repo: Repo, args: string[] = ['resume']): string {
 function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
   const trace = path.join(tempDir(), 'trace');
   expect(repo.handoff(args, { env: { GIT_TRACE: trace } }).code).toBe(0);
-  return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!);
+  return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!).sort(); // processes started together finish in any order: compared as a set
 }
 
 const remembered = (repo: Repo) =>
@@ -82,7 +82,7 @@ describe('commits since a handoff, remembered', () => {
 
   it('is not remembered where a commit id does not fix the answer: a shortened id, replaced commits', () => {
     const { repo, id } = withHandoff();
-    const file = path.join('.handoff', 'handoffs', `${id}.md`);
+    const file = handoffFile(id);
     repo.write(file, repo.read(file).replace(/^head: "?([0-9a-f]{12})[0-9a-f]+"?$/m, 'head: "$1"'));
     repo.commit('head shortened');
     expect(resume(repo)).toContain('1 commit since it was written');

@@ -2,7 +2,7 @@ import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import type { Status } from '../store/handoff.js';
-import { shortId } from '../store/id.js';
+import { uniquePrefixes } from '../store/id.js';
 import { loadHandoffs, warnProblems } from '../store/store.js';
 import { handoffJson, printJson, truncate } from '../cli/output.js';
 
@@ -32,9 +32,9 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
           : 'No handoffs yet. Write one: handoff new "<goal>"\n',
     );
   } else {
-    const ids = items.map((h) => h.meta.id);
+    const short = uniquePrefixes(items.map((h) => h.meta.id));
     const rows = shown.map((h) => [
-      shortId(h.meta.id, ids),
+      short.get(h.meta.id)!,
       h.meta.status,
       h.meta.created.slice(0, 10),
       h.meta.branch ?? '(detached)',

@@ -10,15 +10,7 @@ import { activePins } from '../pins/scope.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
 import { operationInProgress, type Git } from '../git/git.js';
-import {
-  createItem,
-  findOpenOnBranch,
-  handoffsDir,
-  loadPins,
-  reread,
-  rewriteItem,
-  warnProblems,
-} from '../store/store.js';
+import { createHandoff, findOpenOnBranch, loadPins, reread, rewriteItem, warnProblems } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { repairChains } from './repair.js';
@@ -164,7 +156,7 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     ctx.stderr(
       `handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`,
     );
-  const file = await createItem(ctx, handoffsDir(ctx), meta.id, serializeHandoff(meta, body));
+  const file = await createHandoff(ctx, meta.id, serializeHandoff(meta, body));
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
     await rewriteItem(

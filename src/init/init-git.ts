@@ -6,8 +6,12 @@ import { readText, replaceFileAtomic } from '../store/fs.js';
 import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
 import { install } from '../git-hooks/install.js';
 
-/** Handoff and pin files go through the same driver, which merges their front-matter field by field. */
-const ITEM_LINES = ['/handoffs/*.md merge=handoff-roadmap', '/pins/*.md merge=handoff-roadmap'];
+/** Handoff and pin files go through the same driver, which merges their front-matter field by field (handoffs in either layout). */
+const ITEM_LINES = [
+  '/handoffs/*.md merge=handoff-roadmap',
+  '/handoffs/*/*/*.md merge=handoff-roadmap',
+  '/pins/*.md merge=handoff-roadmap',
+];
 
 async function addItemAttributes(ctx: Context): Promise<boolean> {
   const file = path.join(ctx.dir, '.gitattributes');

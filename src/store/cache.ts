@@ -136,7 +136,7 @@ let stamp: string | undefined;
  * time of the file this code runs from (every build writes dist/ anew, parsers included),
  * so a rebuilt or upgraded tool never reads entries an older parser wrote.
  */
-function toolVersion(): string {
+export function toolVersion(): string {
   if (stamp === undefined) {
     let built = 0;
     try {

@@ -45,10 +45,36 @@ function names(dir: string): Array<{ name: string; refused?: string }> {
   }
 }
 
+/** Sub-folders of `dir` whose names match `pattern`, sorted; links are never followed. */
+export function folders(dir: string, pattern: RegExp): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && pattern.test(d.name))
+      .map((d) => d.name)
+      .sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
+export const MONTH = /^\d{4}-\d{2}$/;
+export const DAY = /^\d{2}$/;
+
+/** The folders that hold item files, repository-relative with a trailing slash: pins/, handoffs/ and its dated folders. */
+export function itemFolders(root: string): string[] {
+  const out = [PINS_PREFIX, HANDOFFS_PREFIX];
+  for (const month of folders(path.join(root, HANDOFFS_PREFIX), MONTH))
+    for (const day of folders(path.join(root, HANDOFFS_PREFIX, month), DAY))
+      out.push(`${HANDOFFS_PREFIX}${month}/${day}/`);
+  return out;
+}
+
 /** The item files of the working tree, with their text; refused when a directory leads outside the repository. */
 export async function readWorkTree(root: string): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
-  for (const prefix of [HANDOFFS_PREFIX, PINS_PREFIX]) {
+  for (const prefix of itemFolders(root)) {
     const dir = path.join(root, prefix);
     await assertInside(root, dir, prefix.slice(0, -1));
     for (const { name, refused } of names(dir)) {

@@ -3,11 +3,13 @@ import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { HandoffError } from '../cli/errors.js';
 import type { Handoff } from './handoff.js';
-import { resolveId } from './id.js';
+import { datedFolder, resolveId } from './id.js';
+import { mkdir } from 'node:fs/promises';
 import type { Pin } from './pin.js';
 import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.js';
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
+import { OPEN_FILE, readOpen } from './open-index.js';
 import { itemKind, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
 import { assertInside, isSymlink } from '../security/guard.js';
 
@@ -33,6 +35,21 @@ function of(tree: Tree, kind: ItemKind): Problem[] {
   return tree.problems.filter((p) => itemKind(p.file) === kind);
 }
 
+/** What a session start reads (open-index.ts): the pins, the open handoffs and unreadable files, not the history. */
+const opened = new WeakMap<Context, Promise<Tree>>();
+
+export function loadOpen(ctx: Context): Promise<Tree> {
+  const full = read.get(ctx);
+  if (full) return full.then(openPart);
+  let t = opened.get(ctx);
+  if (!t) opened.set(ctx, (t = readOpen(ctx.root, ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), OPEN_FILE))));
+  return t;
+}
+
+function openPart(t: Tree): Tree {
+  return { ...t, handoffs: t.handoffs.filter((h) => h.meta.status === 'open') };
+}
+
 /** Every handoff, oldest first (ids are times), as read through the cache: no YAML document, see reread. */
 export async function loadHandoffs(ctx: Context): Promise<Loaded<Handoff>> {
   const t = await tree(ctx);
@@ -49,7 +66,9 @@ export async function findOpenOnBranch(
   ctx: Context,
   branch: string | null,
 ): Promise<{ found?: Handoff; problems: Problem[] }> {
-  const { items, problems } = await loadHandoffs(ctx);
+  const t = await loadOpen(ctx);
+  const items = t.handoffs;
+  const problems = of(t, 'handoff');
   const found = items.findLast((h) => h.meta.status === 'open' && h.meta.branch === branch);
   return { ...(found ? { found } : {}), problems };
 }
@@ -118,12 +137,26 @@ export async function findItem<T extends { meta: { id: string } }>(
 }
 
 export async function createItem(ctx: Context, dir: string, id: string, content: string): Promise<string> {
-  const file = path.join(dir, `${id}.md`);
   await assertInside(ctx.root, dir, ctx.rel(dir));
+  const file = path.join(dir, `${id}.md`);
   await sweep(ctx, dir);
   await createFileAtomic(file, content);
   await written(ctx, file, content);
   return file;
+}
+
+/**
+ * A new handoff goes into its dated folder (tree.ts says why), created one level at a
+ * time so that no level is ever a link that leads out of the repository.
+ */
+export async function createHandoff(ctx: Context, id: string, content: string): Promise<string> {
+  let dir = handoffsDir(ctx);
+  for (const part of ['', ...datedFolder(id).split('/')]) {
+    dir = path.join(dir, part);
+    await assertInside(ctx.root, dir, ctx.rel(dir));
+    await mkdir(dir, { recursive: true });
+  }
+  return createItem(ctx, dir, id, content);
 }
 
 export async function rewriteItem(ctx: Context, relFile: string, content: string): Promise<void> {
@@ -140,6 +173,7 @@ export async function rewriteItem(ctx: Context, relFile: string, content: string
  */
 async function written(ctx: Context, file: string, content: string): Promise<void> {
   read.delete(ctx);
+  opened.delete(ctx);
   await parseFiles([{ path: ctx.rel(file), text: content }], await openCache(ctx.cacheFile));
 }
 

@@ -56,15 +56,25 @@ export interface Tree {
 
 export type ItemKind = 'handoff' | 'pin';
 
-/** Which kind of item a path holds, if any: `<dir>/<name>.md` directly under handoffs/ or pins/. */
+/**
+ * Where a handoff is kept: `handoffs/YYYY-MM/DD/<id>.md`, the day its id was made (UTC).
+ * A commit then rewrites one small folder, not one listing every handoff ever written
+ * (git stores each version of a changed folder whole). `handoffs/<id>.md`, the first
+ * layout, is read as well: `handoff migrate` moves such files.
+ */
+export const DATED_FOLDER = /^\d{4}-\d{2}\/\d{2}\/$/;
+
+/** Which kind of item a path holds, if any: `<name>.md` in pins/, in handoffs/ or in a dated folder of it. */
 export function itemKind(path: string): ItemKind | undefined {
-  const inDir = (prefix: string) =>
-    path.startsWith(prefix) &&
-    path.endsWith('.md') &&
-    !path.slice(prefix.length).includes('/') &&
-    !path.slice(prefix.length).startsWith('.');
-  if (inDir(HANDOFFS_PREFIX)) return 'handoff';
-  if (inDir(PINS_PREFIX)) return 'pin';
+  if (!path.endsWith('.md')) return undefined;
+  const inDir = (prefix: string, dated: boolean) => {
+    if (!path.startsWith(prefix)) return false;
+    let rest = path.slice(prefix.length);
+    if (dated && rest.length > 11 && DATED_FOLDER.test(rest.slice(0, 11))) rest = rest.slice(11);
+    return !rest.includes('/') && !rest.startsWith('.');
+  };
+  if (inDir(HANDOFFS_PREFIX, true)) return 'handoff';
+  if (inDir(PINS_PREFIX, false)) return 'pin';
   return undefined;
 }
 
