@@ -300,7 +300,7 @@ function run(dir, args, input) {
 
 function dropCache(dir) {
   const gitDir = path.join(dir, '.git');
-  for (const name of ['handoff-cache.json', 'handoff-cache', 'handoff-index.json', 'handoff-validated'])
+  for (const name of ['handoff-cache.json', 'handoff-open.json', 'handoff-validated'])
     rmSync(path.join(gitDir, name), { recursive: true, force: true });
 }
 

@@ -1,21 +1,27 @@
-// The one cache: what parsing each .handoff/ file produced, in one JSON file in the git
-// directory (never in the work tree, one per worktree). One rule: an entry is keyed by
-// the file's path and content (a git blob id, or a work-tree file's whole text), so it
-// can never be stale; a different tool build starts afresh. Only the entries used by a
-// run are written back, so the file stays the size of the tree. It also remembers the
-// last strings secret redaction found clean (security/remembered.ts), whole, never a
-// hash of them, and git's answers about pairs of commits (resume/history.ts), keyed by
-// the two commit ids: a commit never changes, so neither does the answer. Any failure to
-// read or write it is ignored: the cache only saves time, it never decides an answer.
+// The one cache: what parsing each .handoff/ file produced, in the git directory (never in
+// the work tree, one per worktree). One rule: an entry is keyed by the file's path and a
+// small key that changes with its content, so it can never be stale: a work-tree file's
+// stat data (ctime, mtime, size, inode, as git's index keeps them; reader.ts), or a staged
+// or committed file's blob id, or, for a file too new for its stat data to vouch for it,
+// its whole text. A different tool build starts afresh. The parsed items live in their own
+// file (`handoff-items.json`), read only by a command that parses files, and written once,
+// when the command is over, keeping the entries of other kinds that other commands (the
+// pre-commit hook, a merge) wrote. A closed handoff's body is not kept (tree.ts), so the
+// file stays a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: the
+// last strings secret redaction found clean (security/remembered.ts), whole, and git's
+// answers about pairs of commits (resume/history.ts), keyed by the two commit ids. Any
+// failure to read or write either is ignored: the cache only saves time, it never decides
+// an answer. What a session start reads is store/open-index.ts's.
 import { readFileSync, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../cli/version.js';
-import { writeDisposable } from './fs.js';
+import path from 'node:path';
+import { writeDisposable, writeDisposableSync } from './fs.js';
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 4;
+const FORMAT = 5;
 /** How many clean texts are remembered: a resume prompt and the strings of its parts make about 20. */
 const CLEAN_KEPT = 64;
 /** How many answers about commits are kept: one per branch a session starts on. */
@@ -32,7 +38,6 @@ export interface OpenCache {
 }
 
 interface Stored {
-  items: Record<string, CachedItem>;
   clean: string[];
   answers: Record<string, unknown>;
 }
@@ -48,26 +53,61 @@ export function openCache(file: string | null): Promise<OpenCache> {
 }
 
 async function read(file: string): Promise<Stored> {
-  try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as {
-      format?: unknown;
-      version?: unknown;
-      items?: unknown;
-      clean?: unknown;
-      answers?: unknown;
-    };
-    if (data.format === FORMAT && data.version === toolVersion() && isRecord(data.items)) {
-      const clean = Array.isArray(data.clean) ? data.clean.filter((t): t is string => typeof t === 'string') : [];
-      return {
-        items: data.items as Record<string, CachedItem>,
-        clean,
-        answers: isRecord(data.answers) ? data.answers : {},
-      };
-    }
-  } catch {
-    // no cache yet, or unreadable: parse everything
+  const data = readJson(file);
+  if (data) {
+    const clean = Array.isArray(data.clean) ? data.clean.filter((t): t is string => typeof t === 'string') : [];
+    return { clean, answers: isRecord(data.answers) ? data.answers : {} };
   }
-  return { items: {}, clean: [], answers: {} };
+  return { clean: [], answers: {} };
+}
+
+/** A cache file of this format and tool build, or nothing: no cache yet, or unreadable, means parse everything. */
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    if (data.format === FORMAT && data.version === toolVersion()) return data;
+  } catch {
+    // none, or damaged
+  }
+  return undefined;
+}
+
+/** The parsed items, in their own file beside the cache: only a command that parses .handoff/ files reads it. */
+export const ITEMS_FILE = 'handoff-items.json';
+
+function readItems(file: string | null): Record<string, CachedItem> {
+  const data = file ? readJson(file) : undefined;
+  return data && isRecord(data.items) ? (data.items as Record<string, CachedItem>) : {};
+}
+
+/**
+ * Which entries a run keeps of those it did not use, so that every writer keeps the others'
+ * entries instead of replacing them: a work-tree file is known by its stat data, a staged
+ * or committed one by its blob id; per path, an entry of the kind the run used replaces
+ * the stored one, and a run that read the whole work tree drops the paths no longer there.
+ */
+function keptItems(stored: Record<string, CachedItem>, used: ReadonlyMap<string, CachedItem>): Map<string, CachedItem> {
+  const kind = (key: string) => {
+    const rest = key.slice(key.indexOf('\0') + 1);
+    return rest.startsWith('s') ? 'stat' : rest.startsWith('\0') ? 'text' : 'blob';
+  };
+  const usedPaths = new Set<string>();
+  let walked = false;
+  for (const key of used.keys()) {
+    const k = kind(key);
+    usedPaths.add(`${k}\0${key.slice(0, key.indexOf('\0'))}`);
+    if (k === 'stat') walked = true;
+  }
+  const out = new Map(used);
+  for (const [key, item] of Object.entries(stored)) {
+    if (out.has(key)) continue;
+    const k = kind(key);
+    const p = key.slice(0, key.indexOf('\0'));
+    if (k === 'text' || usedPaths.has(`${k}\0${p}`)) continue;
+    if (walked && (k === 'stat' || !usedPaths.has(`stat\0${p}`))) continue;
+    out.set(key, item);
+  }
+  return out;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,13 +129,18 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
       used.set(key, value);
       onAdd();
     },
-    kept: (): Array<[string, V]> => [...used, ...[...known].filter(([k]) => !used.has(k))].slice(0, limit),
+    // Every entry this run used is kept, however many: a prompt with more strings than `limit` would otherwise be redacted again at every session start.
+    kept: (): Array<[string, V]> =>
+      [...used, ...[...known].filter(([k]) => !used.has(k))].slice(0, Math.max(limit, used.size)),
   };
 }
 
-function open(file: string | null, stored: Stored = { items: {}, clean: [], answers: {} }): OpenCache {
+function open(file: string | null, stored: Stored = { clean: [], answers: {} }): OpenCache {
+  const itemsFile = file && path.join(path.dirname(file), ITEMS_FILE);
+  let items: Record<string, CachedItem> | undefined;
+  const storedItems = () => (items ??= readItems(itemsFile));
   const used = new Map<string, CachedItem>();
-  let written = Object.keys(stored.items).length;
+  let itemsChanged = false;
   let changed = false;
   const clean = keptFirst(
     stored.clean.map((t) => [t, true] as const),
@@ -104,26 +149,45 @@ function open(file: string | null, stored: Stored = { items: {}, clean: [], answ
   );
   const answers = keptFirst(Object.entries(stored.answers), ANSWERS_KEPT, () => (changed = true));
   let saving = Promise.resolve();
+  let flushing = false;
+  // The items are written once, when the command is over (not at each write of `new`): at
+  // tens of thousands of handoffs, that file is the largest thing a command writes.
+  const flushItems = () => {
+    if (!itemsFile || !itemsChanged) return;
+    itemsChanged = false;
+    const all = storedItems();
+    const kept = keptItems(all, used);
+    if (kept.size === Object.keys(all).length && [...kept.keys()].every((k) => Object.hasOwn(all, k))) return;
+    writeDisposableSync(
+      itemsFile,
+      JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(kept) }),
+    );
+  };
   return {
     cache: {
       get(key) {
-        const item = Object.hasOwn(stored.items, key) ? stored.items[key] : undefined;
-        if (item) used.set(key, item);
+        const all = storedItems();
+        const item = used.get(key) ?? (Object.hasOwn(all, key) ? all[key] : undefined);
+        if (item && !used.has(key)) used.set(key, item);
+        itemsChanged = true;
         return item;
       },
       set(key, item) {
         used.set(key, item);
-        changed = true;
+        itemsChanged = true;
       },
     },
     clean: { has: (text) => clean.get(text) !== undefined, add: (text) => clean.set(text, true) },
     answers: { get: answers.get, set: answers.set },
     save: () => {
-      if (!file || (!changed && used.size === written)) return saving;
+      if (itemsChanged && !flushing && itemsFile) {
+        flushing = true;
+        process.once('beforeExit', flushItems);
+      }
+      if (!file || !changed) return saving;
       changed = false;
-      written = used.size;
       const kept = { clean: clean.kept().map(([text]) => text), answers: Object.fromEntries(answers.kept()) };
-      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used), ...kept });
+      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), ...kept });
       saving = saving.then(() => writeDisposable(file, text));
       return saving;
     },

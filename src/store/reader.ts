@@ -5,7 +5,8 @@
 // Synchronous reads on purpose: for 1,000+ small files, fs.promises pays a FileHandle,
 // four thread-pool round trips and their garbage per file (~100 ms and half the GC of
 // `handoff roadmap` at 1,200 files); readFileSync reads each in a few microseconds.
-import { readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { splitFrontMatter } from './split.js';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
 import { openCache, type OpenCache } from './cache.js';
@@ -16,6 +17,8 @@ import {
   parseTree,
   PINS_PREFIX,
   SYMLINK_REFUSED,
+  cacheKey,
+  type ParseCache,
   type Parsers,
   type Tree,
   type TreeFile,
@@ -71,19 +74,48 @@ export function itemFolders(root: string): string[] {
   return out;
 }
 
-/** The item files of the working tree, with their text; refused when a directory leads outside the repository. */
-export async function readWorkTree(root: string): Promise<TreeFile[]> {
+/** Stat data younger than this may not show a change made in the same clock tick (git calls such entries racy). */
+export const RACY_MS = 2000;
+
+const stampOf = (s: Stats) => `${s.ctimeMs}:${s.mtimeMs}:${s.size}:${s.ino}`;
+
+/**
+ * The item files of the working tree; refused when a directory leads outside the
+ * repository. Like git's index, a file is known by its stat data: one the cache knows by
+ * it is not read at all. A file whose stat data is too young to vouch for it is keyed by
+ * its text, and one whose stat data changed while it was read is too.
+ */
+export async function readWorkTree(root: string, cache?: ParseCache): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
+  const racy = Date.now() - RACY_MS;
   for (const prefix of itemFolders(root)) {
     const dir = path.join(root, prefix);
     await assertInside(root, dir, prefix.slice(0, -1));
     for (const { name, refused } of names(dir)) {
+      const rel = `${prefix}${name}`;
       if (refused) {
-        files.push({ path: `${prefix}${name}`, refused });
+        files.push({ path: rel, refused });
         continue;
       }
+      const full = path.join(dir, name);
+      const laterBody = () => laterBodyOf(full, rel);
       try {
-        files.push({ path: `${prefix}${name}`, text: readFileSync(path.join(dir, name), 'utf8') });
+        const before = lstatSync(full);
+        const stamp = stampOf(before);
+        if (before.ctimeMs < racy) {
+          const f: TreeFile = { path: rel, stamp, laterBody };
+          if (cache?.get(cacheKey(f)) !== undefined) {
+            files.push(f);
+            continue;
+          }
+        }
+        const text = readFileSync(full, 'utf8');
+        const after = lstatSync(full);
+        files.push(
+          after.ctimeMs < racy && stampOf(after) === stamp
+            ? { path: rel, text, stamp, laterBody }
+            : { path: rel, text },
+        );
       } catch (error) {
         // Deleted between the listing and the read: it is simply not there.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -91,6 +123,14 @@ export async function readWorkTree(root: string): Promise<TreeFile[]> {
     }
   }
   return files;
+}
+
+function laterBodyOf(full: string, rel: string): string {
+  try {
+    return splitFrontMatter(readFileSync(full, 'utf8'), rel).body;
+  } catch {
+    return '';
+  }
 }
 
 /** The parsers load the YAML library (tens of milliseconds): only when the cache misses. */
@@ -109,6 +149,7 @@ export async function parseFiles(files: readonly TreeFile[], opened: OpenCache):
 
 /** The working tree's .handoff/, parsed through the cache in the git directory, and the item files it read. */
 export async function readTree(ctx: Pick<Context, 'root' | 'cacheFile'>): Promise<{ tree: Tree; files: TreeFile[] }> {
-  const [files, opened] = await Promise.all([readWorkTree(ctx.root), openCache(ctx.cacheFile)]);
+  const opened = await openCache(ctx.cacheFile);
+  const files = await readWorkTree(ctx.root, opened.cache);
   return { tree: await parseFiles(files, opened), files };
 }

@@ -56,8 +56,9 @@ export async function loadHandoffs(ctx: Context): Promise<Loaded<Handoff>> {
   return { items: t.handoffs, problems: of(t, 'handoff') };
 }
 
+/** Every pin, as the open index keeps them (open-index.ts): no handoff is read for them. */
 export async function loadPins(ctx: Context): Promise<Loaded<Pin>> {
-  const t = await tree(ctx);
+  const t = await loadOpen(ctx);
   return { items: t.pins, problems: of(t, 'pin') };
 }
 
@@ -175,6 +176,8 @@ async function written(ctx: Context, file: string, content: string): Promise<voi
   read.delete(ctx);
   opened.delete(ctx);
   await parseFiles([{ path: ctx.rel(file), text: content }], await openCache(ctx.cacheFile));
+  // The open index takes the write in now, while the parsers are loaded: the next session start parses nothing.
+  await loadOpen(ctx);
 }
 
 /** Writers clean up after writers that were killed, and say so. */

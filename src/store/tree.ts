@@ -37,6 +37,13 @@ export interface TreeFile {
   blob?: string;
   /** Why the file was not read at all (a symbolic link in the work tree): reported, never parsed. */
   refused?: string;
+  /**
+   * A work-tree file's stat data (ctime, mtime, size, inode), its key in the cache when the
+   * file is not too new for it to vouch for its content (reader.ts), as git's index does.
+   */
+  stamp?: string;
+  /** A work-tree file's body, read again when asked: the cache keeps no closed handoff's body (see kept). */
+  laterBody?: () => string;
 }
 
 /** What could not be read, whatever the source: a repository-relative file, its line when known, and why. */
@@ -111,6 +118,7 @@ export interface ParseCache {
  * hash (loading node:crypto to hash costs a session start 5 ms or more).
  */
 export function cacheKey(f: TreeFile): string {
+  if (f.stamp !== undefined) return `${f.path}\0s${f.stamp}`;
   return f.blob !== undefined ? `${f.path}\0${f.blob}` : `${f.path}\0\0${f.text ?? ''}`;
 }
 
@@ -159,20 +167,35 @@ function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Pa
  * An item as readers see it: no YAML document (`doc`; writers re-read the one file they
  * edit, see store.ts), and a handoff's sections split only when something asks for them.
  */
-function toItem(kind: ItemKind, file: string, c: CachedItem): Handoff | Pin {
+function toItem(kind: ItemKind, file: string, c: CachedItem, laterBody?: () => string): Handoff | Pin {
   const doc = undefined as unknown as Handoff['doc'];
-  const text = c.body ?? '';
-  if (kind === 'pin') return { file, meta: c.meta as PinMeta, doc, text };
+  if (kind === 'pin') return { file, meta: c.meta as PinMeta, doc, text: c.body ?? '' };
+  let text = c.body;
+  const bodyText = () => (text ??= laterBody?.() ?? '');
   let body: Body | undefined;
   return {
     file,
     meta: c.meta as HandoffMeta,
     doc,
-    bodyText: text,
+    get bodyText() {
+      return bodyText();
+    },
     get body() {
-      return (body ??= parseBody(text));
+      return (body ??= parseBody(bodyText()));
     },
   };
+}
+
+/**
+ * What the cache keeps of a parsed file: a closed handoff from the work tree without its
+ * body, read again from the file when something asks for it (they are most of .handoff/
+ * and almost never shown).
+ */
+function kept(f: TreeFile, kind: ItemKind, parsed: CachedItem): CachedItem {
+  if (kind !== 'handoff' || f.stamp === undefined || !f.laterBody || parsed.problem) return parsed;
+  if ((parsed.meta as HandoffMeta | undefined)?.status === 'open') return parsed;
+  const { body: _body, ...rest } = parsed;
+  return rest;
 }
 
 /** Whether parseTree will have to parse some file (so the caller loads the parsers). */
@@ -197,11 +220,11 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
       if (f.text === undefined || !parsers)
         throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
       parsed = parseOne({ path: f.path, text: f.text }, kind, parsers);
-      cache?.set(key, parsed);
+      cache?.set(key, kept(f, kind, parsed));
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });
     if (!parsed.meta) continue;
-    const item = toItem(kind, f.path, parsed);
+    const item = toItem(kind, f.path, parsed, f.laterBody);
     if (parsed.misnamed) tree.misnamed.push(item);
     else if (kind === 'handoff') tree.handoffs.push(item as Handoff);
     else tree.pins.push(item as Pin);
