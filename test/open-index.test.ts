@@ -116,3 +116,46 @@ describe('the open index', () => {
     expect(mine.map(kind).sort()).toEqual(['index', 'work tree']);
   });
 });
+
+describe('handoff migrate', () => {
+  it('moves flat handoffs into dated folders, keeping ids, links and merges working', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    const [a, b] = ['01m8000000000000000000000a', '01m8000000000000000000000b'];
+    repo.write(handoffPath(a), handoffText({ id: a, goal: 'first', status: 'superseded', superseded_by: b }));
+    repo.write(handoffPath(b), handoffText({ id: b, goal: 'second', parent: a }));
+    repo.write('.handoff/handoffs/notes.md', 'not a handoff\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'flat');
+    repo.git('branch', 'side');
+    const r = repo.handoff(['migrate']);
+    expect(r.stdout).toContain('Moved 2 handoffs into dated folders');
+    expect(r.stderr).toContain('left .handoff/handoffs/notes.md (its name is not an id)');
+    expect(repo.files('.handoff/handoffs')).toEqual([
+      `${path.relative('.handoff/handoffs', handoffFile(a))}`,
+      `${path.relative('.handoff/handoffs', handoffFile(b))}`,
+      'notes.md',
+    ]);
+    expect(repo.read(handoffFile(a))).toBe(
+      handoffText({ id: a, goal: 'first', status: 'superseded', superseded_by: b }),
+    );
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'migrate');
+    expect(repo.git('show', '--stat', '-M', '--format=', 'HEAD')).toContain('=>');
+    expect(resume(repo)).toContain('second');
+    // A branch made before the move marks the handoff done where it was: the merge follows the rename.
+    repo.git('checkout', '-q', 'side');
+    expect(repo.handoff(['done', b]).code).toBe(0);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'done on side');
+    repo.git('checkout', '-q', 'main');
+    repo.git('merge', '-q', '--no-edit', 'side');
+    expect(repo.read(handoffFile(b))).toContain('status: "done"');
+    expect(repo.files('.handoff/handoffs')).not.toContain(`${b}.md`);
+    expect(repo.handoff(['migrate']).stdout).toContain('nothing moved');
+    repo.git('rm', '-q', '.handoff/handoffs/notes.md');
+    expect(repo.handoff(['roadmap']).code).toBe(0); // no hooks here to refresh it after the merge
+    const check = repo.handoff(['check']);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+});

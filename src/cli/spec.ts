@@ -197,6 +197,19 @@ export const COMMANDS = [
     load: (): Promise<CommandModule> => import('../handoff/reopen.js'),
   },
   {
+    name: 'migrate',
+    describe: 'move handoffs of the first layout (handoffs/<id>.md) into dated folders (handoffs/YYYY-MM/DD/<id>.md)',
+    positionals: [],
+    options: {},
+    examples: [
+      [
+        'handoff migrate && git add -A .handoff',
+        'a commit then rewrites one small folder, not a list of every handoff',
+      ],
+    ],
+    load: (): Promise<CommandModule> => import('../handoff/migrate.js'),
+  },
+  {
     name: 'sessions',
     describe: 'list the agent sessions found for this repository, newest first',
     positionals: [],

@@ -30,7 +30,7 @@ import { assertInside } from '../security/guard.js';
  * followed (it could point outside the repository), and a directory (or a submodule)
  * named like an item is reported, not read.
  */
-function names(dir: string): Array<{ name: string; refused?: string }> {
+export function listItemFiles(dir: string): Array<{ name: string; refused?: string }> {
   try {
     return readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.name.endsWith('.md') && !d.name.startsWith('.'))
@@ -91,7 +91,7 @@ export async function readWorkTree(root: string, cache?: ParseCache): Promise<Tr
   for (const prefix of itemFolders(root)) {
     const dir = path.join(root, prefix);
     await assertInside(root, dir, prefix.slice(0, -1));
-    for (const { name, refused } of names(dir)) {
+    for (const { name, refused } of listItemFiles(dir)) {
       const rel = `${prefix}${name}`;
       if (refused) {
         files.push({ path: rel, refused });

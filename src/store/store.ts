@@ -151,13 +151,18 @@ export async function createItem(ctx: Context, dir: string, id: string, content:
  * time so that no level is ever a link that leads out of the repository.
  */
 export async function createHandoff(ctx: Context, id: string, content: string): Promise<string> {
+  return createItem(ctx, await datedDir(ctx, id), id, content);
+}
+
+/** The dated folder of a handoff, made if missing, one level at a time, never through a link that leads out. */
+export async function datedDir(ctx: Context, id: string): Promise<string> {
   let dir = handoffsDir(ctx);
   for (const part of ['', ...datedFolder(id).split('/')]) {
     dir = path.join(dir, part);
     await assertInside(ctx.root, dir, ctx.rel(dir));
     await mkdir(dir, { recursive: true });
   }
-  return createItem(ctx, dir, id, content);
+  return dir;
 }
 
 export async function rewriteItem(ctx: Context, relFile: string, content: string): Promise<void> {
