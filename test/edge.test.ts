@@ -293,14 +293,15 @@ describe('the parse cache in the git directory', () => {
     const repo = makeRepo();
     const file = repo.handoff(['new', 'original goal']).stdout.trim();
     expect(repo.handoff(['list']).stdout).toContain('original goal');
-    const cache = path.join(repo.dir, '.git', 'handoff-cache.json');
+    const cache = path.join(repo.dir, '.git', 'handoff-items.json');
     expect(existsSync(cache)).toBe(true);
     // Same size, different text: the modification time alone must invalidate the entry.
     writeFileSync(path.join(repo.dir, file), repo.read(file).replace('original goal', 'editted! goal'));
     expect(repo.handoff(['list']).stdout).toContain('editted! goal');
     writeFileSync(cache, '{not json');
+    writeFileSync(path.join(repo.dir, '.git', 'handoff-open.json'), '{not json');
     expect(repo.handoff(['list']).stdout).toContain('editted! goal');
     expect(repo.handoff(['resume']).stdout).toContain('editted! goal');
-    expect(repo.git('status', '--porcelain', '--ignored')).not.toContain('handoff-cache');
+    expect(repo.git('status', '--porcelain', '--ignored')).not.toContain('handoff-');
   });
 });

@@ -187,12 +187,14 @@ function toItem(kind: ItemKind, file: string, c: CachedItem, laterBody?: () => s
 }
 
 /**
- * What the cache keeps of a parsed file: a closed handoff from the work tree without its
- * body, read again from the file when something asks for it (they are most of .handoff/
- * and almost never shown).
+ * What the cache keeps of a parsed file: a closed handoff without its body (closed
+ * handoffs are most of .handoff/ and their bodies are almost never shown). A work-tree
+ * file's body is read again when something asks for it; the readers of staged or
+ * committed trees (the pre-commit hook, the merge driver, `check --base`) show open
+ * handoffs' bodies only (the roadmap's next steps and questions).
  */
 function kept(f: TreeFile, kind: ItemKind, parsed: CachedItem): CachedItem {
-  if (kind !== 'handoff' || f.stamp === undefined || !f.laterBody || parsed.problem) return parsed;
+  if (kind !== 'handoff' || (f.stamp === undefined && f.blob === undefined) || parsed.problem) return parsed;
   if ((parsed.meta as HandoffMeta | undefined)?.status === 'open') return parsed;
   const { body: _body, ...rest } = parsed;
   return rest;
