@@ -110,7 +110,7 @@ describe('the parse cache', () => {
     repo.handoff(['init']);
     repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'before' }));
     repo.handoff(['roadmap']);
-    const cacheFile = path.join(repo.dir, '.git/handoff-cache.json');
+    const cacheFile = path.join(repo.dir, '.git/handoff-items.json');
     expect(existsSync(cacheFile)).toBe(true);
     const first = repo.read('.handoff/ROADMAP.md');
     repo.write('.handoff/ROADMAP.md', '');
