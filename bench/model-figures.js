@@ -35,7 +35,7 @@ const [
   { transcriptPart },
 ] = await internals(
   'model/new-model.ts',
-  'model/llm-config.ts',
+  'store/llm-block.ts',
   'transcripts/tokens.ts',
   'store/handoff.ts',
   'resume/prompt.ts',

@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { draftWithModel } from '../src/model/new-model.js';
 import { parseConfig } from '../src/store/config.js';
-import { chooseModel, DEFAULT_LLM, userLlm } from '../src/model/llm-config.js';
+import { chooseModel, userLlm } from '../src/model/llm-config.js';
+import { DEFAULT_LLM } from '../src/store/llm-block.js';
 import { parseAnswer, type ModelAnswer } from '../src/model/model-answer.js';
 import type { ModelInput, TranscriptPart } from '../src/model/model-input.js';
 import { buildPrompt } from '../src/model/model-prompt.js';

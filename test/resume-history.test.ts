@@ -23,10 +23,11 @@ function resume(repo: Repo, args: string[] = ['resume']): string {
 }
 
 /** The git commands one resume runs (git's own trace). */
+/** The git commands a run started, sorted: they run at once, so they are compared as a set. */
 function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
   const trace = path.join(tempDir(), 'trace');
   expect(repo.handoff(args, { env: { GIT_TRACE: trace } }).code).toBe(0);
-  return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!).sort(); // processes started together finish in any order: compared as a set
+  return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!).sort();
 }
 
 const remembered = (repo: Repo) =>

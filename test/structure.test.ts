@@ -24,6 +24,20 @@ function imports(text: string): string[] {
   return out;
 }
 
+/** Every import of ours, type-only ones included: a layer must not even name a type from above. */
+function allImports(text: string): string[] {
+  return [
+    ...[...text.matchAll(/^(?:import|export)\s[^'";]*?from\s+'(\.[^']+)'/gm)].map((m) => m[1]!),
+    ...[...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)].map((m) => m[1]!),
+  ];
+}
+
+/**
+ * The layers under the commands, lowest first (AGENTS.md, "Layers"): each may import only
+ * those before it. Every other folder is a feature or `cli`, above all of them.
+ */
+const LAYERS = ['core', 'security', 'store', 'git'];
+
 const packageOf = (spec: string) =>
   spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
 
@@ -61,6 +75,46 @@ describe('src/ structure', () => {
     };
     for (const f of files) if (!state.has(f)) visit(f);
     expect(cycles).toEqual([]);
+  });
+
+  it('has layers that only point down: core <- security <- store <- git <- features <- cli', () => {
+    const folderOf = (file: string) => path.relative(SRC, file).split(path.sep)[0]!;
+    const edges = new Map<string, Map<string, number>>();
+    for (const file of files) {
+      const from = folderOf(file);
+      for (const spec of allImports(readFileSync(file, 'utf8'))) {
+        const to = folderOf(path.resolve(path.dirname(file), spec));
+        if (to === from) continue;
+        const row = edges.get(from) ?? new Map<string, number>();
+        edges.set(from, row.set(to, (row.get(to) ?? 0) + 1));
+      }
+    }
+    // A feature or cli ranks above every layer, so a layer's edge up or sideways is a defect
+    // and no cycle can form through the layers.
+    const rank = (folder: string) => (LAYERS.includes(folder) ? LAYERS.indexOf(folder) : LAYERS.length);
+    const upward = [...edges]
+      .filter(([from]) => LAYERS.includes(from))
+      .flatMap(([from, row]) => [...row.keys()].filter((to) => rank(to) >= rank(from)).map((to) => `${from} -> ${to}`));
+    const graph = [...edges]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([from, row]) => `  ${from} -> ${[...row].map(([to, n]) => `${to} ${n}`).join(', ')}`)
+      .join('\n');
+    expect(edges.get('core'), `core imports nothing of ours; the graph:\n${graph}`).toBeUndefined();
+    expect(upward, `a layer imports one above it; the graph:\n${graph}`).toEqual([]);
+    expect(edges.get('store')?.get('core'), 'the graph was read').toBeGreaterThan(0);
+  });
+
+  it('spawns git only in src/git/: every other folder asks the one client (git/git.ts)', () => {
+    const plumbing = path.join(SRC, 'git/git-plumbing.ts');
+    const outside = [...graph]
+      .filter(([file, deps]) => !file.startsWith(path.join(SRC, 'git') + path.sep) && deps.includes(plumbing))
+      .map(([file]) => path.relative(SRC, file));
+    expect(graph.get(path.join(SRC, 'git/git.ts'))).toContain(plumbing);
+    expect(outside).toEqual([]);
+    const spawning = files.filter(
+      (f) => !f.startsWith(path.join(SRC, 'git') + path.sep) && /spawn\w*\(\s*'git'/.test(readFileSync(f, 'utf8')),
+    );
+    expect(spawning.map((f) => path.relative(SRC, f))).toEqual([]);
   });
 
   it('loads command modules only from the command table: no module imports another command', () => {

@@ -11,7 +11,7 @@ import { addToSections } from '../handoff/draft-additions.js';
 import { continuationGoal, parseHookInput, type HookInput } from './hook-input.js';
 import { sessionContext } from '../resume/session-context.js';
 import { buildResume } from '../resume/build.js';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
 import { findOpenOnBranch } from '../store/store.js';
 import { truncate } from '../cli/output.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { AGENTS, isOurCommand, type AgentSpec } from './agents.js';
-import { FileFormatError, UsageError } from '../cli/errors.js';
+import { FileFormatError, UsageError } from '../core/errors.js';
 import { addHooks, installedCommands, removeHooks, type HookEntry } from './hook-settings.js';
 import { hasBlock, removeBlock, upsertBlock } from './marked-block.js';
 import { deleteFile } from './agent-files.js';

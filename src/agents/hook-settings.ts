@@ -15,7 +15,7 @@ import {
   type FormattingOptions,
   type ParseError,
 } from 'jsonc-parser';
-import { FileFormatError } from '../cli/errors.js';
+import { FileFormatError } from '../core/errors.js';
 
 export interface HookEntry {
   event: string;

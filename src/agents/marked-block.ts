@@ -2,7 +2,7 @@
 // Idempotent: installing twice changes nothing; updating rewrites only what is between
 // the markers; removing takes the block and the blank line we put before it, nothing
 // else. Text outside the markers is never edited.
-import { FileFormatError } from '../cli/errors.js';
+import { FileFormatError } from '../core/errors.js';
 
 export const BLOCK_START = '<!-- git-handoff:start -->';
 export const BLOCK_END = '<!-- git-handoff:end -->';

@@ -4,14 +4,14 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { HandoffError, UsageError } from '../cli/errors.js';
+import { HandoffError, UsageError } from '../core/errors.js';
 import { editedPinFinding, treeFindings, type Finding } from './rules.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
 import { parsePin, type Pin } from '../store/pin.js';
 import { activePins } from '../pins/scope.js';
 import { renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
-import { existingObjects, gitRaw, gitText, readObjects, resolveRev } from '../git/git-plumbing.js';
+import type { Git } from '../git/git.js';
 import { readRoadmap, renderWorkTree } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
 import { plural, printJson } from '../cli/output.js';
@@ -21,28 +21,17 @@ const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
 
 /** Pins whose text differs from the version that first added them to history. */
-async function editedPins(root: string, tree: Tree, texts: ReadonlyMap<string, string>): Promise<Finding[]> {
-  const log = await gitRaw(root, [
-    'log',
-    '--diff-filter=A',
-    '--no-renames',
-    '--format=%x01%H',
-    '--name-only',
-    '--',
-    `:/${PINS_PREFIX}`,
-  ]);
-  if (log.code !== 0) return [];
+async function editedPins(git: Git, tree: Tree, texts: ReadonlyMap<string, string>): Promise<Finding[]> {
+  const log = await git.additions('%x01%H', [`:/${PINS_PREFIX}`]);
+  if (log === null) return [];
   const added = new Map<string, string>();
   let commit = '';
-  for (const line of log.stdout.toString('utf8').split('\n')) {
+  for (const line of log.split('\n')) {
     if (line.startsWith('\x01')) commit = line.slice(1);
     else if (line && commit) added.set(line, commit); // newest first: the last seen is the first add
   }
   const pins = tree.pins.filter((p) => added.has(p.file));
-  const originals = await readObjects(
-    root,
-    pins.map((p) => `${added.get(p.file)}:${p.file}`),
-  );
+  const originals = await git.readObjects(pins.map((p) => `${added.get(p.file)}:${p.file}`));
   const findings: Finding[] = [];
   for (const pin of pins) {
     const commitOf = added.get(pin.file)!;
@@ -60,7 +49,7 @@ async function editedPins(root: string, tree: Tree, texts: ReadonlyMap<string, s
 }
 
 /** Files a handoff lists as committed must exist at its head commit. */
-async function missingCommittedFiles(root: string, tree: Tree): Promise<Finding[]> {
+async function missingCommittedFiles(git: Git, tree: Tree): Promise<Finding[]> {
   const heads = [...new Set(tree.handoffs.map((h) => h.meta.head).filter((h): h is string => Boolean(h)))];
   const specs = tree.handoffs.flatMap((h) =>
     h.meta.head
@@ -69,7 +58,7 @@ async function missingCommittedFiles(root: string, tree: Tree): Promise<Finding[
           .map((f) => `${h.meta.head}:${f.path}`)
       : [],
   );
-  const found = await existingObjects(root, [...heads.map((h) => `${h}^{commit}`), ...specs]);
+  const found = await git.existingObjects([...heads.map((h) => `${h}^{commit}`), ...specs]);
   const findings: Finding[] = [];
   for (const h of tree.handoffs) {
     if (!h.meta.head) continue;
@@ -96,31 +85,21 @@ async function missingCommittedFiles(root: string, tree: Tree): Promise<Finding[
   return findings;
 }
 
-async function changedSince(root: string, base: string): Promise<Map<string, Change>> {
-  const out = await gitText(root, ['diff', '--name-status', '-z', '--no-renames', base, '--', `:/${HANDOFF_DIR}`]);
+async function changedSince(git: Git, base: string): Promise<Map<string, Change>> {
+  const out = await git.nameStatusSince(base, `:/${HANDOFF_DIR}`);
   const tokens = out.split('\0');
   const changes = new Map<string, Change>();
   for (let i = 0; i + 1 < tokens.length; i += 2)
     changes.set(tokens[i + 1]!, tokens[i] === 'A' ? 'added' : tokens[i] === 'D' ? 'deleted' : 'modified');
   // Untracked files are part of the branch's change too, until they are committed.
-  const untracked = await gitText(root, [
-    'ls-files',
-    '-z',
-    '--others',
-    '--exclude-standard',
-    '--full-name',
-    '--',
-    `:/${HANDOFF_DIR}`,
-  ]);
-  for (const p of untracked.split('\0').filter(Boolean)) changes.set(p, 'added');
+  for (const p of await git.untrackedPaths(`:/${HANDOFF_DIR}`)) changes.set(p, 'added');
   return changes;
 }
 
-async function resolveBase(root: string, rev: string): Promise<string> {
-  const base = await resolveRev(root, rev);
+async function resolveBase(git: Git, rev: string): Promise<string> {
+  const base = await git.resolveCommit(rev);
   if (base) return base;
-  const shallow =
-    (await gitRaw(root, ['rev-parse', '--is-shallow-repository'])).stdout.toString('utf8').trim() === 'true';
+  const shallow = await git.isShallow();
   throw new HandoffError(
     shallow
       ? `--base '${rev}' is not in this shallow clone; fetch it (git fetch --deepen=50 origin, or actions/checkout with fetch-depth: 0)`
@@ -132,8 +111,9 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const format = (args.values.json ? 'json' : (args.values.format ?? 'text')) as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got '${format}'`);
   const root = ctx.root;
+  const git = await ctx.git();
   const baseArg = args.values.base;
-  const base = baseArg === undefined ? null : await resolveBase(root, baseArg);
+  const base = baseArg === undefined ? null : await resolveBase(git, baseArg);
   const roadmap = ctx.config.roadmap;
   const { files, tree, content } = await renderWorkTree(ctx, roadmap);
   const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
@@ -147,11 +127,11 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
       message: `${currentRoadmap === undefined ? 'is missing' : 'is out of date'}: run 'handoff roadmap' and commit it ('handoff roadmap --check' shows the difference)`,
     });
   }
-  const hasHead = (await resolveRev(root, 'HEAD')) !== null;
-  if (hasHead) findings.push(...(await editedPins(root, tree, texts)), ...(await missingCommittedFiles(root, tree)));
+  const hasHead = (await git.head()) !== null;
+  if (hasHead) findings.push(...(await editedPins(git, tree, texts)), ...(await missingCommittedFiles(git, tree)));
 
-  const changes = base ? await changedSince(root, base) : null;
-  const pinChanges = changes && base ? await changedPins(ctx.root, tree, base, changes) : [];
+  const changes = base ? await changedSince(git, base) : null;
+  const pinChanges = changes && base ? await changedPins(git, tree, base, changes) : [];
   findings.push(...pinReviewFindings(pinChanges));
   const reported = (changes ? findings.filter((f) => changes.has(f.file) || f.rule === 'roadmap') : findings).sort(
     (a, b) =>
@@ -216,20 +196,12 @@ async function summaryData(
 }
 
 /** Pins the branch added, changed or retired since base, with who committed each first. */
-async function changedPins(
-  root: string,
-  tree: Tree,
-  base: string,
-  changes: Map<string, Change>,
-): Promise<PinToReview[]> {
+async function changedPins(git: Git, tree: Tree, base: string, changes: Map<string, Change>): Promise<PinToReview[]> {
   const changed = [...changes].filter(([p]) => itemKind(p) === 'pin');
   const [before, authors] = await Promise.all([
-    readObjects(
-      root,
-      changed.map(([p]) => `${base}:${p}`),
-    ),
+    git.readObjects(changed.map(([p]) => `${base}:${p}`)),
     addedBy(
-      root,
+      git,
       changed.map(([p]) => p),
     ),
   ]);

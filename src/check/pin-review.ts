@@ -1,7 +1,7 @@
 // Pins are the one text every agent is told to obey word for word, and a pull request can
 // add one. `check --base` flags each pin the branch added or changed, with its full text
 // and who committed it (from git, never from the file), so a reviewer reads it like code.
-import { gitRaw } from '../git/git-plumbing.js';
+import type { Git } from '../git/git.js';
 import type { Finding } from './rules.js';
 import type { Change } from './report.js';
 import { pinFlags, revealHidden } from './pin-flags.js';
@@ -20,22 +20,17 @@ export interface PinToReview {
 }
 
 /** Who committed each file first, from git log (newest first: the last seen is the first add). */
-export async function addedBy(root: string, files: readonly string[]): Promise<Map<string, string>> {
+export async function addedBy(git: Git, files: readonly string[]): Promise<Map<string, string>> {
   const by = new Map<string, string>();
   if (files.length === 0) return by;
-  const log = await gitRaw(root, [
-    'log',
-    '--diff-filter=A',
-    '--no-renames',
-    '--format=%x01%an <%ae>',
-    '--name-only',
-    '-z',
-    '--',
-    ...files.map((f) => `:(top,literal)${f}`),
-  ]);
-  if (log.code !== 0) return by;
+  const log = await git.additions(
+    '%x01%an <%ae>',
+    files.map((f) => `:(top,literal)${f}`),
+    true,
+  );
+  if (log === null) return by;
   let author = '';
-  for (const token of log.stdout.toString('utf8').split(/[\0\n]/)) {
+  for (const token of log.split(/[\0\n]/)) {
     if (token.startsWith('\x01')) author = token.slice(1);
     else if (token && author) by.set(token, author);
   }

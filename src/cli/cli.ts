@@ -5,9 +5,10 @@ import { readSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { COMMANDS, type Args, type CommandSpec } from './spec.js';
-import { createContext, type Streams } from './context.js';
-import { EXIT, HandoffError, UsageError, report } from './errors.js';
-import { version } from './version.js';
+import type { Streams } from '../core/context.js';
+import { createContext } from './context.js';
+import { EXIT, HandoffError, UsageError, report } from '../core/errors.js';
+import { version } from '../core/version.js';
 
 function parse(spec: CommandSpec, argv: string[]): Args {
   const options: NonNullable<ParseArgsConfig['options']> = {};

@@ -1,7 +1,8 @@
 // Built once per run: where we are, the settings, the clock and id source, and output.
 // Commands receive it; nothing else reads process.* or the clock.
 import path from 'node:path';
-import { HandoffError } from './errors.js';
+import type { RunContext, Streams } from '../core/context.js';
+import { HandoffError } from '../core/errors.js';
 import { parseConfig, type Config } from '../store/config.js';
 import { readText } from '../store/fs.js';
 import { assertInside, isSymlink } from '../security/guard.js';
@@ -11,31 +12,10 @@ import { findGitDir, findWorkTree } from '../git/repo.js';
 import { CACHE_FILE } from '../store/cache.js';
 import { SYMLINK_REFUSED } from '../store/tree.js';
 
-export interface Streams {
-  stdout: (text: string) => void;
-  stderr: (line: string) => void;
-  stdinIsTTY: () => boolean;
-  readStdin: () => Promise<Uint8Array>;
-}
-
-export interface Context extends Streams {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  root: string;
-  dir: string;
+/** What every command receives: the run's place and output, its settings and the git client. */
+export interface Context extends RunContext {
   config: Config;
-  configFile: string;
-  /** The one cache (store/cache.ts), in the git directory found once here; null without one. */
-  cacheFile: string | null;
-  now: () => Date;
-  newId: () => string;
   git: () => Promise<Git>;
-  /**
-   * How a path is shown and recorded: repository-relative with `/` for anything inside
-   * the repository (the same from every subdirectory, in output, JSON and files written);
-   * relative to the current directory for a path outside it.
-   */
-  rel: (file: string) => string;
 }
 
 export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams: Streams): Promise<Context> {

@@ -4,9 +4,9 @@
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
 import { COMMANDS, type CommandSpec } from './spec.js';
-import type { Streams } from './context.js';
-import { UsageError } from './errors.js';
-import { version } from './version.js';
+import type { Streams } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { version } from '../core/version.js';
 
 const EPILOGUE = 'Files live under .handoff/ and are committed with the code. Format: docs/format.md.';
 

@@ -4,7 +4,7 @@
 // except the three every session start and commit run: they are in the hot-path chunk
 // anyway (scripts/hot-path.js), and a dynamic import of one costs node about 1 ms.
 import type { Context } from './context.js';
-import type { EXIT } from './errors.js';
+import type { EXIT } from '../core/errors.js';
 import * as resume from '../resume/resume.js';
 import * as agentHook from '../agents/agent-hook.js';
 import * as gitHook from '../git-hooks/git-hook.js';

@@ -5,11 +5,9 @@
 import path from 'node:path';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { HandoffError, UsageError } from '../cli/errors.js';
+import { HandoffError, UsageError } from '../core/errors.js';
 import { parseConfig } from '../store/config.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind, LINK_PREFIX, SYMLINK_REFUSED, type Problem } from '../store/tree.js';
-import { exists } from '../store/fs.js';
-import { filesOf, gitRaw, gitText, indexBlobs } from '../git/git-plumbing.js';
 import { refreshWorkTree, renderTree, writeRoadmap } from '../roadmap/roadmap-file.js';
 import { openCache } from '../store/cache.js';
 import { loadOpen } from '../store/store.js';
@@ -18,29 +16,20 @@ import { recordIndex } from './validated.js';
 async function preCommit(ctx: Context): Promise<Outcome> {
   const root = ctx.root;
   const roadmap = ctx.config.roadmap;
+  const git = await ctx.git();
   // Three rounds of git at most: list and diff, one cat-file, one update-index.
-  const [opened, index, stagedOut] = await Promise.all([
+  const [opened, index, stagedPaths] = await Promise.all([
     openCache(ctx.cacheFile),
-    indexBlobs(root, [HANDOFF_DIR, roadmap]),
-    gitText(root, [
-      'diff',
-      '--cached',
-      '--name-only',
-      '-z',
-      '--no-renames',
-      '--diff-filter=d',
-      '--',
-      `:/${HANDOFF_DIR}`,
-    ]),
+    git.indexBlobs([HANDOFF_DIR, roadmap]),
+    git.stagedPaths(`:/${HANDOFF_DIR}`),
   ]);
-  const staged = new Set(stagedOut.split('\0').filter(Boolean));
+  const staged = new Set(stagedPaths);
   const roadmapBlob = index.get(roadmap);
   const configBlob = staged.has(CONFIG_PATH) ? index.get(CONFIG_PATH) : undefined;
   const items = new Map([...index].filter(([p]) => itemKind(p) !== undefined));
   // A link is never read, whichever file it is: refused with the words every reader uses.
   const links = [roadmapBlob, configBlob].map((b) => b?.startsWith(LINK_PREFIX) === true);
-  const { files, extra } = await filesOf(
-    root,
+  const { files, extra } = await git.filesOf(
     items,
     opened.cache,
     [roadmapBlob, configBlob].filter((b, i): b is string => b !== undefined && !links[i]),
@@ -70,7 +59,7 @@ async function preCommit(ctx: Context): Promise<Outcome> {
   await writeRoadmap(root, roadmap, content);
   if ((roadmapBlob && extra.get(roadmapBlob)) !== content) {
     // update-index hashes the file we just wrote: one git process instead of hash-object + update-index.
-    await gitText(root, ['update-index', '--add', '--', roadmap]);
+    await git.stage(roadmap);
     ctx.stderr(`handoff: regenerated ${roadmap} and staged it`);
     const indexFile = ctx.env.GIT_INDEX_FILE ?? '';
     if (path.basename(indexFile).startsWith('next-index')) {
@@ -78,8 +67,7 @@ async function preCommit(ctx: Context): Promise<Outcome> {
       // the index it will keep to index.lock, which it only renames afterwards. Stage the
       // roadmap there too, or `git status` would show the old roadmap staged after the commit.
       const kept = path.join(path.dirname(path.resolve(root, indexFile)), 'index.lock');
-      const r = await gitRaw(root, ['update-index', '--add', '--', roadmap], undefined, { GIT_INDEX_FILE: kept });
-      if (r.code !== 0)
+      if (!(await git.stageInto(kept, roadmap)))
         ctx.stderr(
           `handoff: this commit names its paths, so git's index still has the old ${roadmap}: run 'git add ${roadmap}' after it`,
         );
@@ -92,25 +80,9 @@ async function preCommit(ctx: Context): Promise<Outcome> {
   if (problems.length === 0) await recordIndex(ctx, roadmap, index.get(CONFIG_PATH));
 }
 
-/** A rebase, merge, cherry-pick or revert is under way: its later steps may need the file untouched. */
-async function operationInProgress(ctx: Context): Promise<boolean> {
-  const names = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'];
-  const out = await gitText(ctx.root, [
-    'rev-parse',
-    '--path-format=absolute',
-    ...names.flatMap((n) => ['--git-path', n]),
-  ]);
-  const found = await Promise.all(
-    out
-      .split('\n')
-      .filter(Boolean)
-      .map((p) => exists(p)),
-  );
-  return found.some(Boolean);
-}
-
 async function refresh(ctx: Context): Promise<Outcome> {
-  if (await operationInProgress(ctx)) return;
+  // A rebase, merge, cherry-pick or revert is under way: its later steps may need the file untouched.
+  if ((await (await ctx.git()).operationInProgress()) !== null) return;
   const roadmap = ctx.config.roadmap;
   if ((await refreshWorkTree(ctx, roadmap))?.written) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
 }

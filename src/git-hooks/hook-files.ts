@@ -17,8 +17,8 @@ import {
   type HookName,
 } from './hook-script.js';
 import { exists, readText, replaceFileAtomic } from '../store/fs.js';
-import { gitRaw, gitText } from '../git/git-plumbing.js';
-import { version } from '../cli/version.js';
+import type { Git } from '../git/git.js';
+import { version } from '../core/version.js';
 
 const DRIVER = 'handoff-roadmap';
 
@@ -35,10 +35,11 @@ export function currentCli(): Cli {
   return { node: process.execPath, bin: fileURLToPath(new URL('../../bin/handoff.js', import.meta.url)) };
 }
 
-export async function hooksDir(root: string): Promise<HooksDir> {
+export async function hooksDir(git: Git): Promise<HooksDir> {
+  const root = git.root;
   // --git-path honours core.hooksPath and, in a linked worktree, the common git dir.
-  const dir = (await gitText(root, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'])).trim();
-  const configured = (await gitRaw(root, ['config', '--get', 'core.hooksPath'])).stdout.toString('utf8').trim();
+  const [dir = ''] = await git.gitPaths(['hooks']);
+  const configured = (await git.config('core.hooksPath')) ?? '';
   // husky 9 points core.hooksPath at .husky/_, which it regenerates; user scripts are .husky/<hook>.
   if (configured && path.basename(dir) === '_' && path.basename(path.dirname(dir)) === '.husky') {
     return { dir: path.dirname(dir), style: 'append', shared: true, manager: 'husky' };
@@ -164,23 +165,17 @@ function driverCommand(cli: Cli): string {
 }
 
 /** Registers the roadmap merge driver in the local git config; returns whether it changed. */
-export async function configureDriver(root: string, cli: Cli): Promise<boolean> {
+export async function configureDriver(git: Git, cli: Cli): Promise<boolean> {
   const key = `merge.${DRIVER}.driver`;
   const want = driverCommand(cli);
-  const have = (await gitRaw(root, ['config', '--local', '--get', key])).stdout.toString('utf8').trim();
-  if (have === want) return false;
-  await gitText(root, [
-    'config',
-    '--local',
-    `merge.${DRIVER}.name`,
-    'regenerate the handoff roadmap instead of merging its text',
-  ]);
-  await gitText(root, ['config', '--local', key, want]);
+  if ((await git.config(key, true)) === want) return false;
+  await git.setLocalConfig(`merge.${DRIVER}.name`, 'regenerate the handoff roadmap instead of merging its text');
+  await git.setLocalConfig(key, want);
   return true;
 }
 
-export async function driverConfigured(root: string): Promise<boolean> {
-  return (await gitRaw(root, ['config', '--local', '--get', `merge.${DRIVER}.driver`])).code === 0;
+export async function driverConfigured(git: Git): Promise<boolean> {
+  return (await git.config(`merge.${DRIVER}.driver`, true)) !== null;
 }
 
 /**

@@ -10,7 +10,7 @@
 // written into the block at install, so hooks of another version never match. Only exit status 3 from `handoff git-hook pre-commit` (invalid
 // staged .handoff/ files) stops a commit; anything else warns and lets it through.
 
-import { EXIT } from '../cli/errors.js';
+import { EXIT } from '../core/errors.js';
 
 export const HOOK_NAMES = ['pre-commit', 'post-merge', 'post-checkout', 'post-rewrite'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];

@@ -1,7 +1,7 @@
 // `handoff hooks install | uninstall | status`.
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import {
   attributes,
   currentCli,
@@ -22,21 +22,24 @@ export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome>
     return;
   }
   if (action === 'uninstall') {
-    const hd = await hooksDir(ctx.root);
+    const hd = await hooksDir(await ctx.git());
     for (const r of await uninstallHooks(hd)) ctx.stdout(`${r.hook}: ${SAID[r.state]} (${ctx.rel(r.file)})\n`);
     // The merge driver is not a hook: .gitattributes routes the roadmap to it, and without it merges conflict.
-    if (await driverConfigured(ctx.root))
+    if (await driverConfigured(await ctx.git()))
       ctx.stdout(
         'The roadmap merge driver stays registered (merge.handoff-roadmap in the local git config): merges of the roadmap need it.\n',
       );
     return;
   }
   if (action === 'status') {
-    const hd = await hooksDir(ctx.root);
+    const hd = await hooksDir(await ctx.git());
     const cli = currentCli();
     const hooks = await hookStatus(hd, hd.shared ? null : cli);
     const roadmap = ctx.config.roadmap;
-    const driver = { configured: await driverConfigured(ctx.root), attributes: await hasAttributes(ctx.root, roadmap) };
+    const driver = {
+      configured: await driverConfigured(await ctx.git()),
+      attributes: await hasAttributes(ctx.root, roadmap),
+    };
     const managers = await otherManagers(ctx.root);
     if (args.values.json) {
       printJson(ctx, {

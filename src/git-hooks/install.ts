@@ -23,14 +23,14 @@ export const MANAGER_NOTES: Record<string, string> = {
 
 /** Installs the hooks and the merge-driver config, printing one line per action. Shared with `init --hooks`. */
 export async function install(ctx: Context): Promise<void> {
-  const hd = await hooksDir(ctx.root);
+  const hd = await hooksDir(await ctx.git());
   const cli = currentCli();
   for (const r of await installHooks(hd, hd.shared ? null : cli)) {
     ctx.stdout(
       `${r.hook}: ${SAID[r.state]}${r.state === 'wrapped' ? ` ${ctx.rel(r.file)}.handoff-chained` : ''} (${ctx.rel(r.file)})\n`,
     );
   }
-  if (await configureDriver(ctx.root, cli))
+  if (await configureDriver(await ctx.git(), cli))
     ctx.stdout(`Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n`);
   for (const m of await otherManagers(ctx.root)) ctx.stderr(`handoff: note: ${MANAGER_NOTES[m]}`);
   if (hd.manager === 'husky')

@@ -9,14 +9,14 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
-import { version } from '../cli/version.js';
+import { version } from '../core/version.js';
 import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
 import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
-import { gitRaw, indexBlobs } from '../git/git-plumbing.js';
+import type { Git } from '../git/git.js';
 import { RECORD_FILE } from './hook-script.js';
 import { GIT_DIR_TEMP, sweepTemps, writeDisposable } from '../store/fs.js';
 
-type Where = Pick<Context, 'root' | 'cacheFile' | 'configFile'>;
+type Where = Pick<Context, 'root' | 'cacheFile' | 'configFile' | 'git'>;
 
 /** A clean tree is recorded only when its id covers the roadmap. */
 export function recordable(roadmap: string): boolean {
@@ -32,10 +32,9 @@ export async function workConfigBlob(ctx: Where): Promise<string | undefined> {
   }
 }
 
-/** `git write-tree --prefix=.handoff/` of the index (GIT_INDEX_FILE, or the one `env` names); undefined when git cannot (unmerged, no .handoff/). */
-async function handoffTree(root: string, env?: Record<string, string>): Promise<string | undefined> {
-  const r = await gitRaw(root, ['write-tree', `--prefix=${HANDOFF_DIR}/`], undefined, env);
-  return r.code === 0 ? r.stdout.toString('utf8').trim() || undefined : undefined;
+/** `git write-tree --prefix=.handoff/` of the index (GIT_INDEX_FILE, or `indexFile`); undefined when git cannot (unmerged, no .handoff/). */
+function handoffTree(git: Git, indexFile?: string): Promise<string | undefined> {
+  return git.writeTree(`${HANDOFF_DIR}/`, indexFile);
 }
 
 async function write(ctx: Where, tree: string): Promise<void> {
@@ -46,7 +45,7 @@ async function write(ctx: Where, tree: string): Promise<void> {
 /** The pre-commit hook found the index clean (and staged a current roadmap): record its tree. */
 export async function recordIndex(ctx: Where, roadmap: string, indexConfig: string | undefined): Promise<void> {
   if (!ctx.cacheFile || !recordable(roadmap) || indexConfig !== (await workConfigBlob(ctx))) return;
-  const tree = await handoffTree(ctx.root);
+  const tree = await handoffTree(await ctx.git());
   if (tree) await write(ctx, tree);
 }
 
@@ -62,12 +61,12 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
   const gitDir = path.dirname(ctx.cacheFile);
   await sweepTemps(gitDir, GIT_DIR_TEMP);
   const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
-  const env = { GIT_INDEX_FILE: temp };
+  const git = await ctx.git();
   try {
-    if ((await gitRaw(ctx.root, ['add', '-A', '--', HANDOFF_DIR], undefined, env)).code !== 0) return;
+    if (!(await git.addAllInto(temp, HANDOFF_DIR))) return;
     const [index, tree, config] = await Promise.all([
-      indexBlobs(ctx.root, [HANDOFF_DIR], env),
-      handoffTree(ctx.root, env),
+      git.indexBlobs([HANDOFF_DIR], temp),
+      handoffTree(git, temp),
       workConfigBlob(ctx),
     ]);
     const items = [...index].filter(([p]) => itemKind(p) !== undefined);

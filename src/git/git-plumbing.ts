@@ -4,7 +4,7 @@
 // environment on purpose: inside a hook git sets GIT_INDEX_FILE
 // (`commit -a`, `commit -- path`) and GIT_DIR, and those must reach every git we run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import { scratchFile, type ScratchFile } from '../store/fs.js';
 import { LINK_PREFIX, needText, SYMLINK_REFUSED, type ParseCache, type TreeFile } from '../store/tree.js';
 
@@ -101,11 +101,15 @@ function outputFiles(): [ScratchFile, ScratchFile] | null {
   }
 }
 
+/** The one error text for a git command that failed: its name and git's first line (or the exit code). */
+export function gitFailed(args: readonly string[], r: Pick<GitResult, 'code' | 'stderr'>): HandoffError {
+  return new HandoffError(`git ${args[0]} failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
+}
+
 /** stdout as text; a non-zero exit is an error naming the command. */
 export async function gitText(cwd: string, args: string[], input?: string | Buffer): Promise<string> {
   const r = await gitRaw(cwd, args, input);
-  if (r.code !== 0)
-    throw new HandoffError(`git ${args[0]} failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
+  if (r.code !== 0) throw gitFailed(args, r);
   return r.stdout.toString('utf8');
 }
 
@@ -127,8 +131,7 @@ export async function indexBlobs(
     undefined,
     env,
   );
-  if (r.code !== 0)
-    throw new HandoffError(`git ls-files failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);
+  if (r.code !== 0) throw gitFailed(['ls-files'], r);
   const out = r.stdout.toString('utf8');
   const map = new Map<string, string>();
   for (const entry of out.split('\0')) {
@@ -154,8 +157,9 @@ export async function treeBlobs(cwd: string, rev: string | null, prefix: string)
 export async function readObjects(cwd: string, specs: readonly string[]): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   if (specs.length === 0) return result;
-  const { code, stdout, stderr } = await gitRaw(cwd, ['cat-file', '--batch'], `${specs.join('\n')}\n`);
-  if (code !== 0) throw new HandoffError(`git cat-file failed: ${stderr.trim().split('\n')[0]}`);
+  const r = await gitRaw(cwd, ['cat-file', '--batch'], `${specs.join('\n')}\n`);
+  if (r.code !== 0) throw gitFailed(['cat-file'], r);
+  const { stdout } = r;
   let pos = 0;
   for (const spec of specs) {
     const eol = stdout.indexOf(10, pos);
@@ -201,8 +205,9 @@ export async function filesOf(
 export async function existingObjects(cwd: string, specs: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   if (specs.length === 0) return found;
-  const { code, stdout, stderr } = await gitRaw(cwd, ['cat-file', '--batch-check'], `${specs.join('\n')}\n`);
-  if (code !== 0) throw new HandoffError(`git cat-file failed: ${stderr.trim().split('\n')[0]}`);
+  const r = await gitRaw(cwd, ['cat-file', '--batch-check'], `${specs.join('\n')}\n`);
+  if (r.code !== 0) throw gitFailed(['cat-file'], r);
+  const { stdout } = r;
   const lines = stdout.toString('utf8').split('\n');
   specs.forEach((spec, i) => {
     if (/^[0-9a-f]+ \w+ \d+$/.test(lines[i] ?? '')) found.add(spec);

@@ -7,7 +7,6 @@
 // after every command that printed nothing (an empty `git diff`, an empty `git log`
 // range: the common case at session start), it costs 20-30 ms to import, and it strips
 // GIT_* variables that hooks depend on. A plain spawn does what we need in a few lines.
-import { HandoffError } from '../cli/errors.js';
 import {
   combineChanges,
   LOG_FORMAT,
@@ -20,9 +19,19 @@ import {
   type RawChange,
 } from './git-output.js';
 import type { FileChange } from '../store/handoff.js';
-import { readText } from '../store/fs.js';
+import { exists, readText } from '../store/fs.js';
 import path from 'node:path';
-import { gitRaw } from './git-plumbing.js';
+import {
+  existingObjects,
+  filesOf,
+  gitFailed,
+  gitRaw,
+  indexBlobs,
+  readObjects,
+  treeBlobs,
+  type GitResult,
+} from './git-plumbing.js';
+import type { ParseCache, TreeFile } from '../store/tree.js';
 import { COMMIT_ID, fixedHead } from './repo.js';
 
 const EMPTY_TREE: Record<string, string> = {
@@ -32,6 +41,15 @@ const EMPTY_TREE: Record<string, string> = {
 
 /** Commits that only save handoff records are not work: leave them out of commit lists. */
 const WORK = [':/', ':(top,exclude).handoff'];
+
+/** What a stopped merge, rebase, cherry-pick or revert leaves in the git directory, and its name. */
+const OPERATIONS: ReadonlyArray<[string, string]> = [
+  ['MERGE_HEAD', 'a merge'],
+  ['rebase-merge', 'a rebase'],
+  ['rebase-apply', 'a rebase'],
+  ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+  ['REVERT_HEAD', 'a revert'],
+];
 
 export type { Commit };
 
@@ -43,17 +61,26 @@ export class Git {
     private readonly env: NodeJS.ProcessEnv = {},
   ) {}
 
+  /** `indexFile` names another index than the work tree's (GIT_INDEX_FILE). */
+  private exec(args: string[], indexFile?: string): Promise<GitResult> {
+    return gitRaw(this.root, args, undefined, indexFile === undefined ? undefined : { GIT_INDEX_FILE: indexFile });
+  }
+
   private async run(args: string[]): Promise<string> {
-    const result = await gitRaw(this.root, args);
-    if (result.code !== 0)
-      throw new HandoffError(`git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] || `exit ${result.code}`}`);
+    const result = await this.exec(args);
+    if (result.code !== 0) throw gitFailed(args, result);
     return result.stdout.toString('utf8');
   }
 
-  /** Like run, but a failure means "no answer". */
+  /** git's output, or null when it fails: for questions where a failure means "no answer". */
+  private async answer(args: string[], indexFile?: string): Promise<string | null> {
+    const result = await this.exec(args, indexFile);
+    return result.code === 0 ? result.stdout.toString('utf8') : null;
+  }
+
+  /** Like answer, trimmed, and '' for no answer. */
   private async ask(args: string[]): Promise<string> {
-    const result = await gitRaw(this.root, args);
-    return result.code === 0 ? result.stdout.toString('utf8').trim() : '';
+    return (await this.answer(args))?.trim() ?? '';
   }
 
   async branch(): Promise<string | null> {
@@ -122,15 +149,8 @@ export class Git {
    * null when git cannot answer (no such commit, or no HEAD yet).
    */
   async workSince(since: string, upTo = 'HEAD'): Promise<Commit[] | null> {
-    const r = await gitRaw(this.root, [
-      'log',
-      LOG_FORMAT,
-      '--end-of-options',
-      `${since}^{commit}..${upTo}`,
-      '--',
-      ...WORK,
-    ]);
-    return r.code === 0 ? parseLog(r.stdout.toString('utf8')) : null;
+    const out = await this.answer(['log', LOG_FORMAT, '--end-of-options', `${since}^{commit}..${upTo}`, '--', ...WORK]);
+    return out === null ? null : parseLog(out);
   }
 
   private async emptyTree(): Promise<string> {
@@ -167,11 +187,6 @@ export class Git {
       untrackedDirs: parsePathList(untrackedDirs),
       collapseOver,
     });
-  }
-
-  /** Where git keeps `name` for this work tree (linked worktrees have their own). */
-  async gitPath(name: string): Promise<string> {
-    return this.ask(['rev-parse', '--git-path', name]);
   }
 
   /** Tracked paths that differ between `since` and the working tree. */
@@ -227,33 +242,114 @@ export class Git {
   async trackedPaths(): Promise<string[]> {
     return parsePathList(await this.run(['ls-files', '-z', '--full-name']));
   }
-}
 
-/** A merge, rebase, cherry-pick or revert stopped half-way: its name, or null. */
-export async function operationInProgress(git: Git): Promise<string | null> {
-  const { access } = await import('node:fs/promises');
-  const path = await import('node:path');
-  for (const [name, what] of OPERATIONS) {
-    const where = (await git.gitPath(name)) || null;
-    if (
-      where &&
-      (await access(path.resolve(git.root, where)).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return what;
+  /** Absolute paths of `--git-path` names (core.hooksPath and a linked worktree's common dir honoured), in order. */
+  async gitPaths(names: readonly string[]): Promise<string[]> {
+    const out = await this.run(['rev-parse', '--path-format=absolute', ...names.flatMap((n) => ['--git-path', n])]);
+    return out.split('\n').slice(0, names.length);
   }
-  return null;
-}
 
-const OPERATIONS: ReadonlyArray<[string, string]> = [
-  ['MERGE_HEAD', 'a merge'],
-  ['rebase-merge', 'a rebase'],
-  ['rebase-apply', 'a rebase'],
-  ['CHERRY_PICK_HEAD', 'a cherry-pick'],
-  ['REVERT_HEAD', 'a revert'],
-];
+  /** A merge, rebase, cherry-pick or revert stopped half-way: its name, or null (also when git cannot tell). */
+  async operationInProgress(): Promise<string | null> {
+    const args = ['rev-parse', '--path-format=absolute', ...OPERATIONS.flatMap(([name]) => ['--git-path', name])];
+    const paths = (await this.answer(args))?.split('\n') ?? [];
+    const found = await Promise.all(OPERATIONS.map((_, i) => (paths[i] ? exists(paths[i]) : false)));
+    const at = found.indexOf(true);
+    return at < 0 ? null : OPERATIONS[at]![1];
+  }
+
+  async isShallow(): Promise<boolean> {
+    return (await this.ask(['rev-parse', '--is-shallow-repository'])) === 'true';
+  }
+
+  /** A git config value, trimmed (`local`: .git/config only); null when it is not set. */
+  async config(key: string, local = false): Promise<string | null> {
+    return (await this.answer(['config', ...(local ? ['--local'] : []), '--get', key]))?.trim() ?? null;
+  }
+
+  async setLocalConfig(key: string, value: string): Promise<void> {
+    await this.run(['config', '--local', key, value]);
+  }
+
+  /** The user's `handoff.*` settings in every scope, as `git config -z --get-regexp` prints them; '' when none. */
+  async handoffSettings(): Promise<string> {
+    return (await this.answer(['config', '-z', '--get-regexp', '^handoff\\.'])) ?? '';
+  }
+
+  /** `git merge-file` into `ours`; false when it left conflicts or failed. */
+  async mergeFile(ours: string, base: string, theirs: string): Promise<boolean> {
+    return (await this.exec(['merge-file', '-L', 'ours', '-L', 'base', '-L', 'theirs', ours, base, theirs])).code === 0;
+  }
+
+  /** Paths staged (not deleted) under the pathspec. */
+  async stagedPaths(pathspec: string): Promise<string[]> {
+    const args = ['diff', '--cached', '--name-only', '-z', '--no-renames', '--diff-filter=d', '--', pathspec];
+    return parsePathList(await this.run(args));
+  }
+
+  /** `git update-index --add` of one work-tree file: hashes and stages it in one process. */
+  async stage(file: string): Promise<void> {
+    await this.run(['update-index', '--add', '--', file]);
+  }
+
+  /** stage() into another index file; false when git refused. */
+  async stageInto(indexFile: string, file: string): Promise<boolean> {
+    return (await this.answer(['update-index', '--add', '--', file], indexFile)) !== null;
+  }
+
+  /** `git add -A` of a directory into another index file; false when git refused. */
+  async addAllInto(indexFile: string, dir: string): Promise<boolean> {
+    return (await this.answer(['add', '-A', '--', dir], indexFile)) !== null;
+  }
+
+  /** The tree id of the index's `prefix` directory (another index with `indexFile`); undefined when git cannot (unmerged, absent). */
+  async writeTree(prefix: string, indexFile?: string): Promise<string | undefined> {
+    return (await this.answer(['write-tree', `--prefix=${prefix}`], indexFile))?.trim() || undefined;
+  }
+
+  /** `git log --name-only` of the commits that added files under the pathspecs, in `format`; null when git cannot. */
+  async additions(format: string, pathspecs: readonly string[], z = false): Promise<string | null> {
+    const args = ['log', '--diff-filter=A', '--no-renames', `--format=${format}`, '--name-only'];
+    return this.answer([...args, ...(z ? ['-z'] : []), '--', ...pathspecs]);
+  }
+
+  /** `git diff --name-status -z --no-renames` from `base` to the working tree, under the pathspec. */
+  async nameStatusSince(base: string, pathspec: string): Promise<string> {
+    return this.run(['diff', '--name-status', '-z', '--no-renames', base, '--', pathspec]);
+  }
+
+  /** Untracked, not ignored paths under the pathspec. */
+  async untrackedPaths(pathspec: string): Promise<string[]> {
+    return parsePathList(
+      await this.run(['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', pathspec]),
+    );
+  }
+
+  // The object and index reads of git-plumbing.ts, at this repository's root.
+  indexBlobs(prefixes: readonly string[], indexFile?: string): Promise<Map<string, string>> {
+    return indexBlobs(this.root, prefixes, indexFile === undefined ? undefined : { GIT_INDEX_FILE: indexFile });
+  }
+
+  treeBlobs(rev: string | null, prefix: string): Promise<Map<string, string>> {
+    return treeBlobs(this.root, rev, prefix);
+  }
+
+  readObjects(specs: readonly string[]): Promise<Map<string, string>> {
+    return readObjects(this.root, specs);
+  }
+
+  existingObjects(specs: readonly string[]): Promise<Set<string>> {
+    return existingObjects(this.root, specs);
+  }
+
+  filesOf(
+    blobs: ReadonlyMap<string, string>,
+    cache?: ParseCache,
+    extra: readonly string[] = [],
+  ): Promise<{ files: TreeFile[]; extra: Map<string, string> }> {
+    return filesOf(this.root, blobs, cache, extra);
+  }
+}
 
 export async function openGit(root: string, gitDir: string | null = null, env: NodeJS.ProcessEnv = {}): Promise<Git> {
   return new Git(root, gitDir, env);

@@ -3,7 +3,7 @@
 // reads, as on every path a session start takes (store/fs.ts says why).
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import { readTextNow } from '../store/fs.js';
 
 export async function findWorkTree(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {

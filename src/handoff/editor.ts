@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 
 export async function editText(editor: string, text: string, name: string): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'handoff-'));

@@ -1,6 +1,6 @@
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import type { Status } from '../store/handoff.js';
 import { uniquePrefixes } from '../store/id.js';
 import { loadHandoffs, warnProblems } from '../store/store.js';

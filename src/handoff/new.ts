@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { HandoffError, UsageError } from '../cli/errors.js';
+import { HandoffError, UsageError } from '../core/errors.js';
 import { editedBody } from './draft.js';
 import { checkText } from '../store/pin.js';
 import type { Git } from '../git/git.js';

@@ -2,14 +2,14 @@
 // hooks: the parent, the base, git's facts, a transcript, the model's pass, the review,
 // then the file and the parent superseded, under the writer lock.
 import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { draft as drafted } from './draft.js';
 import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../store/handoff.js';
 import { checkText } from '../store/pin.js';
 import { activePins } from '../pins/scope.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
-import { operationInProgress, type Git } from '../git/git.js';
+import type { Git } from '../git/git.js';
 import { createHandoff, findOpenOnBranch, loadPins, reread, rewriteItem, warnProblems } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
 import { withWriterLock } from '../store/writer-lock.js';
@@ -151,7 +151,7 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     parent: parent?.meta.id ?? null,
     files,
   };
-  const operation = await operationInProgress(git);
+  const operation = await git.operationInProgress();
   if (operation)
     ctx.stderr(
       `handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`,

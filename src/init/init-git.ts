@@ -41,7 +41,7 @@ export async function setUpGit(ctx: Context, hooks: boolean): Promise<boolean> {
   if (hooks) {
     await install(ctx);
     changed = true;
-  } else if (await configureDriver(ctx.root, currentCli()))
+  } else if (await configureDriver(await ctx.git(), currentCli()))
     say('Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).');
   return changed;
 }

@@ -5,7 +5,7 @@ import { exists } from '../store/fs.js';
 import { driverConfigured } from '../git-hooks/hook-files.js';
 
 export async function hintInit(ctx: Context): Promise<void> {
-  const [config, driver] = await Promise.all([exists(ctx.configFile), driverConfigured(ctx.root)]);
+  const [config, driver] = await Promise.all([exists(ctx.configFile), driverConfigured(await ctx.git())]);
   if (config && driver) return;
   ctx.stderr(
     `handoff: hint: run 'handoff init' once in this repository: it ${driver ? 'writes .handoff/config.yml' : 'registers the merge driver, so merges of the roadmap and of handoffs do not conflict'}`,

@@ -5,8 +5,8 @@
 import type { ArgsOf } from '../cli/spec.js';
 import { plural } from '../cli/output.js';
 import type { Context } from '../cli/context.js';
-import { chooseModel, userLlm, type Endpoint, type LlmConfig, type ModelChoice } from './llm-config.js';
-import { gitRaw } from '../git/git-plumbing.js';
+import type { LlmConfig } from '../store/llm-block.js';
+import { chooseModel, userLlm, type Endpoint, type ModelChoice } from './llm-config.js';
 import { parseAnswer, type ModelAnswer } from './model-answer.js';
 import type { ModelInput, TranscriptPart } from './model-input.js';
 import { buildPrompt, type ChatMessage, type Prompt } from './model-prompt.js';
@@ -191,8 +191,7 @@ export async function draftWithModel(run: ModelRun): Promise<{ body: string | nu
 async function modelChoice(ctx: Context, args: ArgsOf<'new'>): Promise<ModelChoice> {
   const llm = ctx.config.llm;
   // Git config is the user's (global, system, or .git/config, which is never committed).
-  const config = await gitRaw(ctx.root, ['config', '-z', '--get-regexp', '^handoff\\.']);
-  const user = userLlm(ctx.env, config.code === 0 ? config.stdout.toString('utf8') : '');
+  const user = userLlm(ctx.env, await (await ctx.git()).handoffSettings());
   const flag =
     args.values['dry-run'] === true ? true : args.values['message-file'] !== undefined ? false : args.values.llm;
   return chooseModel(flag, llm, user, ctx.rel(ctx.configFile));

@@ -3,7 +3,7 @@ import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from '../git-hooks/validated.js';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
-import { HandoffError, UsageError } from '../cli/errors.js';
+import { HandoffError, UsageError } from '../core/errors.js';
 import { checkText, serializePin, type PinMeta } from '../store/pin.js';
 import { activePins, checkScope } from './scope.js';
 import { scrub } from '../security/secrets.js';

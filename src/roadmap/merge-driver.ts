@@ -14,7 +14,7 @@ import type { Context } from '../cli/context.js';
 import { itemKind, mergeMaps, HANDOFF_DIR, type TreeFile } from '../store/tree.js';
 import { mergeItem } from './item-merge.js';
 import { readText } from '../store/fs.js';
-import { filesOf, gitRaw, gitText, readObjects, resolveRev, treeBlobs } from '../git/git-plumbing.js';
+import type { Git } from '../git/git.js';
 import { renderTree } from './roadmap-file.js';
 import { openCache } from '../store/cache.js';
 
@@ -23,23 +23,13 @@ interface Sides {
   theirs: string;
 }
 
-async function findSides(ctx: Context): Promise<Sides | null> {
+async function findSides(ctx: Context, git: Git): Promise<Sides | null> {
   const heads = Object.keys(ctx.env).filter((k) => /^GITHEAD_[0-9a-f]{40,64}$/.test(k));
   if (heads.length === 1) {
     const theirs = heads[0]!.slice('GITHEAD_'.length);
-    const base = (await gitRaw(ctx.root, ['merge-base', 'HEAD', theirs])).stdout.toString('utf8').trim();
-    return { theirs, base: base || null };
+    return { theirs, base: await git.mergeBase('HEAD', theirs) };
   }
-  const [done, original] = (
-    await gitText(ctx.root, [
-      'rev-parse',
-      '--path-format=absolute',
-      '--git-path',
-      'rebase-merge/done',
-      '--git-path',
-      'rebase-apply/original-commit',
-    ])
-  ).split('\n');
+  const [done, original] = await git.gitPaths(['rebase-merge/done', 'rebase-apply/original-commit']);
   const lines = ((done && (await readText(done))) ?? '')
     .split('\n')
     .filter((l) => /^\s*(p|pick|r|reword|e|edit|s|squash|f|fixup)\s/.test(l));
@@ -48,14 +38,13 @@ async function findSides(ctx: Context): Promise<Sides | null> {
     /^\s*\w+\s+([0-9a-f]{7,64})\b/.exec(lines.at(-1) ?? '')?.[1] ??
     /^[0-9a-f]{40,64}$/m.exec((original && (await readText(original))) ?? '')?.[0];
   if (!sha) return null;
-  const theirs = await resolveRev(ctx.root, sha);
+  const theirs = await git.resolveCommit(sha);
   if (!theirs) return null;
-  return { theirs, base: await resolveRev(ctx.root, `${theirs}^`) };
+  return { theirs, base: await git.resolveCommit(`${theirs}^`) };
 }
 
 async function textMerge(ctx: Context, base: string, ours: string, theirs: string): Promise<Outcome> {
-  const r = await gitRaw(ctx.root, ['merge-file', '-L', 'ours', '-L', 'base', '-L', 'theirs', ours, base, theirs]);
-  return r.code === 0 ? undefined : 'failure';
+  return (await (await ctx.git()).mergeFile(ours, base, theirs)) ? undefined : 'failure';
 }
 
 /**
@@ -63,7 +52,7 @@ async function textMerge(ctx: Context, base: string, ours: string, theirs: strin
  * driver will write for them (field by field), not from our side alone.
  */
 async function mergeBothChanged(
-  root: string,
+  git: Git,
   files: TreeFile[],
   o: ReadonlyMap<string, string>,
   a: ReadonlyMap<string, string>,
@@ -82,7 +71,7 @@ async function mergeBothChanged(
   const blobs = both.flatMap((f) =>
     [o.get(f.path), a.get(f.path)!, b.get(f.path)!].filter((x): x is string => x !== undefined),
   );
-  const texts = await readObjects(root, blobs);
+  const texts = await git.readObjects(blobs);
   for (const f of both) {
     const base = o.get(f.path);
     const merged = mergeItem(
@@ -128,7 +117,8 @@ export async function run(ctx: Context, args: ArgsOf<'merge-driver'>): Promise<O
     return textMerge(ctx, base, ours, theirs);
   }
   try {
-    const sides = await findSides(ctx);
+    const git = await ctx.git();
+    const sides = await findSides(ctx, git);
     if (!sides) {
       ctx.stderr(
         `handoff: merge driver: cannot tell which commit is being merged; merging ${roadmap} as text ('handoff roadmap' regenerates it after)`,
@@ -136,13 +126,13 @@ export async function run(ctx: Context, args: ArgsOf<'merge-driver'>): Promise<O
       return await textMerge(ctx, base, ours, theirs);
     }
     const [o, a, b] = await Promise.all([
-      treeBlobs(ctx.root, sides.base, HANDOFF_DIR),
-      treeBlobs(ctx.root, 'HEAD', HANDOFF_DIR),
-      treeBlobs(ctx.root, sides.theirs, HANDOFF_DIR),
+      git.treeBlobs(sides.base, HANDOFF_DIR),
+      git.treeBlobs('HEAD', HANDOFF_DIR),
+      git.treeBlobs(sides.theirs, HANDOFF_DIR),
     ]);
     const opened = await openCache(ctx.cacheFile);
-    const { files } = await filesOf(ctx.root, mergeMaps(o, a, b), opened.cache);
-    await mergeBothChanged(ctx.root, files, o, a, b);
+    const { files } = await git.filesOf(mergeMaps(o, a, b), opened.cache);
+    await mergeBothChanged(git, files, o, a, b);
     const { content } = await renderTree(files, roadmap, opened);
     await fs.writeFile(ours, content);
     ctx.stderr(`handoff: regenerated ${roadmap} for the merge instead of merging its text`);

@@ -7,7 +7,7 @@ import type { OpenCache } from '../store/cache.js';
 import { parseFiles, readTree } from '../store/reader.js';
 import { readTemplate } from '../store/templates.js';
 import { assertPlainFileInside } from '../security/guard.js';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import type { Context } from '../cli/context.js';
 
 /** In the first line of every roadmap the template renders. */

@@ -3,7 +3,7 @@ import { activePins } from '../pins/scope.js';
 import type { ArgsOf, Outcome } from '../cli/spec.js';
 import type { Context } from '../cli/context.js';
 import { unifiedDiff } from './text-diff.js';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
 import { readRoadmap, renderWorkTree, writeRoadmap } from './roadmap-file.js';
 import { warnProblems } from '../store/store.js';

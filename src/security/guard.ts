@@ -3,7 +3,7 @@
 // location must still be inside the work tree; symbolic-link files inside are skipped.
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 
 // Synchronous, as every read on the paths a session start takes (store/fs.ts says why).
 async function real(p: string): Promise<string | undefined> {

@@ -8,17 +8,21 @@
 // (after a commit: the prompt and the part that says what happened since). Nothing with
 // a secret in it is remembered, and a different tool build (other patterns) starts with
 // nothing remembered.
-import { openCache } from '../store/cache.js';
 import type { Scrubbed } from './secrets.js';
 import { mapStrings } from './strings.js';
+
+/** Where the clean strings are kept: the one cache's `clean` record (store/cache.ts), opened by the caller. */
+export interface Remembered {
+  clean: { has(text: string): boolean; add(text: string): void };
+  save: () => Promise<void>;
+}
 
 /** scrub() of each value, skipping the strings found clean before. */
 export async function scrubRemembered<T extends readonly unknown[]>(
   values: T,
-  cacheFile: string | null,
+  { clean, save }: Remembered,
 ): Promise<{ [K in keyof T]: Scrubbed<T[K]> }> {
   type Result = { [K in keyof T]: Scrubbed<T[K]> };
-  const { clean, save } = await openCache(cacheFile);
   let unseen = false;
   mapStrings(values, (text) => {
     if (!clean.has(text)) unseen = true;

@@ -14,7 +14,7 @@
 // an answer. What a session start reads is store/open-index.ts's.
 import { readFileSync, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
-import { version } from '../cli/version.js';
+import { version } from '../core/version.js';
 import path from 'node:path';
 import { writeDisposable, writeDisposableSync } from './fs.js';
 

@@ -1,7 +1,7 @@
 // .handoff/config.yml: every key optional. Unknown keys are reported, not fatal, so a
 // config written by a newer version still works with an older one.
-import { FileFormatError } from '../cli/errors.js';
-import { DEFAULT_LLM, parseLlmConfig, type LlmConfig } from '../model/llm-config.js';
+import { FileFormatError } from '../core/errors.js';
+import { DEFAULT_LLM, parseLlmConfig, type LlmConfig } from './llm-block.js';
 
 export interface Config {
   /** Branch whose merge-base starts a new handoff's file list; auto-detected when unset. */
@@ -10,7 +10,7 @@ export interface Config {
   draft_commits: number;
   /** A wholly untracked directory with more files than this is listed as one entry. */
   untracked_dir_files: number;
-  /** Model drafting (`handoff new --llm`); see llm-config.ts. */
+  /** Model drafting (`handoff new --llm`); see llm-block.ts. */
   llm: LlmConfig;
   /** Percent of the context window above which `handoff meter` recommends a handoff. */
   meter_threshold: number;

@@ -17,7 +17,7 @@ import {
   type ParseOptions,
   type SchemaOptions,
 } from 'yaml';
-import { FileFormatError } from '../cli/errors.js';
+import { FileFormatError } from '../core/errors.js';
 
 const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   schema: 'core',

@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 
 async function writeTemp(target: string, content: string): Promise<string> {
   const temp = path.join(

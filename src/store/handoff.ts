@@ -1,7 +1,7 @@
 // The handoff file: YAML front-matter (facts) + Markdown sections (prose).
 // Parsing keeps the YAML document and the body text, so a read-modify-write changes
 // only the keys the tool sets; unknown keys, comments and sections survive.
-import { FileFormatError } from '../cli/errors.js';
+import { FileFormatError } from '../core/errors.js';
 import {
   frontMatterData,
   joinFrontMatter,

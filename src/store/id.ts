@@ -1,7 +1,7 @@
 // Ids are lowercase ULIDs: 48 bits of milliseconds then 80 random bits, in Crockford
 // base32. Unique without coordination, sorted by creation time as plain strings, and
 // safe as file names everywhere (no case-only differences, no punctuation).
-import { HandoffError, UsageError } from '../cli/errors.js';
+import { HandoffError, UsageError } from '../core/errors.js';
 
 const ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
 const PREFIX_PATTERN = /^[0-9a-hjkmnp-tv-z]+$/;

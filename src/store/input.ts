@@ -1,7 +1,7 @@
 // Text the user hands us as a file or on stdin: kept byte for byte, and refused (not
 // mangled) when it is not UTF-8.
 import { readFile } from 'node:fs/promises';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

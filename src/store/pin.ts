@@ -1,7 +1,7 @@
 // A pin: one user constraint, stored byte for byte after the front-matter. The text is
 // never rewritten; retiring a pin changes front-matter only, and a changed constraint
 // is a new pin that names the old one in `supersedes`.
-import { FileFormatError, HandoffError } from '../cli/errors.js';
+import { FileFormatError, HandoffError } from '../core/errors.js';
 import {
   frontMatterData,
   joinFrontMatter,

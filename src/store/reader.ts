@@ -8,7 +8,7 @@
 import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import { splitFrontMatter } from './split.js';
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { RunContext } from '../core/context.js';
 import { openCache, type OpenCache } from './cache.js';
 import {
   HANDOFFS_PREFIX,
@@ -148,7 +148,9 @@ export async function parseFiles(files: readonly TreeFile[], opened: OpenCache):
 }
 
 /** The working tree's .handoff/, parsed through the cache in the git directory, and the item files it read. */
-export async function readTree(ctx: Pick<Context, 'root' | 'cacheFile'>): Promise<{ tree: Tree; files: TreeFile[] }> {
+export async function readTree(
+  ctx: Pick<RunContext, 'root' | 'cacheFile'>,
+): Promise<{ tree: Tree; files: TreeFile[] }> {
   const opened = await openCache(ctx.cacheFile);
   const files = await readWorkTree(ctx.root, opened.cache);
   return { tree: await parseFiles(files, opened), files };

@@ -1,6 +1,6 @@
 // Splitting a file into its front-matter and its body, without the YAML library: readers
 // that only need a body (a closed handoff's, read when asked) do not load it.
-import { FileFormatError } from '../cli/errors.js';
+import { FileFormatError } from '../core/errors.js';
 
 const MAX_FRONT_MATTER_BYTES = 1_000_000;
 

@@ -1,7 +1,7 @@
 // The lookups and writes the commands make on .handoff/, over the one reader (reader.ts).
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
-import { HandoffError } from '../cli/errors.js';
+import type { RunContext } from '../core/context.js';
+import { HandoffError } from '../core/errors.js';
 import type { Handoff } from './handoff.js';
 import { datedFolder, resolveId } from './id.js';
 import { mkdir } from 'node:fs/promises';
@@ -19,13 +19,13 @@ export interface Loaded<T> {
   problems: Problem[];
 }
 
-export const handoffsDir = (ctx: Context) => path.join(ctx.dir, 'handoffs');
-export const pinsDir = (ctx: Context) => path.join(ctx.dir, 'pins');
+export const handoffsDir = (ctx: RunContext) => path.join(ctx.dir, 'handoffs');
+export const pinsDir = (ctx: RunContext) => path.join(ctx.dir, 'pins');
 
 /** The tree as this run last read it: the loaders share one read until a write here. */
-const read = new WeakMap<Context, Promise<Tree>>();
+const read = new WeakMap<RunContext, Promise<Tree>>();
 
-function tree(ctx: Context): Promise<Tree> {
+function tree(ctx: RunContext): Promise<Tree> {
   let t = read.get(ctx);
   if (!t) read.set(ctx, (t = readTree(ctx).then((r) => r.tree)));
   return t;
@@ -36,9 +36,9 @@ function of(tree: Tree, kind: ItemKind): Problem[] {
 }
 
 /** What a session start reads (open-index.ts): the pins, the open handoffs and unreadable files, not the history. */
-const opened = new WeakMap<Context, Promise<Tree>>();
+const opened = new WeakMap<RunContext, Promise<Tree>>();
 
-export function loadOpen(ctx: Context): Promise<Tree> {
+export function loadOpen(ctx: RunContext): Promise<Tree> {
   const full = read.get(ctx);
   if (full) return full.then(openPart);
   let t = opened.get(ctx);
@@ -51,20 +51,20 @@ function openPart(t: Tree): Tree {
 }
 
 /** Every handoff, oldest first (ids are times), as read through the cache: no YAML document, see reread. */
-export async function loadHandoffs(ctx: Context): Promise<Loaded<Handoff>> {
+export async function loadHandoffs(ctx: RunContext): Promise<Loaded<Handoff>> {
   const t = await tree(ctx);
   return { items: t.handoffs, problems: of(t, 'handoff') };
 }
 
 /** Every pin, as the open index keeps them (open-index.ts): no handoff is read for them. */
-export async function loadPins(ctx: Context): Promise<Loaded<Pin>> {
+export async function loadPins(ctx: RunContext): Promise<Loaded<Pin>> {
   const t = await loadOpen(ctx);
   return { items: t.pins, problems: of(t, 'pin') };
 }
 
 /** The handoff that `new`, `resume`, `done` and the hooks continue: the newest open one on the branch. */
 export async function findOpenOnBranch(
-  ctx: Context,
+  ctx: RunContext,
   branch: string | null,
 ): Promise<{ found?: Handoff; problems: Problem[] }> {
   const t = await loadOpen(ctx);
@@ -79,7 +79,7 @@ export async function findOpenOnBranch(
  * order survive: the one file they edit is read again and parsed in full, never taken
  * from the cache.
  */
-export async function reread<T extends Handoff | Pin>(ctx: Context, item: T): Promise<T> {
+export async function reread<T extends Handoff | Pin>(ctx: RunContext, item: T): Promise<T> {
   const full = path.resolve(ctx.root, item.file);
   if (await isSymlink(full)) throw new HandoffError(`${item.file}: ${SYMLINK_REFUSED}`);
   const text = (await readText(full)) ?? '';
@@ -88,7 +88,7 @@ export async function reread<T extends Handoff | Pin>(ctx: Context, item: T): Pr
 }
 
 /** Prints each problem as a warning; returns whether there were any. */
-export function warnProblems(ctx: Context, problems: readonly Problem[]): boolean {
+export function warnProblems(ctx: RunContext, problems: readonly Problem[]): boolean {
   for (const p of problems) ctx.stderr(`handoff: warning: skipped ${p.file}: ${p.message}`);
   return problems.length > 0;
 }
@@ -116,7 +116,7 @@ function findById<T extends { meta: { id: string } }>(
 
 /** findById, and an id of the other kind (a pin given to `show`) is named for what it is. */
 export async function findItem<T extends { meta: { id: string } }>(
-  ctx: Context,
+  ctx: RunContext,
   items: readonly T[],
   query: string,
   kind: ItemKind,
@@ -137,7 +137,7 @@ export async function findItem<T extends { meta: { id: string } }>(
   }
 }
 
-export async function createItem(ctx: Context, dir: string, id: string, content: string): Promise<string> {
+export async function createItem(ctx: RunContext, dir: string, id: string, content: string): Promise<string> {
   await assertInside(ctx.root, dir, ctx.rel(dir));
   const file = path.join(dir, `${id}.md`);
   await sweep(ctx, dir);
@@ -150,12 +150,12 @@ export async function createItem(ctx: Context, dir: string, id: string, content:
  * A new handoff goes into its dated folder (tree.ts says why), created one level at a
  * time so that no level is ever a link that leads out of the repository.
  */
-export async function createHandoff(ctx: Context, id: string, content: string): Promise<string> {
+export async function createHandoff(ctx: RunContext, id: string, content: string): Promise<string> {
   return createItem(ctx, await datedDir(ctx, id), id, content);
 }
 
 /** The dated folder of a handoff, made if missing, one level at a time, never through a link that leads out. */
-export async function datedDir(ctx: Context, id: string): Promise<string> {
+export async function datedDir(ctx: RunContext, id: string): Promise<string> {
   let dir = handoffsDir(ctx);
   for (const part of ['', ...datedFolder(id).split('/')]) {
     dir = path.join(dir, part);
@@ -165,7 +165,7 @@ export async function datedDir(ctx: Context, id: string): Promise<string> {
   return dir;
 }
 
-export async function rewriteItem(ctx: Context, relFile: string, content: string): Promise<void> {
+export async function rewriteItem(ctx: RunContext, relFile: string, content: string): Promise<void> {
   const file = path.resolve(ctx.root, relFile);
   await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
   await sweep(ctx, path.dirname(file));
@@ -177,7 +177,7 @@ export async function rewriteItem(ctx: Context, relFile: string, content: string
  * The next read sees the write; and the file goes into the cache now, while the parsers
  * are loaded, so the next run (a session start right after \`new\`) finds every file there.
  */
-async function written(ctx: Context, file: string, content: string): Promise<void> {
+async function written(ctx: RunContext, file: string, content: string): Promise<void> {
   read.delete(ctx);
   opened.delete(ctx);
   await parseFiles([{ path: ctx.rel(file), text: content }], await openCache(ctx.cacheFile));
@@ -186,7 +186,7 @@ async function written(ctx: Context, file: string, content: string): Promise<voi
 }
 
 /** Writers clean up after writers that were killed, and say so. */
-async function sweep(ctx: Context, dir: string): Promise<void> {
+async function sweep(ctx: RunContext, dir: string): Promise<void> {
   const removed = await sweepTemps(dir);
   if (removed > 0)
     ctx.stderr(

@@ -3,7 +3,7 @@
 // The roadmap, the pre-commit hook, the merge driver and `handoff check` all read
 // through here, so the same files give the same result whatever their source.
 import { createHash } from 'node:crypto';
-import { FileFormatError, HandoffError } from '../cli/errors.js';
+import { FileFormatError, HandoffError } from '../core/errors.js';
 import type { Handoff, HandoffMeta } from './handoff.js';
 import { parseBody, type Body } from './markdown.js';
 import type { Pin, PinMeta } from './pin.js';

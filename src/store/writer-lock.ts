@@ -5,8 +5,8 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
-import { HandoffError } from '../cli/errors.js';
+import type { RunContext } from '../core/context.js';
+import { HandoffError } from '../core/errors.js';
 import { alive } from './fs.js';
 
 /** Long enough for a queue of writers on a loaded machine; a held lock names its holder. */
@@ -21,7 +21,7 @@ function stale(text: string, ageMs: number): boolean {
   return ageMs > STALE_MS;
 }
 
-export async function withWriterLock<T>(ctx: Context, what: string, work: () => Promise<T>): Promise<T> {
+export async function withWriterLock<T>(ctx: RunContext, what: string, work: () => Promise<T>): Promise<T> {
   if (!ctx.cacheFile) return work(); // no git directory: nothing to share a lock with
   const file = path.join(path.dirname(ctx.cacheFile), 'handoff.lock');
   const started = Date.now();

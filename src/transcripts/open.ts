@@ -1,6 +1,6 @@
 // Opens one transcript: detects its format from its content and streams its events.
 import path from 'node:path';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import { detectFormat, FORMAT_NAMES } from './detect.js';
 import { newStats, type Agent, type ReadStats, type TranscriptEvent } from './events.js';
 import { fileInfo, readHead, readLines } from './lines.js';

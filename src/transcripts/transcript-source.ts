@@ -2,7 +2,7 @@
 // by `new`, `meter` and `sessions`. Every automatic choice prints one line saying so.
 import path from 'node:path';
 import type { Context } from '../cli/context.js';
-import { HandoffError } from '../cli/errors.js';
+import { HandoffError } from '../core/errors.js';
 import { homeShort } from '../cli/output.js';
 import { Extractor, withinBudget, type Extraction } from './extract.js';
 import type { FileChange } from '../store/handoff.js';

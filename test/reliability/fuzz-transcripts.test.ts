@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HandoffError } from '../../src/cli/errors.js';
+import { HandoffError } from '../../src/core/errors.js';
 import { detectFormat } from '../../src/transcripts/detect.js';
 import { newStats } from '../../src/transcripts/events.js';
 import { READERS } from '../../src/transcripts/readers.js';

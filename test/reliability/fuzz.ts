@@ -4,7 +4,7 @@
 // HandoffError (the one-line error a user sees); anything else is a bug.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { HandoffError } from '../../src/cli/errors.js';
+import { HandoffError } from '../../src/core/errors.js';
 import { configFrom } from '../../src/store/config.js';
 import { frontMatterData, parseFrontMatter, parseYamlFile, splitFrontMatter } from '../../src/store/frontmatter.js';
 import { parseHandoff, serializeHandoff } from '../../src/store/handoff.js';
