@@ -87,7 +87,7 @@ describe('the cache', () => {
       expect(goals(repo)).toEqual(['the real goal']);
       expect(ok(repo, ['resume']).stdout).toContain('the real goal');
     }
-    expect(JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-items.json'), 'utf8')).items).toBeDefined();
+    expect(JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-items.json'), 'utf8')).keys).toBeDefined();
     expect(caches(repo)).toEqual(['handoff-cache.json']);
   });
 });

@@ -122,7 +122,7 @@ describe('the parse cache', () => {
     writeFileSync(cacheFile, '{not json');
     const r = repo.handoff(['roadmap', '--check']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).items).toBeDefined();
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).keys).toBeDefined();
   });
 });
 

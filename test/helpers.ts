@@ -113,17 +113,18 @@ export function normalise(text: string): string {
 /**
  * The entries of a folder, names not starting with `.`, sorted; handoffs' dated folders
  * (`YYYY-MM/DD/`) are looked into, so a handoff is `YYYY-MM/DD/<id>.md` under .handoff/handoffs.
+ * With `dots`, temp files (`.name.tmp`) are listed too.
  */
-export function listFiles(folder: string): string[] {
+export function listFiles(folder: string, { dots = false } = {}): string[] {
   const DATED = /^\d{4}-\d{2}$/;
   try {
     return readdirSync(folder)
-      .filter((n) => !n.startsWith('.'))
+      .filter((n) => dots || !n.startsWith('.'))
       .flatMap((n) =>
         DATED.test(n)
           ? readdirSync(path.join(folder, n)).flatMap((d) =>
               readdirSync(path.join(folder, n, d))
-                .filter((f) => !f.startsWith('.'))
+                .filter((f) => dots || !f.startsWith('.'))
                 .map((f) => `${n}/${d}/${f}`),
             )
           : [n],

@@ -108,7 +108,7 @@ describe('the open index', () => {
     expect(resume(repo)).toContain('goal two');
     expect(repo.handoff(['list']).code).toBe(0);
     const items = Object.keys(
-      (JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-items.json'), 'utf8')) as { items: object }).items,
+      (JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-items.json'), 'utf8')) as { keys: object }).keys,
     );
     const mine = items.filter((k) => k.startsWith(`${file}\0`));
     // The work tree's entry (its stat data, or its text while that is too new) and the index's (blob id), one each.

@@ -77,7 +77,37 @@ export const ITEMS_FILE = 'handoff-items.json';
 
 function readItems(file: string | null): Record<string, CachedItem> {
   const data = file ? readJson(file) : undefined;
-  return data && isRecord(data.items) ? (data.items as Record<string, CachedItem>) : {};
+  if (!data || !isRecord(data.keys) || !Array.isArray(data.values)) return {};
+  const values = data.values as CachedItem[];
+  const items: Record<string, CachedItem> = {};
+  for (const [key, i] of Object.entries(data.keys)) if (typeof i === 'number' && values[i]) items[key] = values[i];
+  return items;
+}
+
+/**
+ * Items as stored: each distinct parse result once, and every key its index. A file's
+ * work-tree entry (stat data) and its index entry (blob id) parse to the same thing, and a
+ * year of handoffs is tens of thousands of both.
+ */
+function storedItems(kept: ReadonlyMap<string, CachedItem>): { keys: Record<string, number>; values: CachedItem[] } {
+  const index = new Map<CachedItem, number>();
+  const byText = new Map<string, number>();
+  const values: CachedItem[] = [];
+  const keys: Record<string, number> = {};
+  for (const [key, item] of kept) {
+    let i = index.get(item);
+    if (i === undefined) {
+      const text = JSON.stringify(item);
+      i = byText.get(text);
+      if (i === undefined) {
+        i = values.push(item) - 1;
+        byText.set(text, i);
+      }
+      index.set(item, i);
+    }
+    keys[key] = i;
+  }
+  return { keys, values };
 }
 
 /**
@@ -138,7 +168,7 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
 function open(file: string | null, stored: Stored = { clean: [], answers: {} }): OpenCache {
   const itemsFile = file && path.join(path.dirname(file), ITEMS_FILE);
   let items: Record<string, CachedItem> | undefined;
-  const storedItems = () => (items ??= readItems(itemsFile));
+  const loaded = () => (items ??= readItems(itemsFile));
   const used = new Map<string, CachedItem>();
   let itemsChanged = false;
   let changed = false;
@@ -155,18 +185,15 @@ function open(file: string | null, stored: Stored = { clean: [], answers: {} }):
   const flushItems = () => {
     if (!itemsFile || !itemsChanged) return;
     itemsChanged = false;
-    const all = storedItems();
+    const all = loaded();
     const kept = keptItems(all, used);
     if (kept.size === Object.keys(all).length && [...kept.keys()].every((k) => Object.hasOwn(all, k))) return;
-    writeDisposableSync(
-      itemsFile,
-      JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(kept) }),
-    );
+    writeDisposableSync(itemsFile, JSON.stringify({ format: FORMAT, version: toolVersion(), ...storedItems(kept) }));
   };
   return {
     cache: {
       get(key) {
-        const all = storedItems();
+        const all = loaded();
         const item = used.get(key) ?? (Object.hasOwn(all, key) ? all[key] : undefined);
         if (item && !used.has(key)) used.set(key, item);
         itemsChanged = true;

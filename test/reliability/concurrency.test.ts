@@ -29,7 +29,7 @@ describe('concurrent writers', () => {
 
       const handoffDir = path.join(repo.dir, '.handoff/handoffs');
       const pinDir = path.join(repo.dir, '.handoff/pins');
-      const handoffFiles = listFiles(handoffDir);
+      const handoffFiles = listFiles(handoffDir, { dots: true });
       const pinFiles = readdirSync(pinDir);
       // No temp files left behind, no extra or missing files.
       expect(handoffFiles.filter((f) => !f.endsWith('.md') || f.startsWith('.'))).toEqual([]);
