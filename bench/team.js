@@ -18,6 +18,7 @@
 //                (default: <os temp>/handoff-team-bench); delete it to generate afresh
 //   --repo-size  also the repository's size after `git gc` and a clone's time, with and without .handoff/
 //   --big        also the session start in a code repository of 100,000 files (1,000 handoffs) against `git status`
+//   --skip-table only what --repo-size and --big print
 //
 // Generating uses `git fast-import` (no CLI run per handoff), seeded, so every run builds
 // the same repositories. Run it with the node the figures are for (Node 24 for users).
@@ -38,6 +39,7 @@ const { values: opts } = parseArgs({
     scratch: { type: 'string', default: path.join(os.tmpdir(), 'handoff-team-bench') },
     'repo-size': { type: 'boolean', default: false },
     big: { type: 'boolean', default: false },
+    'skip-table': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -389,7 +391,7 @@ console.log(
   `${path.relative(process.cwd(), BIN) || BIN}, layout ${LAYOUT}, node ${process.version}, ${os.cpus().length} cores, median of ${ROUNDS} interleaved rounds, seed ${SEED}`,
 );
 const rows = [];
-for (const n of SIZES) {
+for (const n of opts['skip-table'] ? [] : SIZES) {
   const dir = repository(n, LAYOUT);
   const m = measure(dir);
   rows.push([n, m]);
@@ -408,7 +410,8 @@ for (const n of SIZES) {
       .join(' | ')} |`,
   );
 }
-console.log(`node -e 0: ${rows.map(([n, m]) => `${m['node -e 0'].toFixed(1)} ms at ${n}`).join(', ')}`);
+if (rows.length > 0)
+  console.log(`node -e 0: ${rows.map(([n, m]) => `${m['node -e 0'].toFixed(1)} ms at ${n}`).join(', ')}`);
 
 if (opts['repo-size']) {
   console.log(
