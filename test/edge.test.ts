@@ -2,7 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listFiles, makeRepo, runHandoff, tempDir } from './helpers.js';
+import { itemFiles, listFiles, makeRepo, runHandoff, tempDir } from './helpers.js';
 
 const idOf = (out: string) => out.match(/([0-9a-z]{26})/)![1]!;
 
@@ -293,13 +293,12 @@ describe('the parse cache in the git directory', () => {
     const repo = makeRepo();
     const file = repo.handoff(['new', 'original goal']).stdout.trim();
     expect(repo.handoff(['list']).stdout).toContain('original goal');
-    const cache = path.join(repo.dir, '.git', 'handoff-items.json');
-    expect(existsSync(cache)).toBe(true);
+    expect(itemFiles(repo.dir).length).toBeGreaterThan(0);
     // Same size, different text: the modification time alone must invalidate the entry.
     writeFileSync(path.join(repo.dir, file), repo.read(file).replace('original goal', 'editted! goal'));
     expect(repo.handoff(['list']).stdout).toContain('editted! goal');
-    writeFileSync(cache, '{not json');
-    writeFileSync(path.join(repo.dir, '.git', 'handoff-open.json'), '{not json');
+    for (const f of [...itemFiles(repo.dir), path.join(repo.dir, '.git', 'handoff-open.json')])
+      writeFileSync(f, '{not json');
     expect(repo.handoff(['list']).stdout).toContain('editted! goal');
     expect(repo.handoff(['resume']).stdout).toContain('editted! goal');
     expect(repo.git('status', '--porcelain', '--ignored')).not.toContain('handoff-');

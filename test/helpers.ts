@@ -137,3 +137,17 @@ export function listFiles(folder: string, { dots = false } = {}): string[] {
 
 /** Where `handoff new` writes the handoff with this id. */
 export const handoffFile = (id: string) => `.handoff/handoffs/${datedFolder(id)}/${id}.md`;
+
+/** The parse cache's files in a repository's git directory (one per .handoff/ folder). */
+export function itemFiles(dir: string): string[] {
+  const items = path.join(dir, '.git', 'handoff-items');
+  try {
+    return readdirSync(items).map((n) => path.join(items, n));
+  } catch {
+    return [];
+  }
+}
+
+/** Every key in the parse cache. */
+export const itemKeys = (dir: string): string[] =>
+  itemFiles(dir).flatMap((f) => Object.keys((JSON.parse(readFileSync(f, 'utf8')) as { keys: object }).keys));

@@ -4,7 +4,7 @@ import { readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'no
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plainlyClosed } from '../src/store/open-index.js';
-import { handoffFile, makeRepo, type Repo } from './helpers.js';
+import { handoffFile, itemKeys, makeRepo, type Repo } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 
 const resume = (repo: Repo) => {
@@ -107,9 +107,7 @@ describe('the open index', () => {
     expect(open.files[file]?.item.meta.goal).toBe('goal two');
     expect(resume(repo)).toContain('goal two');
     expect(repo.handoff(['list']).code).toBe(0);
-    const items = Object.keys(
-      (JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-items.json'), 'utf8')) as { keys: object }).keys,
-    );
+    const items = itemKeys(repo.dir);
     const mine = items.filter((k) => k.startsWith(`${file}\0`));
     // The work tree's entry (its stat data, or its text while that is too new) and the index's (blob id), one each.
     const kind = (k: string) => (/^[0-9a-f]{40}$/.test(k.slice(file.length + 1)) ? 'index' : 'work tree');

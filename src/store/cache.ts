@@ -4,7 +4,7 @@
 // stat data (ctime, mtime, size, inode, as git's index keeps them; reader.ts), or a staged
 // or committed file's blob id, or, for a file too new for its stat data to vouch for it,
 // its whole text. A different tool build starts afresh. The parsed items live in their own
-// file (`handoff-items.json`), read only by a command that parses files, and written once,
+// files (`handoff-items/`, one per .handoff/ folder), read only by a command that parses files, and written once,
 // when the command is over, keeping the entries of other kinds that other commands (the
 // pre-commit hook, a merge) wrote. A closed handoff's body is not kept (tree.ts), so the
 // file stays a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: the
@@ -12,7 +12,7 @@
 // answers about pairs of commits (resume/history.ts), keyed by the two commit ids. Any
 // failure to read or write either is ignored: the cache only saves time, it never decides
 // an answer. What a session start reads is store/open-index.ts's.
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import path from 'node:path';
@@ -72,8 +72,18 @@ function readJson(file: string): Record<string, unknown> | undefined {
   return undefined;
 }
 
-/** The parsed items, in their own file beside the cache: only a command that parses .handoff/ files reads it. */
-export const ITEMS_FILE = 'handoff-items.json';
+/**
+ * The parsed items, in their own folder beside the cache, one file per .handoff/ folder
+ * (pins, each dated folder of handoffs): only a command that parses .handoff/ files reads
+ * them, and a command that writes one handoff rewrites one small file, not every entry.
+ */
+export const ITEMS_DIR = 'handoff-items';
+
+/** The file of the folder a key's path is in: `.handoff/handoffs/2026-11/24` -> `_handoff_handoffs_2026-11_24`. */
+function shardOf(key: string): string {
+  const p = key.slice(0, key.indexOf('\0'));
+  return p.slice(0, Math.max(0, p.lastIndexOf('/'))).replace(/[^A-Za-z0-9-]/g, '_') || '_';
+}
 
 function readItems(file: string | null): Record<string, CachedItem> {
   const data = file ? readJson(file) : undefined;
@@ -116,18 +126,18 @@ function storedItems(kept: ReadonlyMap<string, CachedItem>): { keys: Record<stri
  * or committed one by its blob id; per path, an entry of the kind the run used replaces
  * the stored one, and a run that read the whole work tree drops the paths no longer there.
  */
-function keptItems(stored: Record<string, CachedItem>, used: ReadonlyMap<string, CachedItem>): Map<string, CachedItem> {
-  const kind = (key: string) => {
-    const rest = key.slice(key.indexOf('\0') + 1);
-    return rest.startsWith('s') ? 'stat' : rest.startsWith('\0') ? 'text' : 'blob';
-  };
+const kind = (key: string) => {
+  const rest = key.slice(key.indexOf('\0') + 1);
+  return rest.startsWith('s') ? 'stat' : rest.startsWith('\0') ? 'text' : 'blob';
+};
+
+function keptItems(
+  stored: Record<string, CachedItem>,
+  used: ReadonlyMap<string, CachedItem>,
+  walked: boolean,
+): Map<string, CachedItem> {
   const usedPaths = new Set<string>();
-  let walked = false;
-  for (const key of used.keys()) {
-    const k = kind(key);
-    usedPaths.add(`${k}\0${key.slice(0, key.indexOf('\0'))}`);
-    if (k === 'stat') walked = true;
-  }
+  for (const key of used.keys()) usedPaths.add(`${kind(key)}\0${key.slice(0, key.indexOf('\0'))}`);
   const out = new Map(used);
   for (const [key, item] of Object.entries(stored)) {
     if (out.has(key)) continue;
@@ -166,10 +176,21 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
 }
 
 function open(file: string | null, stored: Stored = { clean: [], answers: {} }): OpenCache {
-  const itemsFile = file && path.join(path.dirname(file), ITEMS_FILE);
-  let items: Record<string, CachedItem> | undefined;
-  const loaded = () => (items ??= readItems(itemsFile));
-  const used = new Map<string, CachedItem>();
+  const itemsDir = file && path.join(path.dirname(file), ITEMS_DIR);
+  const shards = new Map<string, Record<string, CachedItem>>();
+  const used = new Map<string, Map<string, CachedItem>>();
+  const shard = (name: string) => {
+    let s = shards.get(name);
+    if (!s) shards.set(name, (s = readItems(itemsDir && path.join(itemsDir, `${name}.json`))));
+    return s;
+  };
+  const usedIn = (name: string) => {
+    let u = used.get(name);
+    if (!u) used.set(name, (u = new Map()));
+    return u;
+  };
+  // A run that looked up a work-tree file by its stat data read the whole work tree (reader.ts).
+  let walked = false;
   let itemsChanged = false;
   let changed = false;
   const clean = keptFirst(
@@ -183,31 +204,45 @@ function open(file: string | null, stored: Stored = { clean: [], answers: {} }):
   // The items are written once, when the command is over (not at each write of `new`): at
   // tens of thousands of handoffs, that file is the largest thing a command writes.
   const flushItems = () => {
-    if (!itemsFile || !itemsChanged) return;
+    if (!itemsDir || !itemsChanged) return;
     itemsChanged = false;
-    const all = loaded();
-    const kept = keptItems(all, used);
-    if (kept.size === Object.keys(all).length && [...kept.keys()].every((k) => Object.hasOwn(all, k))) return;
-    writeDisposableSync(itemsFile, JSON.stringify({ format: FORMAT, version: toolVersion(), ...storedItems(kept) }));
+    for (const [name, all] of shards) {
+      const kept = keptItems(all, used.get(name) ?? new Map(), walked);
+      if (kept.size === Object.keys(all).length && [...kept.keys()].every((k) => Object.hasOwn(all, k))) continue;
+      try {
+        mkdirSync(itemsDir, { recursive: true });
+      } catch {
+        return; // a read-only git directory: the cache only saves time
+      }
+      writeDisposableSync(
+        path.join(itemsDir, `${name}.json`),
+        JSON.stringify({ format: FORMAT, version: toolVersion(), ...storedItems(kept) }),
+      );
+    }
   };
   return {
     cache: {
       get(key) {
-        const all = loaded();
-        const item = used.get(key) ?? (Object.hasOwn(all, key) ? all[key] : undefined);
-        if (item && !used.has(key)) used.set(key, item);
+        const name = shardOf(key);
+        const all = shard(name);
+        const u = usedIn(name);
+        const item = u.get(key) ?? (Object.hasOwn(all, key) ? all[key] : undefined);
+        if (item) u.set(key, item);
+        if (kind(key) === 'stat') walked = true;
         itemsChanged = true;
         return item;
       },
       set(key, item) {
-        used.set(key, item);
+        shard(shardOf(key));
+        usedIn(shardOf(key)).set(key, item);
+        if (kind(key) === 'stat') walked = true;
         itemsChanged = true;
       },
     },
     clean: { has: (text) => clean.get(text) !== undefined, add: (text) => clean.set(text, true) },
     answers: { get: answers.get, set: answers.set },
     save: () => {
-      if (itemsChanged && !flushing && itemsFile) {
+      if (itemsChanged && !flushing && itemsDir) {
         flushing = true;
         process.once('beforeExit', flushItems);
       }
