@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { internals } from './internals.js';
 
-const [{ countTokens }] = await internals('transcripts/tokens.ts');
+const [{ estimateTokens }] = await internals('transcripts/tokens.ts');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(here, '../bin/handoff.js');
@@ -199,8 +199,8 @@ async function chain(hops, steady = false) {
     kept,
     stale,
     duplicates,
-    tokens: await countTokens(prompt),
-    liveTokens: await countTokens(live.map((f) => f[2]).join('\n')),
+    tokens: estimateTokens(prompt),
+    liveTokens: estimateTokens(live.map((f) => f[2]).join('\n')),
   };
 }
 

@@ -2,7 +2,7 @@
 // dist/ holds one bundle with no module per source file, so this builds the modules a
 // benchmark names into bench/.build/ (flat, one folder below the package root like
 // dist/'s files, so templates and package.json resolve the same way) and imports them.
-//   const [{ countTokens }] = await internals('transcripts/tokens.ts');
+//   const [{ estimateTokens }] = await internals('transcripts/tokens.ts');
 import path from 'node:path';
 import { bundle } from '../scripts/bundle.js';
 

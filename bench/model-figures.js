@@ -3,7 +3,7 @@
 // resulting resume prompt, the Codex-style comparison (last 20,000 tokens of user
 // messages plus a summary), and the time spent outside the HTTP wait.
 // Usage: npm run build && node bench/model-figures.js [fixtures-dir] [name-filter]
-// (With a filter naming one fixture, its line is a cold run: imports and the tokenizer included.)
+// (With a filter naming one fixture, its line is a cold run: imports included.)
 // Transcripts go through the real readers and extraction; the model is a local server
 // answering a fixed reply at once, so only our own time counts.
 import { readdirSync, statSync } from 'node:fs';
@@ -26,7 +26,7 @@ async function read(file) {
 const [
   { draftWithModel },
   { DEFAULT_LLM },
-  { loadTokenCounter },
+  { estimateTokens },
   { serializeHandoff, parseHandoff },
   { resumeParts, renderResume },
   { readTemplate },
@@ -45,9 +45,7 @@ const [
   'model/transcript-model.ts',
 );
 const filter = process.argv[3] ?? '';
-const t0 = performance.now();
-const count = await loadTokenCounter();
-const tokenizerMs = performance.now() - t0;
+const count = estimateTokens;
 const item = (text) => ({ text, why: '', files: [], quotes: [], commands_passed: [] });
 const reply = JSON.stringify({
   completed: [item('Finished the first part')],
@@ -149,4 +147,3 @@ for (const file of files.sort((a, b) => statSync(a).size - statSync(b).size)) {
   );
 }
 server.close();
-console.log(`tokenizer load: ${Math.round(tokenizerMs)} ms (once per process, before the first line)`);

@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { internals } from './internals.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(here, '../bin/handoff.js');
@@ -195,9 +196,8 @@ rmSync(file);
 
 // Per real fixture: tokens of the draft against tokens of the transcript.
 try {
-  const { countTokens } = await import('gpt-tokenizer');
-  const count = (t) => countTokens(t, { disallowedSpecial: new Set() });
-  console.log('\nfixture: transcript tokens -> draft tokens');
+  const [{ estimateTokens: count }] = await internals('transcripts/tokens.ts');
+  console.log('\nfixture: transcript tokens -> draft tokens (estimated, src/transcripts/tokens.ts)');
   for (const agent of readdirSync(values.fixtures).sort()) {
     const dir = path.join(values.fixtures, agent);
     if (!statSync(dir).isDirectory()) continue;

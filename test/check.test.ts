@@ -153,7 +153,11 @@ describe('handoff check', () => {
     );
     const md = readFileSync(summary, 'utf8');
     expect(md).toContain('| added | open | feature goal |');
-    expect(md).toMatch(/\d+ chars \(~\d+ tokens\)/);
+    const size = /([\d,]+) chars \(~([\d,]+) tokens\)/.exec(md);
+    const [chars, tokens] = [Number(size?.[1]?.replace(/,/g, '')), Number(size?.[2]?.replace(/,/g, ''))];
+    // An estimate of o200k tokens: English prose and Markdown run three to five characters a token.
+    expect(tokens).toBeGreaterThan(chars / 6);
+    expect(tokens).toBeLessThan(chars / 2.5);
     expect(md).toContain(`- added \`${id(4).slice(0, 16)}\`: new rule`);
     expect(md).toContain('```mermaid\ngraph TD\n');
   });

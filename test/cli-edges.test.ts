@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../src/cli/spec.js';
+import { COMMANDS } from '../src/command/spec.js';
 import { BIN, gitEnv, makeRepo, tempDir } from './helpers.js';
 
 const MAN = path.resolve(__dirname, '../man');

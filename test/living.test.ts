@@ -1,7 +1,7 @@
 // The pure rules of a chain: items read back from Markdown, decisions superseded by
 // marker or phrasing, and the parent's state reconciled with a new session.
 import { describe, expect, it } from 'vitest';
-import { parseItem, renderItem, itemKey, type Item } from '../src/handoff/items.js';
+import { parseItem, renderItem, itemKey, type Item } from '../src/store/items.js';
 import { assignIds, replacedSubjects, supersede } from '../src/handoff/decisions.js';
 import { carryForward, COMPLETED_KEPT, type Fresh } from '../src/handoff/living.js';
 import { parseBody } from '../src/store/markdown.js';

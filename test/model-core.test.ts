@@ -10,7 +10,7 @@ import type { ModelInput, TranscriptPart } from '../src/model/model-input.js';
 import { buildPrompt } from '../src/model/model-prompt.js';
 import { mergeDraft, verifyAnswer } from '../src/model/model-verify.js';
 import { parseBody } from '../src/store/markdown.js';
-import { loadTokenCounter } from '../src/transcripts/tokens.js';
+import { estimateTokens } from '../src/transcripts/tokens.js';
 import { readTemplate } from '../src/store/templates.js';
 import { apiError, completion, startModelServer, type ModelServer } from './model-server.js';
 
@@ -201,7 +201,7 @@ describe('the llm settings', () => {
 
 describe('what is sent', () => {
   it('keeps recent user messages verbatim, drops the oldest first, and stays within the budget', async () => {
-    const count = await loadTokenCounter();
+    const count = estimateTokens;
     const templates = {
       system: await readTemplate('model-system.md'),
       request: await readTemplate('model-request.md'),
@@ -230,7 +230,7 @@ describe('what is sent', () => {
   });
 
   it('redacts secrets and fences transcript text so it cannot close its block', async () => {
-    const count = await loadTokenCounter();
+    const count = estimateTokens;
     const templates = {
       system: await readTemplate('model-system.md'),
       request: await readTemplate('model-request.md'),
@@ -440,6 +440,35 @@ describe('the model path with a transcript, in-process', () => {
     expect(run.stderr).toMatch(
       /handoff: cannot connect \(.*\); retry 1 of 1 in \d\.\d s\n.*cannot connect .* after 2 attempts; using the deterministic draft$/,
     );
+  });
+
+  it('posts JSON to <base>/chat/completions with the key as a bearer token', async () => {
+    const server = await startModelServer([{ content: JSON.stringify({ ...empty(), next_steps: [item('go on')] }) }]);
+    servers.push(server);
+    const run = await runWith(server, transcript());
+    expect(run.stats.outcome).toBe('model');
+    expect(server.requests.map((r) => [r.method, r.url, r.contentType, r.authorization])).toEqual([
+      ['POST', '/v1/chat/completions', 'application/json', 'Bearer not-needed'],
+    ]);
+    expect(server.requests[0]!.body).toMatchObject({ model: 'test-model', temperature: 0 });
+  });
+
+  it('says what a server answering in plain text or with no body said', async () => {
+    const plain = await startModelServer([{ status: 404, text: 'model "test-model" not found, try pulling it first' }]);
+    servers.push(plain);
+    expect((await runWith(plain, transcript())).stderr).toContain(
+      'the model call failed: HTTP 404: 404 model "test-model" not found, try pulling it first; using the deterministic draft',
+    );
+    const empty403 = await startModelServer([{ status: 403, text: '' }]);
+    servers.push(empty403);
+    expect((await runWith(empty403, transcript())).stderr).toContain(
+      'the model call failed: HTTP 403: 403 status code (no body); using the deterministic draft',
+    );
+    const notJson = await startModelServer([{ status: 200, text: '<html>proxy login</html>' }]);
+    servers.push(notJson);
+    const run = await runWith(notJson, transcript());
+    expect(run.body).toBe(DRAFT);
+    expect(run.stderr).toContain("the server's answer is not JSON: <html>proxy login</html>");
   });
 
   it('falls back to the draft byte for byte when the server is down', async () => {

@@ -10,6 +10,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** A JSON body as sent; default: a completion carrying `content`. */
   body?: unknown;
+  /** A body sent as it is, not as JSON (local servers answer errors in plain text). */
+  text?: string;
   content?: string;
   delayMs?: number;
 }
@@ -20,6 +22,10 @@ export interface Received {
   text: string;
   /** The Authorization header as received (which key, if any, reached this endpoint). */
   authorization: string | undefined;
+  /** Where the request went and how it was sent. */
+  method: string | undefined;
+  url: string | undefined;
+  contentType: string | undefined;
 }
 
 export interface ModelServer {
@@ -60,12 +66,16 @@ export async function startModelServer(
         body,
         text: (body.messages ?? []).map((m: { content: string }) => m.content).join('\n'),
         authorization: req.headers.authorization,
+        method: req.method,
+        url: req.url,
+        contentType: req.headers['content-type'],
       });
       const reply = typeof script === 'function' ? script(n, body) : script[Math.min(n, script.length - 1)]!;
       const send = () => {
         if (res.destroyed) return;
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(JSON.stringify(reply.body ?? completion(reply.content ?? '{}')));
+        const type = reply.text === undefined ? 'application/json' : 'text/plain';
+        res.writeHead(reply.status ?? 200, { 'content-type': type, ...reply.headers });
+        res.end(reply.text ?? JSON.stringify(reply.body ?? completion(reply.content ?? '{}')));
       };
       if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();

@@ -8,6 +8,7 @@ import { openTranscript } from '../src/transcripts/open.js';
 import { foldWal } from '../src/transcripts/wal.js';
 import { encodeWal } from './agents/record.js';
 import { makeRepo } from './helpers.js';
+import { NEEDS_SQLITE, sqlite } from './sqlite.js';
 
 const FIX = path.resolve(__dirname, 'fixtures/transcripts');
 
@@ -36,7 +37,8 @@ const CASES: Array<[string, string, RegExp]> = [
 ];
 
 describe('transcripts recorded from the current releases', () => {
-  it.each(CASES)('%s: no unknown records', async (file, agent) => {
+  it.for(CASES)('%s: no unknown records', async ([file, agent], ctx) => {
+    ctx.skip(agent === 'opencode' && !sqlite, NEEDS_SQLITE);
     const opened = await openTranscript(path.join(FIX, file), file);
     expect(opened.agent).toBe(agent);
     const kinds = new Set<string>();
@@ -45,7 +47,8 @@ describe('transcripts recorded from the current releases', () => {
     for (const k of ['user', 'file-edit', 'shell', 'tool-result']) expect(kinds).toContain(k);
   });
 
-  it.each(CASES)('%s: drafts the todos, the file, the test run and the constraint', (file, agent, todo) => {
+  it.for(CASES)('%s: drafts the todos, the file, the test run and the constraint', ([file, agent, todo], ctx) => {
+    ctx.skip(agent === 'opencode' && !sqlite, NEEDS_SQLITE);
     const repo = makeRepo();
     const r = repo.handoff(['new', 'carry on', '--from', path.join(FIX, file), '--no-edit', '--force']);
     expect(r.code, r.stderr).toBe(0);
@@ -80,7 +83,8 @@ describe('transcripts recorded from the current releases', () => {
 });
 
 describe('OpenCode write-ahead log', () => {
-  it("reads what is only in the WAL, and never writes the user's files", async () => {
+  it("reads what is only in the WAL, and never writes the user's files", async (ctx) => {
+    ctx.skip(!sqlite, NEEDS_SQLITE);
     const db = path.join(FIX, 'opencode/opencode-1.18.33-sum.db');
     const before = [readFileSync(db), readFileSync(`${db}-wal`)];
     expect(before[0]!.length).toBe(4096); // the main file holds nothing yet

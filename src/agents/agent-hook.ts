@@ -5,8 +5,8 @@
 // the command is marked fail-open in spec.ts, so an internal error is a warning on
 // stderr and exit 0: a broken handoff never stops an agent from starting.
 import os from 'node:os';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { addToSections } from '../handoff/draft-additions.js';
 import { continuationGoal, parseHookInput, type HookInput } from './hook-input.js';
 import { sessionContext } from '../resume/session-context.js';
@@ -14,7 +14,7 @@ import { buildResume } from '../resume/build.js';
 import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
 import { findOpenOnBranch } from '../store/store.js';
-import { truncate } from '../cli/output.js';
+import { truncate } from '../command/output.js';
 
 interface HookSpec {
   agent: string;
@@ -123,7 +123,7 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
   ctx.stderr(line);
   if (style === 'text') {
     const { loadPins } = await import('../store/store.js');
-    const { activePins } = await import('../pins/scope.js');
+    const { activePins } = await import('../store/pin-scope.js');
     const pins = activePins((await loadPins(ctx)).items);
     const lines = [`The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`];
     if (pins.length > 0)
@@ -175,7 +175,7 @@ async function meter(ctx: Context, input: HookInput, agent: string): Promise<voi
   const usage = lastUsage(await readTranscriptTail(input.transcript_path));
   if (!usage) return;
   // One formula with `handoff meter`: the same tokens, the same window (model, else config), the same threshold.
-  const { computeMeter } = await import('./meter-usage.js');
+  const { computeMeter } = await import('../transcripts/meter-usage.js');
   const configWindow = Number(ctx.env.HANDOFF_CONTEXT_WINDOW) || ctx.config.context_window;
   const m = computeMeter(
     { contextTokens: usage.tokens, ...(usage.model ? { model: usage.model } : {}) },

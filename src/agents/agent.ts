@@ -3,8 +3,8 @@
 // and take exactly those out again. One line per file changed.
 import { mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { AGENTS, isOurCommand, type AgentSpec } from './agents.js';
 import { FileFormatError, UsageError } from '../core/errors.js';
 import { addHooks, installedCommands, removeHooks, type HookEntry } from './hook-settings.js';
@@ -12,7 +12,7 @@ import { hasBlock, removeBlock, upsertBlock } from './marked-block.js';
 import { deleteFile } from './agent-files.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';
-import { printJson } from '../cli/output.js';
+import { printJson } from '../command/output.js';
 import { blockContent } from './pins-block.js';
 
 const ACTIONS = ['install', 'uninstall', 'status'];

@@ -8,10 +8,11 @@ import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { SectionLines } from '../handoff/draft-additions.js';
 import { code, inline } from '../store/markdown.js';
-import { homeShort } from '../cli/output.js';
+import { homeShort } from '../command/output.js';
+import { TITLE } from '../store/sections.js';
 
 export interface DraftSources {
-  /** Lines to append, by section title ("References", "Decisions", ...). */
+  /** Lines to append, by section title (store/sections.ts). */
   sections: SectionLines;
   /** One line each, printed as warnings by the hook. */
   warnings: string[];
@@ -22,7 +23,7 @@ export interface DraftSources {
 export async function draftSourcesFor(transcriptPath: string | undefined, agent: string): Promise<DraftSources> {
   if (!transcriptPath) {
     return {
-      sections: { References: [`- ${agent} sent no transcript path; this draft comes from git alone.`] },
+      sections: { [TITLE.references]: [`- ${agent} sent no transcript path; this draft comes from git alone.`] },
       warnings: [`${agent} sent no transcript_path; the handoff is drafted from git alone`],
     };
   }
@@ -30,11 +31,17 @@ export async function draftSourcesFor(transcriptPath: string | undefined, agent:
   try {
     const info = await stat(transcriptPath);
     if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOTFILE' });
-    return { sections: { References: [`- ${agent} session transcript: ${shown}`] }, warnings: [], readable: true };
+    return {
+      sections: { [TITLE.references]: [`- ${agent} session transcript: ${shown}`] },
+      warnings: [],
+      readable: true,
+    };
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be read';
     return {
-      sections: { References: [`- ${agent} session transcript: ${shown} (it ${why} at the time of this handoff)`] },
+      sections: {
+        [TITLE.references]: [`- ${agent} session transcript: ${shown} (it ${why} at the time of this handoff)`],
+      },
       warnings: [`the transcript ${transcriptPath} ${why}; the handoff is drafted from git alone`],
     };
   }

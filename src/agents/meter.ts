@@ -1,9 +1,9 @@
 // `handoff meter`: how full the agent's context window is, and whether to hand off now.
 // Exit 3 above the threshold, so a hook or a shell prompt can act on it.
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
-import { printJson } from '../cli/output.js';
-import { computeMeter } from './meter-usage.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
+import { printJson } from '../command/output.js';
+import { computeMeter } from '../transcripts/meter-usage.js';
 import { readFrom } from '../transcripts/transcript-source.js';
 
 export async function run(ctx: Context, args: ArgsOf<'meter'>): Promise<Outcome> {

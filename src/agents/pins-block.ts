@@ -3,8 +3,8 @@
 // pins reach the model exactly as written. Install writes the block; Gemini CLI's session
 // start hook brings it up to date when the pins have changed since.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
-import { activePins } from '../pins/scope.js';
+import type { Context } from '../command/context.js';
+import { activePins } from '../store/pin-scope.js';
 import { loadPins } from '../store/store.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';

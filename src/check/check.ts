@@ -2,19 +2,20 @@
 // 1 problems found, 2 usage error.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
 import { editedPinFinding, treeFindings, type Finding } from './rules.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
 import { parsePin, type Pin } from '../store/pin.js';
-import { activePins } from '../pins/scope.js';
+import { activePins } from '../store/pin-scope.js';
 import { renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
 import type { Git } from '../git/git.js';
 import { readRoadmap, renderWorkTree } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
-import { plural, printJson } from '../cli/output.js';
+import { estimateTokens } from '../transcripts/tokens.js';
+import { plural, printJson } from '../command/output.js';
 import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
 
 const FORMATS = ['text', 'json', 'github'] as const;
@@ -187,11 +188,15 @@ async function summaryData(
   };
   const handoffs = tree.handoffs
     .filter((h) => (changes ? changes.has(h.file) : h.meta.status === 'open'))
-    .map((h) => ({
-      handoff: h,
-      change: changes?.get(h.file) ?? ('modified' as Change),
-      promptChars: renderResume(template, resumeParts(h, active, since)).length,
-    }));
+    .map((h) => {
+      const prompt = renderResume(template, resumeParts(h, active, since));
+      return {
+        handoff: h,
+        change: changes?.get(h.file) ?? ('modified' as Change),
+        promptChars: prompt.length,
+        promptTokens: estimateTokens(prompt),
+      };
+    });
   return { base, findings, handoffs, pins, all: tree.handoffs };
 }
 

@@ -33,7 +33,7 @@ export type Change = 'added' | 'modified' | 'deleted';
 export interface SummaryData {
   base: string | null;
   findings: readonly Finding[];
-  handoffs: Array<{ handoff: Handoff; change: Change; promptChars: number }>;
+  handoffs: Array<{ handoff: Handoff; change: Change; promptChars: number; promptTokens: number }>;
   pins: PinToReview[];
   /** Every handoff, for the chain graph. */
   all: readonly Handoff[];
@@ -102,10 +102,10 @@ export function markdownSummary(data: SummaryData): string {
   if (data.handoffs.length === 0) out.push('None.');
   else {
     out.push('| handoff | change | status | goal | resume prompt |', '|---|---|---|---|---|');
-    for (const { handoff: h, change, promptChars } of data.handoffs) {
+    for (const { handoff: h, change, promptChars, promptTokens } of data.handoffs) {
       const goal = inline(h.meta.goal).replace(/\|/g, '\\|');
       out.push(
-        `| \`${short(h.meta.id)}\` | ${change} | ${h.meta.status} | ${goal.length > 80 ? `${goal.slice(0, 77)}...` : goal} | ${promptChars.toLocaleString('en-US')} chars (~${Math.ceil(promptChars / 4).toLocaleString('en-US')} tokens) |`,
+        `| \`${short(h.meta.id)}\` | ${change} | ${h.meta.status} | ${goal.length > 80 ? `${goal.slice(0, 77)}...` : goal} | ${promptChars.toLocaleString('en-US')} chars (~${promptTokens.toLocaleString('en-US')} tokens) |`,
       );
     }
   }

@@ -3,8 +3,8 @@
 // failure: every error is one warning and exit 0. The single exception is the user's
 // own staged .handoff/ files being invalid (exit 3, which the hook turns into a refusal).
 import path from 'node:path';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
 import { parseConfig } from '../store/config.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind, LINK_PREFIX, SYMLINK_REFUSED, type Problem } from '../store/tree.js';

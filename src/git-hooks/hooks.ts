@@ -1,6 +1,6 @@
 // `handoff hooks install | uninstall | status`.
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import {
   attributes,
@@ -12,7 +12,7 @@ import {
   otherManagers,
   uninstallHooks,
 } from './hook-files.js';
-import { printJson } from '../cli/output.js';
+import { printJson } from '../command/output.js';
 import { install, MANAGER_NOTES, SAID } from './install.js';
 
 export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome> {

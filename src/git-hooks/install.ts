@@ -1,6 +1,6 @@
 // Installing the git hooks and the roadmap's merge driver, with one line per action:
 // `handoff hooks install` and `handoff init --hooks`.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { configureDriver, currentCli, hooksDir, installHooks, otherManagers, type HookState } from './hook-files.js';
 
 export const SAID: Record<HookState, string> = {

@@ -4,7 +4,7 @@
 // the model) or follows a deterministic rule for the common phrasings ("instead of X",
 // "rather than X", "drop X", "switch from X", "no longer X", "replace X") when X names the
 // subject of an earlier, still current decision.
-import { itemKey, type Item } from './items.js';
+import { itemKey, type Item } from '../store/items.js';
 
 const MARKER = /\b(?:supersedes|replaces|overrides)\s+(D\d+)\b/gi;
 // The word after the phrase is the subject the newer decision turns away from.

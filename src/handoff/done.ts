@@ -1,7 +1,7 @@
 import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from '../git-hooks/validated.js';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { HandoffError } from '../core/errors.js';
 import { updateHandoff, type Handoff } from '../store/handoff.js';
 import { findItem, findOpenOnBranch, loadHandoffs, reread, rewriteItem, warnProblems } from '../store/store.js';

@@ -7,6 +7,7 @@ import { code, escapeBlock, inline } from '../store/markdown.js';
 import { carryForward, itemsOf, subsections, type Fresh } from './living.js';
 import { fill } from '../store/template.js';
 import type { DraftParts } from '../transcripts/transcript-draft.js';
+import type { SectionKey } from '../store/sections.js';
 
 export interface DraftInput {
   goal: string;
@@ -52,17 +53,14 @@ export function draft(template: string, input: DraftInput): { body: string; carr
     input.pinned ?? [],
   );
   const state = [renderFileGroups(input.files), living.currentState].filter((s) => s !== '');
-  const body = fill(template, {
+  // Every section of the schema, by the template's placeholders (its keys).
+  const values: Record<SectionKey, string> = {
     goal: escapeBlock(input.goal),
-    completed: living.sections.completed,
+    ...living.sections,
     current_state: state.join('\n\n'),
-    in_progress: living.sections.in_progress,
-    next_steps: living.sections.next_steps,
-    open_questions: living.sections.open_questions,
-    decisions: living.sections.decisions,
-    tried: living.sections.tried,
     references: [...references, ...(x?.references ?? [])].join('\n'),
-  });
+  };
+  const body = fill(template, values);
   return { body, carried: living.carried, superseded: living.superseded };
 }
 

@@ -1,10 +1,10 @@
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import type { Status } from '../store/handoff.js';
 import { uniquePrefixes } from '../store/id.js';
 import { loadHandoffs, warnProblems } from '../store/store.js';
-import { handoffJson, printJson, truncate } from '../cli/output.js';
+import { handoffJson, printJson, truncate } from '../command/output.js';
 
 export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> {
   const status = args.values.status;

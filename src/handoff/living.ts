@@ -1,24 +1,19 @@
 // A handoff continues its parent's living state, so reading only the newest handoff is
-// enough: every item of the parent's In progress, Next steps, Open questions, Decisions,
-// Tried and abandoned and Current state is carried with its provenance, reconciled with
-// what the new session says (a todo now completed moves to Completed; a checked item
-// leaves), and listed once (items are compared by their folded text). Completed stays
-// bounded: older items fold into a count with a pointer to the handoff that lists them.
+// enough: every item of the parent's carried sections (store/sections.ts: completed,
+// in_progress, next_steps, open_questions, decisions, tried) and its current_state notes
+// is carried with its provenance, reconciled with what the new session says (a todo now
+// completed moves to completed; a checked item leaves), and listed once (items are
+// compared by their folded text). The completed list stays bounded: older items fold into
+// a count with a pointer to the handoff that lists them.
 import { findSection, type Body } from '../store/markdown.js';
-import { carriedProv, itemKey, parseItems, renderItem, shortId, type Item } from './items.js';
+import { carriedProv, itemKey, parseItems, renderItem, shortId, type Item } from '../store/items.js';
 import { assignIds, supersede } from './decisions.js';
+import { CARRIED_KEYS, TITLE, type CarriedKey } from '../store/sections.js';
 
 export const COMPLETED_KEPT = 20;
 const SUPERSEDED_KEPT = 10;
 
-export interface Sections {
-  completed: Item[];
-  in_progress: Item[];
-  next_steps: Item[];
-  open_questions: Item[];
-  decisions: Item[];
-  tried: Item[];
-}
+export type Sections = Record<CarriedKey, Item[]>;
 
 export interface Subsection {
   title: string;
@@ -41,14 +36,6 @@ export interface Living {
   currentState: string;
 }
 
-const TITLES: Record<keyof Sections, string> = {
-  completed: 'Completed',
-  in_progress: 'In progress',
-  next_steps: 'Next steps',
-  open_questions: 'Open questions',
-  decisions: 'Decisions',
-  tried: 'Tried and abandoned',
-};
 const EARLIER_FILES = 'Earlier in this chain';
 const FOLD = /^… (\d+) earlier (?:items|completed items|superseded decisions)\b/;
 
@@ -90,8 +77,8 @@ function fold(items: Item[], kept: number, folded: number, parentId: string | un
 function parentSections(parent: Parent): { items: Sections; folds: { completed: number; superseded: number } } {
   const items = {} as Sections;
   const folds = { completed: 0, superseded: 0 };
-  for (const key of Object.keys(TITLES) as Array<keyof Sections>) {
-    const section = findSection(parent.body, TITLES[key]);
+  for (const key of CARRIED_KEYS) {
+    const section = findSection(parent.body, TITLE[key]);
     items[key] = [];
     for (const item of section ? parseItems(section.content) : []) {
       const f = FOLD.exec(item.text);
@@ -119,14 +106,8 @@ export function carryForward(
   thisFiles: readonly string[],
   pinned: readonly string[] = [],
 ): Living {
-  const empty: Sections = {
-    completed: [],
-    in_progress: [],
-    next_steps: [],
-    open_questions: [],
-    decisions: [],
-    tried: [],
-  };
+  const empty = {} as Sections;
+  for (const key of CARRIED_KEYS) empty[key] = [];
   const { items: p, folds } = parent
     ? parentSections(parent)
     : { items: empty, folds: { completed: 0, superseded: 0 } };
@@ -189,7 +170,7 @@ function currentStateTail(
   const blocks: string[] = [];
   const now = new Set(thisFiles);
   if (parent) {
-    const section = findSection(parent.body, 'Current state');
+    const section = findSection(parent.body, TITLE.current_state);
     const parts = section ? subsections(section.content) : [];
     const earlier = parts.find((s) => s.title === EARLIER_FILES);
     const files: Item[] = [

@@ -5,15 +5,15 @@
 // file where it was merges into the moved file (git follows renames).
 import { renameSync } from 'node:fs';
 import path from 'node:path';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { isId } from '../store/id.js';
 import { datedDir, handoffsDir } from '../store/store.js';
 import { listItemFiles } from '../store/reader.js';
 import { exists } from '../store/fs.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from '../git-hooks/validated.js';
-import { plural } from '../cli/output.js';
+import { plural } from '../command/output.js';
 
 export async function run(ctx: Context, _args: ArgsOf<'migrate'>): Promise<Outcome> {
   const { moved, left } = await withWriterLock(ctx, 'migrate', async () => {

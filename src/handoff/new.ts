@@ -2,8 +2,8 @@
 // draft as is) and the model's pass; drafting and writing are write.ts's, shared with the
 // agents' compaction hooks.
 import path from 'node:path';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
 import { editedBody } from './draft.js';
 import { checkText } from '../store/pin.js';

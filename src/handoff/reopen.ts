@@ -1,8 +1,8 @@
 // `handoff reopen <id>`: undo a `new` that continued the wrong handoff, or a `done` said
 // too early. The handoff is open again; the open handoff that superseded it, if any, is
 // marked superseded by it in turn, so `resume` and the next `new` continue this one.
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { updateHandoff } from '../store/handoff.js';
 import { findItem, loadHandoffs, reread, rewriteItem } from '../store/store.js';
 import { afterWrite } from '../git-hooks/validated.js';

@@ -1,6 +1,6 @@
 // `handoff new` writes the child, then marks its parent superseded: two files, so a kill in
 // between leaves both open. The next writer (under the writer lock) finishes the job.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { updateHandoff } from '../store/handoff.js';
 import { loadOpen, reread, rewriteItem } from '../store/store.js';
 

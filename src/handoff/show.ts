@@ -1,9 +1,9 @@
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { sectionText } from '../store/markdown.js';
 import { findItem, loadHandoffs } from '../store/store.js';
 import { readText } from '../store/fs.js';
-import { handoffJson, printJson } from '../cli/output.js';
+import { handoffJson, printJson } from '../command/output.js';
 import path from 'node:path';
 
 export async function run(ctx: Context, args: ArgsOf<'show'>): Promise<Outcome> {

@@ -1,12 +1,12 @@
 // Drafting and writing a handoff, shared by `handoff new` and the agents' compaction
 // hooks: the parent, the base, git's facts, a transcript, the model's pass, the review,
 // then the file and the parent superseded, under the writer lock.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import { draft as drafted } from './draft.js';
 import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../store/handoff.js';
 import { checkText } from '../store/pin.js';
-import { activePins } from '../pins/scope.js';
+import { activePins } from '../store/pin-scope.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
 import type { Git } from '../git/git.js';

@@ -1,7 +1,7 @@
 // What `handoff init` adds for git: the roadmap's merge driver (.gitattributes and the
 // local config), and with --hooks the hooks themselves.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { addAttributes, attributes, configureDriver, currentCli } from '../git-hooks/hook-files.js';
 import { install } from '../git-hooks/install.js';

@@ -1,6 +1,6 @@
 // After `new` or `pin` in a repository `handoff init` has not set up: one line saying why
 // init matters. Kept apart from init-git.ts so a write does not load the hook installer.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { exists } from '../store/fs.js';
 import { driverConfigured } from '../git-hooks/hook-files.js';
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { createFileAtomic, ensureDir, exists } from '../store/fs.js';
 import { handoffsDir, pinsDir } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
 import { setUpGit } from './init-git.js';
 
 export async function run(ctx: Context, args: ArgsOf<'init'>): Promise<Outcome> {

@@ -5,7 +5,7 @@ import type { LlmConfig } from '../store/llm-block.js';
 export interface Endpoint {
   baseURL: string | undefined;
   model: string | undefined;
-  /** The SDK insists on a key; local servers ignore it. */
+  /** Sent as the bearer token; 'not-needed' where no key may go (local servers ignore it). */
   apiKey: string;
   /** True when the user pointed us at something: a base URL, a key or a model. */
   configured: boolean;

@@ -1,6 +1,7 @@
 // The model's answer: a JSON object with one list per handoff section. Validated by hand
 // (a dozen checks; a schema library would cost more to load than the checks cost to write),
 // and the same shape is sent as a JSON schema for servers with structured outputs.
+import { MODEL_KEYS, type ModelKey } from '../store/sections.js';
 
 export interface AnswerItem {
   text: string;
@@ -14,8 +15,9 @@ export interface AnswerItem {
   commands_passed: string[];
 }
 
-const ANSWER_SECTIONS = ['completed', 'in_progress', 'next_steps', 'open_questions', 'decisions'] as const;
-export type AnswerSection = (typeof ANSWER_SECTIONS)[number];
+// The sections the model may write (store/sections.ts), in the handoff file's order.
+const ANSWER_SECTIONS = MODEL_KEYS;
+export type AnswerSection = ModelKey;
 
 export interface ModelAnswer extends Record<AnswerSection, AnswerItem[]> {
   /** Constraints the user stated that could become pins: the user's words only. */

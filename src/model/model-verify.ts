@@ -5,7 +5,8 @@ import type { ModelAnswer, AnswerItem, AnswerSection } from './model-answer.js';
 import type { ModelInput } from './model-input.js';
 import { code, findSection, inline, parseBody, renderBody } from '../store/markdown.js';
 import { redactSecrets } from '../security/redact.js';
-import { itemKey, parseItems, renderItem as renderCarried } from '../handoff/items.js';
+import { itemKey, parseItems, renderItem as renderCarried } from '../store/items.js';
+import { MODEL_KEYS, TITLE } from '../store/sections.js';
 
 // "supersedes D2": the only way a model's decision may replace one; checked against the
 // decisions the draft holds, and written as a claim (not a marker) when it names none.
@@ -13,7 +14,7 @@ const SUPERSEDES = /\b(?:supersedes|replaces|overrides)\s+(D\d+)\b/gi;
 
 /** Ids of the current (not superseded) decisions of a draft. */
 function currentDecisionIds(draft: string): Set<string> {
-  const section = findSection(parseBody(draft), 'Decisions');
+  const section = findSection(parseBody(draft), TITLE.decisions);
   return new Set((section ? parseItems(section.content) : []).filter((d) => d.id && !d.supersededBy).map((d) => d.id!));
 }
 
@@ -27,14 +28,6 @@ export interface Verification {
   pinCandidates: Array<{ quote: string; problems: string[] }>;
   unverified: number;
 }
-
-const TITLES: Record<AnswerSection, string> = {
-  completed: 'Completed',
-  in_progress: 'In progress',
-  next_steps: 'Next steps',
-  open_questions: 'Open questions',
-  decisions: 'Decisions',
-};
 
 const clean = (p: string) => p.trim().replace(/^\.\//, '');
 
@@ -85,9 +78,7 @@ export function verifyAnswer(answer: ModelAnswer, input: ModelInput): Verificati
     if (problems.length) unverified++;
     return { item, problems };
   };
-  const sections = Object.fromEntries(
-    Object.entries(TITLES).map(([s]) => [s, answer[s as AnswerSection].map(check)]),
-  ) as Verification['sections'];
+  const sections = Object.fromEntries(MODEL_KEYS.map((s) => [s, answer[s].map(check)])) as Verification['sections'];
   const pinCandidates = answer.pin_candidates.map((quote) => {
     const problems = quoteKnown(quote) ? [] : ["not the user's words verbatim"];
     if (problems.length) unverified++;
@@ -115,7 +106,7 @@ function renderItem(v: Verified): string {
  * reading takes for a marker.
  */
 function decisionLines(body: ReturnType<typeof parseBody>, decisions: readonly Verified[]): string[] {
-  const section = findSection(body, 'Decisions');
+  const section = findSection(body, TITLE.decisions);
   const items = section ? parseItems(section.content) : [];
   let next = Math.max(0, ...items.map((d) => Number(d.id?.slice(1) ?? 0))) + 1;
   const lines: string[] = [];
@@ -160,16 +151,17 @@ export function mergeDraft(draft: string, v: Verification, note: string): string
     const trailing = section === body.sections.at(-1) ? '\n' : '\n\n';
     section.content = `${existing === '' ? '\n' : `${existing}\n`}${lines.join('\n')}${trailing}`;
   };
-  for (const [s, title] of Object.entries(TITLES)) {
+  for (const s of MODEL_KEYS) {
+    const title = TITLE[s];
     // What the draft already says (carried or extracted) is not said twice.
     const section = findSection(body, title);
     const have = new Set((section ? parseItems(section.content) : []).map((i) => itemKey(i.text)));
-    const fresh = v.sections[s as AnswerSection].filter((x) => !have.has(itemKey(x.item.text)));
+    const fresh = v.sections[s].filter((x) => !have.has(itemKey(x.item.text)));
     if (s === 'decisions') append(title, decisionLines(body, fresh));
     else append(title, fresh.map(renderItem));
   }
   append(
-    'Open questions',
+    TITLE.open_questions,
     v.pinCandidates.map(
       (p) =>
         redactSecrets(
@@ -177,6 +169,6 @@ export function mergeDraft(draft: string, v: Verification, note: string): string
         ).text,
     ),
   );
-  append('References', [`- ${inline(note)}`]);
+  append(TITLE.references, [`- ${inline(note)}`]);
   return renderBody(body);
 }

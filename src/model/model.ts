@@ -1,9 +1,10 @@
-// The chat-completions call: the only importer of the openai SDK, loaded lazily (~75 ms)
-// so no other command pays for it.
-// SDK quirks: an API key string is always required, even by local servers that ignore
-// it; its defaults (2 retries, 600 s timeout) suit a batch job, not an interactive CLI,
-// so its retries are off and ours apply: bounded exponential backoff with jitter,
-// honouring Retry-After, so a context-length error can be told apart and handled.
+// The chat-completions call: one POST with node's own fetch, no SDK (the OpenAI SDK was
+// most of an installed handoff's size, for the one request this makes).
+// Timeouts and retries are ours: a deadline per attempt covering the answer's body, and
+// bounded exponential backoff with jitter on 429 and 5xx, honouring Retry-After, so a
+// context-length error can be told apart and handled. Servers vary (OpenAI, Ollama, vLLM,
+// LM Studio): errors are read as OpenAI shapes them (`{error: {message, code, param}}`)
+// and as plain text otherwise, and every reply is read defensively.
 import type { ChatMessage } from './model-prompt.js';
 import { ANSWER_SCHEMA } from './model-answer.js';
 
@@ -78,69 +79,112 @@ export interface Completion {
   finishReason: string | null;
 }
 
+/** An HTTP error as the server explained it: OpenAI's `{error: {message, code, param}}`, else the body's text. */
+interface HttpError {
+  status: number;
+  message: string;
+  code: unknown;
+  param: unknown;
+  retryAfter: string | null;
+}
+
+async function httpError(response: Response): Promise<HttpError> {
+  const text = await response.text().catch(() => '');
+  let error: { message?: unknown; code?: unknown; param?: unknown } | undefined;
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    if (typeof body?.error === 'object' && body.error !== null) error = body.error as typeof error;
+    else if (typeof body?.error === 'string') error = { message: body.error };
+  } catch {
+    error = undefined;
+  }
+  const said = typeof error?.message === 'string' ? error.message : error ? JSON.stringify(error) : text.trim();
+  return {
+    status: response.status,
+    message: `${response.status} ${said || 'status code (no body)'}`.slice(0, 2000),
+    code: error?.code,
+    param: error?.param,
+    retryAfter: response.headers.get('retry-after'),
+  };
+}
+
+/** The innermost cause's message: fetch says only "fetch failed", the socket says why. */
+function reason(error: unknown): string {
+  let e = error;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  return e instanceof Error ? e.message : String(e);
+}
+
 export async function complete(
   call: ModelCall,
   messages: ChatMessage[],
   mode: JsonMode,
   events: CallEvents,
 ): Promise<Completion> {
-  const { default: OpenAI, APIError, APIConnectionError, APIConnectionTimeoutError } = await import('openai');
-  const client = new OpenAI({
-    apiKey: call.apiKey,
-    ...(call.baseURL ? { baseURL: call.baseURL } : {}),
-    maxRetries: 0,
-    timeout: call.timeoutMs,
-  });
+  const url = `${(call.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/chat/completions`;
   for (let attempt = 0; ; attempt++) {
     let why: string;
     let retryAfter: string | null | undefined;
+    const deadline = AbortSignal.timeout(call.timeoutMs);
     try {
-      const reply = await client.chat.completions.create(requestBody(call, messages, mode) as never);
-      // Local servers vary: read the reply defensively rather than trust the SDK's types.
-      const choice = (
-        reply as { choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }> }
-      ).choices?.[0];
-      return { content: choice?.message?.content ?? '', finishReason: choice?.finish_reason ?? null };
-    } catch (error) {
-      if (error instanceof APIConnectionTimeoutError) {
-        why = `no answer within ${call.timeoutMs / 1000} s`;
-      } else if (error instanceof APIConnectionError) {
-        why = `cannot connect (${error.cause instanceof Error ? error.cause.message : error.message})`;
-      } else if (error instanceof APIError && typeof error.status === 'number') {
-        const message = error.message;
-        if (
-          error.code === 'context_length_exceeded' ||
-          ((error.status === 400 || error.status === 413) && CONTEXT.test(message))
-        ) {
-          throw new ModelFailure(`the request is longer than the model's context (${message})`, 'context-length');
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${call.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: JSON.stringify(requestBody(call, messages, mode)),
+        signal: deadline,
+      });
+      if (response.ok) {
+        const text = await response.text();
+        let reply: { choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }> };
+        try {
+          reply = JSON.parse(text);
+        } catch {
+          throw new ModelFailure(`the server's answer is not JSON: ${text.slice(0, 200)}`, 'failed');
         }
-        const quirks = (call.quirks ??= {});
-        if (error.status === 400 && /max_tokens/.test(message) && !quirks.maxCompletionTokens) {
-          quirks.maxCompletionTokens = true; // not a failure: ask again at once, the right way
-          attempt--;
-          continue;
-        }
-        if (error.status === 400 && /temperature/.test(message) && !quirks.noTemperature) {
-          quirks.noTemperature = true;
-          attempt--;
-          continue;
-        }
-        if (error.status === 429 || error.status >= 500) {
-          why = `HTTP ${error.status}`;
-          retryAfter = error.headers?.get('retry-after');
-        } else if (
-          error.status === 400 &&
-          mode !== 'none' &&
-          (error.param === 'response_format' ||
-            /response_format|json_schema|json_object|structured output|grammar/i.test(message))
-        ) {
-          throw new ModelFailure(`the server does not support ${mode} (${message})`, 'unsupported-format');
-        } else {
-          throw new ModelFailure(`HTTP ${error.status}: ${message}`, 'failed');
-        }
-      } else {
-        throw error;
+        const choice = reply?.choices?.[0];
+        return { content: choice?.message?.content ?? '', finishReason: choice?.finish_reason ?? null };
       }
+      const error = await httpError(response);
+      const message = error.message;
+      if (
+        error.code === 'context_length_exceeded' ||
+        ((error.status === 400 || error.status === 413) && CONTEXT.test(message))
+      ) {
+        throw new ModelFailure(`the request is longer than the model's context (${message})`, 'context-length');
+      }
+      const quirks = (call.quirks ??= {});
+      if (error.status === 400 && /max_tokens/.test(message) && !quirks.maxCompletionTokens) {
+        quirks.maxCompletionTokens = true; // not a failure: ask again at once, the right way
+        attempt--;
+        continue;
+      }
+      if (error.status === 400 && /temperature/.test(message) && !quirks.noTemperature) {
+        quirks.noTemperature = true;
+        attempt--;
+        continue;
+      }
+      if (error.status === 429 || error.status >= 500) {
+        why = `HTTP ${error.status}`;
+        retryAfter = error.retryAfter;
+      } else if (
+        error.status === 400 &&
+        mode !== 'none' &&
+        (error.param === 'response_format' ||
+          /response_format|json_schema|json_object|structured output|grammar/i.test(message))
+      ) {
+        throw new ModelFailure(`the server does not support ${mode} (${message})`, 'unsupported-format');
+      } else {
+        throw new ModelFailure(`HTTP ${error.status}: ${message}`, 'failed');
+      }
+    } catch (error) {
+      if (error instanceof ModelFailure) throw error;
+      if (deadline.aborted) why = `no answer within ${call.timeoutMs / 1000} s`;
+      else if (error instanceof TypeError) why = `cannot connect (${reason(error)})`;
+      else throw error;
     }
     if (attempt >= call.retries)
       throw new ModelFailure(`${why} after ${attempt + 1} attempt${attempt === 0 ? '' : 's'}`, 'failed');

@@ -2,17 +2,17 @@
 // and what else is known, calls the model, verifies the answer, and merges it into the
 // draft. Any failure ends in the deterministic draft with one line saying why; nothing
 // is written until the caller has the final body.
-import type { ArgsOf } from '../cli/spec.js';
-import { plural } from '../cli/output.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf } from '../command/spec.js';
+import { plural } from '../command/output.js';
+import type { Context } from '../command/context.js';
 import type { LlmConfig } from '../store/llm-block.js';
 import { chooseModel, userLlm, type Endpoint, type ModelChoice } from './llm-config.js';
 import { parseAnswer, type ModelAnswer } from './model-answer.js';
 import type { ModelInput, TranscriptPart } from './model-input.js';
 import { buildPrompt, type ChatMessage, type Prompt } from './model-prompt.js';
 import { mergeDraft, verifyAnswer } from './model-verify.js';
-import { activePins, pinsInPlay } from '../pins/scope.js';
-import { loadTokenCounter } from '../transcripts/tokens.js';
+import { activePins, pinsInPlay } from '../store/pin-scope.js';
+import { estimateTokens } from '../transcripts/tokens.js';
 import type { JsonMode } from './model.js';
 import { loadPins } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
@@ -47,12 +47,12 @@ function describe(p: Prompt): string {
 /** The whole model path with its dependencies explicit, so tests and benchmarks can run it in-process. */
 export async function draftWithModel(run: ModelRun): Promise<{ body: string | null; stats: ModelStats }> {
   const { input, llm, endpoint, stderr } = run;
-  const [system, request, count, model] = await Promise.all([
+  const [system, request, model] = await Promise.all([
     readTemplate('model-system.md'),
     readTemplate('model-request.md'),
-    loadTokenCounter(),
     import('./model.js'),
   ]);
+  const count = estimateTokens;
   const templates = { system, request };
   let prompt = buildPrompt(input, templates, llm.context_tokens, count);
   const stats: ModelStats = {

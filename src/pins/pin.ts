@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from '../git-hooks/validated.js';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
 import { checkText, serializePin, type PinMeta } from '../store/pin.js';
-import { activePins, checkScope } from './scope.js';
+import { activePins, checkScope } from '../store/pin-scope.js';
 import { scrub } from '../security/secrets.js';
 import { kindList } from '../security/notice.js';
 import { decodeUtf8, readUserFile } from '../store/input.js';

@@ -1,9 +1,9 @@
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
-import { activePins } from './scope.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
+import { activePins } from '../store/pin-scope.js';
 import { shortId } from '../store/id.js';
 import { loadPins, warnProblems } from '../store/store.js';
-import { printJson } from '../cli/output.js';
+import { printJson } from '../command/output.js';
 
 export async function run(ctx: Context, args: ArgsOf<'pins'>): Promise<Outcome> {
   const { items, problems } = await loadPins(ctx);

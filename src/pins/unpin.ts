@@ -1,7 +1,7 @@
 import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from '../git-hooks/validated.js';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { retirePin } from '../store/pin.js';
 import { findItem, loadPins, reread, rewriteItem } from '../store/store.js';
 

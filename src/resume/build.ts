@@ -2,15 +2,15 @@
 // session-start hooks: the newest open handoff on the branch (or the one asked for), what
 // git says happened since, the pins in play, redacted on the way out.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { HandoffError } from '../core/errors.js';
 import type { Handoff } from '../store/handoff.js';
-import { activePins, pinsInPlay } from '../pins/scope.js';
+import { activePins, pinsInPlay } from '../store/pin-scope.js';
 import { handoffParts, pinsOnlyParts, promptPins, renderPinsOnly, renderResume, type ResumeParts } from './prompt.js';
 import { sinceFacts, type SinceFacts } from './since.js';
 import { history } from './history.js';
-import { scrubRemembered } from '../security/remembered.js';
-import { openCache } from '../store/cache.js';
+import { RULES, scrubRemembered } from '../security/remembered.js';
+import { openClean } from '../store/clean.js';
 import { present } from '../store/fs.js';
 import type { Git } from '../git/git.js';
 import { findItem, findOpenOnBranch, loadHandoffs, loadOpen, loadPins, warnProblems } from '../store/store.js';
@@ -157,6 +157,6 @@ function pinNotes(problems: readonly Problem[]): string[] {
 // at every session start.
 async function finish(ctx: Context, prompt: string, parts: ResumeParts, allowSecret: boolean): Promise<Resume> {
   if (allowSecret) return { prompt, redacted: [], parts };
-  const [scrubbed, scrubbedParts] = await scrubRemembered([prompt, parts] as const, await openCache(ctx.cacheFile));
+  const [scrubbed, scrubbedParts] = await scrubRemembered([prompt, parts] as const, openClean(ctx.cacheFile, RULES));
   return { prompt: scrubbed.value, redacted: scrubbed.kinds, parts: scrubbedParts.value };
 }

@@ -4,7 +4,7 @@
 // answer is remembered in the one cache under the two ids. A commit never changes, so
 // neither does the answer: a session start with no new commit runs two git processes
 // fewer. What the work tree holds is never remembered; build.ts asks git for it each time.
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import type { Commit, Git } from '../git/git.js';
 import type { RawChange } from '../git/git-output.js';
 import { COMMIT_ID } from '../git/repo.js';

@@ -7,6 +7,7 @@ import { code, fenced, findSection, pinBlock, sectionText } from '../store/markd
 import type { Pin } from '../store/pin.js';
 import { fill } from '../store/template.js';
 import { renderSince, type SinceFacts } from './since.js';
+import { RESUME_KEYS, TITLE, type BodyKey } from '../store/sections.js';
 
 export type { SinceFacts } from './since.js';
 
@@ -18,20 +19,15 @@ export interface PromptPin {
   scope?: string[];
 }
 
-export interface ResumeParts {
+/** The handoff's sections but the goal, by key (store/sections.ts), in the prompt's order. */
+export type SectionParts = Record<BodyKey, string>;
+
+export interface ResumeParts extends SectionParts {
   /** The handoff resumed; null for a pins-only prompt (no open handoff). */
   id: string | null;
   file: string | null;
   goal: string;
   pins: PromptPin[];
-  next_steps: string;
-  in_progress: string;
-  open_questions: string;
-  decisions: string;
-  tried: string;
-  current_state: string;
-  completed: string;
-  references: string;
   /** The handoff's files; the prompt shows them grouped (Source, Tests, ...). */
   files: FileChange[];
   since: SinceFacts;
@@ -53,18 +49,8 @@ export function pinsOnlyParts(pins: readonly Pin[], reason: string): ResumeParts
     stillUncommitted: [],
     missingFiles: [],
   };
-  const empty = {
-    next_steps: '',
-    in_progress: '',
-    open_questions: '',
-    decisions: '',
-    tried: '',
-    current_state: '',
-    completed: '',
-    references: '',
-    files: [],
-  };
-  return { id: null, file: null, goal: '', pins: promptPins(pins), ...empty, since, reason };
+  const empty = sectionParts(() => '');
+  return { id: null, file: null, goal: '', pins: promptPins(pins), ...empty, files: [], since, reason };
 }
 
 /** One pin as the prompt shows it: its id, its scope, its text fenced verbatim. */
@@ -101,26 +87,21 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
 
 /** The parts the handoff alone gives: all but the pins in play and what git says happened since. */
 export function handoffParts(handoff: Handoff): Omit<ResumeParts, 'pins' | 'since'> {
-  const section = (title: string) => {
-    const s = findSection(handoff.body, title);
+  const sections = sectionParts((key) => {
+    const s = findSection(handoff.body, TITLE[key]);
     return s ? sectionText(s.content) : '';
-  };
-  const grouped = renderFileGroups(handoff.meta.files);
-  return {
-    id: handoff.meta.id,
-    file: handoff.file,
-    goal: handoff.meta.goal,
-    next_steps: section('Next steps'),
-    in_progress: section('In progress'),
-    open_questions: section('Open questions'),
-    decisions: currentDecisions(section('Decisions')),
-    tried: section('Tried and abandoned'),
-    // A draft lists the files under Current state; they are shown once, under Files.
-    current_state: section('Current state').replace(grouped, '').trim(),
-    completed: section('Completed'),
-    references: section('References'),
-    files: handoff.meta.files,
-  };
+  });
+  sections.decisions = currentDecisions(sections.decisions);
+  // A draft lists the files under Current state; they are shown once, under Files.
+  sections.current_state = sections.current_state.replace(renderFileGroups(handoff.meta.files), '').trim();
+  return { id: handoff.meta.id, file: handoff.file, goal: handoff.meta.goal, ...sections, files: handoff.meta.files };
+}
+
+/** One value per body section, in the prompt's order (so --json lists them in that order). */
+function sectionParts(value: (key: BodyKey) => string): SectionParts {
+  const parts = {} as SectionParts;
+  for (const key of RESUME_KEYS) if (key !== 'goal') parts[key] = value(key);
+  return parts;
 }
 
 export function renderResume(template: string, parts: ResumeParts): string {
@@ -128,15 +109,9 @@ export function renderResume(template: string, parts: ResumeParts): string {
   const pins = parts.pins.map(renderPin).join('\n\n');
   return fill(template, {
     pins: block('Pinned constraints', pins),
-    goal: block('Goal', fenced(parts.goal)),
-    next_steps: block('Next steps', parts.next_steps),
-    in_progress: block('In progress', parts.in_progress),
-    open_questions: block('Open questions', parts.open_questions),
-    decisions: block('Decisions', parts.decisions),
-    tried: block('Tried and abandoned', parts.tried),
-    current_state: block('Current state', parts.current_state),
-    completed: block('Completed', parts.completed),
-    references: block('References', parts.references),
+    ...Object.fromEntries(
+      RESUME_KEYS.map((key) => [key, block(TITLE[key], key === 'goal' ? fenced(parts.goal) : parts[key])]),
+    ),
     files: block('Files', renderFileGroups(parts.files)),
     since: block('Since the handoff', renderSince(parts.since)),
     source: `(Handoff ${parts.id}, ${code(parts.file ?? '')}. Run \`handoff new "<next goal>"\` before you stop or your context fills.)`,

@@ -1,8 +1,8 @@
 // `handoff resume`: print the resume prompt (--json: with its parts); build.ts builds it.
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { redactionNotice } from '../security/notice.js';
-import { printJson } from '../cli/output.js';
+import { printJson } from '../command/output.js';
 import { buildResume } from './build.js';
 
 export async function run(ctx: Context, args: ArgsOf<'resume'>): Promise<Outcome> {

@@ -7,6 +7,7 @@
 // costs the agent the short ones. Nothing is dropped without a word.
 import { renderPin, type PromptPin, type ResumeParts } from './prompt.js';
 import { code } from '../store/markdown.js';
+import { TITLE } from '../store/sections.js';
 
 const SESSION_CONTEXT_LIMIT = 10_000;
 
@@ -61,8 +62,8 @@ export function sessionContext(prompt: string, parts: ResumeParts, limit = SESSI
   const intro =
     (parts.id ? 'You are continuing work that an earlier agent session began in this repository. ' : '') +
     'The constraints under "Pinned constraints" are the user\'s own words; follow them exactly, as written.';
-  const goal = parts.id ? `## Goal\n\n${fence(parts.goal)}` : '';
-  const next = parts.next_steps ? `## Next steps\n\n${parts.next_steps}` : '';
+  const goal = parts.id ? `## ${TITLE.goal}\n\n${fence(parts.goal)}` : '';
+  const next = parts.next_steps ? `## ${TITLE.next_steps}\n\n${parts.next_steps}` : '';
   const join = (...blocks: string[]) => `${blocks.filter(Boolean).join('\n\n')}\n`;
   const rest = parts.id ? 'the rest (decisions, state, files, what changed since) is not.' : 'the rest is not.';
   const candidates: Array<[SessionContext['form'], string[], string]> = [

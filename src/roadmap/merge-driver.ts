@@ -9,8 +9,8 @@
 // When neither is there, or anything fails, git's own text merge runs instead, so the
 // worst case is the conflict a user would have had without us.
 import { promises as fs } from 'node:fs';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { itemKind, mergeMaps, HANDOFF_DIR, type TreeFile } from '../store/tree.js';
 import { mergeItem } from './item-merge.js';
 import { readText } from '../store/fs.js';

@@ -5,8 +5,9 @@
 import { posix } from 'node:path';
 import type { Handoff } from '../store/handoff.js';
 import { code, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
-import { activePins } from '../pins/scope.js';
+import { activePins } from '../store/pin-scope.js';
 import { fill } from '../store/template.js';
+import { TITLE, type SectionKey } from '../store/sections.js';
 import type { Tree } from '../store/tree.js';
 import { uniquePrefixes } from '../store/id.js';
 
@@ -14,8 +15,8 @@ import { uniquePrefixes } from '../store/id.js';
 const RECENT = 20;
 const MAX_CHAIN = 8;
 
-function section(h: Handoff, title: string): string {
-  const s = findSection(h.body, title);
+function section(h: Handoff, key: SectionKey): string {
+  const s = findSection(h.body, TITLE[key]);
   return s ? sectionText(s.content) : '';
 }
 
@@ -103,9 +104,10 @@ function renderOpen(
     `#### ${inline(h.meta.goal) || '(no goal)'}`,
     `[${code(short(h.meta.id))}](${link(h.file)}), written ${h.meta.created.slice(0, 10)}${authorName(h.meta.author) ? ` by ${authorName(h.meta.author)}` : ''}${h.meta.parent ? `; chain ${chain(h, byId, short)}` : ''}`,
   ];
-  const next = section(h, 'Next steps');
-  const questions = section(h, 'Open questions');
-  if (next) parts.push(`**Next steps**\n\n${next}`);
-  if (questions) parts.push(`**Open questions**\n\n${questions}`);
+  // An open handoff shows what comes next and what is undecided; the file has the rest.
+  for (const key of ['next_steps', 'open_questions'] as const) {
+    const text = section(h, key);
+    if (text) parts.push(`**${TITLE[key]}**\n\n${text}`);
+  }
   return parts.join('\n\n');
 }

@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { activePins } from '../pins/scope.js';
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
+import { activePins } from '../store/pin-scope.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
 import { unifiedDiff } from './text-diff.js';
 import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
 import { readRoadmap, renderWorkTree, writeRoadmap } from './roadmap-file.js';
 import { warnProblems } from '../store/store.js';
-import { plural, printJson } from '../cli/output.js';
+import { plural, printJson } from '../command/output.js';
 
 export async function run(ctx: Context, args: ArgsOf<'roadmap'>): Promise<Outcome> {
   if (!(await exists(ctx.dir)))

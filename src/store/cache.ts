@@ -7,30 +7,26 @@
 // files (`handoff-items/`, one per .handoff/ folder), read only by a command that parses files, and written once,
 // when the command is over, keeping the entries of other kinds that other commands (the
 // pre-commit hook, a merge) wrote. A closed handoff's body is not kept (tree.ts), so the
-// file stays a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: the
-// last strings secret redaction found clean (security/remembered.ts), whole, and git's
+// files stay a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: git's
 // answers about pairs of commits (resume/history.ts), keyed by the two commit ids. Any
 // failure to read or write either is ignored: the cache only saves time, it never decides
 // an answer. What a session start reads is store/open-index.ts's.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../core/version.js';
-import path from 'node:path';
 import { writeDisposable, writeDisposableSync } from './fs.js';
+
+const { mkdirSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
 const FORMAT = 5;
-/** How many clean texts are remembered: a resume prompt and the strings of its parts make about 20. */
-const CLEAN_KEPT = 64;
 /** How many answers about commits are kept: one per branch a session starts on. */
 const ANSWERS_KEPT = 8;
 
 export interface OpenCache {
   cache: ParseCache;
-  /** Texts secret redaction found clean; those a run asks about or adds are kept first. */
-  clean: { has(text: string): boolean; add(text: string): void };
   /** Answers keyed by commit ids; those a run asks about or adds are kept first. */
   answers: { get(key: string): unknown; set(key: string, value: unknown): void };
   /** Writes back the entries used so far, when they differ from what was read. */
@@ -38,7 +34,6 @@ export interface OpenCache {
 }
 
 interface Stored {
-  clean: string[];
   answers: Record<string, unknown>;
 }
 
@@ -55,10 +50,9 @@ export function openCache(file: string | null): Promise<OpenCache> {
 async function read(file: string): Promise<Stored> {
   const data = readJson(file);
   if (data) {
-    const clean = Array.isArray(data.clean) ? data.clean.filter((t): t is string => typeof t === 'string') : [];
-    return { clean, answers: isRecord(data.answers) ? data.answers : {} };
+    return { answers: isRecord(data.answers) ? data.answers : {} };
   }
-  return { clean: [], answers: {} };
+  return { answers: {} };
 }
 
 /** A cache file of this format and tool build, or nothing: no cache yet, or unreadable, means parse everything. */
@@ -169,13 +163,11 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
       used.set(key, value);
       onAdd();
     },
-    // Every entry this run used is kept, however many: a prompt with more strings than `limit` would otherwise be redacted again at every session start.
-    kept: (): Array<[string, V]> =>
-      [...used, ...[...known].filter(([k]) => !used.has(k))].slice(0, Math.max(limit, used.size)),
+    kept: (): Array<[string, V]> => [...used, ...[...known].filter(([k]) => !used.has(k))].slice(0, limit),
   };
 }
 
-function open(file: string | null, stored: Stored = { clean: [], answers: {} }): OpenCache {
+function open(file: string | null, stored: Stored = { answers: {} }): OpenCache {
   const itemsDir = file && path.join(path.dirname(file), ITEMS_DIR);
   const shards = new Map<string, Record<string, CachedItem>>();
   const used = new Map<string, Map<string, CachedItem>>();
@@ -193,11 +185,6 @@ function open(file: string | null, stored: Stored = { clean: [], answers: {} }):
   let walked = false;
   let itemsChanged = false;
   let changed = false;
-  const clean = keptFirst(
-    stored.clean.map((t) => [t, true] as const),
-    CLEAN_KEPT,
-    () => (changed = true),
-  );
   const answers = keptFirst(Object.entries(stored.answers), ANSWERS_KEPT, () => (changed = true));
   let saving = Promise.resolve();
   let flushing = false;
@@ -239,7 +226,6 @@ function open(file: string | null, stored: Stored = { clean: [], answers: {} }):
         itemsChanged = true;
       },
     },
-    clean: { has: (text) => clean.get(text) !== undefined, add: (text) => clean.set(text, true) },
     answers: { get: answers.get, set: answers.set },
     save: () => {
       if (itemsChanged && !flushing && itemsDir) {
@@ -248,7 +234,7 @@ function open(file: string | null, stored: Stored = { clean: [], answers: {} }):
       }
       if (!file || !changed) return saving;
       changed = false;
-      const kept = { clean: clean.kept().map(([text]) => text), answers: Object.fromEntries(answers.kept()) };
+      const kept = { answers: Object.fromEntries(answers.kept()) };
       const text = JSON.stringify({ format: FORMAT, version: toolVersion(), ...kept });
       saving = saving.then(() => writeDisposable(file, text));
       return saving;

@@ -8,7 +8,7 @@ export interface LlmConfig {
   mode: 'auto' | 'off';
   base_url?: string;
   model?: string;
-  /** Seconds per request; the SDK's default (600 s) is far too long for a CLI. */
+  /** Seconds per request; a batch client's usual default (600 s) is far too long for a CLI. */
   timeout: number;
   /** Extra attempts after a 429, 5xx, timeout or connection error. */
   retries: number;

@@ -16,7 +16,7 @@
 // Not seen here: a closed handoff edited in place (its folder unchanged) until its folder
 // changes. `handoff reopen` rewrites through a rename, and git replaces files it checks out,
 // so both are seen; `list`, `check` and the roadmap read every file.
-import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { toolVersion } from './cache.js';
 import { writeDisposable } from './fs.js';
@@ -34,6 +34,9 @@ import {
   type Tree,
   type TreeFile,
 } from './tree.js';
+
+// Taken, not imported: see store/fs.ts.
+const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const OPEN_FILE = 'handoff-open.json';
 const FORMAT = 1;

@@ -4,7 +4,6 @@ import type { RunContext } from '../core/context.js';
 import { HandoffError } from '../core/errors.js';
 import type { Handoff } from './handoff.js';
 import { datedFolder, resolveId } from './id.js';
-import { mkdir } from 'node:fs/promises';
 import type { Pin } from './pin.js';
 import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.js';
 import { openCache } from './cache.js';
@@ -160,7 +159,7 @@ export async function datedDir(ctx: RunContext, id: string): Promise<string> {
   for (const part of ['', ...datedFolder(id).split('/')]) {
     dir = path.join(dir, part);
     await assertInside(ctx.root, dir, ctx.rel(dir));
-    await mkdir(dir, { recursive: true });
+    await process.getBuiltinModule('node:fs').promises.mkdir(dir, { recursive: true }); // taken, not imported: see fs.ts
   }
   return dir;
 }

@@ -1,9 +1,9 @@
 // `handoff sessions`: the agent sessions found for this repository, so a user can pick
 // one for `handoff new --from <file>`.
-import type { ArgsOf, Outcome } from '../cli/spec.js';
-import type { Context } from '../cli/context.js';
-import { printJson } from '../cli/output.js';
-import { computeMeter } from '../agents/meter-usage.js';
+import type { ArgsOf, Outcome } from '../command/spec.js';
+import type { Context } from '../command/context.js';
+import { printJson } from '../command/output.js';
+import { computeMeter } from './meter-usage.js';
 import { discoverSessions } from './discovery.js';
 import { readCandidate } from './transcript-source.js';
 

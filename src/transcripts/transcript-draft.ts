@@ -6,6 +6,7 @@ import type { FileChange } from '../store/handoff.js';
 import type { Extraction, Quoted } from './extract.js';
 import { code, escapeBlock, inline } from '../store/markdown.js';
 import { redactSecrets } from '../security/redact.js';
+import type { BodyKey } from '../store/sections.js';
 
 export interface TranscriptDraft {
   extraction: Extraction;
@@ -15,18 +16,12 @@ export interface TranscriptDraft {
   recent: { kept: Quoted[]; tokens: number; budget: number; dropped: number };
 }
 
-export interface DraftParts {
-  completed: string[];
-  in_progress: string[];
-  next_steps: string[];
-  open_questions: string[];
-  decisions: string[];
-  current_state: string[];
+/** Lines per section of the handoff's body (store/sections.ts), by key. */
+export interface DraftParts extends Record<BodyKey, string[]> {
   /** Approaches that failed: commands whose last run failed, edits git shows undone. */
   tried: string[];
   /** Commands whose last run passed, as shown (`npm test`): an earlier failure of one is no longer abandoned. */
   passed: string[];
-  references: string[];
 }
 
 /** A transcript path relative to the repository, or undefined when it lies outside. */

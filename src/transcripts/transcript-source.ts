@@ -1,15 +1,15 @@
 // Finding and reading the transcript a command works from (--from auto|<path>), shared
 // by `new`, `meter` and `sessions`. Every automatic choice prints one line saying so.
 import path from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { Context } from '../command/context.js';
 import { HandoffError } from '../core/errors.js';
-import { homeShort } from '../cli/output.js';
+import { homeShort } from '../command/output.js';
 import { Extractor, withinBudget, type Extraction } from './extract.js';
 import type { FileChange } from '../store/handoff.js';
 import { serializePin, type PinMeta } from '../store/pin.js';
-import { activePins } from '../pins/scope.js';
+import { activePins } from '../store/pin-scope.js';
 import { transcriptParts, type DraftParts } from './transcript-draft.js';
-import { loadTokenCounter } from './tokens.js';
+import { estimateTokens } from './tokens.js';
 import { discoverSessions, type Candidate } from './discovery.js';
 import { createItem, loadPins, pinsDir, warnProblems } from '../store/store.js';
 import { openTranscript, type OpenedTranscript } from './open.js';
@@ -110,8 +110,7 @@ export async function draftParts(
   omitCandidates: boolean,
 ): Promise<DraftParts> {
   const budget = ctx.config.recent_user_tokens;
-  const count = await loadTokenCounter();
-  const recent = { ...withinBudget(r.extraction.recentUser, budget, count), budget };
+  const recent = { ...withinBudget(r.extraction.recentUser, budget, estimateTokens), budget };
   const extraction = omitCandidates ? { ...r.extraction, constraints: [] } : r.extraction;
   return transcriptParts({ extraction, source: r.shown, recent }, ctx.root, gitFiles);
 }

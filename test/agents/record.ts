@@ -1,12 +1,13 @@
 // Turning what a real agent wrote into a test fixture: the scratch paths of the run are
 // rewritten to /home/user (HOME) and /home/user/project (the repository), nothing else
-// changes. OpenCode's database is rewritten through sql.js and saved in the shape the agent
+// changes. OpenCode's database is rewritten through node:sqlite (on a scratch copy) and saved in the shape the agent
 // leaves it in right after a run: a main file holding only its header page, and a WAL
 // holding every page.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { checksum, foldWal } from '../../src/transcripts/wal.js';
+import { NEEDS_SQLITE, sqlite } from '../sqlite.js';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts');
 
@@ -52,10 +53,7 @@ export function encodeWal(db: Buffer): Buffer {
 }
 
 async function sanitizeDb(file: string, home: string, repo: string): Promise<Buffer> {
-  const { default: initSqlJs } = await import('sql.js');
-  const require = createRequire(import.meta.url);
-  const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
-  const SQL = await initSqlJs({ wasmBinary: readFileSync(wasm) as unknown as ArrayBuffer });
+  if (!sqlite) throw new Error(`recording OpenCode's database ${NEEDS_SQLITE}`);
   let wal: Buffer | undefined;
   try {
     wal = readFileSync(`${file}-wal`);
@@ -63,27 +61,36 @@ async function sanitizeDb(file: string, home: string, repo: string): Promise<Buf
     wal = undefined;
   }
   const main = readFileSync(file);
-  const db = new SQL.Database(wal ? foldWal(main, wal) : main);
-  const tables =
-    db
-      .exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")[0]
-      ?.values.map((r) => String(r[0])) ?? [];
-  for (const table of tables) {
-    const columns =
-      db
-        .exec(`PRAGMA table_info("${table}")`)[0]
-        ?.values.filter((r) => /TEXT|^$/i.test(String(r[2])))
-        .map((r) => String(r[1])) ?? [];
-    for (const c of columns)
-      db.run(
-        `UPDATE "${table}" SET "${c}" = replace(replace("${c}", ?, '/home/user/project'), ?, '/home/user') WHERE typeof("${c}") = 'text'`,
-        [repo, home],
-      );
+  const folded = wal ? foldWal(main, wal) : main;
+  // Rollback-journal mode on the scratch copy, so SQLite writes no -wal beside it.
+  folded[18] = 1;
+  folded[19] = 1;
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'record-opencode-'));
+  try {
+    const copy = path.join(scratch, 'opencode.db');
+    writeFileSync(copy, folded);
+    const db = new sqlite.DatabaseSync(copy);
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all()
+      .map((r) => String(r.name));
+    for (const table of tables) {
+      const columns = db
+        .prepare(`PRAGMA table_info("${table}")`)
+        .all()
+        .filter((r) => /TEXT|^$/i.test(String(r.type)))
+        .map((r) => String(r.name));
+      for (const c of columns)
+        db.prepare(
+          `UPDATE "${table}" SET "${c}" = replace(replace("${c}", ?, '/home/user/project'), ?, '/home/user') WHERE typeof("${c}") = 'text'`,
+        ).run(repo, home);
+    }
+    db.exec('VACUUM');
+    db.close();
+    return readFileSync(copy);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
-  db.run('VACUUM');
-  const out = Buffer.from(db.export());
-  db.close();
-  return out;
 }
 
 /** Copies a run's transcript into test/fixtures/transcripts/<agent>/ under name; answers the written files. */

@@ -1,13 +1,9 @@
-// Every command, its arguments and options, described once. cli.ts parses with this
-// table (node:util parseArgs, a few ms) and help.ts renders it with yargs, which is only
-// loaded for --help and usage errors. Handlers load lazily, one module per command,
-// except the three every session start and commit run: they are in the hot-path chunk
-// anyway (scripts/hot-path.js), and a dynamic import of one costs node about 1 ms.
+// Every command, its arguments and options, described once, as data: cli.ts parses with
+// this table (node:util parseArgs) and help.ts renders it with yargs, which is only loaded
+// for --help and usage errors. Which module runs a command is cli/commands.ts's business,
+// so that the handlers can take their argument types from here without importing the CLI.
 import type { Context } from './context.js';
 import type { EXIT } from '../core/errors.js';
-import * as resume from '../resume/resume.js';
-import * as agentHook from '../agents/agent-hook.js';
-import * as gitHook from '../git-hooks/git-hook.js';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -35,7 +31,6 @@ export interface CommandSpec {
   readonly positionals: readonly PositionalSpec[];
   readonly options: Readonly<Record<string, OptionSpec>>;
   readonly examples: ReadonlyArray<readonly [string, string]>;
-  readonly load: () => Promise<CommandModule>;
   /** Agent hooks: any failure is a warning on stderr and exit 0, so an agent always starts. */
   readonly failOpen?: boolean;
 }
@@ -67,7 +62,6 @@ export const COMMANDS = [
     positionals: [],
     options: { hooks: { type: 'boolean', describe: 'also install the git hooks (handoff hooks install)' } },
     examples: [['handoff init', 'set up this repository']],
-    load: (): Promise<CommandModule> => import('../init/init.js'),
   },
   {
     name: 'new',
@@ -108,7 +102,6 @@ export const COMMANDS = [
       ['handoff new "now implement this for teams"', 'draft, review and save'],
       ['handoff new "fix the flaky test" --no-edit', 'save the draft as is'],
     ],
-    load: (): Promise<CommandModule> => import('../handoff/new.js'),
   },
   {
     name: 'resume',
@@ -119,7 +112,6 @@ export const COMMANDS = [
       'allow-secret': { type: 'boolean', describe: 'print text that looks like a secret instead of redacting it' },
     },
     examples: [['handoff resume', 'continue where the last session stopped']],
-    load: async (): Promise<CommandModule> => resume,
   },
   {
     name: 'pin',
@@ -142,7 +134,6 @@ export const COMMANDS = [
       ['handoff pin "never touch src/auth"', 'a constraint for every session'],
       ['handoff pin --scope "db/**" "migrations are append-only"', 'only when db/ is in play'],
     ],
-    load: (): Promise<CommandModule> => import('../pins/pin.js'),
   },
   {
     name: 'pins',
@@ -150,7 +141,6 @@ export const COMMANDS = [
     positionals: [],
     options: { all: { type: 'boolean', describe: 'include retired and superseded pins' }, json },
     examples: [['handoff pins', 'show what every session must follow']],
-    load: (): Promise<CommandModule> => import('../pins/pins.js'),
   },
   {
     name: 'unpin',
@@ -158,7 +148,6 @@ export const COMMANDS = [
     positionals: [{ name: 'id', describe: 'a pin id or unique prefix', required: true }],
     options: { reason: { type: 'string', describe: 'why the constraint no longer holds' } },
     examples: [['handoff unpin 01jx7k2m --reason "auth module rewritten"', 'retire a pin']],
-    load: (): Promise<CommandModule> => import('../pins/unpin.js'),
   },
   {
     name: 'list',
@@ -170,7 +159,6 @@ export const COMMANDS = [
       json,
     },
     examples: [['handoff list --status open', 'what is still open']],
-    load: (): Promise<CommandModule> => import('../handoff/list.js'),
   },
   {
     name: 'show',
@@ -178,7 +166,6 @@ export const COMMANDS = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix', required: true }],
     options: { json },
     examples: [['handoff show 01jx7k2m', 'print the file']],
-    load: (): Promise<CommandModule> => import('../handoff/show.js'),
   },
   {
     name: 'done',
@@ -186,7 +173,6 @@ export const COMMANDS = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
     options: {},
     examples: [['handoff done 01jx7k2m', 'the work it described is finished']],
-    load: (): Promise<CommandModule> => import('../handoff/done.js'),
   },
   {
     name: 'reopen',
@@ -194,7 +180,6 @@ export const COMMANDS = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix', required: true }],
     options: {},
     examples: [['handoff reopen 01jx7k2m', 'continue this handoff, not the one written after it']],
-    load: (): Promise<CommandModule> => import('../handoff/reopen.js'),
   },
   {
     name: 'migrate',
@@ -207,7 +192,6 @@ export const COMMANDS = [
         'a commit then rewrites one small folder, not a list of every handoff',
       ],
     ],
-    load: (): Promise<CommandModule> => import('../handoff/migrate.js'),
   },
   {
     name: 'sessions',
@@ -215,7 +199,6 @@ export const COMMANDS = [
     positionals: [],
     options: { json },
     examples: [['handoff sessions', 'pick a transcript for handoff new --from']],
-    load: (): Promise<CommandModule> => import('../transcripts/sessions.js'),
   },
   {
     name: 'meter',
@@ -233,7 +216,6 @@ export const COMMANDS = [
       ['handoff meter', 'how full is the current session?'],
       ['handoff meter --json || handoff new "..."', 'hand off when the meter says so'],
     ],
-    load: (): Promise<CommandModule> => import('../agents/meter.js'),
   },
   {
     name: 'agent',
@@ -254,7 +236,6 @@ export const COMMANDS = [
       ['handoff agent install codex', 'a marked block in AGENTS.md'],
       ['handoff agent status', 'what is installed for each agent'],
     ],
-    load: (): Promise<CommandModule> => import('../agents/agent.js'),
   },
   {
     name: 'hook',
@@ -268,7 +249,6 @@ export const COMMANDS = [
     ],
     options: {},
     examples: [['handoff hook claude-session-start < input.json', 'what Claude Code runs at session start']],
-    load: async (): Promise<CommandModule> => agentHook,
     failOpen: true,
   },
   {
@@ -286,7 +266,6 @@ export const COMMANDS = [
       ['handoff roadmap', 'write the roadmap'],
       ['handoff roadmap --check', 'in CI: is the committed roadmap current?'],
     ],
-    load: (): Promise<CommandModule> => import('../roadmap/roadmap.js'),
   },
   {
     name: 'hooks',
@@ -297,7 +276,6 @@ export const COMMANDS = [
       ['handoff hooks install', 'add the hooks (your own hooks are kept and still run)'],
       ['handoff hooks status', 'what is installed where'],
     ],
-    load: (): Promise<CommandModule> => import('../git-hooks/hooks.js'),
   },
   {
     name: 'git-hook',
@@ -305,7 +283,6 @@ export const COMMANDS = [
     positionals: [{ name: 'name', describe: 'pre-commit or refresh', required: true }],
     options: {},
     examples: [['HANDOFF_SKIP=1 git commit', 'skip the hooks for one commit']],
-    load: async (): Promise<CommandModule> => gitHook,
   },
   {
     name: 'merge-driver',
@@ -318,7 +295,6 @@ export const COMMANDS = [
     ],
     options: {},
     examples: [['git config merge.handoff-roadmap.driver', 'set by handoff hooks install']],
-    load: (): Promise<CommandModule> => import('../roadmap/merge-driver.js'),
   },
   {
     name: 'check',
@@ -334,6 +310,5 @@ export const COMMANDS = [
       ['handoff check', 'validate everything'],
       ['handoff check --base origin/main --format github', 'in a pull request workflow'],
     ],
-    load: (): Promise<CommandModule> => import('../check/check.js'),
   },
 ] as const satisfies readonly CommandSpec[];

@@ -2,7 +2,7 @@
 // decision its short id and what superseded it. The Markdown stays what a person reads
 // and edits; this is the one place that reads it back, so a chain can carry items from
 // handoff to handoff without re-summarising them.
-import { inline, listItems } from '../store/markdown.js';
+import { inline, listItems } from './markdown.js';
 
 export interface Item {
   text: string;

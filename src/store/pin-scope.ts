@@ -2,7 +2,7 @@
 // matches. The only importer of picomatch (loaded only when some active pin has a scope,
 // so unscoped repositories never pay for it). Free of the YAML library: the session-start
 // paths read pins from the cache and decide here without loading it.
-import type { Pin } from '../store/pin.js';
+import type { Pin } from './pin.js';
 
 /** Active pins, with the pins they superseded left out. */
 export function activePins(pins: readonly Pin[]): Pin[] {

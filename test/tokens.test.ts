@@ -1,0 +1,46 @@
+// The token estimate against exact o200k_base counts of fixed texts: the fixture
+// transcripts (stable files) and a few short strings. The exact counts were taken with
+// gpt-tokenizer 4.0.0 (o200k_base, special tokens counted as text), as bench/tokens.js
+// takes them; that bench reports the full comparison.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { estimateTokens } from '../src/transcripts/tokens.js';
+import { TRANSCRIPTS } from './helpers.js';
+
+const FILES: Array<[string, number]> = [
+  ['specstory/2025-06-30_12-46-48Z-fix-unknown-field-error-in-api-request.md', 577],
+  ['specstory/2026-02-23_23-01-52Z-all-provider-specific-token.md', 21259],
+  ['gemini-cli/session-gemini-0.61.0-sum.jsonl', 3231],
+  ['pi/pi-0.73.1-sum.jsonl', 1068],
+  ['codex/rollout-codex-0.169.0-sum.jsonl', 13910],
+  ['claude-code/codemie-4c2ddfdc-v2.0.64.jsonl', 6366],
+  ['aider/aider-chat-history-2024-08-slice.md', 115893],
+];
+
+const error = (estimate: number, exact: number) => Math.abs(estimate - exact) / exact;
+
+describe('the token estimate', () => {
+  it('is within 10% of the exact count on each real transcript, and within 3% over all of them', () => {
+    let estimated = 0;
+    let exact = 0;
+    for (const [file, count] of FILES) {
+      const estimate = estimateTokens(readFileSync(path.join(TRANSCRIPTS, file), 'utf8'));
+      expect(error(estimate, count), `${file}: ${estimate} estimated, ${count} exact`).toBeLessThan(0.1);
+      estimated += estimate;
+      exact += count;
+    }
+    expect(error(estimated, exact)).toBeLessThan(0.03);
+  });
+
+  it('counts short texts of each kind close to exactly', () => {
+    expect(estimateTokens('')).toBe(0);
+    for (const [text, count] of [
+      ['hello world', 2],
+      ['Never edit the generated client. Add retries.', 9],
+      ['日本語のテキストです', 7],
+      ['    const x = await fetch(url, { method: "POST" });\n', 15],
+    ] as const)
+      expect(Math.abs(estimateTokens(text) - count), text).toBeLessThanOrEqual(Math.ceil(count * 0.25));
+  });
+});
