@@ -302,7 +302,13 @@ function run(dir, args, input) {
 
 function dropCache(dir) {
   const gitDir = path.join(dir, '.git');
-  for (const name of ['handoff-cache.json', 'handoff-open.json', 'handoff-validated'])
+  for (const name of [
+    'handoff-cache.json',
+    'handoff-clean.json',
+    'handoff-open.json',
+    'handoff-items',
+    'handoff-validated',
+  ])
     rmSync(path.join(gitDir, name), { recursive: true, force: true });
 }
 
