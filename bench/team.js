@@ -23,7 +23,17 @@
 // Generating uses `git fast-import` (no CLI run per handoff), seeded, so every run builds
 // the same repositories. Run it with the node the figures are for (Node 24 for users).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -300,16 +310,25 @@ function run(dir, args, input) {
   return ms;
 }
 
-function dropCache(dir) {
+const CACHES = ['handoff-cache.json', 'handoff-clean.json', 'handoff-open.json', 'handoff-items', 'handoff-validated'];
+
+/** Runs `fn` with every cache of the tool moved aside, then puts them back: a cold run leaves the other steps warm. */
+function cold(dir, fn) {
   const gitDir = path.join(dir, '.git');
-  for (const name of [
-    'handoff-cache.json',
-    'handoff-clean.json',
-    'handoff-open.json',
-    'handoff-items',
-    'handoff-validated',
-  ])
-    rmSync(path.join(gitDir, name), { recursive: true, force: true });
+  const aside = path.join(gitDir, 'bench-aside');
+  rmSync(aside, { recursive: true, force: true });
+  mkdirSync(aside);
+  for (const name of CACHES)
+    if (existsSync(path.join(gitDir, name))) renameSync(path.join(gitDir, name), path.join(aside, name));
+  try {
+    return fn();
+  } finally {
+    for (const name of CACHES) {
+      rmSync(path.join(gitDir, name), { recursive: true, force: true });
+      if (existsSync(path.join(aside, name))) renameSync(path.join(aside, name), path.join(gitDir, name));
+    }
+    rmSync(aside, { recursive: true, force: true });
+  }
 }
 
 /** Puts .handoff/ and the index back as committed, after a command that writes. */
@@ -341,7 +360,7 @@ function measure(dir) {
     'node -e 0': () => run(dir, ['-e', '0']),
     'session-start hook, warm': () => run(dir, [BIN, 'hook', 'claude-session-start'], HOOK_INPUT),
     'resume, warm': () => run(dir, [BIN, 'resume']),
-    'resume, cold': () => (dropCache(dir), run(dir, [BIN, 'resume'])),
+    'resume, cold': () => cold(dir, () => run(dir, [BIN, 'resume'])),
     'resume after a pre-commit': () => {
       // The common path: the agent edits the handoff `new` wrote, and commits it.
       writeFileSync(path.join(dir, file), `${readFileSync(path.join(dir, file), 'utf8')}\n- edited ${++edits}\n`);
