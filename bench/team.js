@@ -354,6 +354,7 @@ const HOOK_INPUT = JSON.stringify({ session_id: 'bench', hook_event_name: 'Sessi
 
 /** The commands of both issues, interleaved round by round; returns the median of each. */
 function measure(dir) {
+  restore(dir); // what an interrupted run may have left
   const file = openFile(dir);
   let edits = 0;
   const steps = {
