@@ -19,6 +19,7 @@
 //   --repo-size  also the repository's size after `git gc` and a clone's time, with and without .handoff/
 //   --big        also the session start in a code repository of 100,000 files (1,000 handoffs) against `git status`
 //   --skip-table only what --repo-size and --big print
+//   --clones     clones timed per repository for --repo-size, the median printed (default 3)
 //
 // Generating uses `git fast-import` (no CLI run per handoff), seeded, so every run builds
 // the same repositories. Run it with the node the figures are for (Node 24 for users).
@@ -50,6 +51,7 @@ const { values: opts } = parseArgs({
     'repo-size': { type: 'boolean', default: false },
     big: { type: 'boolean', default: false },
     'skip-table': { type: 'boolean', default: false },
+    clones: { type: 'string', default: '3' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -400,9 +402,9 @@ function sizeKiB(dir) {
 }
 
 function cloneSeconds(dir) {
-  const target = path.join(opts.scratch, 'clone');
+  const target = path.join(opts.scratch, `clone-${process.pid}`);
   const times = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < Number(opts.clones); i++) {
     rmSync(target, { recursive: true, force: true });
     const t = performance.now();
     execFileSync('git', ['clone', '-q', '--no-local', '--no-checkout', dir, target], { env });
