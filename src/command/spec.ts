@@ -234,6 +234,18 @@ export const COMMANDS = [
     examples: [['handoff reopen 01jx7k2m', 'continue this handoff, not the one written after it']],
   },
   {
+    name: 'migrate',
+    describe: 'move handoffs of the first layout (handoffs/<id>.md) into dated folders (handoffs/YYYY-MM/DD/<id>.md)',
+    positionals: [],
+    options: {},
+    examples: [
+      [
+        'handoff migrate && git add -A .handoff',
+        'a commit then rewrites one small folder, not a list of every handoff',
+      ],
+    ],
+  },
+  {
     name: 'mcp',
     describe:
       'serve this repository to MCP clients on stdio: tools resume, pins, search, new (needs @modelcontextprotocol/server)',
