@@ -15,6 +15,7 @@ import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
 import { findOpenOnBranch } from '../store/store.js';
 import { truncate } from '../command/output.js';
+import { harvestIsDue } from './harvest-due.js';
 
 interface HookSpec {
   agent: string;
@@ -57,8 +58,14 @@ async function geminiSessionStart(ctx: Context, input: HookInput, agent: string)
   await sessionStart(ctx, input, agent);
 }
 
+/** An agent's summary of an earlier compaction, written since, goes into that compaction's handoff first. */
+async function harvestSummaries(ctx: Context): Promise<void> {
+  if (harvestIsDue(ctx)) await (await import('./harvest.js')).harvest(ctx);
+}
+
 async function sessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
   if (!(await exists(ctx.dir))) return; // this repository does not use handoffs: say nothing
+  await harvestSummaries(ctx);
   let built: Awaited<ReturnType<typeof buildResume>>;
   try {
     built = await buildResume(ctx, undefined);
@@ -110,6 +117,7 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     const threshold = await compaction.geminiThreshold(ctx.root, os.homedir());
     if (tokens === undefined || tokens < threshold * compaction.GEMINI_WINDOW) return;
   }
+  await harvestSummaries(ctx);
   // One compaction, one handoff, however often the agent fires the hook for it.
   let file = await compaction.writtenForCompaction(ctx.root, input.session_id, input.transcript_path);
   let line = `handoff: ${file} was written for this compaction already; nothing new`;
@@ -118,6 +126,14 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     if (written === null) return;
     file = ctx.rel(written.file);
     await compaction.rememberCompaction(ctx.root, input.session_id, input.transcript_path, file);
+    // The agent's own summary is written after this hook: the next hook folds it in (harvest.ts).
+    if (written.transcript)
+      await (await import('./harvest.js')).recordDue(ctx, {
+        file,
+        transcript: written.transcript,
+        agent,
+        ...(input.session_id ? { session: input.session_id } : {}),
+      });
     line = `handoff: wrote ${file} before ${agent} compacts (${input.trigger ?? 'compaction'}); goal: ${truncate(written.goal, 80)}`;
   }
   ctx.stderr(line);
@@ -125,7 +141,11 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     const { loadPins } = await import('../store/store.js');
     const { activePins } = await import('../store/pin-scope.js');
     const pins = activePins((await loadPins(ctx)).items);
-    const lines = [`The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`];
+    const { summaryInstructions } = await import('./summary-form.js');
+    const lines = [
+      `The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`,
+      summaryInstructions(),
+    ];
     if (pins.length > 0)
       lines.push(
         'Keep these pinned constraints in the summary verbatim, word for word:',
@@ -142,7 +162,7 @@ async function writeCompactionHandoff(
   ctx: Context,
   input: HookInput,
   agent: string,
-): Promise<{ file: string; goal: string } | null> {
+): Promise<{ file: string; goal: string; transcript?: string } | null> {
   const git = await ctx.git();
   const current = (await findOpenOnBranch(ctx, await git.branch())).found?.meta.goal;
   // Custom instructions are typed by the user into the agent: they may carry a secret.
@@ -159,7 +179,8 @@ async function writeCompactionHandoff(
       ...(sources.readable ? { from: input.transcript_path } : {}),
       review,
     });
-    return file === null ? null : { file, goal };
+    if (file === null) return null;
+    return { file, goal, ...(sources.readable && input.transcript_path ? { transcript: input.transcript_path } : {}) };
   } catch (error) {
     if (!sources.readable || !(error instanceof HandoffError)) throw error;
     ctx.stderr(`handoff: warning: ${error.message}; drafting from git alone`);

@@ -31,6 +31,23 @@ function userText(rec: Record<string, unknown>, content: unknown): string | unde
   return text;
 }
 
+/** The text of the compact-summary record, without Claude Code's lead-in ("... Summary:"). */
+function compactSummary(message: unknown): string | undefined {
+  const content = isObject(message) ? message.content : undefined;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content
+            .filter((b) => isObject(b) && b.type === 'text')
+            .map((b) => str((b as Record<string, unknown>).text) ?? '')
+            .join('\n')
+        : '';
+  const at = text.search(/^Summary:\s*$/m);
+  const summary = at < 0 ? text : text.slice(at).replace(/^Summary:\s*\n/, '');
+  return summary.trim() || undefined;
+}
+
 // 2.1.330 also writes attachment, api-request*, tools-used, last-prompt, cost-state,
 // atis-latch and mode records on every session: known, nothing in them for a handoff.
 const KNOWN = new Set([
@@ -86,6 +103,12 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
     if (typeof rec.timestamp === 'string') yield { kind: 'time', line: n, at: rec.timestamp };
     if (type === 'system' && rec.subtype === 'compact_boundary') {
       yield { kind: 'compaction', ...base };
+      continue;
+    }
+    if (type === 'user' && rec.isCompactSummary === true) {
+      // The summary the compaction's model wrote follows its boundary as a user record.
+      const summary = compactSummary(rec.message);
+      if (summary) yield { kind: 'compaction', summary, ...base };
       continue;
     }
     if (type !== 'user' && type !== 'assistant') continue;

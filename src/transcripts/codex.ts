@@ -46,7 +46,11 @@ export async function* readCodex(lines: Lines, stats: ReadStats = newStats()): A
     } else if (type === 'turn_context') {
       model = str(p.model) ?? model;
     } else if (type === 'compacted') {
-      yield { kind: 'compaction', ...base };
+      // The summary follows Codex's lead-in line ("... produced a summary ...:").
+      const message = str(p.message)
+        ?.replace(/^[^\n]*summary[^\n]*:\s*\n/i, '')
+        .trim();
+      yield { kind: 'compaction', ...(message ? { summary: message } : {}), ...base };
     } else if (type === 'response_item') {
       const pt = str(p.type);
       if (pt === 'message' && p.role === 'assistant' && Array.isArray(p.content)) {

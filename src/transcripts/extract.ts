@@ -90,6 +90,8 @@ export class Extractor {
   private readonly pending = new Map<string, string>();
   private readonly tasks = new Map<string, { text: string; status: TodoStatus }>();
   private tasksLine = 0;
+  /** A compaction seen whose summary has not come yet. */
+  private boundaryOpen = false;
   private asked: Quoted[] = [];
   private acted = false;
   private recentChars = 0;
@@ -199,7 +201,9 @@ export class Extractor {
         return;
       case 'compaction':
         if (e.sidechain) return;
-        ex.counts.compactions++;
+        // Claude Code and OpenCode record a compaction and then its summary: one compaction.
+        if (!(e.summary !== undefined && this.boundaryOpen)) ex.counts.compactions++;
+        this.boundaryOpen = e.summary === undefined;
         ex.usage = undefined;
         return;
       case 'usage':

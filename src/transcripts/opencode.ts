@@ -55,7 +55,10 @@ export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats):
     const model = str(m.data.modelID);
     for (const p of m.parts) {
       const type = str(p.type);
-      if (type === 'text' && typeof p.text === 'string' && p.synthetic !== true) {
+      if (type === 'text' && typeof p.text === 'string' && p.summary === true && role !== 'user') {
+        // The compaction agent's answer: the session's own summary, not a reply to the user.
+        if (p.text.trim()) yield { kind: 'compaction', summary: p.text.trim(), ...base };
+      } else if (type === 'text' && typeof p.text === 'string' && p.synthetic !== true) {
         if (role === 'user') yield { kind: 'user', text: unquoted(p.text), ...base };
         else yield { kind: 'assistant', text: p.text, ...base };
       } else if (type === 'tool') {

@@ -43,7 +43,8 @@ export async function* readPi(lines: Lines, stats: ReadStats = newStats()): Asyn
         ...(str(rec.modelId) ? { model: str(rec.modelId)! } : {}),
       };
     } else if (type === 'compaction') {
-      yield { kind: 'compaction', ...base };
+      const summary = str(rec.summary)?.trim();
+      yield { kind: 'compaction', ...(summary ? { summary } : {}), ...base };
       // The summary carries the files modified before it, which the dropped entries named.
       const details = isObject(rec.details) ? rec.details : {};
       if (Array.isArray(details.modifiedFiles))
