@@ -141,16 +141,15 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     const { loadPins } = await import('../store/store.js');
     const { activePins } = await import('../store/pin-scope.js');
     const pins = activePins((await loadPins(ctx)).items);
-    const { summaryInstructions } = await import('./summary-form.js');
-    const lines = [
-      `The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`,
-      summaryInstructions(),
-    ];
+    const lines = [`The handoff for the next session is in ${file} (git-handoff); mention that file in the summary.`];
     if (pins.length > 0)
       lines.push(
         'Keep these pinned constraints in the summary verbatim, word for word:',
         ...pins.map((p) => `- ${p.text.trim()}`),
       );
+    // The summary comes back into the handoff (harvest.ts) when it has the handoff's sections.
+    const { summaryInstructions } = await import('./summary-form.js');
+    lines.push(summaryInstructions());
     const { redactSecrets } = await import('../security/redact.js');
     ctx.stdout(`${redactSecrets(lines.join('\n')).text}\n`);
   } else {
