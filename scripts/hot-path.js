@@ -4,7 +4,7 @@
 // scripts/bundle.js makes every module of src/ import this file first, so every chunk
 // shares these modules and esbuild puts them, and everything they import, in one chunk.
 // Otherwise esbuild makes a chunk for each set of commands that share a module: a
-// session start loaded 29 files, and node takes about 0.3 ms for each ES module.
+// session start loaded 29 files, and node resolves, reads and links each ES module.
 import '../src/command/spec.ts';
 import '../src/cli/commands.ts';
 import '../src/command/context.ts';

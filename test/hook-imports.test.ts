@@ -142,11 +142,22 @@ describe('module loading on the git paths', () => {
     repo.commit('more work', { 'src/more.ts': 'export const more = 1;\n' });
     expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(true);
     const clean = (
-      JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-cache.json'), 'utf8')) as { clean: string[] }
+      JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-clean.json'), 'utf8')) as { clean: string[] }
     ).clean;
     expect(clean).toContain('never touch the auth module');
     expect(clean).toContain('first');
     expect(clean.filter((t) => t.includes('## Since the handoff'))).toHaveLength(2); // the prompt before the commit and after
+    expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(false);
+    // Another install beside this one (another version) throws this one's cache away, and
+    // this one throws away its cache; the clean strings, kept apart, outlive both.
+    writeFileSync(path.join(repo.dir, '.git/handoff-cache.json'), JSON.stringify({ format: 0, version: 'other' }));
+    const after = loaded(repo.dir, ['resume']);
+    expect(after.modules.some((m) => m.endsWith(patterns))).toBe(false);
+    expect(after.stdout).toBe(loaded(repo.dir, ['resume']).stdout);
+    // Other rules (a file another build of the rules wrote) remember nothing.
+    const cleanFile = path.join(repo.dir, '.git/handoff-clean.json');
+    writeFileSync(cleanFile, readFileSync(cleanFile, 'utf8').replace(/"rules":"[^"]*"/, '"rules":"other"'));
+    expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(true);
     expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(false);
   });
 });

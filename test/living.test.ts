@@ -49,6 +49,12 @@ describe('decision supersession', () => {
     expect(replacedSubjects('we no longer use moment because of its size')).toEqual(['moment']);
     expect(replacedSubjects('Replace the Redis cache with an LRU in memory')).toEqual(['redis']);
     expect(replacedSubjects('drop it, because it is broken')).toEqual([]);
+    expect(replacedSubjects('Moving off Mongo to Postgres.')).toEqual(['mongo']);
+    expect(replacedSubjects('Scrap the polling idea, server-sent events instead')).toEqual(['polling']);
+    expect(replacedSubjects("Actually, let's not use Redis after all")).toEqual(['redis']);
+    expect(replacedSubjects('No more pino; console.error is enough')).toEqual(['pino']);
+    expect(replacedSubjects('Swapped esbuild for tsup')).toEqual(['esbuild']);
+    expect(replacedSubjects('~~GraphQL~~ REST after all')).toEqual(['graphql']);
     const out = superseded([
       d('use OFFSET pagination because it is simple'),
       d('use papaparse because quoting is hard'),

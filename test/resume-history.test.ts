@@ -22,7 +22,6 @@ function resume(repo: Repo, args: string[] = ['resume']): string {
   return remembered.stdout.slice(remembered.stdout.indexOf('## Since the handoff'));
 }
 
-/** The git commands one resume runs (git's own trace). */
 /** The git commands a run started, sorted: they run at once, so they are compared as a set. */
 function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
   const trace = path.join(tempDir(), 'trace');

@@ -1,15 +1,17 @@
 // Wiring only: find the command in the table, parse its arguments, build the context,
 // run the lazily loaded handler, and map what it threw to an exit code. yargs (help and
 // usage errors) is loaded only when it is needed.
-import { readSync, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { COMMANDS, type Args, type CommandName, type CommandSpec } from '../command/spec.js';
 import { LOADERS } from './commands.js';
 import type { Streams } from '../core/context.js';
 import { createContext } from '../command/context.js';
 import { EXIT, HandoffError, UsageError, report } from '../core/errors.js';
 import { version } from '../core/version.js';
+
+// Taken, not imported: see store/fs.ts.
+const { readSync, writeSync } = process.getBuiltinModule('node:fs');
+const { parseArgs } = process.getBuiltinModule('node:util');
 
 function parse(spec: CommandSpec, argv: string[]): Args {
   const options: NonNullable<ParseArgsConfig['options']> = {};
@@ -39,10 +41,10 @@ function parse(spec: CommandSpec, argv: string[]): Args {
 
 /**
  * Output written to the file descriptor itself, as node's own stream for a file or pipe
- * does on Linux, without creating that stream (about 0.5 ms each). What the descriptor
+ * does on Linux, without creating that stream (bench/hot-paths.js measures a run). What the descriptor
  * refuses for now (EAGAIN: a non-blocking pipe that is full) goes through node's stream,
  * and so does everything after it, in order. A reader that left (`handoff list | head`)
- * is not an error. On Windows, node's streams (a console needs them for Unicode).
+ * is not an error.
  */
 function writer(fd: 1 | 2, get: () => NodeJS.WriteStream): (text: string) => void {
   let stream: NodeJS.WriteStream | undefined;
@@ -55,7 +57,6 @@ function writer(fd: 1 | 2, get: () => NodeJS.WriteStream): (text: string) => voi
     }
     return stream;
   };
-  if (process.platform === 'win32') return (text) => void viaStream().write(text);
   return (text) => {
     if (stream) return void stream.write(text);
     const bytes = Buffer.from(text);
@@ -78,14 +79,14 @@ function streams(): Streams {
     stderr: (line) => stderr(`${line}\n`),
     // Asked only by the commands that read stdin: isatty() loads node:tty and with it node's
     // stream modules, and so does creating process.stdin, which the others should not pay.
-    stdinIsTTY: () => isatty(0),
+    stdinIsTTY: () => process.getBuiltinModule('node:tty').isatty(0),
     readStdin,
   };
 }
 
 /**
- * All of stdin. Read synchronously where stdin allows it: node's stream for it costs an
- * agent hook about 3 ms. A non-blocking stdin (EAGAIN), or any other refusal, hands the
+ * All of stdin. Read synchronously where stdin allows it: creating node's stream for it
+ * loads node's stream modules, which an agent hook otherwise never needs. A non-blocking stdin (EAGAIN), or any other refusal, hands the
  * rest to node's stream, after what was read so far.
  */
 async function readStdin(): Promise<Uint8Array> {

@@ -1,5 +1,5 @@
 // Help, rendered by yargs from the command table. Loaded only for --help, `help`, no
-// command or an unknown command: yargs costs ~60 ms to import, which the commands that
+// command or an unknown command: yargs is heavy to import, and the commands that
 // hooks and agents run must not pay.
 import yargs from 'yargs';
 import type { Argv } from 'yargs';

@@ -6,7 +6,6 @@
 // validated (and completed) the index, and the writers after they wrote their files and
 // refreshed the roadmap, for the tree `git add -A .handoff` would stage. A record only
 // saves time: failing to read or write it never changes an answer.
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import { version } from '../core/version.js';
@@ -15,6 +14,9 @@ import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../st
 import type { Git } from '../git/git.js';
 import { RECORD_FILE } from './hook-script.js';
 import { GIT_DIR_TEMP, sweepTemps, writeDisposable } from '../store/fs.js';
+
+// Taken, not imported: see store/fs.ts.
+const nodeFs = process.getBuiltinModule('node:fs');
 
 type Where = Pick<Context, 'root' | 'cacheFile' | 'configFile' | 'git'>;
 
@@ -26,7 +28,7 @@ export function recordable(roadmap: string): boolean {
 /** The blob id of the work tree's config.yml (what this run's settings came from); undefined when there is none. */
 export async function workConfigBlob(ctx: Where): Promise<string | undefined> {
   try {
-    return blobId(await fs.readFile(ctx.configFile));
+    return blobId(await nodeFs.promises.readFile(ctx.configFile));
   } catch {
     return undefined;
   }
@@ -75,7 +77,7 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
     if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config)
       await write(ctx, tree);
   } finally {
-    await fs.rm(temp, { force: true }).catch(() => {});
+    await nodeFs.promises.rm(temp, { force: true }).catch(() => {});
   }
 }
 

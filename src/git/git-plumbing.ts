@@ -1,11 +1,9 @@
 // Git plumbing: the one place git is spawned (git.ts builds the commands' queries on
-// it). Spawned directly, with stdin for `cat-file --batch`, and its output in scratch
-// files rather than pipes (outputFiles says why). The child inherits the whole
-// environment on purpose: inside a hook git sets GIT_INDEX_FILE
-// (`commit -a`, `commit -- path`) and GIT_DIR, and those must reach every git we run.
-import { spawn, type ChildProcess } from 'node:child_process';
+// it). Spawned directly, with stdin for `cat-file --batch`, and its output read through
+// pipes. The child inherits the whole environment on purpose: inside a hook git sets
+// GIT_INDEX_FILE (`commit -a`, `commit -- path`) and GIT_DIR, and those must reach every
+// git we run.
 import { HandoffError } from '../core/errors.js';
-import { scratchFile, type ScratchFile } from '../store/fs.js';
 import { LINK_PREFIX, needText, SYMLINK_REFUSED, type ParseCache, type TreeFile } from '../store/tree.js';
 
 export interface GitResult {
@@ -14,91 +12,35 @@ export interface GitResult {
   stderr: string;
 }
 
-export async function gitRaw(
+export function gitRaw(
   cwd: string,
   args: string[],
   input?: string | Buffer,
   env?: Record<string, string>,
 ): Promise<GitResult> {
-  const files = outputFiles();
-  const result = await spawnGit(cwd, args, files, input, env);
-  // A file that cannot take git's output (a full temp directory, a file size limit) shows
-  // as git killed by a signal (SIGXFSZ), or dying (exit 128) without a word, since its
-  // stderr is a file too: asked again through pipes, git's answer is never lost.
-  if (files && (result.signal !== null || (result.code === 128 && result.stderr === '')))
-    return spawnGit(cwd, args, null, input, env);
-  return result;
-}
-
-function spawnGit(
-  cwd: string,
-  args: string[],
-  files: [ScratchFile, ScratchFile] | null,
-  input?: string | Buffer,
-  env?: Record<string, string>,
-): Promise<GitResult & { signal: string | null }> {
+  // A spawn that throws (a bad cwd) rejects the promise: the executor's throw does that.
   return new Promise((resolve, reject) => {
-    let settled = false;
+    // node:child_process is loaded on the first spawn, not with this module: a hook in a
+    // repository without .handoff/ runs no git. No input: stdin is /dev/null, one pipe
+    // fewer to set up per process.
+    const child = process.getBuiltinModule('node:child_process').spawn('git', args, {
+      cwd,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    const taken = () => (files ? files.map((f) => f.take()) : [Buffer.concat(out), Buffer.concat(err)]);
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      try {
-        taken(); // closes the files
-      } catch {
-        // the failure reported is the spawn's
-      }
-      reject(error);
-    };
-    let child: ChildProcess;
-    try {
-      // No input: stdin is /dev/null, one pipe fewer to set up per process.
-      child = spawn('git', args, {
-        cwd,
-        stdio: [input === undefined ? 'ignore' : 'pipe', files?.[0].fd ?? 'pipe', files?.[1].fd ?? 'pipe'],
-        ...(env ? { env: { ...process.env, ...env } } : {}),
-      });
-    } catch (error) {
-      fail(error);
-      return;
-    }
-    child.stdout?.on('data', (c: Buffer) => out.push(c));
-    child.stderr?.on('data', (c: Buffer) => err.push(c));
-    child.on('error', fail);
-    child.on('close', (code, signal) => {
-      if (settled) return;
-      settled = true;
-      try {
-        const [stdout, stderr] = taken();
-        resolve({ code: code ?? 1, signal, stdout: stdout!, stderr: stderr!.toString('utf8') });
-      } catch (error) {
-        reject(error);
-      }
-    });
+    child.stdout!.on('data', (c: Buffer) => out.push(c));
+    child.stderr!.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
+    );
     if (child.stdin) {
       child.stdin.on('error', () => {}); // git may exit before reading all of stdin
       child.stdin.end(input);
     }
   });
-}
-
-/**
- * Files for git's stdout and stderr, or null (then pipes) where the temp directory refuses.
- * A pipe is read through node's streams, and creating them and running their code for
- * the first time cost a session start about 3 ms over its two git processes; a file
- * costs a few system calls.
- */
-function outputFiles(): [ScratchFile, ScratchFile] | null {
-  let first: ScratchFile | undefined;
-  try {
-    first = scratchFile();
-    return [first, scratchFile()];
-  } catch {
-    first?.take();
-    return null;
-  }
 }
 
 /** The one error text for a git command that failed: its name and git's first line (or the exit code). */

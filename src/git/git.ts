@@ -3,9 +3,9 @@
 // the hook paths (git-plumbing.ts), so the child inherits GIT_INDEX_FILE and GIT_DIR
 // inside a git hook.
 //
-// Why not simple-git (measured on Node 20, git 2.39): its completion plugin waits 50 ms
-// after every command that printed nothing (an empty `git diff`, an empty `git log`
-// range: the common case at session start), it costs 20-30 ms to import, and it strips
+// Why not simple-git: its completion plugin waits a fixed delay after every command that
+// printed nothing (an empty `git diff`, an empty `git log` range: the common case at
+// session start), it is heavy to import for a hook, and it strips
 // GIT_* variables that hooks depend on. A plain spawn does what we need in a few lines.
 import {
   combineChanges,

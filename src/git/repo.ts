@@ -1,10 +1,12 @@
 // Finding the work tree without starting git: `list`, `show` and `pins` only read files,
 // and starting a git process would cost more than the rest of their work. Synchronous
 // reads, as on every path a session start takes (store/fs.ts says why).
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../core/errors.js';
 import { readTextNow } from '../store/fs.js';
+
+// Taken, not imported: see store/fs.ts.
+const { existsSync, lstatSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export async function findWorkTree(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   if (env.GIT_WORK_TREE) return path.resolve(cwd, env.GIT_WORK_TREE);

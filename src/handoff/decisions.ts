@@ -2,8 +2,9 @@
 // and a later decision that replaces an earlier one marks it superseded instead of both
 // standing as current. Supersession is explicit ("supersedes D2", written by a person or
 // the model) or follows a deterministic rule for the common phrasings ("instead of X",
-// "rather than X", "drop X", "switch from X", "no longer X", "replace X") when X names the
-// subject of an earlier, still current decision.
+// "rather than X", "drop X", "switch from X", "no longer X", "replace X", "moving off X",
+// "scrap/abandon/ditch X", "not use X after all", "no more X", "swap X", "~~X~~") when X names
+// the subject of an earlier, still current decision.
 import { itemKey, type Item } from '../store/items.js';
 
 const MARKER = /\b(?:supersedes|replaces|overrides)\s+(D\d+)\b/gi;
@@ -15,6 +16,13 @@ const PHRASES = [
   /\bswitch(?:es|ed|ing)?\s+(?:away\s+)?from\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
   /\bno longer\s+(?:use\s+|using\s+|need\s+|call\s+|support\s+|write\s+|keep\s+|the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
   /\breplac(?:e|es|ed|ing)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  // Moving off, giving up, or swapping out what was chosen.
+  /\b(?:mov|migrat)(?:e|es|ed|ing)\s+(?:away\s+)?(?:off|from)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  /\b(?:abandon(?:s|ed|ing)?|scrap(?:s|ped|ping)?|ditch(?:es|ed|ing)?|forget(?:\s+about)?)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  /\bnot\s+(?:use|using)\s+(?:the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)\s+(?:after all|any ?more)/iu,
+  /\bno more\s+(?:the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  /\bswap(?:s|ped|ping)?\s+(?:out\s+)?(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  /~~\s*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
 ];
 const VAGUE = new Set([
   'it',

@@ -9,8 +9,8 @@ import { activePins, pinsInPlay } from '../store/pin-scope.js';
 import { handoffParts, pinsOnlyParts, promptPins, renderPinsOnly, renderResume, type ResumeParts } from './prompt.js';
 import { sinceFacts, type SinceFacts } from './since.js';
 import { history } from './history.js';
-import { scrubRemembered } from '../security/remembered.js';
-import { openCache } from '../store/cache.js';
+import { RULES, scrubRemembered } from '../security/remembered.js';
+import { openClean } from '../store/clean.js';
 import { present } from '../store/fs.js';
 import type { Git } from '../git/git.js';
 import { findItem, findOpenOnBranch, loadHandoffs, loadPins, warnProblems } from '../store/store.js';
@@ -151,6 +151,6 @@ function pinNotes(problems: readonly Problem[]): string[] {
 // at every session start.
 async function finish(ctx: Context, prompt: string, parts: ResumeParts, allowSecret: boolean): Promise<Resume> {
   if (allowSecret) return { prompt, redacted: [], parts };
-  const [scrubbed, scrubbedParts] = await scrubRemembered([prompt, parts] as const, await openCache(ctx.cacheFile));
+  const [scrubbed, scrubbedParts] = await scrubRemembered([prompt, parts] as const, openClean(ctx.cacheFile, RULES));
   return { prompt: scrubbed.value, redacted: scrubbed.kinds, parts: scrubbedParts.value };
 }

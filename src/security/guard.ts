@@ -1,9 +1,11 @@
 // .handoff/ arrives in pull requests from strangers: it, or a directory in it, can be a
 // symbolic link to somewhere else on the machine. Before reading or writing, the real
 // location must still be inside the work tree; symbolic-link files inside are skipped.
-import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../core/errors.js';
+
+// Taken, not imported: see store/fs.ts.
+const { lstatSync, realpathSync } = process.getBuiltinModule('node:fs');
 
 // Synchronous, as every read on the paths a session start takes (store/fs.ts says why).
 async function real(p: string): Promise<string | undefined> {

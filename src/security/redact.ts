@@ -9,7 +9,7 @@
 // `file(source)` handler is synchronous and reports `{range: [start, end]}`; a rule that
 // ever answers with a promise is skipped rather than awaited. Pinned to 12.x: 13.x declares
 // engines node >=22. The preset is one bundled
-// file (a few ms to import), so loading it eagerly is cheap.
+// file, so loading it whole is cheap.
 // A few extra patterns below cover shapes the preset deliberately leaves to context
 // (bare AWS key ids, OpenAI keys without their marker, JWTs, Stripe keys, passwords in
 // URLs and KEY=value lines that name a password, secret or token).

@@ -1,17 +1,23 @@
 // Redaction at every session start, remembered. An unchanged repository gives the same
 // resume prompt at each session start, and running every secret pattern over it costs
-// more than the rest of the session start (loading the patterns and their first run,
-// about 15 ms on Node 24). So each string found clean (the whole prompt, each string of
-// its parts) is remembered in the one cache (store/cache.ts), whole, never as a hash: the
+// more than the rest of the session start (loading the patterns and their first run;
+// bench/hot-paths.js measures both cases). So each string found clean (the whole prompt,
+// each string of its parts) is remembered (store/clean.ts), whole, never as a hash: the
 // same string again is clean, by string comparison. When every string was seen clean
 // before, the patterns are not even loaded; otherwise only the new strings are redacted
 // (after a commit: the prompt and the part that says what happened since). Nothing with
-// a secret in it is remembered, and a different tool build (other patterns) starts with
-// nothing remembered.
+// a secret in it is remembered, and other rules (RULES) start with nothing remembered.
 import type { Scrubbed } from './secrets.js';
 import { mapStrings } from './strings.js';
 
-/** Where the clean strings are kept: the one cache's `clean` record (store/cache.ts), opened by the caller. */
+/**
+ * The identity of the redaction rules, which the remembered strings are kept under (not
+ * the tool's version, so installs of other versions side by side share them): change it
+ * whenever redact.ts's patterns or its pinned preset change.
+ */
+export const RULES = 'redact-1';
+
+/** Where the clean strings are kept (store/clean.ts), opened by the caller. */
 export interface Remembered {
   clean: { has(text: string): boolean; add(text: string): void };
   save: () => Promise<void>;

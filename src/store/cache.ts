@@ -2,29 +2,25 @@
 // directory (never in the work tree, one per worktree). One rule: an entry is keyed by
 // the file's path and content (a git blob id, or a work-tree file's whole text), so it
 // can never be stale; a different tool build starts afresh. Only the entries used by a
-// run are written back, so the file stays the size of the tree. It also remembers the
-// last strings secret redaction found clean (security/remembered.ts), whole, never a
-// hash of them, and git's answers about pairs of commits (resume/history.ts), keyed by
-// the two commit ids: a commit never changes, so neither does the answer. Any failure to
+// run are written back, so the file stays the size of the tree. It also remembers git's
+// answers about pairs of commits (resume/history.ts), keyed by the two commit ids: a commit never changes, so neither does the answer. Any failure to
 // read or write it is ignored: the cache only saves time, it never decides an answer.
-import { readFileSync, statSync } from 'node:fs';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import { writeDisposable } from './fs.js';
 
+// Taken, not imported: see store/fs.ts.
+const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
+
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 4;
-/** How many clean texts are remembered: a resume prompt and the strings of its parts make about 20. */
-const CLEAN_KEPT = 64;
+const FORMAT = 5;
 /** How many answers about commits are kept: one per branch a session starts on. */
 const ANSWERS_KEPT = 8;
 
 export interface OpenCache {
   cache: ParseCache;
-  /** Texts secret redaction found clean; those a run asks about or adds are kept first. */
-  clean: { has(text: string): boolean; add(text: string): void };
   /** Answers keyed by commit ids; those a run asks about or adds are kept first. */
   answers: { get(key: string): unknown; set(key: string, value: unknown): void };
   /** Writes back the entries used so far, when they differ from what was read. */
@@ -33,7 +29,6 @@ export interface OpenCache {
 
 interface Stored {
   items: Record<string, CachedItem>;
-  clean: string[];
   answers: Record<string, unknown>;
 }
 
@@ -53,21 +48,18 @@ async function read(file: string): Promise<Stored> {
       format?: unknown;
       version?: unknown;
       items?: unknown;
-      clean?: unknown;
       answers?: unknown;
     };
     if (data.format === FORMAT && data.version === toolVersion() && isRecord(data.items)) {
-      const clean = Array.isArray(data.clean) ? data.clean.filter((t): t is string => typeof t === 'string') : [];
       return {
         items: data.items as Record<string, CachedItem>,
-        clean,
         answers: isRecord(data.answers) ? data.answers : {},
       };
     }
   } catch {
     // no cache yet, or unreadable: parse everything
   }
-  return { items: {}, clean: [], answers: {} };
+  return { items: {}, answers: {} };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -93,15 +85,10 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
   };
 }
 
-function open(file: string | null, stored: Stored = { items: {}, clean: [], answers: {} }): OpenCache {
+function open(file: string | null, stored: Stored = { items: {}, answers: {} }): OpenCache {
   const used = new Map<string, CachedItem>();
   let written = Object.keys(stored.items).length;
   let changed = false;
-  const clean = keptFirst(
-    stored.clean.map((t) => [t, true] as const),
-    CLEAN_KEPT,
-    () => (changed = true),
-  );
   const answers = keptFirst(Object.entries(stored.answers), ANSWERS_KEPT, () => (changed = true));
   let saving = Promise.resolve();
   return {
@@ -116,14 +103,17 @@ function open(file: string | null, stored: Stored = { items: {}, clean: [], answ
         changed = true;
       },
     },
-    clean: { has: (text) => clean.get(text) !== undefined, add: (text) => clean.set(text, true) },
     answers: { get: answers.get, set: answers.set },
     save: () => {
       if (!file || (!changed && used.size === written)) return saving;
       changed = false;
       written = used.size;
-      const kept = { clean: clean.kept().map(([text]) => text), answers: Object.fromEntries(answers.kept()) };
-      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), items: Object.fromEntries(used), ...kept });
+      const text = JSON.stringify({
+        format: FORMAT,
+        version: toolVersion(),
+        items: Object.fromEntries(used),
+        answers: Object.fromEntries(answers.kept()),
+      });
       saving = saving.then(() => writeDisposable(file, text));
       return saving;
     },

@@ -61,7 +61,7 @@ const positive = (
 /** Comments and blank lines only, as `handoff init` writes the file: the defaults, known without YAML. */
 const COMMENTS_ONLY = /^(?:[ ]*(?:#[^\0-\x08\x0a-\x1f\x7f]*)?\r?\n)*[ ]*(?:#[^\0-\x08\x0a-\x1f\x7f]*)?$/;
 
-/** The file's settings; the YAML library (tens of milliseconds to load) only when the file sets something. */
+/** The file's settings; the YAML library (heavy to load) only when the file sets something. */
 export async function parseConfig(text: string | undefined, file: string): Promise<Parsed<Config>> {
   if (text === undefined || COMMENTS_ONLY.test(text)) return configFrom({}, file);
   const { parseYamlFile } = await import('./frontmatter.js');

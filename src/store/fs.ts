@@ -1,33 +1,27 @@
 // Files under .handoff/: written through a temp file in the same directory, so a crash
 // or a kill leaves the old state or the new one, never half a file. Also the synchronous
-// reads every command makes, and scratch files for git's output.
+// reads every command makes.
 //
 // write-file-atomic does the replace half of this, but not "create, and fail if it
 // exists"; link(2) gives that atomically, so both halves live here in a few lines.
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  promises as fs,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { HandoffError } from '../core/errors.js';
 
+// node:fs is taken from node, not imported, here and in the other modules every run loads:
+// an import makes node build an ES module of fs, reading every export, and its getters
+// load fs/promises and node's streams (node:util's, worker_threads); a hook would pay
+// for them at every commit (bench/hot-paths.js). The promises API is read where used.
+const nodeFs = process.getBuiltinModule('node:fs');
+const { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } = nodeFs;
+
 async function writeTemp(target: string, content: string): Promise<string> {
+  // Loaded here: only the commands that write under .handoff/ need node:crypto.
+  const { randomBytes } = await import('node:crypto');
   const temp = path.join(
     path.dirname(target),
     `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
   );
-  const handle = await fs.open(temp, 'wx', 0o644);
+  const handle = await nodeFs.promises.open(temp, 'wx', 0o644);
   try {
     await handle.writeFile(content, 'utf8');
     await handle.sync();
@@ -39,28 +33,28 @@ async function writeTemp(target: string, content: string): Promise<string> {
 
 /** Creates `target` with `content`; fails, changing nothing, if it already exists. */
 export async function createFileAtomic(target: string, content: string): Promise<void> {
-  await fs.mkdir(path.dirname(target), { recursive: true });
+  await nodeFs.promises.mkdir(path.dirname(target), { recursive: true });
   const temp = await writeTemp(target, content);
   try {
-    await fs.link(temp, target);
+    await nodeFs.promises.link(temp, target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new HandoffError(`${target} already exists; refusing to overwrite it`);
     }
     throw error;
   } finally {
-    await fs.rm(temp, { force: true });
+    await nodeFs.promises.rm(temp, { force: true });
   }
 }
 
 /** Replaces `target` with `content` in one step. */
 export async function replaceFileAtomic(target: string, content: string): Promise<void> {
-  await fs.mkdir(path.dirname(target), { recursive: true });
+  await nodeFs.promises.mkdir(path.dirname(target), { recursive: true });
   const temp = await writeTemp(target, content);
   try {
-    await fs.rename(temp, target);
+    await nodeFs.promises.rename(temp, target);
   } catch (error) {
-    await fs.rm(temp, { force: true });
+    await nodeFs.promises.rm(temp, { force: true });
     throw error;
   }
 }
@@ -114,67 +108,7 @@ export function present(file: string): boolean {
 }
 
 export async function ensureDir(dir: string): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
-}
-
-/** A file that holds what a child process writes to one of its descriptors (git-plumbing.ts). */
-export interface ScratchFile {
-  fd: number;
-  /** Everything written to it so far; then it is closed (and removed), and later calls return the same. */
-  take(): Buffer;
-}
-
-/**
- * A scratch file for a child's output: created in the OS temp directory, exclusively (a
- * name already taken, or a link planted there, is refused) and readable by this user
- * alone. It is removed at once where an open file can be (POSIX), so nothing is left
- * behind even by a kill; on Windows when taken. Throws when the temp directory refuses.
- */
-export function scratchFile(): ScratchFile {
-  for (let attempt = 0; ; attempt++) {
-    // Math.random, not crypto: the exclusive open is what makes the name safe, and
-    // node:crypto costs a session start milliseconds to load.
-    const file = path.join(os.tmpdir(), `handoff-${process.pid}-${Math.random().toString(36).slice(2)}.out`);
-    let fd: number;
-    try {
-      fd = openSync(file, 'wx+', 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 10) continue;
-      throw error;
-    }
-    const windows = process.platform === 'win32';
-    if (!windows) {
-      try {
-        unlinkSync(file);
-      } catch (error) {
-        closeSync(fd);
-        throw error;
-      }
-    }
-    let taken: Buffer | undefined;
-    return {
-      fd,
-      take() {
-        if (taken) return taken;
-        taken = Buffer.alloc(0);
-        try {
-          const size = fstatSync(fd).size;
-          const bytes = Buffer.allocUnsafe(size);
-          let read = 0;
-          // Read from the start by position: the child moved the shared offset to the end.
-          while (read < size) {
-            const n = readSync(fd, bytes, read, size - read, read);
-            if (n === 0) break;
-            read += n;
-          }
-          return (taken = bytes.subarray(0, read));
-        } finally {
-          closeSync(fd);
-          if (windows) rmSync(file, { force: true });
-        }
-      },
-    };
-  }
+  await nodeFs.promises.mkdir(dir, { recursive: true });
 }
 
 const TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
@@ -190,7 +124,7 @@ export const GIT_DIR_TEMP = /^handoff-[a-z-]+(?:\.json)?\.(\d+)\.(?:tmp|index)$/
 export async function sweepTemps(dir: string, pattern = TEMP): Promise<number> {
   let names: string[];
   try {
-    names = await fs.readdir(dir);
+    names = await nodeFs.promises.readdir(dir);
   } catch {
     return 0;
   }
@@ -198,7 +132,7 @@ export async function sweepTemps(dir: string, pattern = TEMP): Promise<number> {
   for (const name of names) {
     const pid = Number(pattern.exec(name)?.[1]);
     if (!pid || pid === process.pid || alive(pid)) continue;
-    await fs.rm(path.join(dir, name), { force: true });
+    await nodeFs.promises.rm(path.join(dir, name), { force: true });
     removed++;
   }
   return removed;

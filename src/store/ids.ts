@@ -1,13 +1,18 @@
 // Id source: the only importer of `ulid`. Monotonic, so ids made by one process in the
 // same millisecond still sort in creation order; lowercase to keep file names
 // unambiguous on case-insensitive file systems.
-import { monotonicFactory } from 'ulid';
+//
+// ulid imports node:crypto when it loads, and the read-only commands and hooks (whose
+// chunk holds this module) make no id: so ulid stays out of the bundle (EXTERNAL in
+// scripts/bundle.js) and is required at the first id. A require, not an import(): ids are
+// made synchronously.
+import type * as Ulid from 'ulid';
 
-// Made on the first id, not at load: making it reaches for the platform's crypto, which
-// costs milliseconds that the read-only commands and hooks (which load this) never need.
-let next: ReturnType<typeof monotonicFactory> | undefined;
+let next: ReturnType<typeof Ulid.monotonicFactory> | undefined;
 
 export function newId(nowMs: number): string {
-  next ??= monotonicFactory();
+  next ??= (
+    process.getBuiltinModule('node:module').createRequire(import.meta.url)('ulid') as typeof Ulid
+  ).monotonicFactory();
   return next(nowMs).toLowerCase();
 }

@@ -1,7 +1,7 @@
 // The body of a handoff: level-2 sections, split without losing a byte.
 //
 // A small line scanner rather than remark: `list` and `resume` run on every agent session
-// start and must stay close to a bare node start, and remark costs ~150 ms to import.
+// start and must stay close to a bare node start, and remark is heavy to import.
 // It understands exactly what it needs (ATX level-2 headings outside fenced code);
 // test/markdown.test.ts checks it against remark on the same inputs.
 

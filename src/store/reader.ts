@@ -3,9 +3,8 @@
 // the one cache. Pure parsing is tree.ts's; this is the I/O.
 //
 // Synchronous reads on purpose: for 1,000+ small files, fs.promises pays a FileHandle,
-// four thread-pool round trips and their garbage per file (~100 ms and half the GC of
-// `handoff roadmap` at 1,200 files); readFileSync reads each in a few microseconds.
-import { readdirSync, readFileSync } from 'node:fs';
+// four thread-pool round trips and their garbage per file (much of `handoff roadmap`'s
+// time and garbage at a thousand files); readFileSync reads each directly.
 import path from 'node:path';
 import type { RunContext } from '../core/context.js';
 import { openCache, type OpenCache } from './cache.js';
@@ -21,6 +20,9 @@ import {
   type TreeFile,
 } from './tree.js';
 import { assertInside } from '../security/guard.js';
+
+// Taken, not imported: see store/fs.ts.
+const { readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 /**
  * The item files of a directory, and why one is not read: a symbolic link is never
@@ -67,7 +69,7 @@ export async function readWorkTree(root: string): Promise<TreeFile[]> {
   return files;
 }
 
-/** The parsers load the YAML library (tens of milliseconds): only when the cache misses. */
+/** The parsers load the YAML library (heavy to load): only when the cache misses. */
 async function loadParsers(): Promise<Parsers> {
   const [{ parseHandoff }, { parsePin }] = await Promise.all([import('./handoff.js'), import('./pin.js')]);
   return { handoff: parseHandoff, pin: parsePin };

@@ -2,7 +2,6 @@
 // they come from the working tree, the index, a commit, or a three-way merge of commits.
 // The roadmap, the pre-commit hook, the merge driver and `handoff check` all read
 // through here, so the same files give the same result whatever their source.
-import { createHash } from 'node:crypto';
 import { FileFormatError, HandoffError } from '../core/errors.js';
 import type { Handoff, HandoffMeta } from './handoff.js';
 import { parseBody, type Body } from './markdown.js';
@@ -79,7 +78,7 @@ function problemText(error: HandoffError, file: string): string {
 
 /**
  * What parsing one file produced, in a form that survives JSON: YAML parsing is most of
- * the cost of reading 1,000 handoffs (~0.5 ms each), and a git hook pays it on every
+ * the cost of reading a thousand handoffs, and a git hook pays it on every
  * commit that touches .handoff/, so results are cached by a hash of path and content.
  * Cached items carry no YAML document (`doc`): tree readers only need meta and text.
  */
@@ -98,7 +97,7 @@ export interface ParseCache {
 /**
  * Keyed by path and content: a file read from the index or a commit by the blob id git
  * already has, without reading it; a working-tree file by its whole text, which needs no
- * hash (loading node:crypto to hash costs a session start 5 ms or more).
+ * hash (and so no node:crypto, which a session start would otherwise load).
  */
 export function cacheKey(f: TreeFile): string {
   return f.blob !== undefined ? `${f.path}\0${f.blob}` : `${f.path}\0\0${f.text ?? ''}`;
@@ -106,7 +105,10 @@ export function cacheKey(f: TreeFile): string {
 
 /** The id git gives a file's content: sha1 of "blob <size>\0<content>". */
 export function blobId(content: string | Buffer): string {
-  return createHash('sha1')
+  // node:crypto is taken here, not imported with this module, which every command loads.
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha1')
     .update(`blob ${Buffer.byteLength(content)}\0`)
     .update(content)
     .digest('hex');

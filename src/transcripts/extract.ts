@@ -1,12 +1,21 @@
 // Deterministic extraction from a transcript's event stream: what the next session needs
-// (the user's lasting rules, files, todo/plan state, last test/build runs, decisions,
-// the live thread) and nothing of the process. Fed one event at a time so memory stays
+// (the user's lasting rules, files, todo/plan state, last test/build runs, decisions and
+// changes of plan, open questions, approaches given up, the live thread) and nothing of the
+// process. Each sentence is sorted by classify() (sentence-class.ts), what the corpus measures. Fed one event at a time so memory stays
 // bounded however long the session; every kept item carries the line it came from.
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
-import { answers, isConstraint, isDecision, isQuestion, isRejection, MAX_QUOTE } from './sentence-rules.js';
+import { answers, isConstraint, isRejection, MAX_QUOTE, sentences } from './sentence-rules.js';
+import { classify } from './sentence-class.js';
 
-export { answers, isConstraint, isDecision, isQuestion, isRejection } from './sentence-rules.js';
+export { withinBudget } from './budget.js';
+export {
+  answers,
+  isConstraint,
+  isOpenQuestion,
+  isRejection,
+  sentences,
+} from './sentence-rules.js';
 
 export interface Quoted {
   text: string;
@@ -24,6 +33,8 @@ export interface Extraction {
   decisions: Quoted[];
   /** The user turning down what the agent did ("no, don't mock it", "revert that"), newest kept. */
   rejections: Quoted[];
+  /** Approaches the agent gave up in its own words ("that didn't work, so I'm dropping X"), newest kept. */
+  abandoned: Quoted[];
   /** Questions the agent asked the user that the user's next turn did not answer. */
   questions: Quoted[];
   files: Array<{ path: string; change: EditKind; from?: string; line: number }>;
@@ -63,21 +74,6 @@ function commandKey(command: string): string {
     .trim();
 }
 
-export function sentences(text: string): string[] {
-  const out: string[] = [];
-  let inFence = false;
-  for (const raw of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(raw)) {
-      inFence = !inFence;
-      continue;
-    }
-    if (inFence || /^\s*(>|\|| {4})/.test(raw)) continue;
-    const line = raw.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim();
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z"'`(])/)) if (s.trim()) out.push(s.trim());
-  }
-  return out;
-}
-
 const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 
 export class Extractor {
@@ -94,6 +90,9 @@ export class Extractor {
   private boundaryOpen = false;
   private asked: Quoted[] = [];
   private acted = false;
+  /** A command failed since the agent last wrote: its next words may give the approach up. */
+  private failed = false;
+  private readonly shells = new Set<string>();
   private recentChars = 0;
 
   constructor(agent: Agent) {
@@ -103,6 +102,7 @@ export class Extractor {
       decisions: [],
       questions: [],
       rejections: [],
+      abandoned: [],
       files: [],
       todos: undefined,
       plan: undefined,
@@ -137,9 +137,13 @@ export class Extractor {
         if (e.sidechain) return;
         ex.counts.assistantTexts++;
         for (const s of sentences(e.text)) {
-          if (isDecision(s)) this.push(ex.decisions, { text: s, line: e.line }, MAX_DECISIONS, 'd');
-          if (isQuestion(s)) this.asked.push({ text: s, line: e.line });
+          const q = { text: s, line: e.line };
+          const c = classify(s, { speaker: 'assistant', earlier: this.current(), afterFailure: this.failed });
+          if (c === 'abandoned') this.push(ex.abandoned, q, MAX_QUESTIONS, 'd');
+          else if (c === 'decision' || c === 'reversal') this.push(ex.decisions, q, MAX_DECISIONS, 'd');
+          else if (c === 'question') this.asked.push(q);
         }
+        this.failed = false;
         return;
       case 'tool-call':
         ex.counts.toolCalls++;
@@ -163,6 +167,8 @@ export class Extractor {
       }
       case 'shell': {
         if (!e.sidechain) this.acted = true;
+        if (!e.sidechain && e.exitCode !== undefined && e.exitCode !== 0) this.failed = true;
+        if (!e.sidechain && e.id && e.exitCode === undefined) this.shells.add(e.id);
         const command = e.command.trim();
         if (!isTestOrBuild(command) || command.length > MAX_QUOTE) return;
         const passed = e.exitCode === undefined ? undefined : e.exitCode === 0;
@@ -174,6 +180,7 @@ export class Extractor {
         return;
       }
       case 'tool-result': {
+        if (e.id && this.shells.delete(e.id) && e.isError) this.failed = true;
         const command = e.id ? this.pending.get(e.id) : undefined;
         if (command === undefined) return;
         this.pending.delete(e.id!);
@@ -231,12 +238,28 @@ export class Extractor {
       this.recentChars -= ex.recentUser.shift()!.text.length;
     // Long pastes (logs, documents) are not the user's own rules.
     if (text.length > 4000) return;
-    for (const s of sentences(text))
+    for (const s of sentences(text)) {
+      // A rule the user set is a pin candidate whatever else the sentence is.
       if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
+      else {
+        const c = classify(s, { speaker: 'user', earlier: this.current() });
+        if (c === 'decision' || c === 'reversal') this.push(ex.decisions, { text: s, line }, MAX_DECISIONS, 'd');
+      }
+    }
     // The agent had just acted: a reply that turns it down marks an approach abandoned.
     if (this.acted && isRejection(text))
-      this.push(ex.rejections, { text: sentences(text)[0] ?? text, line }, MAX_QUESTIONS, 'd');
+      this.push(
+        ex.rejections,
+        { text: sentences(text).find(isRejection) ?? sentences(text)[0] ?? text, line },
+        MAX_QUESTIONS,
+        'd',
+      );
     this.acted = false;
+  }
+
+  /** The decisions taken so far: a change of plan against one is itself a decision (the chain marks what it replaces). */
+  private current(): string[] {
+    return this.ex.decisions.map((d) => d.text);
   }
 
   private push(list: Quoted[], q: Quoted, max: number, tag: string): void {
@@ -269,37 +292,11 @@ export class Extractor {
     this.asked = [];
     ex.questions = ex.questions.map(q);
     ex.rejections = ex.rejections.map(q);
+    ex.abandoned = ex.abandoned.map(q);
     ex.recentUser = ex.recentUser.map(q);
     if (ex.plan) ex.plan = q(ex.plan);
     ex.commands = ex.commands.map((c) => ({ ...c, command: clean(c.command) }));
     if (ex.todos) ex.todos = { ...ex.todos, items: ex.todos.items.map((i) => ({ ...i, text: clean(i.text) })) };
     return ex;
   }
-}
-
-/** The newest turns that fit the budget (at least one, cut from the front if it alone is over). */
-export function withinBudget(
-  turns: readonly Quoted[],
-  budget: number,
-  count: (text: string) => number,
-): { kept: Quoted[]; tokens: number; dropped: number } {
-  const kept: Quoted[] = [];
-  let tokens = 0;
-  for (let i = turns.length - 1; i >= 0; i--) {
-    const t = turns[i]!;
-    const n = count(t.text);
-    if (tokens + n > budget) {
-      if (kept.length === 0) {
-        // Keep the tail of a single oversized turn: the live end of the thread.
-        const ratio = budget / Math.max(n, 1);
-        const text = '…' + t.text.slice(Math.floor(t.text.length * (1 - ratio)));
-        kept.unshift({ text, line: t.line });
-        tokens = count(text);
-      }
-      break;
-    }
-    kept.unshift(t);
-    tokens += n;
-  }
-  return { kept, tokens, dropped: turns.length - kept.length };
 }

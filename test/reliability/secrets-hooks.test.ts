@@ -27,7 +27,7 @@ describe('secrets and the agent session-start hook', () => {
     expect(hook.stdout + hook.stderr).not.toContain(token.slice(-12));
   });
 
-  it('redacts it at every session start: a prompt with a secret is never remembered as clean, nor kept in the cache', () => {
+  it('redacts it at every session start: a prompt with a secret is never remembered as clean', () => {
     const repo = makeRepo();
     const file = repo.handoff(['new', 'rotate the keys', '--no-edit']).stdout.trim();
     expect(repo.handoff(['resume']).code).toBe(0); // the clean prompt is remembered
@@ -40,7 +40,7 @@ describe('secrets and the agent session-start hook', () => {
       expect(r.stdout).toContain('push with [REDACTED:');
       expect(r.stdout).not.toContain(token.slice(-12));
     }
-    const cache = JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-cache.json'), 'utf8')) as {
+    const cache = JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-clean.json'), 'utf8')) as {
       clean: string[];
     };
     expect(cache.clean.length).toBeGreaterThan(0);
