@@ -136,8 +136,12 @@ describe('the agent summary, harvested into the compaction handoff', () => {
     const again = repo.handoff(['hook', AGENTS.claude!.start], { input: '{"source":"startup"}' });
     expect(again.stderr).not.toContain('folded');
     expect(repo.read(r.file)).toBe(r.body);
-    // The amended handoff is a valid one.
+    // The amended handoff is a valid one, and the next handoff of the chain carries what the summary gave.
     expect(repo.handoff(['check']).code).toBe(0);
+    const next = repo.read(repo.handoff(['new', 'test the teams page', '--no-edit']).stdout.trim());
+    expect(section(next, 'Tried and abandoned')).toContain('Fetching members per team on scroll — why:');
+    expect(section(next, 'Decisions')).toContain('Keep teams in a Map keyed by team id — why:');
+    expect(section(next, 'Open questions')).toContain('Should archived teams be listed?');
   });
 
   it('flags a path git does not know, and a summary never changes a pin', () => {

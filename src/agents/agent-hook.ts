@@ -148,7 +148,7 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
         ...pins.map((p) => `- ${p.text.trim()}`),
       );
     // The summary comes back into the handoff (harvest.ts) when it has the handoff's sections.
-    const { summaryInstructions } = await import('./summary-form.js');
+    const { summaryInstructions } = await import('../handoff/summary-form.js');
     lines.push(summaryInstructions());
     const { redactSecrets } = await import('../security/redact.js');
     ctx.stdout(`${redactSecrets(lines.join('\n')).text}\n`);

@@ -82,12 +82,13 @@ export async function harvest(ctx: Context): Promise<void> {
 }
 
 async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> {
-  const { parseSummary } = await import('./summary-form.js');
+  const { parseSummary } = await import('../handoff/summary-form.js');
+  const { TITLE } = await import('../store/sections.js');
   const parsed = parseSummary(summary);
   const whose = `${due.agent}'s summary${due.session ? ` of session ${due.session}` : ''}`;
   if (parsed.items === 0) {
     ctx.stderr(
-      `handoff: warning: ${whose} has none of the handoff's sections (## Goal, ## Decisions, ...); ${due.file} keeps the draft from the rules`,
+      `handoff: warning: ${whose} has none of the handoff's sections (## ${TITLE.goal}, ## ${TITLE.decisions}, ...); ${due.file} keeps the draft from the rules`,
     );
     return;
   }
@@ -102,7 +103,7 @@ async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> 
   const [tracked, changed, pins] = await Promise.all([git.trackedPaths(), git.uncommittedPaths(), loadPins(ctx)]);
   const known = new Set([...tracked, ...changed]);
   const { activePins } = await import('../store/pin-scope.js');
-  const { foldSummary } = await import('./summary-fold.js');
+  const { foldSummary } = await import('../handoff/summary-fold.js');
   const { withWriterLock } = await import('../store/writer-lock.js');
   const { updateHandoff } = await import('../store/handoff.js');
   const { afterWrite } = await import('../git-hooks/validated.js');
@@ -118,7 +119,6 @@ async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> 
     });
     const note = `- ${whose} was folded in after the compaction: ${folded.added} item${folded.added === 1 ? '' : 's'}, marked "${provenance}".`;
     const { addToSections } = await import('../handoff/draft-additions.js');
-    const { TITLE } = await import('../store/sections.js');
     const body = addToSections(folded.body, { [TITLE.references]: [note] });
     // A goal the hook had to make up gives way to the user's request as the summary states it.
     const placeholder = /^continue: the work of the compacted agent session\b/.test(current.meta.goal);

@@ -3,7 +3,7 @@
 // what the rules already said is not said twice. Checked on the way in: a path git does
 // not know is flagged, secrets are redacted, and pins never come from a summary (an item
 // that restates a pin is left to the pin, which stays word for word in .handoff/pins/).
-// Pure: harvest.ts reads the transcript, asks git and writes.
+// Pure: agents/harvest.ts (a summary) and `new --sections` (what the agent writes itself) read, ask git and write.
 import { code, findSection, inline, parseBody, renderBody } from '../store/markdown.js';
 import { itemKey, parseItems } from '../store/items.js';
 import { TITLE } from '../store/sections.js';

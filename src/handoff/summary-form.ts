@@ -3,7 +3,7 @@
 // what it wrote. Summarizers we cannot steer have forms of their own (Claude Code's
 // numbered headings, pi's `## Key Decisions`, Gemini CLI's `<state_snapshot>` tags): the
 // headings below name theirs too, so an unsteered summary still gives what it has.
-// Pure: the hook that harvests (harvest.ts) checks and writes.
+// Pure: agents/harvest.ts and `new --sections` check and write.
 import { TITLE, type SectionKey } from '../store/sections.js';
 
 /** The sections a summary may fill: the handoff's, less what only git or we know. */
