@@ -1,6 +1,4 @@
 // Readers and extraction on small in-memory inputs: formats the real fixtures do not cover.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Extractor, withinBudget } from '../src/transcripts/extract.js';
 import { redactSecrets } from '../src/security/redact.js';
@@ -290,36 +288,5 @@ describe('redactSecrets (secretlint rules)', () => {
     expect(r.text.startsWith('token [REDACTED:github] key [REDACTED:aws-access-key] db ')).toBe(true);
     expect(r.redactions[0]).toEqual({ kind: 'github', index: 6 });
     expect(redactSecrets('nothing here').redactions).toEqual([]);
-  });
-});
-
-describe("the agents' own compaction summaries (test/fixtures/summaries/)", () => {
-  const fixture = (name: string) =>
-    readFileSync(path.resolve(__dirname, 'fixtures/summaries', name), 'utf8')
-      .trimEnd()
-      .split('\n');
-  const summaries = (events: TranscriptEvent[]) =>
-    events.flatMap((e) => (e.kind === 'compaction' && e.summary ? [e.summary] : []));
-
-  it('each reader gives the summary its compaction recorded, once, and nothing of it as the user', async () => {
-    const cases = [
-      [readClaudeCode, 'claude-code-2.1.330-compact.jsonl', 'claude-code'],
-      [readCodex, 'codex-0.169.0-compact.jsonl', 'codex'],
-      [readPi, 'pi-0.73.1-compact.jsonl', 'pi'],
-      [readGeminiCli, 'gemini-0.61.0-compact.jsonl', 'gemini-cli'],
-    ] as const;
-    for (const [read, name, agent] of cases) {
-      const events = await collect(read(lines(fixture(name)), newStats()));
-      const found = summaries(events);
-      expect(found, name).toHaveLength(1);
-      // The agent's lead-in is gone: the summary starts with its own first heading.
-      expect(found[0], name).toMatch(/^(1\. Primary Request|## Goal|<state_snapshot>)/);
-      expect(
-        events.some((e) => e.kind === 'user' && /Summary:|state_snapshot|## Goal/.test(e.text)),
-        name,
-      ).toBe(false);
-      // One compaction, however many records the agent writes for it.
-      expect((await extract(agent, read(lines(fixture(name)), newStats()))).counts.compactions, name).toBe(1);
-    }
   });
 });

@@ -31,23 +31,6 @@ function userText(rec: Record<string, unknown>, content: unknown): string | unde
   return text;
 }
 
-/** The text of the compact-summary record, without Claude Code's lead-in ("... Summary:"). */
-function compactSummary(message: unknown): string | undefined {
-  const content = isObject(message) ? message.content : undefined;
-  const text =
-    typeof content === 'string'
-      ? content
-      : Array.isArray(content)
-        ? content
-            .filter((b) => isObject(b) && b.type === 'text')
-            .map((b) => str((b as Record<string, unknown>).text) ?? '')
-            .join('\n')
-        : '';
-  const at = text.search(/^Summary:\s*$/m);
-  const summary = at < 0 ? text : text.slice(at).replace(/^Summary:\s*\n/, '');
-  return summary.trim() || undefined;
-}
-
 // 2.1.330 also writes attachment, api-request*, tools-used, last-prompt, cost-state,
 // atis-latch and mode records on every session: known, nothing in them for a handoff.
 const KNOWN = new Set([
@@ -84,6 +67,7 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
   let metaSent = false;
   // TaskCreate calls waiting for the result that names their id.
   const created = new Map<string, Created>();
+  let boundary: number | undefined;
   for await (const { n, rec } of jsonRecords(lines, stats)) {
     const type = str(rec.type) ?? '';
     if (!KNOWN.has(type)) stats.unknown++;
@@ -102,14 +86,16 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
     }
     if (typeof rec.timestamp === 'string') yield { kind: 'time', line: n, at: rec.timestamp };
     if (type === 'system' && rec.subtype === 'compact_boundary') {
-      yield { kind: 'compaction', ...base };
+      // The summary comes in the user record after the boundary (isCompactSummary).
+      if (boundary !== undefined) yield { kind: 'compaction', line: boundary };
+      boundary = n;
       continue;
     }
-    if (type === 'user' && rec.isCompactSummary === true) {
-      // The summary the compaction's model wrote follows its boundary as a user record.
-      const summary = compactSummary(rec.message);
-      if (summary) yield { kind: 'compaction', summary, ...base };
-      continue;
+    if (boundary !== undefined) {
+      const summary = rec.isCompactSummary === true ? compactSummary(rec) : undefined;
+      yield { kind: 'compaction', ...(summary ? { summary } : {}), line: boundary };
+      boundary = undefined;
+      if (rec.isCompactSummary === true) continue;
     }
     if (type !== 'user' && type !== 'assistant') continue;
     const message = isObject(rec.message) ? rec.message : {};
@@ -175,8 +161,26 @@ export async function* readClaudeCode(lines: Lines, stats: ReadStats = newStats(
       };
     }
   }
+  if (boundary !== undefined) yield { kind: 'compaction', line: boundary };
   // A TaskCreate whose result never came (the session ended first) still names a task.
   yield* flush(created);
+}
+
+/** "This session is being continued ... Summary:\n<the model's summary>": the summary. */
+function compactSummary(rec: Record<string, unknown>): string | undefined {
+  const message = isObject(rec.message) ? rec.message : {};
+  const content = message.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content
+            .filter((b) => isObject(b) && b.type === 'text')
+            .map((b) => str((b as Record<string, unknown>).text) ?? '')
+            .join('\n')
+        : '';
+  const at = text.indexOf('Summary:\n');
+  return (at === -1 ? text : text.slice(at + 'Summary:\n'.length)).trim() || undefined;
 }
 
 function* flush(created: Map<string, Created>): Generator<TranscriptEvent> {

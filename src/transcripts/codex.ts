@@ -46,11 +46,11 @@ export async function* readCodex(lines: Lines, stats: ReadStats = newStats()): A
     } else if (type === 'turn_context') {
       model = str(p.model) ?? model;
     } else if (type === 'compacted') {
-      // The summary follows Codex's lead-in line ("... produced a summary ...:").
-      const message = str(p.message)
-        ?.replace(/^[^\n]*summary[^\n]*:\s*\n/i, '')
+      // "Another language model started to solve this problem and produced a summary ...:\n<summary>"
+      const summary = str(p.message)
+        ?.replace(/^Another language model[^\n]*\n/, '')
         .trim();
-      yield { kind: 'compaction', ...(message ? { summary: message } : {}), ...base };
+      yield { kind: 'compaction', ...(summary ? { summary } : {}), ...base };
     } else if (type === 'response_item') {
       const pt = str(p.type);
       if (pt === 'message' && p.role === 'assistant' && Array.isArray(p.content)) {

@@ -24,7 +24,7 @@ export type TranscriptEvent =
   | (Base & { kind: 'todos'; items: Array<{ text: string; status: TodoStatus }> })
   | (Base & { kind: 'task'; id?: string; subject?: string; status?: TodoStatus })
   | (Base & { kind: 'plan'; text: string })
-  /** `summary`: the agent's own summary of what the compaction dropped, as its model wrote it. */
+  /** summary: the agent's own summary of what the compaction dropped, where its transcript keeps it. */
   | (Base & { kind: 'compaction'; summary?: string })
   | (Base & { kind: 'usage'; contextTokens: number; window?: number; model?: string; responseId?: string })
   | (Base & { kind: 'time'; at: string });

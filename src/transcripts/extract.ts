@@ -86,8 +86,6 @@ export class Extractor {
   private readonly pending = new Map<string, string>();
   private readonly tasks = new Map<string, { text: string; status: TodoStatus }>();
   private tasksLine = 0;
-  /** A compaction seen whose summary has not come yet. */
-  private boundaryOpen = false;
   private asked: Quoted[] = [];
   private acted = false;
   /** A command failed since the agent last wrote: its next words may give the approach up. */
@@ -208,9 +206,7 @@ export class Extractor {
         return;
       case 'compaction':
         if (e.sidechain) return;
-        // Claude Code and OpenCode record a compaction and then its summary: one compaction.
-        if (!(e.summary !== undefined && this.boundaryOpen)) ex.counts.compactions++;
-        this.boundaryOpen = e.summary === undefined;
+        ex.counts.compactions++;
         ex.usage = undefined;
         return;
       case 'usage':

@@ -14,30 +14,11 @@ function text(content: unknown): string {
 // in <hook_context>: not the user's words, and quoting it would nest deeper every session.
 const HOOK_CONTEXT = /<hook_context>[\s\S]*?(<\/hook_context>|$)/g;
 
-const SNAPSHOT = /<state_snapshot>[\s\S]*?(?:<\/state_snapshot>|$)/;
-const stateSnapshot = (t: string) => SNAPSHOT.exec(t)?.[0];
-
-/** The summary of a compression: the `<state_snapshot>` user message of the rewritten history. */
-function snapshotIn(messages: readonly unknown[]): string | undefined {
-  for (const m of messages)
-    if (isObject(m) && m.type === 'user') {
-      const s = stateSnapshot(text(m.content));
-      if (s) return s;
-    }
-  return undefined;
-}
-
 function* message(m: Record<string, unknown>, line: number): Generator<TranscriptEvent> {
   const base = { line };
   if (typeof m.timestamp === 'string') yield { kind: 'time', line, at: m.timestamp };
   if (m.type === 'user') {
     const t = text(m.content).replace(HOOK_CONTEXT, '');
-    // A compression's summary is written as a user message: it is the model's, not the user's.
-    const snapshot = stateSnapshot(t);
-    if (snapshot) {
-      yield { kind: 'compaction', summary: snapshot, ...base };
-      return;
-    }
     if (t.trim()) yield { kind: 'user', text: t, ...base };
     return;
   }
@@ -96,7 +77,11 @@ export async function* readGeminiCli(lines: Lines, stats: ReadStats = newStats()
       if ('$set' in rec) {
         // A history rewritten after messages were written is a compression.
         if (isObject(rec.$set) && Array.isArray(rec.$set.messages) && messages > 0) {
-          const summary = snapshotIn(rec.$set.messages);
+          // The new history opens with the summary, as a user message (a <state_snapshot>).
+          const first = rec.$set.messages.find((m) => isObject(m) && m.type === 'user') as
+            | Record<string, unknown>
+            | undefined;
+          const summary = first ? text(first.content).trim() : '';
           yield { kind: 'compaction', ...(summary ? { summary } : {}), line: n };
         }
         continue;

@@ -1,6 +1,8 @@
-// OpenCode sessions, from its SQLite database (opencode-db.ts) or the legacy JSON
-// storage: messages `{role, modelID, tokens}` each with parts `text`, `tool {tool,
+// OpenCode (and Kilo) sessions, from its SQLite database (opencode-db.ts) or the legacy
+// JSON storage: messages `{role, modelID, tokens}` each with parts `text`, `tool {tool,
 // callID, state {status, input}}`, `patch {files[]}`, `step-finish {tokens}`, `compaction`.
+// The summary of a compaction is the text of the assistant message marked `summary: true`
+// that follows the user message holding the `compaction` part.
 import { isObject, str, todoStatus, type ReadStats, type TranscriptEvent } from './events.js';
 import { toolEvents } from './tools.js';
 
@@ -47,18 +49,35 @@ export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats):
     ...(session.created ? { start: new Date(session.created).toISOString() } : {}),
   };
   let n = 0;
+  // A compaction part waits for the summary message after it, so one compaction is one event.
+  let pending: number | undefined;
   for await (const m of session.messages()) {
     n++;
     stats.records++;
     const base = { line: n };
     const role = m.data.role;
     const model = str(m.data.modelID);
+    if (role === 'assistant' && m.data.summary === true) {
+      const summary = m.parts
+        .filter((p) => p.type === 'text' && typeof p.text === 'string')
+        .map((p) => p.text as string)
+        .join('\n')
+        .trim();
+      yield { kind: 'compaction', ...(summary ? { summary } : {}), line: pending ?? n };
+      pending = undefined;
+      for (const p of m.parts)
+        if (!['text', 'step-start', 'step-finish', 'reasoning'].includes(str(p.type) ?? '')) stats.unknown++;
+      continue;
+    }
+    if (pending !== undefined) {
+      yield { kind: 'compaction', line: pending };
+      pending = undefined;
+    }
     for (const p of m.parts) {
       const type = str(p.type);
-      if (type === 'text' && typeof p.text === 'string' && p.summary === true && role !== 'user') {
-        // The compaction agent's answer: the session's own summary, not a reply to the user.
-        if (p.text.trim()) yield { kind: 'compaction', summary: p.text.trim(), ...base };
-      } else if (type === 'text' && typeof p.text === 'string' && p.synthetic !== true) {
+      if (type === 'text' && p.synthetic === true) {
+        // What the agent added itself after a compaction ("Continue if you have next steps..."): not the user's words.
+      } else if (type === 'text' && typeof p.text === 'string') {
         if (role === 'user') yield { kind: 'user', text: unquoted(p.text), ...base };
         else yield { kind: 'assistant', text: p.text, ...base };
       } else if (type === 'tool') {
@@ -76,7 +95,7 @@ export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats):
         const tokens = contextTokens(p.tokens);
         if (tokens !== undefined) yield { kind: 'usage', contextTokens: tokens, ...(model ? { model } : {}), ...base };
       } else if (type === 'compaction') {
-        yield { kind: 'compaction', ...base };
+        pending = n;
       } else if (
         type !== 'reasoning' &&
         type !== 'step-start' &&
@@ -88,6 +107,7 @@ export async function* readOpenCode(session: OpenCodeSession, stats: ReadStats):
       }
     }
   }
+  if (pending !== undefined) yield { kind: 'compaction', line: pending };
   // The todo table holds the list as it stands; it wins over the last todowrite call.
   if (session.todos && session.todos.length > 0) {
     const items = [...session.todos]

@@ -43,7 +43,10 @@ export async function* readPi(lines: Lines, stats: ReadStats = newStats()): Asyn
         ...(str(rec.modelId) ? { model: str(rec.modelId)! } : {}),
       };
     } else if (type === 'compaction') {
-      const summary = str(rec.summary)?.trim();
+      // The summary ends with the file lists pi appends (<read-files>, <modified-files>); details has them too.
+      const summary = str(rec.summary)
+        ?.replace(/\n*<(read|modified)-files>[\s\S]*?<\/\1-files>\s*/g, '\n')
+        .trim();
       yield { kind: 'compaction', ...(summary ? { summary } : {}), ...base };
       // The summary carries the files modified before it, which the dropped entries named.
       const details = isObject(rec.details) ? rec.details : {};
