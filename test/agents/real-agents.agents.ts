@@ -3,7 +3,8 @@
 // Per agent: the pin reaches the model verbatim at session start (no handoff open), the
 // transcript drafts a handoff with the todos, the file written, the test run and the
 // user's constraint, every record of it is known, and one compaction writes exactly one
-// handoff after which the pin reaches the model again. Opt-in: it installs the agents
+// handoff after which the pin reaches the model again, and the agent's own summary of that
+// compaction is folded into its handoff where our hook can steer the summarizer. Opt-in: it installs the agents
 // (about 500 MB) into a cache directory; an agent that cannot be installed or run is
 // skipped with the reason. HANDOFF_AGENTS_RECORD=1 copies each transcript into the fixtures.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -119,6 +120,22 @@ async function compactOnce(d: Driver, w: World, session: string | undefined): Pr
   }
 }
 
+/**
+ * Whether the agent's compaction summary reached the compaction's handoff, after one more
+ * session of the agent (its session-start hook harvests a summary that is due): "folded",
+ * or why not (the warning our hook printed, or that no summary was read).
+ */
+async function harvested(d: Driver, w: World): Promise<string> {
+  const newest = handoffs(w)[0];
+  if (!newest) return 'no compaction handoff';
+  const folded = () => readFileSync(path.join(w.repo.dir, newest.file), 'utf8').includes(`(summary of ${d.title}`);
+  if (folded()) return 'folded';
+  const next = await w.run('Go on.');
+  if (folded()) return 'folded';
+  const warning = /handoff: warning: [^\n]*summary[^\n]*/.exec(`${next.stdout}\n${next.stderr}`)?.[0];
+  return warning ?? `not folded (exit ${next.code})`;
+}
+
 function sessionOf(d: Driver, transcript: string | undefined, stdout: string): string | undefined {
   if (!transcript) return undefined;
   if (d.agent === 'claude') return path.basename(transcript, '.jsonl');
@@ -201,6 +218,11 @@ describe('the real agents', () => {
         const after = handoffs(w).length;
         check('one compaction wrote exactly one handoff', after - before === 1);
         check('the pin reached the model after compaction', pinIn(w, mark) > 0);
+        // The agent's own summary: the next session start folds it into the compaction's handoff.
+        const summaryNote = await harvested(d, w);
+        // Claude Code and OpenCode let our hook ask their summarizer for the sections; the others cannot be asked.
+        if (d.agent === 'claude' || d.agent === 'opencode')
+          check("the agent's summary was folded into the compaction's handoff", summaryNote === 'folded');
         results.push({
           agent: d.title,
           version: d.version,
@@ -210,6 +232,7 @@ describe('the real agents', () => {
           injectedChars: injected,
           unknownRecords: unknown,
           handoffsFromCompaction: after - before,
+          summaryHarvested: summaryNote,
           compaction: compacted.note,
           requests: w.server.requests.length,
         });
