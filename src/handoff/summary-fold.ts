@@ -101,9 +101,11 @@ export function foldSummary(input: FoldInput): Folded {
     append(title, lines);
   }
   const goal = input.summary.sections.goal ?? [];
-  const request = goal.length > 0 ? clean(goal.join(' ')) : undefined;
+  // The form asks for "the user's request"; a summarizer may repeat that label.
+  const asked = goal.join(' ').replace(/^(?:the )?user['’]?s (?:original )?request:\s*/i, '');
+  const request = goal.length > 0 ? clean(asked) : undefined;
   if (request !== undefined) {
-    append(TITLE.goal, [`- The user's request: ${lineFor(goal.join(' '))}`]);
+    append(TITLE.goal, [`- The user's request: ${lineFor(asked)}`]);
     added++;
   }
   return {

@@ -132,7 +132,7 @@ async function harvested(d: Driver, w: World): Promise<string> {
   if (folded()) return 'folded';
   const next = await w.run('Go on.');
   if (folded()) return 'folded';
-  const warning = /handoff: warning: [^\n]*summary[^\n]*/.exec(`${next.stdout}\n${next.stderr}`)?.[0];
+  const warning = /handoff: warning: [^\n]*?keeps the draft from the rules/.exec(`${next.stderr}\n${next.stdout}`)?.[0];
   return warning ?? `not folded (exit ${next.code})`;
 }
 

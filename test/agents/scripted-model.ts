@@ -105,9 +105,10 @@ interface Planned {
 
 /** A request with no tools is a side request (a title, a compaction summary): text. */
 function plan(script: Step[], body: any, raw: string, n: number): Planned {
+  // Our pre-compact hook's instructions reach the summarizer's request alone (some keep the tools on offer).
+  if (steered(raw)) return { text: STEERED };
   const tools = offered(body);
-  if (tools.length === 0)
-    return { text: /title/i.test(raw.slice(0, 3000)) ? 'Sum helper' : steered(raw) ? STEERED : SUMMARY };
+  if (tools.length === 0) return { text: /title/i.test(raw.slice(0, 3000)) ? 'Sum helper' : SUMMARY };
   // Steps whose tools this agent does not offer (yet) are left out of its script.
   const steps = script.filter((st) => !st.tools || st.tools.some((t) => tools.includes(t)));
   const step = steps[stepOf(body)] ?? {
