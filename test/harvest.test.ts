@@ -4,7 +4,7 @@
 // handoff. Transcripts are the crafted fixtures of test/fixtures/summaries/ (README.md
 // there: each in the record shape the agent's release writes), with the repository's path
 // put where the agent records its working directory.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, tempDir, type Repo } from './helpers.js';
@@ -180,6 +180,29 @@ describe('the agent summary, harvested into the compaction handoff', () => {
       `handoff: warning: Claude Code's summary of session cc-sess-1 has none of the handoff's sections (## Goal, ## Decisions, ...); ${r.file} keeps the draft from the rules`,
     ]);
     expect(r.body).toBe(r.drafted);
+  });
+
+  it('a summary that never comes is looked for ten times, then given up with one warning line', () => {
+    const repo = setup();
+    const file = path.join(tempDir(), 'session.jsonl');
+    const agent = AGENTS.claude!;
+    writeFileSync(file, `${transcriptLines(repo, agent.fixture, agent.compaction).before.join('\n')}\n`);
+    const input = (event: string) =>
+      JSON.stringify({ session_id: agent.session, transcript_path: file, cwd: repo.dir, hook_event_name: event });
+    expect(repo.handoff(['hook', agent.pre], { input: input('PreCompact') }).code).toBe(0);
+    const due = path.join(repo.dir, '.git', 'handoff-harvest.json');
+    expect(existsSync(due)).toBe(true);
+    const warnings: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const start = repo.handoff(['hook', agent.start], { input: input('SessionStart') });
+      warnings.push(...start.stderr.split('\n').filter((l) => l.includes('warning')));
+    }
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^handoff: warning: Claude Code wrote no summary for \.handoff\/handoffs\/\w+\.md; it keeps the draft from the rules$/,
+      ),
+    ]);
+    expect(existsSync(due)).toBe(false);
   });
 
   it('Codex CLI: the compacted record, in the form a compact_prompt asks for', () => {

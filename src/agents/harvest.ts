@@ -18,7 +18,12 @@ export interface Due {
   session?: string;
   /** Summaries the transcript held when the compaction began: the next one is this compaction's. */
   before: number;
+  /** Hooks that looked and found no summary yet. */
+  tries?: number;
 }
+
+// A compaction the agent gave up on leaves no summary: stop reading its transcript at some point.
+const MAX_TRIES = 10;
 
 async function readDue(file: string): Promise<Due[]> {
   try {
@@ -73,7 +78,12 @@ export async function harvest(ctx: Context): Promise<void> {
     }
     const summary = summaries[due.before];
     if (summary === undefined) {
-      waiting.push(due);
+      const tries = (due.tries ?? 0) + 1;
+      if (tries < MAX_TRIES) waiting.push({ ...due, tries });
+      else
+        ctx.stderr(
+          `handoff: warning: ${due.agent} wrote no summary for ${due.file}; it keeps the draft from the rules`,
+        );
       continue;
     }
     await foldInto(ctx, due, summary);
