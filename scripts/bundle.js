@@ -20,7 +20,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Loaded only by the commands that need them: never part of the bundle. */
-export const EXTERNAL = ['yargs', 'yargs/*', 'diff', 'ulid'];
+export const EXTERNAL = [
+  'yargs',
+  'yargs/*',
+  'diff',
+  'ulid',
+  // An optional peer dependency (handoff mcp): installed by the user beside git-handoff, or not at all.
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/server/*',
+];
 
 /**
  * Every module of src/ imports scripts/hot-path.js first, so the modules it lists share

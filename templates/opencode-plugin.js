@@ -2,13 +2,18 @@
 // uninstall opencode` removes this file). It adds the resume prompt (pins, the open
 // handoff) to the system prompt of every request, and before OpenCode compacts a session
 // it writes a handoff and hands the summarizer the pins, word for word. It needs only
-// Node's built-ins and the `handoff` command on PATH; a failure never stops OpenCode.
+// Node's built-ins, `sh` and the handoff CLI, found as the commands below find it
+// (docs/agents.md); a failure never stops OpenCode.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 
+// One command per hook, filled in by `handoff agent install` (the same commands the agents'
+// settings hold).
+const COMMANDS = {};
+
 const hook = (name, input, cwd) => {
-  const r = spawnSync('handoff', ['hook', name], {
+  const r = spawnSync('sh', ['-c', COMMANDS[name]], {
     cwd,
     input: JSON.stringify(input),
     encoding: 'utf8',

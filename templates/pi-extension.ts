@@ -1,12 +1,16 @@
 // git-handoff for pi (written by `handoff agent install pi`; `handoff agent uninstall pi`
 // removes this file). Every turn's system prompt carries the resume prompt (pins, the
 // open handoff), so it survives compaction; before pi compacts a session a handoff is
-// written from it. It needs only Node's built-ins and the `handoff` command on PATH; a
-// failure never stops pi.
+// written from it. It needs only Node's built-ins, `sh` and the handoff CLI, found as the
+// commands below find it (docs/agents.md); a failure never stops pi.
 import { spawnSync } from 'node:child_process';
 
+// One command per hook, filled in by `handoff agent install` (the same commands the agents'
+// settings hold).
+const COMMANDS: Record<string, string> = {};
+
 function hook(name: string, input: Record<string, unknown>, cwd: string): string {
-  const r = spawnSync('handoff', ['hook', name], {
+  const r = spawnSync('sh', ['-c', COMMANDS[name]], {
     cwd,
     input: JSON.stringify(input),
     encoding: 'utf8',

@@ -8,6 +8,9 @@ import { addHooks, removeHooks } from '../src/agents/hook-settings.js';
 import { continuationGoal, parseHookInput } from '../src/agents/hook-input.js';
 import { BLOCK_END, BLOCK_START, removeBlock, upsertBlock } from '../src/agents/marked-block.js';
 import type { ResumeParts } from '../src/resume/prompt.js';
+import { AGENTS } from '../src/agents/agents.js';
+import { installWrites, verifyAgent, type PlanInput } from '../src/agents/agent-plan.js';
+import { hookCommand } from '../src/agents/hook-command.js';
 import { sessionContext } from '../src/resume/session-context.js';
 
 const lineText = fc.stringMatching(/^[^\r\n<]{0,40}$/);
@@ -86,6 +89,47 @@ describe('settings hooks', () => {
         expect(kept).toBe(text.length);
       }),
     );
+  });
+});
+
+describe('what agent install writes (installWrites, for check --base too)', () => {
+  const plan = (files: Map<string, string>): PlanInput => ({
+    read: (f) => files.get(f),
+    template: (t) => `// git-handoff template ${t}\nconst COMMANDS = {};\n`,
+    block: (withPins) => `## Handoffs\n${withPins ? '\n- a pin\n' : ''}`,
+    meter: false,
+  });
+
+  it('for every agent: its own output verifies as installed, and planning again changes nothing', () => {
+    for (const agent of AGENTS) {
+      const files = new Map<string, string>();
+      for (const w of installWrites(agent, plan(files))) {
+        expect(w.change, `${agent.name} ${w.file}`).not.toBe('');
+        files.set(w.file, w.after);
+      }
+      expect(installWrites(agent, plan(files)).filter((w) => w.change !== '')).toEqual([]);
+      for (const v of verifyAgent(agent, plan(files))) expect(v.state, `${agent.name} ${v.file}`).toBe('installed');
+    }
+  });
+
+  it('flags an appended command as a change it would undo, and undoes it', () => {
+    const claude = AGENTS.find((a) => a.name === 'claude')!;
+    const files = new Map<string, string>();
+    for (const w of installWrites(claude, plan(files))) files.set(w.file, w.after);
+    const clean = files.get('.claude/settings.json')!;
+    const ours = JSON.stringify(hookCommand('claude-pre-compact')).slice(1, -1);
+    files.set('.claude/settings.json', clean.replace(ours, `${ours}; echo more`));
+    expect(verifyAgent(claude, plan(files))[0]).toMatchObject({ state: 'modified', modified: ['PreCompact'] });
+    const again = installWrites(claude, plan(files)).find((w) => w.file === '.claude/settings.json')!;
+    expect(again.change).toBe('replaced 1 hook that differed from what install writes');
+    expect(again.after).toBe(clean);
+  });
+
+  it('fills a plugin with the command of each of its hooks', () => {
+    const pi = AGENTS.find((a) => a.name === 'pi')!;
+    const file = installWrites(pi, plan(new Map())).find((w) => w.kind === 'file')!;
+    expect(file.after).toContain(JSON.stringify(hookCommand('pi-session-start')));
+    expect(file.after).toContain(JSON.stringify(hookCommand('pi-pre-compact')));
   });
 });
 

@@ -4,6 +4,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from './helpers.js';
+import { hookCommand } from '../src/agents/hook-command.js';
+
+const RECORDED =
+  "handoff: recorded the CLI in this clone's git config (handoff.node, handoff.bin) for the agents' hook command\n";
+const FORGOTTEN = "handoff: removed handoff.node and handoff.bin from this clone's git config\n";
 
 // Existing project settings with other hooks, permissions and (JSONC) comments.
 const CLAUDE_SETTINGS = `{
@@ -30,7 +35,7 @@ describe('handoff agent install claude', () => {
     const r = repo.handoff(['agent', 'install', 'claude']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      'handoff: .claude/settings.json: added the SessionStart, PreCompact hooks for Claude Code\nhandoff: .claude/commands/handoff.md: added for Claude Code\n',
+      `handoff: .claude/settings.json: added the SessionStart, PreCompact hooks for Claude Code\nhandoff: .claude/commands/handoff.md: added for Claude Code\n${RECORDED}`,
     );
     const text = repo.read('.claude/settings.json');
     expect(text).toContain('// team settings');
@@ -43,11 +48,11 @@ describe('handoff agent install claude', () => {
       { matcher: 'startup', hooks: [{ type: 'command', command: 'echo hello' }] },
       {
         matcher: 'startup|resume|compact',
-        hooks: [{ type: 'command', command: 'handoff hook claude-session-start', timeout: 30 }],
+        hooks: [{ type: 'command', command: hookCommand('claude-session-start'), timeout: 30 }],
       },
     ]);
     expect(settings.hooks.PreCompact).toEqual([
-      { hooks: [{ type: 'command', command: 'handoff hook claude-pre-compact', timeout: 60 }] },
+      { hooks: [{ type: 'command', command: hookCommand('claude-pre-compact'), timeout: 60 }] },
     ]);
 
     const again = repo.handoff(['agent', 'install', 'claude']);
@@ -61,7 +66,9 @@ describe('handoff agent install claude', () => {
         title: 'Claude Code',
         file: path.join('.claude', 'settings.json'),
         kind: 'hooks',
+        state: 'installed',
         installed: ['SessionStart', 'PreCompact'],
+        modified: [],
         missing: [],
       },
       {
@@ -69,7 +76,9 @@ describe('handoff agent install claude', () => {
         title: 'Claude Code',
         file: path.join('.claude', 'commands', 'handoff.md'),
         kind: 'file',
-        installed: ['file'],
+        state: 'installed',
+        installed: [],
+        modified: [],
         missing: [],
       },
     ]);
@@ -77,18 +86,24 @@ describe('handoff agent install claude', () => {
     const gone = repo.handoff(['agent', 'uninstall', 'claude']);
     expect(gone.code).toBe(0);
     expect(gone.stderr).toBe(
-      'handoff: .claude/commands/handoff.md: removed\nhandoff: .claude/settings.json: removed 2 handoff hooks\n',
+      `handoff: .claude/commands/handoff.md: removed\nhandoff: .claude/settings.json: removed 2 handoff hooks\n${FORGOTTEN}`,
     );
     expect(repo.read('.claude/settings.json')).toBe(CLAUDE_SETTINGS);
+    expect(repo.read('.git/config')).not.toMatch(/\bnode =|\bbin =/);
   });
 
-  it('creates the settings file, adds the opt-in meter hook, and removes everything it added', () => {
+  it('creates the settings file, adds the opt-in meter hook, and removes everything it added, files and folders too', () => {
     const repo = makeRepo();
     expect(repo.handoff(['agent', 'install', 'claude', '--meter']).code).toBe(0);
     const settings = JSON.parse(repo.read('.claude/settings.json'));
     expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'PreCompact', 'Stop']);
-    expect(repo.handoff(['agent', 'uninstall', 'claude']).code).toBe(0);
-    expect(JSON.parse(repo.read('.claude/settings.json'))).toEqual({});
+    // Installing again without --meter keeps the meter hook it finds.
+    expect(repo.handoff(['agent', 'install', 'claude']).stderr).toContain('already installed; nothing changed');
+    const gone = repo.handoff(['agent', 'uninstall', 'claude']);
+    expect(gone.stderr).toContain(
+      'handoff: .claude/settings.json: removed 3 handoff hooks and the file, which held nothing else\n',
+    );
+    expect(existsSync(path.join(repo.dir, '.claude'))).toBe(false);
   });
 
   it('removes only our hook from a group the user shares with it', () => {
@@ -138,14 +153,16 @@ describe('instruction-file blocks', () => {
     expect(r.stderr).toContain(
       'handoff: .codex/hooks.json: added the SessionStart, PreCompact hooks for Codex CLI\nhandoff: AGENTS.md: added the handoff block for Codex CLI\n',
     );
+    expect(repo.read('AGENTS.md')).toContain('read `.handoff/ROADMAP.md` if it exists');
+    expect(r.stderr).toContain(RECORDED);
     // Codex skips untrusted hooks without a word: the install says how to trust them.
     expect(r.stderr).toContain('trust_level = "trusted"');
     const hooks = JSON.parse(repo.read('.codex/hooks.json'));
     expect(hooks.hooks.SessionStart[0]).toEqual({
       matcher: 'startup|resume|compact',
-      hooks: [{ type: 'command', command: 'handoff hook codex-session-start', timeout: 30 }],
+      hooks: [{ type: 'command', command: hookCommand('codex-session-start'), timeout: 30 }],
     });
-    expect(hooks.hooks.PreCompact[0].hooks[0].command).toBe('handoff hook codex-pre-compact');
+    expect(hooks.hooks.PreCompact[0].hooks[0].command).toBe(hookCommand('codex-pre-compact'));
     expect(repo.handoff(['agent', 'status', 'codex']).stdout).toMatch(
       /codex +hooks +\.codex\/hooks\.json: installed \(SessionStart, PreCompact\)\n +note: Codex CLI skips hooks it does not trust/,
     );
@@ -169,7 +186,7 @@ describe('instruction-file blocks', () => {
     expect(repo.read('AGENTS.md')).toBe(`${text}\n## Later section\n`);
 
     expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe(
-      'handoff: .codex/hooks.json: removed 2 handoff hooks\nhandoff: AGENTS.md: removed the handoff block\n',
+      `handoff: .codex/hooks.json: removed 2 handoff hooks and the file, which held nothing else\nhandoff: AGENTS.md: removed the handoff block\n`,
     );
     expect(repo.read('AGENTS.md')).toBe(`${original}\n## Later section\n`);
   });
@@ -185,10 +202,10 @@ describe('instruction-file blocks', () => {
     expect(settings.hooks.SessionStart[0].hooks[0]).toEqual({
       name: 'handoff-resume',
       type: 'command',
-      command: 'handoff hook gemini-session-start',
+      command: hookCommand('gemini-session-start'),
       timeout: 30_000,
     });
-    expect(settings.hooks.PreCompress[0].hooks[0].command).toBe('handoff hook gemini-pre-compress');
+    expect(settings.hooks.PreCompress[0].hooks[0].command).toBe(hookCommand('gemini-pre-compress'));
     const status = repo.handoff(['agent', 'status']).stdout;
     expect(status).toMatch(/claude-md +block +CLAUDE\.md: installed/);
     expect(status).toMatch(/codex +block +AGENTS\.md: not installed/);
@@ -197,7 +214,7 @@ describe('instruction-file blocks', () => {
     expect(existsSync(path.join(repo.dir, 'GEMINI.md'))).toBe(false);
   });
 
-  it('puts the pins in GEMINI.md word for word, fenced, and the session-start hook brings them up to date', () => {
+  it('puts the pins in GEMINI.md word for word, fenced; pin, unpin and supersede bring it up to date', () => {
     const repo = makeRepo();
     expect(repo.handoff(['init']).code).toBe(0);
     const first = 'Two lines:\n  - keep `<Widget>` & "quotes" as written\n```\nnot a fence end';
@@ -206,15 +223,31 @@ describe('instruction-file blocks', () => {
     const block = repo.read('GEMINI.md');
     expect(block).toContain(`\n\`\`\`\`text\n${first}\n\`\`\`\`\n`);
     const second = 'Never edit generated files.';
-    expect(repo.handoff(['pin', second]).code).toBe(0);
+    const pinned = repo.handoff(['pin', second]);
+    expect(pinned.stderr).toContain(
+      'handoff: GEMINI.md: brought the handoff block up to date (the pinned constraints)',
+    );
+    const refreshed = repo.read('GEMINI.md');
+    expect(refreshed).toContain(`\n\`\`\`text\n${second}\n\`\`\`\n`);
+    expect(refreshed).toContain(first);
+    const id = /Pinned (\w+)/.exec(pinned.stdout)![1]!;
+    const third = 'Never edit generated/ files.';
+    expect(repo.handoff(['pin', third, '--supersedes', id]).code).toBe(0);
     expect(repo.read('GEMINI.md')).not.toContain(second);
+    expect(repo.read('GEMINI.md')).toContain(third);
+    const all = JSON.parse(repo.handoff(['pins', '--json']).stdout).pins as Array<{ id: string; text: string }>;
+    const thirdId = all.find((p) => p.text === third)!.id;
+    expect(thirdId).toMatch(/^\w{26}$/);
+    expect(repo.handoff(['unpin', thirdId]).code).toBe(0);
+    expect(repo.read('GEMINI.md')).not.toContain(third);
+    // A change that came through a merge: the session-start hook catches up.
+    repo.write('GEMINI.md', refreshed);
     const hook = repo.handoff(['hook', 'gemini-session-start'], {
       input: JSON.stringify({ session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }),
     });
     expect(hook.code).toBe(0);
-    const refreshed = repo.read('GEMINI.md');
-    expect(refreshed).toContain(`\n\`\`\`text\n${second}\n\`\`\`\n`);
-    expect(refreshed).toContain(first);
+    expect(repo.read('GEMINI.md')).not.toContain(second);
+    expect(repo.read('GEMINI.md')).toContain(first);
   });
 
   it('keeps the block inside the first 32 KiB of a long AGENTS.md', () => {

@@ -5,7 +5,7 @@
 // the command is marked fail-open in spec.ts, so an internal error is a warning on
 // stderr and exit 0: a broken handoff never stops an agent from starting.
 import os from 'node:os';
-import type { ArgsOf, Outcome } from '../command/spec.js';
+import { HOOK_NAMES, type ArgsOf, type HookName, type Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { addToSections } from '../handoff/draft-additions.js';
 import { continuationGoal, parseHookInput, type HookInput } from './hook-input.js';
@@ -25,7 +25,7 @@ interface HookSpec {
 const compact = (style: CompactStyle) => (ctx: Context, input: HookInput, agent: string) =>
   preCompact(ctx, input, agent, style);
 
-const HOOKS: Record<string, HookSpec> = {
+const HOOKS: Record<HookName, HookSpec> = {
   'claude-session-start': { agent: 'Claude Code', run: sessionStart },
   'claude-pre-compact': { agent: 'Claude Code', run: compact('text') },
   'claude-meter': { agent: 'Claude Code', run: meter },
@@ -37,7 +37,15 @@ const HOOKS: Record<string, HookSpec> = {
   'opencode-pre-compact': { agent: 'OpenCode', run: compact('text') },
   'pi-session-start': { agent: 'pi', run: sessionStart },
   'pi-pre-compact': { agent: 'pi', run: compact('json') },
+  probe: { agent: '', run: probeAnswer },
 };
+
+/** `agent install` and `agent status` run the hook command with this: which CLI it reached, nothing changed. */
+async function probeAnswer(ctx: Context): Promise<void> {
+  const { version } = await import('../core/version.js');
+  const { currentCli } = await import('../git-hooks/hook-files.js');
+  answer(ctx, { probe: 'ok', version: version(), bin: currentCli().bin });
+}
 
 /**
  * How a compaction hook answers: Claude Code (and our OpenCode plugin) paste stdout as
@@ -212,9 +220,9 @@ async function meter(ctx: Context, input: HookInput, agent: string): Promise<voi
 
 export async function run(ctx: Context, args: ArgsOf<'hook'>): Promise<Outcome> {
   const name = args.positionals[0];
-  const hook = HOOKS[name];
+  const hook = (HOOKS as Record<string, HookSpec | undefined>)[name];
   if (!hook) {
-    ctx.stderr(`handoff: warning: no hook named '${name}'; expected one of ${Object.keys(HOOKS).join(', ')}`);
+    ctx.stderr(`handoff: warning: no hook named '${name}'; expected one of ${HOOK_NAMES.join(', ')}`);
     return;
   }
   const raw = ctx.stdinIsTTY() ? '' : new TextDecoder().decode(await ctx.readStdin());

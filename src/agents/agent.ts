@@ -1,19 +1,24 @@
 // `handoff agent install <agent> | uninstall <agent> | status [agent]`: put our hooks
 // into an agent's project settings, or our block into the instruction file it reads,
-// and take exactly those out again. One line per file changed.
+// and take exactly those out again. One line per file changed. What install writes is
+// decided in agent-plan.ts; status verifies against it byte for byte, runs the hook
+// command once, and reads the agent's latest session for the pins.
 import { mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArgsOf, Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
-import { AGENTS, isOurCommand, type AgentSpec } from './agents.js';
+import { AGENTS, type AgentSpec } from './agents.js';
 import { FileFormatError, UsageError } from '../core/errors.js';
-import { addHooks, installedCommands, removeHooks, type HookEntry } from './hook-settings.js';
-import { hasBlock, removeBlock, upsertBlock } from './marked-block.js';
+import { removeHooks } from './hook-settings.js';
+import { removeBlock } from './marked-block.js';
 import { deleteFile } from './agent-files.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';
-import { printJson } from '../command/output.js';
+import { homeShort, printJson } from '../command/output.js';
 import { blockContent } from './pins-block.js';
+import { installWrites, isOurFile, verifyAgent, type PlanInput, type Verified } from './agent-plan.js';
+import { CONFIG_BIN, CONFIG_NODE, isOurCommand, recordable } from './hook-command.js';
+import { probe, type Probe } from './hook-probe.js';
 
 const ACTIONS = ['install', 'uninstall', 'status'];
 
@@ -29,70 +34,81 @@ function pick(name: string | undefined, action: string): AgentSpec[] {
   return [agent];
 }
 
+/** Does the agent run our hook command (settings hooks, or a plugin that runs it)? */
+const runsCommand = (agent: AgentSpec) => agent.settings !== undefined || (agent.files ?? []).some((f) => f.hooks);
+
+/** Everything the plan reads, read first: the plan itself is pure. */
+async function planInput(ctx: Context, agent: AgentSpec, meter: boolean): Promise<PlanInput> {
+  const files = [agent.settings?.file, agent.block?.file, ...(agent.files ?? []).map((f) => f.file)].filter(
+    (f): f is string => f !== undefined,
+  );
+  const texts = new Map<string, string | undefined>();
+  for (const f of files) texts.set(f, await readText(path.join(ctx.root, f)));
+  const templates = new Map<string, string>();
+  for (const f of agent.files ?? []) templates.set(f.template, await readTemplate(f.template));
+  const block = agent.block ? await blockContent(ctx, agent.block.pins === true) : '';
+  return {
+    read: (f) => texts.get(f),
+    template: (t) => templates.get(t)!,
+    block: () => block,
+    meter,
+  };
+}
+
 async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<void> {
   // Every change is worked out before any file is written: a refused file leaves all as it was.
-  const writes: Array<() => Promise<void>> = [];
-  if (agent.settings) {
-    const file = path.join(ctx.root, agent.settings.file);
-    const shown = ctx.rel(file);
-    const wanted: HookEntry[] = [...agent.settings.hooks, ...(meter ? (agent.settings.meter ?? []) : [])];
-    const { text, added } = addHooks(await readText(file), wanted, shown);
-    writes.push(async () => {
-      if (added.length > 0) {
-        await replaceFileAtomic(file, text);
-        ctx.stderr(
-          `handoff: ${shown}: added the ${added.map((h) => h.event).join(', ')} hook${added.length === 1 ? '' : 's'} for ${agent.title}`,
-        );
-      } else {
-        ctx.stderr(`handoff: ${shown}: the ${agent.title} hooks are already installed; nothing changed`);
-      }
-    });
-  }
-  if (agent.block) {
-    const file = path.join(ctx.root, agent.block.file);
-    const shown = ctx.rel(file);
-    const result = upsertBlock(
-      await readText(file),
-      await blockContent(ctx, agent.block.pins === true),
-      shown,
-      agent.block.limitBytes,
-    );
-    writes.push(async () => {
-      if (result.action !== 'unchanged') await replaceFileAtomic(file, result.text);
-      ctx.stderr(
-        `handoff: ${shown}: ${result.action === 'unchanged' ? 'the handoff block is already current; nothing changed' : `${result.action} the handoff block for ${agent.title}`}`,
-      );
-      if (result.note) ctx.stderr(`handoff: ${result.note}`);
-    });
-  }
+  const input = await planInput(ctx, agent, meter);
   for (const owned of agent.files ?? []) {
-    const file = path.join(ctx.root, owned.file);
-    const shown = ctx.rel(file);
-    const wanted = await readTemplate(owned.template);
-    const before = await readText(file);
-    if (before !== undefined && before !== wanted && !isOurFile(before)) {
+    const before = input.read(owned.file);
+    if (before !== undefined && !isOurFile(before))
       throw new FileFormatError(
-        shown,
+        ctx.rel(path.join(ctx.root, owned.file)),
         `exists and was not written by handoff; move it aside to install the ${agent.title} integration`,
       );
-    }
-    writes.push(async () => {
-      if (before === wanted) return ctx.stderr(`handoff: ${shown}: already current; nothing changed`);
-      await mkdir(path.dirname(file), { recursive: true });
-      await replaceFileAtomic(file, wanted);
-      ctx.stderr(`handoff: ${shown}: ${before === undefined ? 'added' : 'updated'} for ${agent.title}`);
-    });
   }
-  for (const write of writes) await write();
+  for (const w of installWrites(agent, input)) {
+    const file = path.join(ctx.root, w.file);
+    const shown = ctx.rel(file);
+    if (w.change === '') {
+      ctx.stderr(
+        `handoff: ${shown}: ${w.kind === 'hooks' ? `the ${agent.title} hooks are already installed` : w.kind === 'block' ? 'the handoff block is already current' : 'already current'}; nothing changed`,
+      );
+      continue;
+    }
+    await mkdir(path.dirname(file), { recursive: true });
+    await replaceFileAtomic(file, w.after);
+    ctx.stderr(`handoff: ${shown}: ${w.change} for ${agent.title}`);
+    if (w.note) ctx.stderr(`handoff: ${w.note}`);
+  }
+  if (runsCommand(agent)) {
+    await recordCli(ctx);
+    const p = await probe(ctx.root, ctx.env);
+    if (!p.ok)
+      ctx.stderr(
+        `handoff: warning: the hook command does not work here (${p.problem}); install git-handoff globally or as a devDependency, or run this install with the CLI the hooks should use`,
+      );
+  }
   if (agent.note) ctx.stderr(`handoff: note: ${agent.note}`);
 }
 
-/** Files we own carry our name on their first lines; a file without it is the user's. */
-const isOurFile = (text: string) =>
-  text
-    .split('\n')
-    .slice(0, 3)
-    .some((l) => l.includes('git-handoff'));
+/**
+ * This clone's git config remembers the CLI that ran install, for the hook command to find
+ * (hook-command.ts): never a bin inside the work tree, which a branch could replace.
+ */
+async function recordCli(ctx: Context): Promise<void> {
+  const git = await ctx.git();
+  const { currentCli } = await import('../git-hooks/hook-files.js');
+  const cli = currentCli();
+  const bin = recordable(cli.bin, ctx.root, path.sep) ? cli.bin : null;
+  const same = (await git.config(CONFIG_NODE, true)) === cli.node && (await git.config(CONFIG_BIN, true)) === bin;
+  if (same) return;
+  await git.setLocalConfig(CONFIG_NODE, cli.node);
+  if (bin) await git.setLocalConfig(CONFIG_BIN, bin);
+  else await git.unsetLocalConfig(CONFIG_BIN);
+  ctx.stderr(
+    `handoff: recorded ${bin ? 'the CLI' : 'the node binary'} in this clone's git config (${bin ? `${CONFIG_NODE}, ${CONFIG_BIN}` : CONFIG_NODE}) for the agents' hook command`,
+  );
+}
 
 async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
   for (const owned of agent.files ?? []) {
@@ -112,10 +128,18 @@ async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
     const before = await readText(file);
     const { text, removed } =
       before === undefined ? { text: '', removed: [] } : removeHooks(before, isOurCommand, ctx.rel(file));
-    if (removed.length > 0) await replaceFileAtomic(file, text);
-    ctx.stderr(
-      `handoff: ${ctx.rel(file)}: ${removed.length > 0 ? `removed ${removed.length} handoff hook${removed.length === 1 ? '' : 's'}` : 'no handoff hooks; nothing changed'}`,
-    );
+    const n = `${removed.length} handoff hook${removed.length === 1 ? '' : 's'}`;
+    if (removed.length > 0 && /^\{\s*\}\s*$/.test(text)) {
+      // Nothing but our hooks was in it: install created it, so it goes, with the folder it made.
+      await deleteFile(file);
+      await removeEmptyDirs(path.dirname(file), ctx.root);
+      ctx.stderr(`handoff: ${ctx.rel(file)}: removed ${n} and the file, which held nothing else`);
+    } else {
+      if (removed.length > 0) await replaceFileAtomic(file, text);
+      ctx.stderr(
+        `handoff: ${ctx.rel(file)}: ${removed.length > 0 ? `removed ${n}` : 'no handoff hooks; nothing changed'}`,
+      );
+    }
   }
   if (agent.block) {
     const file = path.join(ctx.root, agent.block.file);
@@ -131,6 +155,20 @@ async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
       ctx.stderr(`handoff: ${ctx.rel(file)}: removed the handoff block`);
     }
   }
+  await forgetCli(ctx);
+}
+
+/** The recorded CLI goes with the last integration that runs the hook command. */
+async function forgetCli(ctx: Context): Promise<void> {
+  for (const agent of AGENTS.filter(runsCommand)) {
+    const input = await planInput(ctx, agent, false);
+    if (verifyAgent(agent, input).some((v) => v.kind !== 'block' && v.state !== 'missing')) return;
+  }
+  const git = await ctx.git();
+  const had = (await git.unsetLocalConfig(CONFIG_NODE)) || false;
+  const hadBin = await git.unsetLocalConfig(CONFIG_BIN);
+  if (had || hadBin)
+    ctx.stderr(`handoff: removed ${CONFIG_NODE}${hadBin ? ` and ${CONFIG_BIN}` : ''} from this clone's git config`);
 }
 
 /** The folders install created for a file, once they hold nothing else. */
@@ -144,53 +182,14 @@ async function removeEmptyDirs(dir: string, root: string): Promise<void> {
   }
 }
 
-interface Status {
+interface Row extends Verified {
   agent: string;
   title: string;
-  file: string;
-  kind: 'hooks' | 'block' | 'file';
-  installed: string[];
-  missing: string[];
 }
 
-async function status(ctx: Context, agent: AgentSpec): Promise<Status[]> {
-  const out: Status[] = [];
-  if (agent.settings) {
-    const file = path.join(ctx.root, agent.settings.file);
-    const text = await readText(file);
-    const all = [...agent.settings.hooks, ...(agent.settings.meter ?? [])];
-    const present = (h: HookEntry) => installedCommands(text, h.event, ctx.rel(file)).includes(h.command);
-    const installed = all.filter(present).map((h) => h.event);
-    // The opt-in meter hook is not "missing" when it was never asked for.
-    const missing = agent.settings.hooks.filter((h) => !present(h)).map((h) => h.event);
-    out.push({ agent: agent.name, title: agent.title, file: ctx.rel(file), kind: 'hooks', installed, missing });
-  }
-  for (const owned of agent.files ?? []) {
-    const file = path.join(ctx.root, owned.file);
-    const text = await readText(file);
-    const has = text !== undefined && isOurFile(text);
-    out.push({
-      agent: agent.name,
-      title: agent.title,
-      file: ctx.rel(file),
-      kind: 'file',
-      installed: has ? ['file'] : [],
-      missing: has ? [] : ['file'],
-    });
-  }
-  if (agent.block) {
-    const file = path.join(ctx.root, agent.block.file);
-    const has = hasBlock(await readText(file), ctx.rel(file));
-    out.push({
-      agent: agent.name,
-      title: agent.title,
-      file: ctx.rel(file),
-      kind: 'block',
-      installed: has ? ['block'] : [],
-      missing: has ? [] : ['block'],
-    });
-  }
-  return out;
+async function rowsFor(ctx: Context, agent: AgentSpec): Promise<Row[]> {
+  const input = await planInput(ctx, agent, false);
+  return verifyAgent(agent, input).map((v) => ({ agent: agent.name, title: agent.title, ...v }));
 }
 
 export async function run(ctx: Context, args: ArgsOf<'agent'>): Promise<Outcome> {
@@ -206,23 +205,76 @@ export async function run(ctx: Context, args: ArgsOf<'agent'>): Promise<Outcome>
     for (const agent of agents) await uninstall(ctx, agent);
     return;
   }
-  const rows = (await Promise.all(agents.map((a) => status(ctx, a)))).flat();
-  if (args.values.json) {
-    printJson(ctx, { integrations: rows });
+  await status(ctx, agents, args.values.json === true);
+}
+
+async function status(ctx: Context, agents: AgentSpec[], json: boolean): Promise<void> {
+  const rows = (await Promise.all(agents.map((a) => rowsFor(ctx, a)))).flat();
+  const using = agents.filter((a) => runsCommand(a) && rows.some((r) => r.agent === a.name && r.state !== 'missing'));
+  const command: Probe | null = using.length > 0 ? await probe(ctx.root, ctx.env) : null;
+  const { deliveries, lastCompaction } = await import('./delivery.js');
+  const installed = agents.filter((a) => rows.some((r) => r.agent === a.name && r.state !== 'missing'));
+  const delivered = await deliveries(
+    ctx,
+    installed.map((a) => a.name),
+  );
+  const compaction = await lastCompaction(ctx);
+  const hookCommand = command && {
+    works: command.ok,
+    ...(command.bin ? { bin: homeShort(command.bin, ctx.env.HOME) } : {}),
+    ...(command.version ? { version: command.version } : {}),
+    ...(command.problem ? { problem: command.problem } : {}),
+  };
+  if (json) {
+    printJson(ctx, {
+      integrations: rows.map(({ agent, title, file, kind, state, installed, modified, missing }) => ({
+        agent,
+        title,
+        file,
+        kind,
+        state,
+        installed,
+        modified,
+        missing,
+      })),
+      hookCommand,
+      delivery: Object.fromEntries(delivered),
+      lastCompaction: compaction,
+    });
     return;
   }
   for (const row of rows) {
     const state =
-      row.missing.length === 0
-        ? 'installed'
-        : row.installed.length === 0
-          ? 'not installed'
-          : `partly installed (missing ${row.missing.join(', ')})`;
-    const detail = row.kind === 'hooks' && row.installed.length > 0 ? ` (${row.installed.join(', ')})` : '';
-    ctx.stdout(
-      `${row.agent.padEnd(10)} ${row.kind.padEnd(6)} ${row.file}: ${state}${row.missing.length === 0 ? detail : ''}\n`,
-    );
+      row.state === 'partly installed'
+        ? `partly installed (missing ${row.missing.join(', ')})`
+        : row.state === 'modified'
+          ? `MODIFIED: differs from what 'handoff agent install ${row.agent}' writes${row.modified.length > 0 ? ` (${row.modified.join(', ')})` : ''}; review it, then run install again to replace it`
+          : row.state === 'missing'
+            ? 'not installed'
+            : 'installed';
+    const detail = row.kind === 'hooks' && row.state === 'installed' ? ` (${row.installed.join(', ')})` : '';
+    ctx.stdout(`${row.agent.padEnd(10)} ${row.kind.padEnd(6)} ${row.file}: ${state}${detail}\n`);
     const note = AGENTS.find((a) => a.name === row.agent)?.statusNote;
     if (note && row.kind === 'hooks' && row.installed.length > 0) ctx.stdout(`${' '.repeat(18)}note: ${note}\n`);
   }
+  if (hookCommand)
+    ctx.stdout(
+      hookCommand.works
+        ? `hook command: works (runs ${hookCommand.bin ?? 'handoff'}${hookCommand.version ? `, ${hookCommand.version}` : ''})\n`
+        : `hook command: NOT WORKING here: ${hookCommand.problem}; the agents' hooks do nothing until git-handoff is installed (globally or as a devDependency) or 'handoff agent install' is run again\n`,
+    );
+  for (const [agent, d] of delivered) {
+    const what =
+      d.session === null
+        ? 'no session of this repository found'
+        : d.pinsArrived === true
+          ? `every pin arrived in the latest session (${d.session})`
+          : d.pinsArrived === false
+            ? `PINS MISSING from the latest session (${d.session}): ${d.missingPins.join(', ')}`
+            : `latest session ${d.session}${d.note ? `: ${d.note}` : ': no active pins to deliver'}`;
+    ctx.stdout(`${agent.padEnd(10)} pins   ${what}\n`);
+  }
+  ctx.stdout(
+    `last compaction handoff: ${compaction ? `${compaction.id} (${compaction.created}, ${compaction.file})` : 'none'}\n`,
+  );
 }

@@ -1,8 +1,15 @@
 // What `handoff agent install <agent>` puts where, per agent. Hooks where the agent has
 // them (Claude Code, Gemini CLI); otherwise a marked block in the instruction file the
 // agent reads at the start of a session (AGENTS.md for Codex CLI, OpenCode and pi).
+import { hookCommand } from './hook-command.js';
 import type { HookEntry } from './hook-settings.js';
 import { CODEX_DOC_LIMIT } from './marked-block.js';
+
+export interface OwnedFile {
+  file: string;
+  template: string;
+  hooks?: string[];
+}
 
 export interface AgentSpec {
   name: string;
@@ -10,17 +17,16 @@ export interface AgentSpec {
   settings?: { file: string; hooks: HookEntry[]; meter?: HookEntry[] };
   /** pins: the block carries the active pins word for word (see pins-block.ts). */
   block?: { file: string; limitBytes?: number; pins?: boolean };
-  /** Files that are ours whole (a plugin, an extension, a /handoff command), from templates/. */
-  files?: Array<{ file: string; template: string }>;
+  /**
+   * Files that are ours whole (a plugin, an extension, a /handoff command), from templates/;
+   * `hooks`: the hooks a plugin runs, whose commands fill its `{{commands}}` line.
+   */
+  files?: OwnedFile[];
   /** One line printed after install, when the agent needs something we cannot do. */
   note?: string;
   /** Printed by `agent status` under installed hooks the agent may still skip. */
   statusNote?: string;
 }
-
-/** Hook commands we own start with this; uninstall removes exactly these. */
-const HOOK_COMMAND = 'handoff hook ';
-export const isOurCommand = (command: string) => command.trim().startsWith(HOOK_COMMAND);
 
 const CODEX_TRUST =
   'Codex CLI skips hooks it does not trust, silently: trust this project in ~/.codex/config.toml ([projects."<path>"] trust_level = "trusted") and the hooks with /hooks in Codex (codex exec: --dangerously-bypass-hook-trust)';
@@ -39,12 +45,12 @@ export const AGENTS: AgentSpec[] = [
         {
           event: 'SessionStart',
           matcher: 'startup|resume|compact',
-          command: `${HOOK_COMMAND}claude-session-start`,
+          command: hookCommand('claude-session-start'),
           timeout: 30,
         },
-        { event: 'PreCompact', command: `${HOOK_COMMAND}claude-pre-compact`, timeout: 60 },
+        { event: 'PreCompact', command: hookCommand('claude-pre-compact'), timeout: 60 },
       ],
-      meter: [{ event: 'Stop', command: `${HOOK_COMMAND}claude-meter`, timeout: 10 }],
+      meter: [{ event: 'Stop', command: hookCommand('claude-meter'), timeout: 10 }],
     },
     files: [{ file: '.claude/commands/handoff.md', template: 'claude-command.md' }],
   },
@@ -59,10 +65,10 @@ export const AGENTS: AgentSpec[] = [
         {
           event: 'SessionStart',
           matcher: 'startup|resume|compact',
-          command: `${HOOK_COMMAND}codex-session-start`,
+          command: hookCommand('codex-session-start'),
           timeout: 30,
         },
-        { event: 'PreCompact', command: `${HOOK_COMMAND}codex-pre-compact`, timeout: 60 },
+        { event: 'PreCompact', command: hookCommand('codex-pre-compact'), timeout: 60 },
       ],
     },
     block: agentsMd,
@@ -75,7 +81,11 @@ export const AGENTS: AgentSpec[] = [
     block: agentsMd,
     // A project plugin: the resume prompt in every request, a handoff before compaction.
     files: [
-      { file: '.opencode/plugin/git-handoff.js', template: 'opencode-plugin.js' },
+      {
+        file: '.opencode/plugin/git-handoff.js',
+        template: 'opencode-plugin.js',
+        hooks: ['opencode-session-start', 'opencode-pre-compact'],
+      },
       { file: '.opencode/command/handoff.md', template: 'opencode-command.md' },
     ],
   },
@@ -84,7 +94,13 @@ export const AGENTS: AgentSpec[] = [
     title: 'pi',
     block: agentsMd,
     // A project extension (loaded without approval): the resume prompt every turn, a handoff before compaction.
-    files: [{ file: '.pi/extensions/git-handoff.ts', template: 'pi-extension.ts' }],
+    files: [
+      {
+        file: '.pi/extensions/git-handoff.ts',
+        template: 'pi-extension.ts',
+        hooks: ['pi-session-start', 'pi-pre-compact'],
+      },
+    ],
   },
   {
     name: 'gemini',
@@ -96,13 +112,13 @@ export const AGENTS: AgentSpec[] = [
         {
           event: 'SessionStart',
           name: 'handoff-resume',
-          command: `${HOOK_COMMAND}gemini-session-start`,
+          command: hookCommand('gemini-session-start'),
           timeout: 30_000,
         },
         {
           event: 'PreCompress',
           name: 'handoff-before-compress',
-          command: `${HOOK_COMMAND}gemini-pre-compress`,
+          command: hookCommand('gemini-pre-compress'),
           timeout: 60_000,
         },
       ],

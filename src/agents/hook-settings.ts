@@ -113,6 +113,107 @@ const commandsOf = (group: unknown): unknown[] => {
   return Array.isArray(hooks) ? hooks : [];
 };
 
+/** The hook object addHooks writes for an entry, in the order it writes its keys. */
+export function hookObject(entry: HookEntry): Json {
+  return {
+    ...(entry.name ? { name: entry.name } : {}),
+    type: 'command',
+    command: entry.command,
+    ...(entry.timeout ? { timeout: entry.timeout } : {}),
+  };
+}
+
+export interface FoundHook {
+  event: string;
+  /** The matcher of the group that holds the hook (undefined when it has none). */
+  matcher: unknown;
+  hook: Json;
+}
+
+/** Every command hook in the file, with its event and its group's matcher. */
+export function listHooks(text: string | undefined, file: string): FoundHook[] {
+  const settings = read(text ?? '', file);
+  const hooks = (settings.hooks as Json | undefined) ?? {};
+  return Object.entries(hooks).flatMap(([event, list]) =>
+    (Array.isArray(list) ? list : []).flatMap((g) =>
+      commandsOf(g)
+        .filter((h): h is Json => typeof (h as Json | null)?.command === 'string')
+        .map((hook) => ({ event, matcher: (g as Json).matcher, hook })),
+    ),
+  );
+}
+
+/**
+ * Puts `entry` in place of the hook at `path` (and its group's matcher), laid out in the
+ * file's indent from the line the old one starts on, so the rest of the file stays as it was.
+ * Null when the matcher cannot be set in place (the group has none, or has one and the entry none).
+ */
+function replaceAt(
+  text: string,
+  path: Array<string | number>,
+  entry: HookEntry,
+  fmt: FormattingOptions,
+): string | null {
+  const root = parseTree(text);
+  const node = root && findNodeAtLocation(root, path);
+  if (!root || !node) return null;
+  const matcherPath = path.slice(0, -2).concat('matcher');
+  const matcher = findNodeAtLocation(root, matcherPath);
+  if ((matcher === undefined) !== (entry.matcher === undefined)) return null;
+  const unit = fmt.insertSpaces ? ' '.repeat(fmt.tabSize ?? 2) : '\t';
+  const eol = fmt.eol ?? '\n';
+  const lineStart = text.lastIndexOf('\n', node.offset) + 1;
+  const pad = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  const multiLine = text.slice(node.offset, node.offset + node.length).includes('\n');
+  const laid = multiLine
+    ? JSON.stringify(hookObject(entry), null, unit).split('\n').join(`${eol}${pad}`)
+    : `{ ${Object.entries(hookObject(entry))
+        .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+        .join(', ')} }`;
+  let out = text.slice(0, node.offset) + laid + text.slice(node.offset + node.length);
+  if (matcher && entry.matcher !== undefined && matcher.value !== entry.matcher) {
+    // The matcher comes before the hooks in the group, so its offset is still good.
+    out = out.slice(0, matcher.offset) + JSON.stringify(entry.matcher) + out.slice(matcher.offset + matcher.length);
+  }
+  return out;
+}
+
+/**
+ * Each hook `choose` maps to an entry is replaced by that entry where it stands; the rest
+ * are left as they are. Returns how many were replaced; one that cannot be replaced in place
+ * is left for the caller to remove and add.
+ */
+export function replaceHooks(
+  text: string,
+  choose: (found: FoundHook) => HookEntry | undefined,
+  file: string,
+): { text: string; replaced: number; left: FoundHook[] } {
+  let out = text;
+  let replaced = 0;
+  const left: FoundHook[] = [];
+  const fmt = formatting(text);
+  const settings = read(text, file);
+  const hooks = (settings.hooks as Json | undefined) ?? {};
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((group, g) => {
+      commandsOf(group).forEach((hook, i) => {
+        if (typeof (hook as Json | null)?.command !== 'string') return;
+        const found = { event, matcher: (group as Json).matcher, hook: hook as Json };
+        const entry = choose(found);
+        if (!entry) return;
+        const next = entry.event === event ? replaceAt(out, ['hooks', event, g, 'hooks', i], entry, fmt) : null;
+        if (next === null) left.push(found);
+        else {
+          out = next;
+          replaced += 1;
+        }
+      });
+    });
+  }
+  return { text: out, replaced, left };
+}
+
 /** Commands of every hook under `event`. */
 export function installedCommands(text: string | undefined, event: string, file: string): string[] {
   const settings = read(text ?? '', file);
@@ -134,12 +235,7 @@ export function addHooks(
   for (const entry of entries) {
     const settings = read(out, file);
     if (installedCommands(out, entry.event, file).includes(entry.command)) continue;
-    const hook = {
-      ...(entry.name ? { name: entry.name } : {}),
-      type: 'command',
-      command: entry.command,
-      ...(entry.timeout ? { timeout: entry.timeout } : {}),
-    };
+    const hook = hookObject(entry);
     const group = { ...(entry.matcher ? { matcher: entry.matcher } : {}), hooks: [hook] };
     const list = (settings.hooks as Json | undefined)?.[entry.event];
     if (list !== undefined && !Array.isArray(list))
@@ -155,12 +251,11 @@ export function addHooks(
 /** Removes exactly the hooks whose command `isOurs` accepts, and the containers that held only them. */
 export function removeHooks(
   text: string,
-  isOurs: (command: string) => boolean,
+  isOurs: (command: string, found: FoundHook) => boolean,
   file: string,
 ): { text: string; removed: string[] } {
   let out = text;
   const removed: string[] = [];
-  const ours = (h: unknown) => typeof (h as Json | null)?.command === 'string' && isOurs((h as Json).command as string);
   for (;;) {
     const settings = read(out, file);
     const hooks = (settings.hooks as Json | undefined) ?? {};
@@ -169,6 +264,9 @@ export function removeHooks(
       if (!Array.isArray(list)) continue;
       list.forEach((group, g) => {
         const inner = commandsOf(group);
+        const ours = (h: unknown) =>
+          typeof (h as Json | null)?.command === 'string' &&
+          isOurs((h as Json).command as string, { event, matcher: (group as Json | null)?.matcher, hook: h as Json });
         const i = inner.findIndex(ours);
         if (path || i === -1) return;
         removed.push((inner[i] as Json).command as string);

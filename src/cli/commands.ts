@@ -18,6 +18,7 @@ export const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
   show: (): Promise<CommandModule> => import('../handoff/show.js'),
   done: (): Promise<CommandModule> => import('../handoff/done.js'),
   reopen: (): Promise<CommandModule> => import('../handoff/reopen.js'),
+  mcp: (): Promise<CommandModule> => import('../mcp/mcp.js'),
   sessions: (): Promise<CommandModule> => import('../transcripts/sessions.js'),
   meter: (): Promise<CommandModule> => import('../agents/meter.js'),
   agent: (): Promise<CommandModule> => import('../agents/agent.js'),

@@ -55,6 +55,23 @@ export type ArgsOf<N extends CommandName> = {
 
 const json = { type: 'boolean', describe: 'print JSON instead of text' } as const;
 
+/** Every `handoff hook <name>` an agent calls; agents/agent-hook.ts must handle exactly these (its table is typed by them). */
+export const HOOK_NAMES = [
+  'claude-session-start',
+  'claude-pre-compact',
+  'claude-meter',
+  'codex-session-start',
+  'codex-pre-compact',
+  'gemini-session-start',
+  'gemini-pre-compress',
+  'opencode-session-start',
+  'opencode-pre-compact',
+  'pi-session-start',
+  'pi-pre-compact',
+  'probe',
+] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
+
 export const COMMANDS = [
   {
     name: 'init',
@@ -188,6 +205,14 @@ export const COMMANDS = [
     examples: [['handoff reopen 01jx7k2m', 'continue this handoff, not the one written after it']],
   },
   {
+    name: 'mcp',
+    describe:
+      'serve this repository to MCP clients on stdio: tools resume, pins, search, new (needs @modelcontextprotocol/server)',
+    positionals: [],
+    options: {},
+    examples: [['claude mcp add handoff -- handoff mcp', 'register it with Claude Code (docs/agents.md: every agent)']],
+  },
+  {
     name: 'sessions',
     describe: 'list the agent sessions found for this repository, newest first',
     positionals: [],
@@ -237,7 +262,7 @@ export const COMMANDS = [
     positionals: [
       {
         name: 'name',
-        describe: 'claude-session-start, claude-pre-compact, claude-meter, gemini-session-start or gemini-pre-compress',
+        describe: `one of ${HOOK_NAMES.join(', ')}`,
         required: true,
       },
     ],

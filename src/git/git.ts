@@ -271,6 +271,11 @@ export class Git {
     await this.run(['config', '--local', key, value]);
   }
 
+  /** Removes a key from .git/config; false when it was not set. */
+  async unsetLocalConfig(key: string): Promise<boolean> {
+    return (await this.answer(['config', '--local', '--unset-all', key])) !== null;
+  }
+
   /** The user's `handoff.*` settings in every scope, as `git config -z --get-regexp` prints them; '' when none. */
   async handoffSettings(): Promise<string> {
     return (await this.answer(['config', '-z', '--get-regexp', '^handoff\\.'])) ?? '';

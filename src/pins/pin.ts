@@ -61,6 +61,7 @@ export async function run(ctx: Context, args: ArgsOf<'pin'>): Promise<Outcome> {
     };
     const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, text));
     await afterWrite(ctx);
+    await (await import('../agents/pins-block.js')).refreshBlocks(ctx);
     ctx.stdout(`Pinned ${meta.id}${supersedes ? `, superseding ${supersedes}` : ''}: ${ctx.rel(file)}\n`);
     await (await import('../init/init-hint.js')).hintInit(ctx);
   };

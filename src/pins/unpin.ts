@@ -19,5 +19,6 @@ async function locked(ctx: Context, args: ArgsOf<'unpin'>): Promise<Outcome> {
   const reason = args.values.reason;
   await rewriteItem(ctx, pin.file, retirePin(await reread(ctx, pin), ctx.now().toISOString(), reason));
   await afterWrite(ctx);
+  await (await import('../agents/pins-block.js')).refreshBlocks(ctx);
   ctx.stdout(`Retired pin ${pin.meta.id}; ${pin.file} stays as history.\n`);
 }

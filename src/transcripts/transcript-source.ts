@@ -62,6 +62,12 @@ async function peekCwd(opened: OpenedTranscript): Promise<string | undefined> {
   return undefined;
 }
 
+/** Whether a discovered session ran in this repository, from its first records (undefined: it does not say). */
+export async function ranHere(ctx: Context, c: Candidate): Promise<boolean | undefined> {
+  const opened = await openTranscript(c.file, showPath(ctx, c.file), ctx.root, c.sessionId);
+  return insideRepo(ctx, await peekCwd(opened));
+}
+
 /** A discovered session, or undefined when it ran outside this repository (checked before the full read). */
 export async function readCandidate(ctx: Context, c: Candidate): Promise<Read | undefined> {
   const shown = showPath(ctx, c.file);
