@@ -130,10 +130,23 @@ async function harvested(d: Driver, w: World): Promise<string> {
   if (!newest) return 'no compaction handoff';
   const folded = () => readFileSync(path.join(w.repo.dir, newest.file), 'utf8').includes(`(summary of ${d.title}`);
   if (folded()) return 'folded';
+  // The compacted session's transcript: the run below starts a newer one.
+  const transcript = d.transcript(w.home, w.repo.dir);
   const next = await w.run('Go on.');
   if (folded()) return 'folded';
   const warning = /handoff: warning: [^\n]*?keeps the draft from the rules/.exec(`${next.stderr}\n${next.stdout}`)?.[0];
-  return warning ?? `not folded (exit ${next.code})`;
+  if (warning) return warning;
+  // Why not, from the transcript: no summary there, or one without the handoff's sections.
+  const found: string[] = [];
+  try {
+    const opened = transcript ? await openTranscript(transcript, transcript, w.repo.dir) : undefined;
+    for await (const e of opened?.events() ?? []) if (e.kind === 'compaction' && e.summary) found.push(e.summary);
+  } catch (error) {
+    return `not folded; the compacted session's transcript cannot be read now: ${(error as Error).message}`;
+  }
+  if (found.length === 0) return `not folded: no summary in the transcript (exit ${next.code})`;
+  const { parseSummary } = await import('../../src/handoff/summary-form.js');
+  return `not folded: the summary read has ${parseSummary(found.at(-1)!).items} items in the handoff's sections (its summarizer was not asked for them)`;
 }
 
 function sessionOf(d: Driver, transcript: string | undefined, stdout: string): string | undefined {
