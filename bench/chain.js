@@ -10,21 +10,29 @@
 // themselves (provenance, headings, the bounded Completed list, git's report). With --show N it prints, for a chain of N hops,
 // each live fact and whether it survived. Run after `npm run build`:
 //
-//   node bench/chain.js [--hops 2,4,5,20] [--show 4]
+// The second table is the long story of bench/chain-story.js (natural wording, written
+// before the mechanisms were tuned), one chain measured at each hop count of --story.
+//
+//   node bench/chain.js [--hops 2,4,5,20] [--show 4] [--story 10,20,30]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { internals } from './internals.js';
+import * as story from './chain-story.js';
 
 const [{ estimateTokens }] = await internals('transcripts/tokens.ts');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(here, '../bin/handoff.js');
 const { values } = parseArgs({
-  options: { hops: { type: 'string', default: '2,4,5,20' }, show: { type: 'string', default: '4' } },
+  options: {
+    hops: { type: 'string', default: '2,4,5,20' },
+    show: { type: 'string', default: '4' },
+    story: { type: 'string', default: '10,20,30' },
+  },
 });
 const env = {
   ...process.env,
@@ -156,7 +164,8 @@ async function chain(hops, steady = false) {
     if (asks(i)) live.push([`question of hop ${i}`, section(prompt, 'Open questions'), question(i)]);
     if (fails(i) && fixedAt(i) > hops)
       live.push([`failed check of hop ${i}`, section(prompt, 'Tried and abandoned'), `\`npm run check-${i}\` failed`]);
-    live.push([`file of hop ${i}`, prompt, `\`src/stage${i}.ts\``]);
+    // The files of the last hops are named; older ones are counted, with a pointer.
+    if (i > hops - 3) live.push([`file of hop ${i}`, prompt, `\`src/stage${i}.ts\``]);
   }
   live.push(
     ['task in progress', section(prompt, 'In progress'), task(hops)],
@@ -227,4 +236,125 @@ if (shown) {
   console.log(`\nWhat survived ${show} hops:`);
   for (const fact of shown.live)
     console.log(`  ${shown.kept.includes(fact) ? 'kept' : 'LOST'}  ${fact[0]}: ${fact[2]}`);
+}
+
+// The long story: one chain, its resume prompt measured at each checkpoint.
+async function storyChain(checkpoints) {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'handoff-story-'));
+  const repo = path.join(tmp, 'repo');
+  mkdirSync(repo, { recursive: true });
+  const git = (...a) => execFileSync('git', a, { cwd: repo, env });
+  const handoff = (...a) => {
+    const r = spawnSync(process.execPath, [BIN, ...a], { cwd: repo, env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`handoff ${a.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  git('init', '-q', '-b', 'main');
+  git('commit', '-q', '--allow-empty', '-m', 'init');
+  handoff('init');
+  git('checkout', '-q', '-b', 'ratelimit');
+  const rows = [];
+  const unextracted = new Set();
+  const last = Math.max(...checkpoints);
+  for (let i = 1; i <= last; i++) {
+    const f = path.join(repo, story.FILES[i - 1]);
+    mkdirSync(path.dirname(f), { recursive: true });
+    writeFileSync(f, `// hop ${i}\n`);
+    const file = path.join(tmp, `session-${i}.jsonl`);
+    writeFileSync(file, story.storySession(repo, i, { user, say, tool, result }, path.join));
+    const written = readFileSync(
+      path.join(repo, handoff('new', story.STORY_GOAL, '--from', file, '--no-edit').trim()),
+      'utf8',
+    );
+    // What the hop's own handoff took from its session: a fact missing there was never extracted.
+    for (const text of [story.DECISIONS[i], story.QUESTIONS[i]])
+      if (text && !written.includes(text)) unextracted.add(text);
+    git('add', '-A');
+    git('commit', '-q', '-m', story.task(i));
+    if (checkpoints.includes(i)) rows.push({ ...(await measureStory(i, handoff('resume'))), unextracted });
+  }
+  rmSync(tmp, { recursive: true, force: true });
+  return rows;
+}
+
+async function measureStory(n, prompt) {
+  const decisions = section(prompt, 'Decisions');
+  const live = [['constraint offered as a pin candidate', prompt, "Don't touch the auth module."]];
+  const stale = [];
+  for (const [h, text] of Object.entries(story.DECISIONS)) {
+    if (Number(h) > n) continue;
+    const by = story.REVERSED[h];
+    if (by !== undefined && by <= n) {
+      if (decisions.includes(text)) stale.push(`reversed decision of hop ${h}`);
+    } else live.push([`decision of hop ${h}`, decisions, text]);
+  }
+  for (const [h, text] of Object.entries(story.QUESTIONS))
+    if (Number(h) <= n) live.push([`question of hop ${h}`, section(prompt, 'Open questions'), text]);
+  for (const [h, [q]] of Object.entries(story.ANSWERED))
+    if (Number(h) <= n && prompt.includes(q)) stale.push(`answered question of hop ${h}`);
+  for (const [h, command] of Object.entries(story.FAILS)) {
+    if (Number(h) > n) continue;
+    const fixed = story.FIXED[h] !== undefined && story.FIXED[h] <= n;
+    const shown = section(prompt, 'Tried and abandoned').includes(`\`${command}\` failed`);
+    if (!fixed)
+      live.push([`failed check of hop ${h}`, section(prompt, 'Tried and abandoned'), `\`${command}\` failed`]);
+    else if (shown) stale.push(`fixed check of hop ${h} shown as abandoned`);
+  }
+  for (let h = Math.max(1, n - 2); h <= n; h++) live.push([`file of hop ${h}`, prompt, `\`${story.FILES[h - 1]}\``]);
+  live.push(
+    ['task in progress', section(prompt, 'In progress'), story.task(n)],
+    ['next step', section(prompt, 'Next steps'), story.task(n + 1)],
+  );
+  for (let h = 1; h < n; h++)
+    if ((section(prompt, 'In progress') + section(prompt, 'Next steps')).includes(story.task(h)))
+      stale.push(`completed task of hop ${h} shown as open`);
+  const kept = live.filter(([, where, text]) => where.includes(text));
+  // Completed: each finished todo counted once (the commit of a hop is named as its todo).
+  const completed = section(prompt, 'Completed');
+  const fold = /… (\d+) earlier/.exec(completed);
+  const claimed = completed.split('\n').filter((l) => l.startsWith('- ') && !l.startsWith('- …')).length;
+  let duplicates = 0;
+  for (const title of [
+    'Completed',
+    'In progress',
+    'Next steps',
+    'Open questions',
+    'Decisions',
+    'Tried and abandoned',
+  ]) {
+    const seen = new Set();
+    for (const item of section(prompt, title)
+      .split('\n')
+      .filter((l) => l.startsWith('- ') && !l.startsWith('- …'))
+      .map((l) => key(l.slice(2)))) {
+      if (seen.has(item)) duplicates++;
+      seen.add(item);
+    }
+  }
+  return {
+    n,
+    live,
+    kept,
+    stale,
+    duplicates,
+    completed: `${claimed + (fold ? Number(fold[1]) : 0)} of ${n - 1}`,
+    tokens: estimateTokens(prompt),
+  };
+}
+
+console.log(`\nThe long story (${story.STORY_GOAL.toLowerCase()}; natural wording, bench/chain-story.js), one chain:`);
+console.log('hops  live facts kept  stale shown as current  duplicates  completed counted  prompt tokens');
+const storyRows = await storyChain(values.story.split(',').map(Number));
+for (const r of storyRows)
+  console.log(
+    `${String(r.n).padStart(4)}  ${`${r.kept.length}/${r.live.length}`.padEnd(16)}${String(r.stale.length).padEnd(24)}${String(r.duplicates).padEnd(12)}${r.completed.padEnd(19)}${r.tokens}`,
+  );
+for (const r of storyRows) {
+  const lost = r.live.filter((f) => !r.kept.includes(f));
+  const inChain = lost.filter((f) => !r.unextracted.has(f[2])).map((f) => f[0]);
+  const never = lost.filter((f) => r.unextracted.has(f[2])).map((f) => f[0]);
+  if (inChain.length > 0) console.log(`lost in the chain at ${r.n}: ${inChain.join('; ')}`);
+  if (never.length > 0)
+    console.log(`never extracted from its session (sentence rules), at ${r.n}: ${never.join('; ')}`);
+  if (r.stale.length > 0) console.log(`stale at ${r.n}: ${r.stale.join('; ')}`);
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { lastUsage } from '../src/agents/claude-usage.js';
 import { addToSections } from '../src/handoff/draft-additions.js';
 import { addHooks, removeHooks } from '../src/agents/hook-settings.js';
-import { continuationGoal, parseHookInput } from '../src/agents/hook-input.js';
+import { compactionStep, parseHookInput } from '../src/agents/hook-input.js';
+import { chainGoal, firstRequest } from '../src/handoff/goal.js';
 import { BLOCK_END, BLOCK_START, removeBlock, upsertBlock } from '../src/agents/marked-block.js';
 import type { ResumeParts } from '../src/resume/prompt.js';
 import { AGENTS } from '../src/agents/agents.js';
@@ -137,6 +138,7 @@ const parts = (over: Partial<ResumeParts> = {}): ResumeParts => ({
   id: '01jx7k2m9q8r4s5t6v7w8x9y0z',
   file: '.handoff/handoffs/01jx7k2m9q8r4s5t6v7w8x9y0z.md',
   goal: 'ship teams',
+  notes: '',
   pins: [{ id: 'p1', file: '.handoff/pins/p1.md', text: 'never touch src/auth' }],
   next_steps: '- do the next thing',
   in_progress: '',
@@ -199,10 +201,15 @@ describe('hook input', () => {
     expect(parseHookInput('{')).toMatchObject({ ok: false, problem: expect.stringContaining('stdin is not JSON') });
   });
 
-  it('builds the continuation goal without stacking prefixes', () => {
-    expect(continuationGoal('continue: continue: ship teams', undefined, 's')).toBe('continue: ship teams');
-    expect(continuationGoal('ship teams', '  focus on billing ', 's')).toBe('continue: focus on billing');
-    expect(continuationGoal(undefined, '', 'abc')).toBe('continue: the work of the compacted agent session abc');
+  it("keeps the chain's goal in the user's words; a compaction's step is its own", () => {
+    expect(chainGoal('continue: continue: ship teams')).toBe('ship teams');
+    expect(chainGoal('continue: the work of the compacted agent session abc')).toBeUndefined();
+    expect(chainGoal(undefined)).toBeUndefined();
+    expect(firstRequest([{ text: '\nAdd team billing.\nUse Stripe.' }], 1)).toBe('Add team billing.');
+    // The first turns were dropped from the extraction: the first one kept is not the request.
+    expect(firstRequest([{ text: 'keep going' }], 50)).toBeUndefined();
+    expect(compactionStep('  focus on billing ', 's')).toBe('focus on billing');
+    expect(compactionStep('', 'abc')).toBe('continue the agent session abc after its compaction');
   });
 });
 

@@ -66,6 +66,8 @@ describe('handoff hook claude-session-start', () => {
     ).join('\n');
     const body = `## Goal\n\nship teams\n\n## Next steps\n\n- wire the billing form\n- run the migration\n\n## Decisions\n\n${decisions}\n`;
     const repo = withHandoff('ship teams', body);
+    // The resume prompt's own budget (resume_tokens) would keep it short: lift it, to test the hook's cut.
+    repo.write('.handoff/config.yml', 'resume_tokens: 100000\n');
     const prompt = repo.handoff(['resume']).stdout;
     expect(prompt.length).toBeGreaterThanOrEqual(50_000);
     const hook = repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir, 'compact') });
@@ -185,7 +187,7 @@ describe('handoff hook claude-session-start', () => {
 });
 
 describe('handoff hook claude-pre-compact', () => {
-  it('writes a handoff "continue: <goal>" that supersedes the open one and records the transcript', () => {
+  it("writes a handoff that keeps the chain's goal, supersedes the open one and records the transcript", () => {
     const repo = withHandoff('build the teams page');
     const [parent] = JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs;
     const hook = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
@@ -193,7 +195,8 @@ describe('handoff hook claude-pre-compact', () => {
     const list = JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs;
     expect(list).toHaveLength(2);
     const made = list.find((h: { id: string }) => h.id !== parent.id);
-    expect(made.goal).toBe('continue: build the teams page');
+    expect(made.goal).toBe('build the teams page');
+    expect(made.step).toMatch(/^continue the agent session \S+ after its compaction$/);
     expect(made.parent).toBe(parent.id);
     expect(list.find((h: { id: string }) => h.id === parent.id).status).toBe('superseded');
     const text = repo.read(made.file);
@@ -201,7 +204,7 @@ describe('handoff hook claude-pre-compact', () => {
       /## References\n\n[\s\S]*- Claude Code session transcript: `[^`]*codemie-4c2ddfdc-v2\.0\.64\.jsonl`\n$/,
     );
     expect(text).toContain('`src/teams.ts` (added, untracked)');
-    const line = `handoff: wrote ${made.file} before Claude Code compacts (auto); goal: continue: build the teams page`;
+    const line = `handoff: wrote ${made.file} before Claude Code compacts (auto); goal: build the teams page; this step: continue the agent session`;
     // Claude Code pastes PreCompact's stdout into the summarizer's prompt as plain text.
     // Then the form of the handoff's sections, which the summary brings back (harvest.test.ts).
     expect(hook.stdout).toMatch(
@@ -209,7 +212,7 @@ describe('handoff hook claude-pre-compact', () => {
         `^The handoff for the next session is in ${made.file} \\(git-handoff\\); mention that file in the summary.\nKeep these pinned constraints in the summary verbatim, word for word:\n- never touch src/auth\nAt the end of the summary, add these sections in exactly this Markdown form[^\n]*\n## Goal: [\\s\\S]*## Tried and abandoned: [\\s\\S]*\n$`,
       ),
     );
-    expect(hook.stderr).toContain(`${line}\n`);
+    expect(hook.stderr).toContain(line);
     // The hook firing again for the same compaction writes nothing more.
     const again = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
     expect(again.stdout).toBe(hook.stdout);
@@ -222,16 +225,16 @@ describe('handoff hook claude-pre-compact', () => {
     const goals = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs.map(
       (h: { goal: string }) => h.goal,
     );
-    expect(goals).toEqual(['continue: build the teams page']);
+    expect(goals).toEqual(['build the teams page']);
   });
 
-  it('uses the custom instructions as the goal when given', () => {
+  it("uses the custom instructions as the step when given, and keeps the chain's goal", () => {
     const repo = withHandoff();
     const hook = repo.handoff(['hook', 'claude-pre-compact'], {
       input: claudePreCompact(repo.dir, TRANSCRIPT, 'focus on the billing form'),
     });
     expect(hook.code).toBe(0);
-    expect(hook.stderr).toContain('(manual); goal: continue: focus on the billing form');
+    expect(hook.stderr).toMatch(/\(manual\); goal: .*; this step: focus on the billing form\n/);
   });
 
   it('redacts a secret typed into the custom instructions before it reaches the goal', () => {
@@ -242,7 +245,7 @@ describe('handoff hook claude-pre-compact', () => {
     });
     expect(hook.code).toBe(0);
     const made = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0];
-    expect(made.goal).toMatch(/^continue: use token \[REDACTED:github[a-z-]*\] for the deploy$/);
+    expect(made.step).toMatch(/^use token \[REDACTED:github[a-z-]*\] for the deploy$/);
     expect(repo.read(made.file)).not.toContain(fakeKey);
     expect(hook.stdout + hook.stderr).not.toContain(fakeKey);
   });
@@ -317,7 +320,7 @@ describe('handoff hook gemini-*', () => {
     });
     expect(compress.code).toBe(0);
     expect(JSON.parse(compress.stdout).systemMessage).toMatch(
-      /before Gemini CLI compacts \(manual\); goal: continue: build the teams page$/,
+      /before Gemini CLI compacts \(manual\); goal: build the teams page; this step: .*$/,
     );
     const file = JSON.parse(repo.handoff(['list', '--json', '--status', 'open']).stdout).handoffs[0].file;
     expect(repo.read(file)).toContain('- Gemini CLI session transcript: `');

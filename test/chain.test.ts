@@ -175,3 +175,88 @@ describe('starting and repairing a chain on purpose', () => {
     expect(repo.handoff(['reopen', first]).stdout).toContain('already open');
   });
 });
+
+describe("a body the user writes, and the branch's own work", () => {
+  const idOf = (out: string) => out.match(/([0-9a-z]{26})/)![1]!;
+
+  it('new -F replaces the sections it writes and keeps the carried ones; --replace takes the file alone', () => {
+    const repo = makeRepo();
+    repo.write(
+      'first.md',
+      '## Goal\n\nexport\n\n## Next steps\n\n- old step\n\n## Open questions\n\n- Should voided invoices appear?\n\n## Decisions\n\n- D1: keyset cursors, because tables are large\n',
+    );
+    expect(repo.handoff(['new', 'export', '-F', 'first.md']).code).toBe(0);
+    repo.write('second.md', 'Paired with Ana on the form today.\n\n## Next steps\n\n- wire the download button\n');
+    const second = repo.handoff(['new', 'export', '-F', 'second.md']);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(
+      'handoff: second.md wrote Next steps; kept from the draft: Goal, Current state, Open questions, Decisions, References (--replace: the file alone)',
+    );
+    const text = repo.read(second.stdout.trim());
+    expect(text).toContain('- wire the download button');
+    expect(text).not.toContain('old step');
+    expect(text).toMatch(/- Should voided invoices appear\? \(handoff [0-9a-z]{12}\)/);
+    expect(text).toMatch(/- D1: keyset cursors, because tables are large \(handoff [0-9a-z]{12}\)/);
+    // Text before the first heading is kept and shown.
+    const prompt = repo.handoff(['resume']).stdout;
+    expect(section(prompt, 'Notes')).toContain('Paired with Ana on the form today.');
+    const shown = JSON.parse(repo.handoff(['show', idOf(second.stdout), '--json']).stdout);
+    expect(shown.preamble).toBe('Paired with Ana on the form today.');
+
+    repo.write('third.md', 'Only this.\n');
+    const third = repo.handoff(['new', 'export', '-F', 'third.md', '--replace']);
+    expect(third.code).toBe(0);
+    expect(third.stderr).toContain('(the body replaced the draft; nothing was carried)');
+    expect(repo.read(third.stdout.trim())).toMatch(/---\nOnly this\.\n$/);
+    expect(repo.handoff(['new', 'export', '--replace', '--no-edit']).stderr).toContain('--replace needs a body');
+  });
+
+  it('after git merge main, lists neither main commits nor main files as the branch work', () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    repo.commit('init');
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.write('src/feature.ts', 'export const f = 1;\n');
+    repo.commit('Feature, part one');
+    expect(repo.handoff(['new', 'feature', '--no-edit']).code).toBe(0);
+    repo.commit('Handoff');
+    repo.git('checkout', '-q', 'main');
+    repo.write('src/other.ts', 'export const o = 1;\n');
+    repo.commit('Work on main');
+    repo.git('checkout', '-q', 'feature');
+    repo.git('merge', '-q', '--no-edit', 'main');
+    repo.write('src/feature.ts', 'export const f = 2;\n');
+    repo.commit('Feature, part two');
+    repo.write('src/wip.ts', 'export const w = 1;\n');
+    const next = repo.handoff(['new', 'feature', '--no-edit']);
+    expect(next.code).toBe(0);
+    const text = repo.read(next.stdout.trim());
+    expect(section(text, 'Completed')).toContain('Feature, part two (');
+    expect(text).not.toContain('Work on main');
+    expect(text).not.toContain("Merge branch 'main'");
+    expect(text).not.toContain('src/other.ts');
+    expect(text).toContain('path: "src/feature.ts"');
+    expect(text).toContain('path: "src/wip.ts"');
+  });
+
+  it('keeps the resume prompt within resume_tokens, counting what it leaves out', () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    repo.write('.handoff/config.yml', 'resume_tokens: 300\n');
+    const decisions = Array.from({ length: 60 }, (_, i) => `- D${i + 1}: decision ${i + 1}, because reason ${i + 1}`);
+    repo.write(
+      'body.md',
+      `## Goal\n\nexport\n\n## In progress\n\n- the task in hand\n\n## Next steps\n\n- the next step\n\n## Decisions\n\n${decisions.join('\n')}\n`,
+    );
+    const file = repo.handoff(['new', 'export', '-F', 'body.md']).stdout.trim();
+    const prompt = repo.handoff(['resume']).stdout;
+    expect(section(prompt, 'In progress')).toContain('- the task in hand');
+    expect(section(prompt, 'Decisions')).toContain('- D1: decision 1, because reason 1');
+    expect(section(prompt, 'Decisions')).not.toContain('D60:');
+    expect(section(prompt, 'Decisions')).toMatch(/\n- … \d+ more items in the handoff file\n/);
+    expect(section(prompt, 'Next steps')).toContain('- … 1 more item in the handoff file');
+    expect(prompt).toContain(`(Handoff ${idOf(file)}, \`${file}\`.`);
+    // JSON keeps every part whole: the budget is the prompt's.
+    expect(JSON.parse(repo.handoff(['resume', '--json']).stdout).decisions).toContain('D60:');
+  });
+});

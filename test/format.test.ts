@@ -46,6 +46,16 @@ describe('handoff files', () => {
     expect(serializeHandoff(parsed.meta, parsed.bodyText)).toBe(text);
     // Hashes and times stay strings for YAML 1.1 readers too: they are quoted.
     expect(text).toContain('base: "1e51234000000000000000000000000000000000"');
+    // A compaction's step, and a body whose text starts before any heading.
+    const step = { ...meta, step: 'focus on: the form # not a comment' };
+    const preamble = 'notes before any heading\n\n## Goal\n\nx\n';
+    const again = parseHandoff(serializeHandoff(step, preamble), 'h.md');
+    expect(again.meta).toEqual(step);
+    expect(again.body.preamble).toBe('notes before any heading\n\n');
+    expect(serializeHandoff(again.meta, again.bodyText)).toBe(serializeHandoff(step, preamble));
+    expect(() => parseHandoff(serializeHandoff(meta, 'x').replace('status:', 'step: 3\nstatus:'), 'h.md')).toThrow(
+      /front-matter 'step' must be a text, e.g. step: "focus on the form"; found 3/,
+    );
   });
 
   it('keeps unknown keys, comments and sections through an update', () => {

@@ -3,9 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseItem, renderItem, itemKey, type Item } from '../src/store/items.js';
 import { assignIds, replacedSubjects, supersede } from '../src/handoff/decisions.js';
-import { carryForward, COMPLETED_KEPT, type Fresh } from '../src/handoff/living.js';
+import { carryForward, chainCompleted, COMPLETED_KEPT, type Fresh } from '../src/handoff/living.js';
 import { parseBody } from '../src/store/markdown.js';
 import { currentDecisions } from '../src/resume/prompt.js';
+import { mergeBody } from '../src/handoff/merge-body.js';
+import { fitBudget, units, type Budgeted } from '../src/resume/budget.js';
 
 const d = (text: string, id?: string): Item => ({ text, prov: '', checked: false, ...(id ? { id } : {}) });
 const fresh = (over: Partial<Fresh> = {}): Fresh => ({
@@ -138,5 +140,153 @@ describe('carrying the parent forward', () => {
       ['Never touch auth.'],
     );
     expect(out.sections.open_questions).toBe('');
+  });
+});
+
+describe('a written body merged with the draft', () => {
+  const draft =
+    '## Goal\n\nship teams\n\n## Next steps\n\n- carried step (handoff 01jqabcdefgh)\n\n## Open questions\n\n- carried question? (handoff 01jqabcdefgh)\n\n## Decisions\n\n- D1: use keyset (handoff 01jqabcdefgh)\n\n## References\n\n';
+
+  it('replaces the sections written, keeps the carried ones left out, and keeps text before the first heading', () => {
+    const merged = mergeBody(
+      draft,
+      'Wrapped up the form today.\n\n## next steps\n\n- my own step\n\n## Risks\n\n- the queue\n',
+    );
+    const body = parseBody(merged.body);
+    expect(body.preamble).toBe('Wrapped up the form today.\n\n');
+    expect(body.sections.map((s) => s.title)).toEqual([
+      'Goal',
+      'next steps',
+      'Open questions',
+      'Decisions',
+      'References',
+      'Risks',
+    ]);
+    expect(merged.body).toContain('- my own step');
+    expect(merged.body).not.toContain('carried step');
+    expect(merged.body).toContain('- carried question? (handoff 01jqabcdefgh)');
+    expect(merged.body).toContain('- D1: use keyset (handoff 01jqabcdefgh)');
+    expect(merged).toMatchObject({ replaced: ['Next steps'], kept: ['Goal', 'Open questions', 'Decisions'] });
+  });
+
+  it('gives the draft back byte for byte when the writer wrote it all, and keeps a body with no heading', () => {
+    expect(mergeBody(draft, draft).body).toBe(draft.replace(/\s+$/, '\n'));
+    const notes = mergeBody(draft, 'just a note, no headings\n');
+    expect(notes.body.startsWith('just a note, no headings\n\n## Goal\n')).toBe(true);
+    expect(notes.replaced).toEqual([]);
+  });
+});
+
+describe('the resume budget', () => {
+  const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+  const parts = (over: Partial<Budgeted>): Budgeted => ({
+    next_steps: '',
+    in_progress: '',
+    open_questions: '',
+    decisions: '',
+    tried: '',
+    current_state: '',
+    completed: '',
+    references: '',
+    files: '',
+    ...over,
+  });
+  const pointer = (n: number) => `- … ${n} more`;
+
+  it('splits a section into units that join back to it', () => {
+    const text =
+      '### Source\n\n- `a.ts` (added)\n  continued\n- `b.ts`\n\nA note\nover two lines\n\n### Tests\n\n- `a.test.ts`';
+    const u = units(text);
+    expect(u).toEqual([
+      '### Source\n\n- `a.ts` (added)\n  continued',
+      '- `b.ts`',
+      '\nA note\nover two lines',
+      '\n### Tests\n\n- `a.test.ts`',
+    ]);
+    expect(u.join('\n')).toBe(text);
+  });
+
+  it('fills the sections in the schema order and counts what is left, folds included', () => {
+    const decisions = Array.from({ length: 30 }, (_, i) => `- D${i + 1}: decision number ${i + 1} with a reason`);
+    const fitted = fitBudget(
+      parts({
+        in_progress: '- the task in hand',
+        decisions: decisions.join('\n'),
+        next_steps: '- the next step',
+        completed: '- … 40 earlier completed items: see handoff x\n- done one',
+      }),
+      120,
+      words,
+      pointer,
+    );
+    expect(fitted.parts.in_progress).toBe('- the task in hand');
+    const shown = fitted.parts.decisions.split('\n');
+    expect(shown[0]).toBe(decisions[0]);
+    expect(shown.at(-1)).toBe(`- … ${30 - (shown.length - 1)} more`);
+    // Filled in order: once decisions overflow, next steps and completed are counted, not shown.
+    expect(fitted.parts.next_steps).toBe('- … 1 more');
+    expect(fitted.parts.completed).toBe('- … 41 more');
+    const total = Object.entries(fitted.parts).reduce(
+      (n, [, text]) => n + (text ? words(`## Title\n\n${text}\n\n`) : 0),
+      0,
+    );
+    expect(total).toBeLessThanOrEqual(120);
+  });
+
+  it('leaves a handoff that fits as it is', () => {
+    const all = parts({ in_progress: '- a', decisions: '- D1: b', files: '### Source\n\n- `x.ts`' });
+    expect(fitBudget(all, 1000, words, pointer)).toEqual({ parts: all, left: {} });
+  });
+});
+
+describe('earlier files of a chain', () => {
+  it('names the files of the last two hops and counts the older ones', () => {
+    let body = parseBody('## Current state\n\n');
+    let id = '';
+    for (let hop = 1; hop <= 6; hop++) {
+      const parentId = `01jqhop${hop}aaaaaaaaaaaaaaaaaaa`;
+      const living = carryForward(hop === 1 ? undefined : { id, body, files: [`src/hop${hop - 1}.ts`] }, fresh(), [
+        `src/hop${hop}.ts`,
+      ]);
+      body = parseBody(`## Current state\n\n${living.currentState}\n`);
+      id = parentId;
+      if (hop === 6) {
+        expect(living.currentState).toContain('`src/hop5.ts`');
+        expect(living.currentState).toContain('`src/hop4.ts`');
+        expect(living.currentState).not.toContain('`src/hop3.ts`');
+        expect(living.currentState).toMatch(/- … 3 earlier files: see handoff 01jqhop5aaaa/);
+      }
+    }
+  });
+});
+
+describe('completed counts each item once', () => {
+  it('does not count or list again an item the chain already folded into a count', () => {
+    const item = (text: string): Item => ({ text, prov: '', checked: false });
+    const many = Array.from({ length: COMPLETED_KEPT + 5 }, (_, i) => item(`task ${i}`));
+    const first = carryForward(undefined, fresh({ completed: many }), []);
+    const grand = {
+      meta: { id: '01jqgrandaaaaaaaaaaaaaaaaa', parent: null },
+      body: parseBody(`## Completed\n\n${many.map(renderItem).join('\n')}\n`),
+    };
+    const parentBody = parseBody(`## Completed\n\n${first.sections.completed}\n`);
+    const parent = { meta: { id: '01jqparentaaaaaaaaaaaaaaaa', parent: grand.meta.id }, body: parentBody };
+    const done = chainCompleted(parent.meta, [grand, parent]);
+    // task 0 was folded into the count; the next session's todo list still shows it done.
+    const next = carryForward(
+      { id: parent.meta.id, body: parentBody, files: [], done },
+      fresh({ completed: [item('task 0'), item('task new')] }),
+      [],
+    );
+    expect(next.sections.completed).toMatch(/^- … 6 earlier completed items/);
+    expect(next.sections.completed).not.toMatch(/^- task 0$/m);
+    expect(next.sections.completed).toMatch(/^- task new$/m);
+    // Without what the chain counted, the same session would count task 0 twice.
+    const blind = carryForward(
+      { id: parent.meta.id, body: parentBody, files: [] },
+      fresh({ completed: [item('task 0')] }),
+      [],
+    );
+    expect(blind.sections.completed).toMatch(/^- task 0$/m);
   });
 });

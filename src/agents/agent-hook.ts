@@ -8,12 +8,11 @@ import os from 'node:os';
 import { HOOK_NAMES, type ArgsOf, type HookName, type Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { addToSections } from '../handoff/draft-additions.js';
-import { continuationGoal, parseHookInput, type HookInput } from './hook-input.js';
+import { compactionStep, parseHookInput, type HookInput } from './hook-input.js';
 import { sessionContext } from '../resume/session-context.js';
 import { buildResume } from '../resume/build.js';
 import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
-import { findOpenOnBranch } from '../store/store.js';
 import { truncate } from '../command/output.js';
 import { harvestIsDue } from './harvest-due.js';
 
@@ -142,7 +141,7 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
         agent,
         ...(input.session_id ? { session: input.session_id } : {}),
       });
-    line = `handoff: wrote ${file} before ${agent} compacts (${input.trigger ?? 'compaction'}); goal: ${truncate(written.goal, 80)}`;
+    line = `handoff: wrote ${file} before ${agent} compacts (${input.trigger ?? 'compaction'}); goal: ${truncate(written.goal, 80)}; this step: ${truncate(written.step, 80)}`;
   }
   ctx.stderr(line);
   if (style === 'text') {
@@ -169,12 +168,12 @@ async function writeCompactionHandoff(
   ctx: Context,
   input: HookInput,
   agent: string,
-): Promise<{ file: string; goal: string; transcript?: string } | null> {
-  const git = await ctx.git();
-  const current = (await findOpenOnBranch(ctx, await git.branch())).found?.meta.goal;
+): Promise<{ file: string; goal: string; step: string; transcript?: string } | null> {
   // Custom instructions are typed by the user into the agent: they may carry a secret.
   const { redactSecrets } = await import('../security/redact.js');
-  const goal = redactSecrets(continuationGoal(current, input.custom_instructions, input.session_id)).text;
+  const step = redactSecrets(compactionStep(input.custom_instructions, input.session_id)).text;
+  // The chain's goal is kept (write.ts); this is said only when nothing knows the user's request.
+  const goal = `the work of the agent session${input.session_id ? ` ${input.session_id}` : ''}`;
   const { draftSourcesFor } = await import('./draft-sources.js');
   const sources = await draftSourcesFor(input.transcript_path, agent);
   for (const warning of sources.warnings) ctx.stderr(`handoff: warning: ${warning}`);
@@ -182,17 +181,22 @@ async function writeCompactionHandoff(
   const review = async (_git: unknown, draft: string) => addToSections(draft, sources.sections);
   try {
     // The transcript adds decisions, todos and the user's words; git alone if it cannot be read.
-    const file = await writeHandoff(ctx, goal, {
+    const written = await writeHandoff(ctx, goal, {
       ...(sources.readable ? { from: input.transcript_path } : {}),
+      continuation: { step },
       review,
     });
-    if (file === null) return null;
-    return { file, goal, ...(sources.readable && input.transcript_path ? { transcript: input.transcript_path } : {}) };
+    if (!written) return null;
+    return {
+      ...written,
+      step,
+      ...(sources.readable && input.transcript_path ? { transcript: input.transcript_path } : {}),
+    };
   } catch (error) {
     if (!sources.readable || !(error instanceof HandoffError)) throw error;
     ctx.stderr(`handoff: warning: ${error.message}; drafting from git alone`);
-    const file = await writeHandoff(ctx, goal, { review });
-    return file === null ? null : { file, goal };
+    const written = await writeHandoff(ctx, goal, { continuation: { step }, review });
+    return written && { ...written, step };
   }
 }
 

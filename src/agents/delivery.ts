@@ -87,12 +87,12 @@ export async function deliveries(ctx: Context, agents: readonly string[]): Promi
 }
 
 /**
- * The newest handoff a compaction hook wrote: their goals start with "continue:"
- * (hook-input.ts continuationGoal), which a goal the user types rarely does.
+ * The newest handoff a compaction hook wrote: it has a `step` (write.ts, continuation),
+ * which `handoff new` never writes; older versions started its goal with "continue:".
  */
 export async function lastCompaction(ctx: Context): Promise<LastCompaction | null> {
   const written = (await loadHandoffs(ctx)).items
-    .filter((h) => /^continue:/i.test(h.meta.goal))
+    .filter((h) => h.meta.step !== undefined || /^continue:/i.test(h.meta.goal))
     .sort((a, b) => b.meta.created.localeCompare(a.meta.created))[0];
   return written ? { id: written.meta.id, created: written.meta.created, file: written.file } : null;
 }

@@ -131,7 +131,7 @@ async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> 
     const { addToSections } = await import('../handoff/draft-additions.js');
     const body = addToSections(folded.body, { [TITLE.references]: [note] });
     // A goal the hook had to make up gives way to the user's request as the summary states it.
-    const placeholder = /^continue: the work of the compacted agent session\b/.test(current.meta.goal);
+    const placeholder = /^(?:continue: )?the work of the (?:compacted )?agent session\b/.test(current.meta.goal);
     const goal = placeholder && folded.request ? { goal: folded.request } : {};
     await rewriteItem(ctx, current.file, updateHandoff({ ...current, bodyText: body }, goal));
     const extras = [

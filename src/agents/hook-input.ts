@@ -54,13 +54,13 @@ export function parseHookInput(text: string): ParsedHookInput {
   return { ok: true, input };
 }
 
-/** "continue: <goal>" without stacking prefixes when a compacted session was itself a continuation. */
-export function continuationGoal(
-  current: string | undefined,
-  custom: string | undefined,
-  sessionId: string | undefined,
-): string {
-  const wanted = custom?.trim() || current?.trim();
-  if (wanted) return `continue: ${wanted.replace(/^(?:continue:\s*)+/i, '')}`;
-  return `continue: the work of the compacted agent session${sessionId ? ` ${sessionId}` : ''}`;
+/**
+ * A compaction handoff's own step: the user's instructions to the compaction when they
+ * gave some, else which session was compacted. The chain's goal is not this: it stays
+ * the user's request (handoff/goal.ts).
+ */
+export function compactionStep(custom: string | undefined, sessionId: string | undefined): string {
+  const wanted = custom?.trim().replace(/^(?:continue:\s*)+/i, '');
+  if (wanted) return wanted;
+  return `continue the agent session${sessionId ? ` ${sessionId}` : ''} after its compaction`;
 }

@@ -90,7 +90,12 @@ export const COMMANDS = [
       'message-file': {
         type: 'string',
         short: 'F',
-        describe: 'use this file as the handoff body instead of the draft (no editor)',
+        describe:
+          "use this file ('-': stdin) for the sections it writes (no editor); the draft's other sections, carried from the open handoff, stay",
+      },
+      replace: {
+        type: 'boolean',
+        describe: 'with -F: the file is the whole body; carried sections it does not write are dropped',
       },
       llm: {
         type: 'boolean',
@@ -123,6 +128,8 @@ export const COMMANDS = [
     examples: [
       ['handoff new "now implement this for teams"', 'draft, review and save'],
       ['handoff new "fix the flaky test" --no-edit', 'save the draft as is'],
+      ['handoff new "ship it" -F notes.md', "notes.md's sections replace the draft's; the rest is carried"],
+      ['handoff new "start over" -F body.md --replace', 'body.md alone, nothing carried'],
       ['handoff new "add team billing" --from auto --sections - < notes.md', "add an agent's own sections"],
     ],
   },

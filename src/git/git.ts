@@ -136,11 +136,27 @@ export class Git {
     return roots.split('\n').filter(Boolean).pop() ?? null;
   }
 
-  /** Commits reachable from HEAD and not from `since` (all of them when since is null), newest first. */
+  /**
+   * The branch's own commits since `since` (all of them when since is null), newest first:
+   * first-parent history without merge commits, so what came in by merging another branch
+   * is not listed as this branch's work.
+   */
   async commitsSince(since: string | null, limit: number): Promise<Commit[]> {
     if (since === null && !(await this.head())) return [];
     const range = since ? [`${since}..HEAD`] : ['HEAD'];
-    return parseLog(await this.run(['log', `--max-count=${limit}`, LOG_FORMAT, ...range, '--', ...WORK]));
+    const own = ['--first-parent', '--no-merges'];
+    return parseLog(await this.run(['log', `--max-count=${limit}`, ...own, LOG_FORMAT, ...range, '--', ...WORK]));
+  }
+
+  /**
+   * The paths the branch's own commits since `since` touched (first parent, no merges),
+   * or null when no merge came in since then, so every committed change is the branch's.
+   */
+  async ownPathsSince(since: string): Promise<Set<string> | null> {
+    const merges = await this.run(['rev-list', '--first-parent', '--merges', '--max-count=1', `${since}..HEAD`]);
+    if (merges.trim() === '') return null;
+    const log = ['log', '-z', '--first-parent', '--no-merges', '--no-renames', '--name-only', '--format='];
+    return new Set(parsePathList(await this.run([...log, `${since}..HEAD`, '--'])));
   }
 
   /**

@@ -18,6 +18,8 @@ export interface DraftInput {
   base: string | null;
   /** What a transcript adds (transcripts/transcript-draft.ts), section by section. */
   extraction?: DraftParts;
+  /** What the chain already counted as completed (living.ts chainCompleted). */
+  chainDone?: ReadonlySet<string>;
   /** The active pins' texts: a pin candidate already pinned is not offered again. */
   pinned?: readonly string[];
 }
@@ -44,7 +46,12 @@ export function draft(template: string, input: DraftInput): { body: string; carr
     currentState: x && x.current_state.length > 0 ? subsections(x.current_state.join('\n')) : [],
   };
   const parent = input.parent
-    ? { id: input.parent.meta.id, body: input.parent.body, files: input.parent.meta.files.map((f) => f.path) }
+    ? {
+        id: input.parent.meta.id,
+        body: input.parent.body,
+        files: input.parent.meta.files.map((f) => f.path),
+        ...(input.chainDone ? { done: input.chainDone } : {}),
+      }
     : undefined;
   const living = carryForward(
     parent,

@@ -25,6 +25,11 @@ export interface Parent {
   body: Body;
   /** The parent's own files (its front-matter), which become "earlier in this chain". */
   files: readonly string[];
+  /**
+   * Folded keys of every item the chain's earlier handoffs listed as completed
+   * (chainCompleted): one folded into a count is not counted, or listed, again.
+   */
+  done?: ReadonlySet<string>;
 }
 
 export interface Living {
@@ -37,7 +42,9 @@ export interface Living {
 }
 
 const EARLIER_FILES = 'Earlier in this chain';
-const FOLD = /^… (\d+) earlier (?:items|completed items|superseded decisions)\b/;
+const FOLD = /^… (\d+) earlier (?:items|completed items|superseded decisions|files)\b/;
+/** Hops before this one whose files Current state still lists by name. */
+export const EARLIER_HOPS = 2;
 
 /** A section's content split at its level-3 headings; text before the first one is titled ''. */
 export function subsections(content: string): Subsection[] {
@@ -116,7 +123,11 @@ export function carryForward(
   const checked = [...p.in_progress, ...p.next_steps, ...fresh.in_progress, ...fresh.next_steps]
     .filter((i) => i.checked)
     .map((i) => ({ ...i, checked: false }));
-  const completed = dedupe([...p.completed, ...checked, ...fresh.completed]);
+  // An item the chain finished before and folded into a count is not new work.
+  const visible = keys(p.completed);
+  const counted = parent?.done ?? new Set<string>();
+  const again = (i: Item) => counted.has(itemKey(i.text)) && !visible.has(itemKey(i.text));
+  const completed = dedupe([...p.completed, ...[...checked, ...fresh.completed].filter((i) => !again(i))]);
   const done = keys(completed);
   const open = (i: Item) => !i.checked && !done.has(itemKey(i.text));
   // What the new session says about a task wins over where the parent had it.
@@ -177,8 +188,25 @@ function currentStateTail(
       ...(earlier ? parseItems(earlier.text) : []),
       ...parent.files.map((f) => ({ text: `\`${f}\``, prov: `handoff ${shortId(parent.id)}`, checked: false })),
     ];
-    const listed = dedupe(files.filter((f) => !now.has(f.text.replace(/^`+\s?|\s?`+$/g, ''))));
-    if (listed.length > 0) blocks.push(`### ${EARLIER_FILES}\n\n${listed.map(renderItem).join('\n')}`);
+    const listed = dedupe(files.filter((f) => !now.has(f.text.replace(/^`+\s?|\s?`+$/g, '')))).reverse();
+    // The files of the last hops are the live state; older ones fold into a count, so the
+    // list follows the work in hand, not the length of the chain.
+    const hops: string[] = [];
+    const recent: Item[] = [];
+    let older = 0;
+    for (const f of listed) {
+      const fold = FOLD.exec(f.text);
+      if (fold) {
+        older += Number(fold[1]);
+        continue;
+      }
+      const hop = f.prov;
+      if (!hops.includes(hop)) hops.push(hop);
+      if (hops.indexOf(hop) < EARLIER_HOPS) recent.unshift(f);
+      else older++;
+    }
+    const lines = fold(recent, recent.length, older, parent.id, 'files');
+    if (lines.length > 0) blocks.push(`### ${EARLIER_FILES}\n\n${lines.join('\n')}`);
     blocks.push(...fresh.map(render));
     const replaced = new Set(fresh.map((s) => s.title.toLowerCase()));
     for (const s of parts) {
@@ -202,6 +230,30 @@ function currentStateTail(
 
 const FILE_GROUPS = new Set(['Source', 'Tests', 'Documentation', 'Configuration and build']);
 const render = (s: Subsection) => (s.title ? `### ${s.title}\n\n${s.text}` : s.text);
+
+/**
+ * Folded keys of the completed items of `parent` and every handoff it continues, from
+ * the handoffs given (a chain is read back from each handoff's `parent`).
+ */
+export function chainCompleted(
+  parent: { id: string },
+  handoffs: ReadonlyArray<{ meta: { id: string; parent: string | null }; body: Body }>,
+): Set<string> {
+  const byId = new Map(handoffs.map((h) => [h.meta.id, h]));
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  for (
+    let h = byId.get(parent.id);
+    h && !seen.has(h.meta.id);
+    h = h.meta.parent ? byId.get(h.meta.parent) : undefined
+  ) {
+    seen.add(h.meta.id);
+    const section = findSection(h.body, TITLE.completed);
+    for (const item of section ? parseItems(section.content) : [])
+      if (!FOLD.test(item.text)) out.add(itemKey(item.text));
+  }
+  return out;
+}
 
 /** Lines of a section as items (what a transcript or git adds to a draft). */
 export function itemsOf(lines: readonly string[]): Item[] {

@@ -18,6 +18,7 @@ import { activePins } from '../store/pin-scope.js';
 import { plural } from '../store/markdown.js';
 import { WRITTEN_BY } from '../store/items.js';
 import { TITLE } from '../store/sections.js';
+import { mergeBody } from './merge-body.js';
 
 async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string): Promise<string> {
   const messageFile = args.values['message-file'];
@@ -27,7 +28,14 @@ async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string
         ? new TextDecoder().decode(await ctx.readStdin())
         : await readUserFile(path.resolve(ctx.cwd, messageFile), messageFile);
     if (body.trim() === '') throw new HandoffError(`${messageFile}: the handoff body is empty; nothing written`);
-    return body;
+    if (args.values.replace === true) return body;
+    const merged = mergeBody(draft, body);
+    const what = messageFile === '-' ? 'stdin' : messageFile;
+    const list = (titles: string[]) => (titles.length > 0 ? titles.join(', ') : 'none');
+    ctx.stderr(
+      `handoff: ${what} wrote ${list(merged.replaced)}; kept from the draft: ${list(merged.kept)} (--replace: the file alone)`,
+    );
+    return merged.body;
   }
   const edit = args.values.edit === undefined ? ctx.stdinIsTTY() : args.values.edit === true;
   if (!edit) return draft;
@@ -80,24 +88,28 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
   const goal = checkText(args.positionals[0], 'the goal');
   const from = args.values.from;
   const pinCandidates = args.values['pin-candidates'] === true;
+  const replace = args.values.replace === true;
+  if (replace && args.values['message-file'] === undefined)
+    throw new UsageError('--replace needs a body to replace the draft with: -F <file> or -F -');
   if (from === undefined && pinCandidates)
     throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
   if (args.values.sections === '-' && args.values['message-file'] === '-')
     throw new UsageError('--sections - and -F - both read stdin; give one of them a file');
   // Read before the writer lock is taken: a file that is not there writes nothing.
   const sections = await readSections(ctx, args.values.sections);
-  const file = await writeHandoff(ctx, goal, {
+  const written = await writeHandoff(ctx, goal, {
     since: args.values.since,
     from,
     force: args.values.force === true,
     fresh: args.values.fresh === true,
     pinCandidates,
     allowSecret: args.values['allow-secret'] === true,
+    carries: !replace,
     model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript),
     review: async (git, draft) => withSections(ctx, git, sections, await review(ctx, git, args, draft)),
   });
-  if (file !== null) {
-    ctx.stdout(`${ctx.rel(file)}\n`);
+  if (written !== null) {
+    ctx.stdout(`${ctx.rel(written.file)}\n`);
     await (await import('../init/init-hint.js')).hintInit(ctx);
   }
 }

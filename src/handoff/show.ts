@@ -11,7 +11,8 @@ export async function run(ctx: Context, args: ArgsOf<'show'>): Promise<Outcome> 
   const handoff = await findItem(ctx, items, args.positionals[0], 'handoff', problems);
   if (args.values.json) {
     const sections = handoff.body.sections.map((s) => ({ title: s.title, body: sectionText(s.content) }));
-    printJson(ctx, { ...handoffJson(handoff), sections });
+    // Text before the first heading is the writer's too (a body written without headings is all preamble).
+    printJson(ctx, { ...handoffJson(handoff), preamble: sectionText(handoff.body.preamble), sections });
   } else {
     ctx.stdout((await readText(path.resolve(ctx.root, handoff.file))) ?? '');
   }

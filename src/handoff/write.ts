@@ -4,7 +4,7 @@
 import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import { draft as drafted } from './draft.js';
-import { serializeHandoff, updateHandoff, type Handoff, type HandoffMeta } from '../store/handoff.js';
+import { serializeHandoff, updateHandoff, type FileChange, type Handoff, type HandoffMeta } from '../store/handoff.js';
 import { checkText } from '../store/pin.js';
 import { activePins } from '../store/pin-scope.js';
 import { scrub } from '../security/secrets.js';
@@ -14,6 +14,7 @@ import {
   createItem,
   findOpenOnBranch,
   handoffsDir,
+  loadHandoffs,
   loadPins,
   reread,
   rewriteItem,
@@ -25,6 +26,8 @@ import { repairChains } from './repair.js';
 import type { ModelInput, TranscriptPart } from '../model/model-input.js';
 import { transcriptPart } from '../model/transcript-model.js';
 import { afterWrite } from '../git-hooks/validated.js';
+import { chainGoal, firstRequest } from './goal.js';
+import { chainCompleted } from './living.js';
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
 async function findBase(
@@ -63,6 +66,14 @@ export interface WriteOptions {
   allowSecret?: boolean;
   /** The model's pass over the draft; null means "dry run: nothing to write". */
   model?: (facts: Omit<ModelInput, 'pins'>, transcript: TranscriptPart | undefined) => Promise<string | null>;
+  /** False when the reviewed body replaces the draft whole (`new -F --replace`): nothing is carried. */
+  carries?: boolean;
+  /**
+   * A continuation written at an agent's compaction: `givenGoal` is only the fallback; the
+   * chain's goal (the parent's, else the session's first request) is kept, and `step`
+   * says what this handoff was for.
+   */
+  continuation?: { step: string };
   /** Settles the final body (editor, message file, or the draft as is). */
   review: (git: Git, draft: string) => Promise<string>;
 }
@@ -71,17 +82,25 @@ export interface WriteOptions {
  * The body of `handoff new`, shared with the agent hooks. Returns the new file, or null for a dry run.
  * Writers take turns (writer-lock.ts), so handoffs started at once on one branch form one chain.
  */
-export function writeHandoff(ctx: Context, givenGoal: string, options: WriteOptions): Promise<string | null> {
+export function writeHandoff(
+  ctx: Context,
+  givenGoal: string,
+  options: WriteOptions,
+): Promise<{ file: string; goal: string } | null> {
   return withWriterLock(ctx, 'handoff new', async () => {
     const git = await ctx.git();
     await repairChains(ctx, await git.branch());
-    const file = await writeLocked(ctx, givenGoal, options);
-    if (file !== null) await afterWrite(ctx);
-    return file;
+    const written = await writeLocked(ctx, givenGoal, options);
+    if (written !== null) await afterWrite(ctx);
+    return written;
   });
 }
 
-async function writeLocked(ctx: Context, givenGoal: string, options: WriteOptions): Promise<string | null> {
+async function writeLocked(
+  ctx: Context,
+  givenGoal: string,
+  options: WriteOptions,
+): Promise<{ file: string; goal: string } | null> {
   // Secrets never land: the goal, the file names and the body are redacted before use
   // unless allowSecret says a match is a false positive.
   const kinds: string[] = [];
@@ -91,7 +110,6 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     kinds.push(...out.kinds);
     return out.value;
   };
-  const goal = clean(givenGoal);
   const git = await ctx.git();
   const [branch, head, author, pins] = await Promise.all([git.branch(), git.head(), git.author(), loadPins(ctx)]);
   const { found: open, problems } = await findOpenOnBranch(ctx, branch);
@@ -102,13 +120,17 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
       `handoff: starting a new chain; ${open.meta.id} stays open (handoff done ${open.meta.id.slice(0, 12)} when it is finished)`,
     );
   const base = await findBase(ctx, git, options.since, parent, head);
-  const [changes, commits, template] = await Promise.all([
+  const [changes, commits, own, template] = await Promise.all([
     git.changesSince(base, ctx.config.untracked_dir_files),
     base === head ? Promise.resolve([]) : git.commitsSince(base, ctx.config.draft_commits),
+    base && base !== head ? git.ownPathsSince(base) : null,
     readTemplate('handoff.md'),
   ]);
-  // Our own records are not the work.
-  const files = clean(changes.filter((f) => !f.path.startsWith('.handoff/')));
+  // Our own records are not the work, and neither is what a merge of another branch brought:
+  // a committed change counts when one of the branch's own commits touched it.
+  const ours = (f: FileChange) =>
+    own === null || f.state !== 'committed' || own.has(f.path) || (f.from !== undefined && own.has(f.from));
+  const files = clean(changes.filter((f) => !f.path.startsWith('.handoff/') && ours(f)));
   // A transcript adds what git cannot know; see transcript-source.ts.
   const { from } = options;
   const source = from === undefined ? undefined : await import('../transcripts/transcript-source.js');
@@ -118,6 +140,12 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
   const extraction =
     source && transcript ? await source.draftParts(ctx, transcript, files, options.pinCandidates === true) : undefined;
+  const x = transcript?.extraction;
+  const goal = clean(
+    (options.continuation &&
+      (chainGoal(parent?.meta.goal) ?? (x ? firstRequest(x.recentUser, x.counts.userTurns) : undefined))) ??
+      givenGoal,
+  );
   const {
     body: draft,
     carried,
@@ -127,7 +155,9 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     files,
     commits,
     parent,
-    ...(parent ? { parentFile: parent.file } : {}),
+    ...(parent
+      ? { parentFile: parent.file, chainDone: chainCompleted(parent.meta, (await loadHandoffs(ctx)).items) }
+      : {}),
     base,
     ...(extraction ? { extraction } : {}),
     pinned: activePins(pins.items).map((p) => p.text),
@@ -150,6 +180,7 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
   const meta: HandoffMeta = {
     id: ctx.newId(),
     goal,
+    ...(options.continuation ? { step: clean(options.continuation.step) } : {}),
     status: 'open',
     created: ctx.now().toISOString(),
     author,
@@ -174,13 +205,15 @@ async function writeLocked(ctx: Context, givenGoal: string, options: WriteOption
     );
     const replaced =
       superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
-    ctx.stderr(
-      `handoff: ${parent.meta.id} is now superseded by this one (the draft carried ${carried} of its open item${carried === 1 ? '' : 's'}${replaced})`,
-    );
+    const what =
+      options.carries === false
+        ? 'the body replaced the draft; nothing was carried'
+        : `the draft carried ${carried} of its open item${carried === 1 ? '' : 's'}${replaced}`;
+    ctx.stderr(`handoff: ${parent.meta.id} is now superseded by this one (${what})`);
   }
   const fileCount = files.reduce((n, f) => n + (f.files ?? 1), 0);
   ctx.stderr(
     `handoff: ${fileCount.toLocaleString('en-US')} file${fileCount === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`,
   );
-  return file;
+  return { file, goal };
 }

@@ -66,9 +66,9 @@ export function newHandoff(ctx: Context, goal: string, sections: Record<string, 
     }
     const { writeHandoff } = await import('../handoff/write.js');
     const { addToSections } = await import('../handoff/draft-additions.js');
-    const file = await writeHandoff(ctx, checkText(goal, 'the goal'), {
+    const written = await writeHandoff(ctx, checkText(goal, 'the goal'), {
       review: async (_git, draft) => addToSections(draft, additions),
     });
-    return file === null ? 'Nothing written.' : `Wrote ${ctx.rel(file)}`;
+    return written === null ? 'Nothing written.' : `Wrote ${ctx.rel(written.file)}`;
   });
 }

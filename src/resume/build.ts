@@ -16,6 +16,7 @@ import type { Git } from '../git/git.js';
 import { findItem, findOpenOnBranch, loadHandoffs, loadPins, warnProblems } from '../store/store.js';
 import type { Problem } from '../store/tree.js';
 import { readTemplate } from '../store/templates.js';
+import { estimateTokens } from '../transcripts/tokens.js';
 
 const SHOWN_COMMITS = 20;
 /** Paths passed to one git command at most (Windows allows 32,767 characters in a command line). */
@@ -135,7 +136,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
     );
   }
   notes.push(...pinNotes(pins.problems));
-  const rendered = renderResume(template, parts);
+  const rendered = renderResume(template, parts, { tokens: ctx.config.resume_tokens, count: estimateTokens });
   return finish(ctx, notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret);
 }
 

@@ -3,7 +3,8 @@
 // happened since. Built from data only; the command gathers the data.
 import type { FileChange, Handoff } from '../store/handoff.js';
 import { renderFileGroups } from '../handoff/files.js';
-import { code, fenced, findSection, pinBlock, sectionText } from '../store/markdown.js';
+import { code, fenced, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
+import { fitBudget } from './budget.js';
 import type { Pin } from '../store/pin.js';
 import { fill } from '../store/template.js';
 import { renderSince, type SinceFacts } from './since.js';
@@ -27,6 +28,10 @@ export interface ResumeParts extends SectionParts {
   id: string | null;
   file: string | null;
   goal: string;
+  /** What the handoff's writer put before its first heading, as written. */
+  notes: string;
+  /** What this step was for, when a compaction wrote it (the goal stays the chain's). */
+  step?: string;
   pins: PromptPin[];
   /** The handoff's files; the prompt shows them grouped (Source, Tests, ...). */
   files: FileChange[];
@@ -50,7 +55,7 @@ export function pinsOnlyParts(pins: readonly Pin[], reason: string): ResumeParts
     missingFiles: [],
   };
   const empty = sectionParts(() => '');
-  return { id: null, file: null, goal: '', pins: promptPins(pins), ...empty, files: [], since, reason };
+  return { id: null, file: null, goal: '', notes: '', pins: promptPins(pins), ...empty, files: [], since, reason };
 }
 
 /** One pin as the prompt shows it: its id, its scope, its text fenced verbatim. */
@@ -94,7 +99,16 @@ export function handoffParts(handoff: Handoff): Omit<ResumeParts, 'pins' | 'sinc
   sections.decisions = currentDecisions(sections.decisions);
   // A draft lists the files under Current state; they are shown once, under Files.
   sections.current_state = sections.current_state.replace(renderFileGroups(handoff.meta.files), '').trim();
-  return { id: handoff.meta.id, file: handoff.file, goal: handoff.meta.goal, ...sections, files: handoff.meta.files };
+  const notes = sectionText(handoff.body.preamble);
+  return {
+    id: handoff.meta.id,
+    file: handoff.file,
+    goal: handoff.meta.goal,
+    ...(handoff.meta.step ? { step: handoff.meta.step } : {}),
+    notes,
+    ...sections,
+    files: handoff.meta.files,
+  };
 }
 
 /** One value per body section, in the prompt's order (so --json lists them in that order). */
@@ -104,15 +118,36 @@ function sectionParts(value: (key: BodyKey) => string): SectionParts {
   return parts;
 }
 
-export function renderResume(template: string, parts: ResumeParts): string {
+const goalText = (parts: ResumeParts) =>
+  `${fenced(parts.goal)}${parts.step ? `\n\nThis step: ${inline(parts.step)}` : ''}`;
+
+export interface PromptBudget {
+  /** Tokens past the pins (config resume_tokens). */
+  tokens: number;
+  count: (text: string) => number;
+}
+
+/** The prompt; with a budget, the handoff's sections are cut to it (budget.ts) and what is left out is counted. */
+export function renderResume(template: string, parts: ResumeParts, budget?: PromptBudget): string {
   const block = (title: string, text: string) => (text ? `## ${title}\n\n${text}` : '');
   const pins = parts.pins.map(renderPin).join('\n\n');
+  const whole = { ...sectionParts((key) => parts[key]), files: renderFileGroups(parts.files) };
+  const shown = budget
+    ? fitBudget(
+        whole,
+        budget.tokens - budget.count(`${goalText(parts)}\n${parts.notes}`),
+        budget.count,
+        // Short: the prompt's last line names the handoff file.
+        (n) => `- … ${plural(n, 'more item')} in the handoff file`,
+      ).parts
+    : whole;
   return fill(template, {
     pins: block('Pinned constraints', pins),
+    notes: block('Notes', parts.notes),
     ...Object.fromEntries(
-      RESUME_KEYS.map((key) => [key, block(TITLE[key], key === 'goal' ? fenced(parts.goal) : parts[key])]),
+      RESUME_KEYS.map((key) => [key, block(TITLE[key], key === 'goal' ? goalText(parts) : shown[key])]),
     ),
-    files: block('Files', renderFileGroups(parts.files)),
+    files: block('Files', shown.files),
     since: block('Since the handoff', renderSince(parts.since)),
     source: `(Handoff ${parts.id}, ${code(parts.file ?? '')}. Run \`handoff new "<next goal>"\` before you stop or your context fills.)`,
   });

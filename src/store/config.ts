@@ -20,6 +20,8 @@ export interface Config {
   recent_user_tokens: number;
   /** Where `handoff roadmap` writes, relative to the repository root. */
   roadmap: string;
+  /** Tokens of the resume prompt past the pins (resume/budget.ts fills it in store/sections.ts's order). */
+  resume_tokens: number;
 }
 
 /** Every default, applied once, here: commands read `ctx.config.<key>` as it is. */
@@ -31,6 +33,7 @@ const DEFAULT_CONFIG: Readonly<Config> = {
   context_window: 200_000,
   recent_user_tokens: 4_000,
   roadmap: '.handoff/ROADMAP.md',
+  resume_tokens: 2_500,
 };
 
 export interface Parsed<T> {
@@ -46,7 +49,7 @@ const wholeNumber = (file: string, key: string, raw: unknown): number => {
 
 const positive = (
   file: string,
-  key: 'meter_threshold' | 'context_window' | 'recent_user_tokens',
+  key: 'meter_threshold' | 'context_window' | 'recent_user_tokens' | 'resume_tokens',
   raw: unknown,
 ): number => {
   const ok = typeof raw === 'number' && Number.isFinite(raw) && raw > 0 && (key !== 'meter_threshold' || raw <= 100);
@@ -87,6 +90,7 @@ export function configFrom(data: Record<string, unknown>, file: string): Parsed<
       case 'meter_threshold':
       case 'context_window':
       case 'recent_user_tokens':
+      case 'resume_tokens':
         value[key] = positive(file, key, raw);
         break;
       case 'llm':

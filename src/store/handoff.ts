@@ -38,7 +38,10 @@ export interface FileChange {
 
 export interface HandoffMeta {
   id: string;
+  /** The chain's goal: the user's request, in their words. */
   goal: string;
+  /** What this step was for, when it is not the goal itself (a handoff written at an agent's compaction). */
+  step?: string;
   status: Status;
   created: string;
   author: string;
@@ -64,6 +67,7 @@ export function serializeHandoff(meta: HandoffMeta, bodyText: string): string {
   const ordered: Record<string, unknown> = {
     id: meta.id,
     goal: meta.goal,
+    step: meta.step,
     status: meta.status,
     created: meta.created,
     author: meta.author,
@@ -111,6 +115,7 @@ function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta 
   need('goal', typeof data.goal === 'string', 'the goal text, e.g. goal: "add team billing"');
   need('status', STATUSES.includes(data.status as Status), `one of ${STATUSES.join(', ')}`);
   need('created', typeof data.created === 'string', 'an ISO time in quotes, e.g. created: "2026-01-05T10:00:00.000Z"');
+  need('step', data.step === undefined || typeof data.step === 'string', 'a text, e.g. step: "focus on the form"');
   for (const key of ['author', 'branch', 'base', 'head', 'parent', 'superseded_by', 'finished']) {
     need(key, data[key] === undefined || data[key] === null || typeof data[key] === 'string', 'a string or null');
   }
@@ -130,6 +135,7 @@ function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta 
   return {
     id: data.id as string,
     goal: data.goal as string,
+    ...(typeof data.step === 'string' ? { step: data.step } : {}),
     status: data.status as Status,
     created: data.created as string,
     author: (data.author as string | undefined) ?? '',

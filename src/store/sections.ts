@@ -22,19 +22,24 @@ export interface SectionSpec {
   readonly resume: number;
   /** The model may add items to it (its answer has a list under `key`). */
   readonly model: boolean;
+  /**
+   * Its claim on the resume prompt's token budget (resume/budget.ts; 0: always whole):
+   * sections are filled in this order, and what does not fit is counted, not shown.
+   */
+  readonly budget: number;
 }
 
 /** In the order of the handoff file. */
 export const SECTIONS = [
-  { key: 'goal', title: 'Goal', carry: false, resume: 1, model: false },
-  { key: 'completed', title: 'Completed', carry: 'items', resume: 8, model: true },
-  { key: 'current_state', title: 'Current state', carry: 'notes', resume: 7, model: false },
-  { key: 'in_progress', title: 'In progress', carry: 'items', resume: 3, model: true },
-  { key: 'next_steps', title: 'Next steps', carry: 'items', resume: 2, model: true },
-  { key: 'open_questions', title: 'Open questions', carry: 'items', resume: 4, model: true },
-  { key: 'decisions', title: 'Decisions', carry: 'items', resume: 5, model: true },
-  { key: 'tried', title: 'Tried and abandoned', carry: 'items', resume: 6, model: false },
-  { key: 'references', title: 'References', carry: false, resume: 9, model: false },
+  { key: 'goal', title: 'Goal', carry: false, resume: 1, model: false, budget: 0 },
+  { key: 'completed', title: 'Completed', carry: 'items', resume: 8, model: true, budget: 7 },
+  { key: 'current_state', title: 'Current state', carry: 'notes', resume: 7, model: false, budget: 6 },
+  { key: 'in_progress', title: 'In progress', carry: 'items', resume: 3, model: true, budget: 1 },
+  { key: 'next_steps', title: 'Next steps', carry: 'items', resume: 2, model: true, budget: 5 },
+  { key: 'open_questions', title: 'Open questions', carry: 'items', resume: 4, model: true, budget: 3 },
+  { key: 'decisions', title: 'Decisions', carry: 'items', resume: 5, model: true, budget: 2 },
+  { key: 'tried', title: 'Tried and abandoned', carry: 'items', resume: 6, model: false, budget: 4 },
+  { key: 'references', title: 'References', carry: false, resume: 9, model: false, budget: 8 },
 ] as const satisfies readonly SectionSpec[];
 
 type Spec = (typeof SECTIONS)[number];
@@ -56,5 +61,7 @@ const keysWhere = <K extends SectionKey>(test: (s: Spec) => boolean): readonly K
 export const CARRIED_KEYS = keysWhere<CarriedKey>((s) => s.carry === 'items');
 /** In file order: the order of the model's answer. */
 export const MODEL_KEYS = keysWhere<ModelKey>((s) => s.model);
+/** In the order the resume prompt's budget is filled (the goal, always whole, first). */
+export const BUDGET_KEYS: readonly SectionKey[] = [...SECTIONS].sort((a, b) => a.budget - b.budget).map((s) => s.key);
 /** In the resume prompt's order. */
 export const RESUME_KEYS: readonly SectionKey[] = [...SECTIONS].sort((a, b) => a.resume - b.resume).map((s) => s.key);
