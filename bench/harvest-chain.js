@@ -39,7 +39,7 @@ for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_')) delete env[k];
 
 /** Facts, each a phrase the last resume prompt must hold, by the session that planted it. */
 const FACTS = [
-  ['claude', "the user's request", 'every invoice exported as CSV with its line items'],
+  ['claude', "the user's request", 'Export every invoice as CSV with its line items'],
   ['claude', 'a decision', 'Stream rows with a cursor'],
   ['claude', "the decision's reason", 'exports reach a million rows'],
   ['claude', 'an abandoned approach', 'Building the whole file in memory'],
@@ -54,7 +54,7 @@ const FACTS = [
 
 const SUMMARIES = {
   claude: `## Goal
-- The user's request: "every invoice exported as CSV with its line items"
+- The user's request: "Export every invoice as CSV with its line items"
 
 ## Decisions
 - Stream rows with a cursor — why: exports reach a million rows
