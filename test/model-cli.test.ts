@@ -234,7 +234,7 @@ describe('handoff new --llm against an OpenAI-compatible server', () => {
     expect(body.model).toBe('test-model');
     expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
     expect(run.stdout).not.toContain(key);
-    expect(run.stdout).toContain('[REDACTED:openai-key]');
+    expect(run.stdout).toContain('[REDACTED:openai-api-key]');
     expect(run.stderr).toMatch(
       /^handoff: dry run: nothing sent; the request \(\d+ tokens, nothing left out, 2 secrets redacted\) would go to model test-model at http:\/\/127\.0\.0\.1:\d+\/v1\n$/,
     );

@@ -427,7 +427,7 @@ describe('the model path with a transcript, in-process', () => {
     expect(server.requests[1]!.body.messages.at(-1).content).toContain(
       'the answer was cut at 2000 tokens (llm.max_output_tokens), so be briefer',
     );
-    expect(run.body).toContain('- use the key [REDACTED:aws-access-key]');
+    expect(run.body).toContain('- use the key [REDACTED:aws-access-token]');
     expect(run.body).not.toContain(key);
   });
 

@@ -276,7 +276,7 @@ describe('extraction rules', () => {
   });
 });
 
-describe('redactSecrets (secretlint rules)', () => {
+describe('redactSecrets (gitleaks rules and ours)', () => {
   it('redacts library-detected and extra shapes, keeping offsets of the original text', () => {
     const aws = 'AKIA' + 'QWERTYUIOPASDFGH';
     const url = 'postgres://admin:' + 'S3cretPassw0rd' + '@db.example.com:5432/app';
@@ -285,8 +285,8 @@ describe('redactSecrets (secretlint rules)', () => {
     expect(r.text).not.toContain(fakeGithubToken());
     expect(r.text).not.toContain(aws);
     expect(r.text).not.toContain('S3cretPassw0rd');
-    expect(r.text.startsWith('token [REDACTED:github] key [REDACTED:aws-access-key] db ')).toBe(true);
-    expect(r.redactions[0]).toEqual({ kind: 'github', index: 6 });
+    expect(r.text.startsWith('token [REDACTED:github-pat] key [REDACTED:aws-access-token] db ')).toBe(true);
+    expect(r.redactions[0]).toEqual({ kind: 'github-pat', index: 6 });
     expect(redactSecrets('nothing here').redactions).toEqual([]);
   });
 });

@@ -70,7 +70,7 @@ describe('handoff new --from a Claude Code session', () => {
     expect(body).toContain('`src/reverted.ts` (written in the session, transcript line 5; git shows it unchanged');
     expect(body).not.toContain('`src/teams.ts` (edited in the session');
     expect(body).toContain('> 1. Model');
-    expect(body).toContain('[REDACTED:github]');
+    expect(body).toContain('[REDACTED:github-pat]');
     expect(body).not.toContain(fakeGithubToken());
     expect(repo.files('.handoff/pins')).toHaveLength(0);
   });

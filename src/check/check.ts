@@ -17,6 +17,8 @@ import { readTemplate } from '../store/templates.js';
 import { estimateTokens } from '../transcripts/tokens.js';
 import { plural, printJson } from '../command/output.js';
 import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
+import { redactSecrets } from '../security/redact.js';
+import { kindList } from '../security/notice.js';
 
 const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
@@ -228,14 +230,18 @@ async function changedPins(git: Git, tree: Tree, base: string, changes: Map<stri
     const retired = change === 'modified' && was?.meta.status === 'active' && now.meta.status === 'retired';
     // A status change alone (retired, superseded) asks nothing new of an agent; a text change does.
     const sameText = change === 'modified' && was !== undefined && was.text === now.text;
+    // The report lands in CI logs, often public: a secret in the pin is shown redacted, and
+    // named among what stands out.
+    const redacted = redactSecrets(now.text);
+    const kinds = redacted.redactions.map((r) => r.kind);
     out.push({
       id,
       file,
       change: retired ? 'retired' : change,
-      text: now.text,
+      text: redacted.text,
       addedBy: authors.get(file) ?? null,
       review: !retired && !sameText,
-      flags: pinFlags(now.text),
+      flags: [...pinFlags(now.text), ...(kinds.length > 0 ? [`a secret (${kindList(kinds)})`] : [])],
     });
   }
   return out;

@@ -5,6 +5,7 @@ import type { Status } from '../store/handoff.js';
 import { shortId } from '../store/id.js';
 import { loadHandoffs, warnProblems } from '../store/store.js';
 import { handoffJson, printJson, truncate } from '../command/output.js';
+import { scrubForPrint } from '../security/secrets.js';
 
 export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> {
   const status = args.values.status;
@@ -22,7 +23,9 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
     )
     .reverse();
   if (args.values.json) {
-    printJson(ctx, { handoffs: shown.map(handoffJson) });
+    const { value, notice } = scrubForPrint({ handoffs: shown.map(handoffJson) }, 'the handoffs listed');
+    printJson(ctx, value);
+    if (notice) ctx.stderr(notice);
   } else if (shown.length === 0) {
     ctx.stdout(
       items.length > 0
@@ -33,12 +36,18 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
     );
   } else {
     const ids = items.map((h) => h.meta.id);
-    const rows = shown.map((h) => [
+    // Goals are redacted whole, before they are cut to the column: a cut key is not found.
+    const { value: goals, notice } = scrubForPrint(
+      shown.map((h) => h.meta.goal),
+      'the handoffs listed',
+    );
+    if (notice) ctx.stderr(notice);
+    const rows = shown.map((h, i) => [
       shortId(h.meta.id, ids),
       h.meta.status,
       h.meta.created.slice(0, 10),
       h.meta.branch ?? '(detached)',
-      truncate(h.meta.goal, 72),
+      truncate(goals[i]!, 72),
     ]);
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     ctx.stdout(

@@ -4,9 +4,15 @@ import { activePins } from '../store/pin-scope.js';
 import { shortId } from '../store/id.js';
 import { loadPins, warnProblems } from '../store/store.js';
 import { printJson } from '../command/output.js';
+import { scrubForPrint } from '../security/secrets.js';
 
 export async function run(ctx: Context, args: ArgsOf<'pins'>): Promise<Outcome> {
-  const { items, problems } = await loadPins(ctx);
+  const loaded = await loadPins(ctx);
+  const { problems } = loaded;
+  // Pins are stored verbatim, but one written by hand (or before a rule existed) may hold a
+  // secret: what is printed is redacted, and the file keeps its bytes.
+  const { value: items, notice } = scrubForPrint(loaded.items, 'the pins');
+  if (notice) ctx.stderr(notice);
   const active = new Set(activePins(items));
   const supersededBy = new Map(items.filter((p) => p.meta.supersedes).map((p) => [p.meta.supersedes!, p.meta.id]));
   const shown = args.values.all ? items : items.filter((p) => active.has(p));

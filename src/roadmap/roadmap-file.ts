@@ -18,8 +18,14 @@ export interface Rendered {
   content: string;
 }
 
-function render(tree: Tree, roadmap: string): Promise<Rendered> {
-  return readTemplate('roadmap.md').then((template) => ({ tree, content: renderRoadmap(template, tree, roadmap) }));
+/** The roadmap is committed and printed: a secret in a hand-written handoff or pin must reach
+ *  neither, so the rendered text is redacted (the patterns load only when a roadmap renders). */
+async function render(tree: Tree, roadmap: string): Promise<Rendered> {
+  const [template, { redactSecrets }] = await Promise.all([
+    readTemplate('roadmap.md'),
+    import('../security/redact.js'),
+  ]);
+  return { tree, content: redactSecrets(renderRoadmap(template, tree, roadmap)).text };
 }
 
 /** Renders the files of the index, a commit or a merge, parsed through the open cache. */

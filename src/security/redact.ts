@@ -1,19 +1,16 @@
 // Secret redaction: everything that may reach a file under .handoff/, a resume prompt, a
-// hook's output or a model request passes through here first.
+// hook's output, a terminal or a model request passes through here first.
 //
-// The patterns come from secretlint's recommended preset (the only importer of
-// @secretlint/secretlint-rule-preset-recommend): maintained rules for AWS, GCP, GitHub,
-// GitLab, Slack, npm, OpenAI, Anthropic, private keys, basic-auth URLs, database
-// connection strings and more. Quirks: secretlint's own runner (@secretlint/core) is
-// async, and this API is synchronous, so we drive the rules directly: each rule's
-// `file(source)` handler is synchronous and reports `{range: [start, end]}`; a rule that
-// ever answers with a promise is skipped rather than awaited. Pinned to 12.x: 13.x declares
-// engines node >=22. The preset is one bundled
-// file, so loading it whole is cheap.
-// A few extra patterns below cover shapes the preset deliberately leaves to context
-// (bare AWS key ids, OpenAI keys without their marker, JWTs, Stripe keys, passwords in
-// URLs and KEY=value lines that name a password, secret or token).
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+// The rules are gitleaks' default set (gitleaks-rules.ts, generated from upstream's toml and
+// translated to bounded JavaScript patterns) plus ours (extra-rules.ts) for shapes gitleaks
+// leaves to its path filters or does not know. gitleaks, not secretlint: its rules are data
+// (a regex, keywords, an entropy floor and allow-lists each), so they port as a table, every
+// pattern can be tested alone for linear time, and the keywords are a prefilter that keeps a
+// session start from running the patterns of providers its text never names.
+// Each rule's pattern is compiled on its first use, so a text that names few providers
+// compiles few patterns.
+import { EXTRA_RULES } from './extra-rules.js';
+import { GLOBAL_ALLOW, RULES, type GitleaksAllow, type GitleaksRule } from './gitleaks-rules.js';
 
 export interface Redaction {
   kind: string;
@@ -26,85 +23,117 @@ export interface Redacted {
   redactions: Redaction[];
 }
 
-interface Report {
-  range: readonly [number, number];
-}
-interface Rule {
-  meta: { id: string };
-  create(context: unknown, options: unknown): { file?: (source: unknown) => unknown };
-}
-
-// Where a pattern has a `secret` group, only that part is redacted, so the label stays
-// readable ("DATABASE_PASSWORD=[REDACTED:dotenv-secret]").
-const EXTRA: ReadonlyArray<[string, RegExp]> = [
-  ['private-key', /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/dg],
-  ['aws-access-key', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/dg],
-  ['github-token', /\bgh[pousr]_[A-Za-z0-9]{36,}\b/dg],
-  ['openai-key', /\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}\b/dg],
-  ['stripe-key', /\b[rs]k_(?:live|test)_[0-9a-zA-Z]{16,}\b/dg],
-  ['jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/dg],
-  ['password-in-url', /\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:(?<secret>[^\s@/]+)@/dgi],
-  [
-    'dotenv-secret',
-    /\b[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Z0-9_]*[ \t]*=[ \t]*["']?(?<secret>[^\s"'#]{6,})/dg,
-  ],
-];
-
-let rules: Array<[Rule, unknown]> | undefined;
-
-function loadRules(): Array<[Rule, unknown]> {
-  if (rules) return rules;
-  const found: Array<[Rule, unknown]> = [];
-  const preset = recommended as unknown as { create(context: unknown, options: unknown): void };
-  preset.create(
-    { registerRule: (rule: Rule, options: unknown) => found.push([rule, options ?? {}]), sharedOptions: {} },
-    {},
-  );
-  // The comment-directive filter only ignores; it never finds anything.
-  rules = found.filter(([rule]) => !rule.meta.id.endsWith('filter-comments'));
-  return rules;
+export interface Finding {
+  kind: string;
+  /** The secret's offsets in the text: the label before it is left readable. */
+  start: number;
+  end: number;
 }
 
-/** Kind names without the package prefix: "github", "slack", ... */
-function kindOf(ruleId: string): string {
-  return ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
+interface Compiled {
+  rule: GitleaksRule;
+  pattern?: RegExp;
+  allow?: Array<{ regexes: RegExp[]; stopwords: readonly string[]; target: string; all: boolean }>;
 }
 
-function libraryMatches(text: string): Array<{ kind: string; start: number; end: number }> {
-  const out: Array<{ kind: string; start: number; end: number }> = [];
-  const source = { content: text, filePath: 'transcript.txt', ext: '.txt', contentType: 'text' };
-  for (const [rule, options] of loadRules()) {
-    const kind = kindOf(rule.meta.id);
-    const context = {
-      report: (d: Report) => out.push({ kind, start: d.range[0], end: d.range[1] }),
-      ignore: () => {},
-      createTranslator: () => (messageId: string, data: unknown) => ({ message: messageId, messageId, data }),
-      sharedOptions: {},
-    };
-    try {
-      rule.create(context, options).file?.(source);
-    } catch {
-      // A rule that throws on odd input must not stop the others from running.
+/** The rules that name no provider: when one finds the same span as a provider's rule,
+ *  the provider's name is the one shown, so they come last. */
+const GENERIC = new Set(['generic-api-key', 'password-assignment', 'secret-assignment', 'authorization-header']);
+
+/** Every rule: gitleaks' and ours by provider, then the generic ones. */
+export const ALL_RULES: readonly GitleaksRule[] = [...RULES, ...EXTRA_RULES].sort(
+  (a, b) => Number(GENERIC.has(a.id)) - Number(GENERIC.has(b.id)),
+);
+
+let compiled: Compiled[] | undefined;
+let globalAllow: RegExp[] | undefined;
+
+function compile(c: Compiled): Required<Compiled> {
+  c.pattern ??= new RegExp(c.rule.source, 'g');
+  c.allow ??= (c.rule.allow ?? []).map((a: GitleaksAllow) => ({
+    regexes: (a.regexes ?? []).map((r) => new RegExp(r)),
+    stopwords: a.stopwords ?? [],
+    target: a.target ?? 'secret',
+    all: a.all === true,
+  }));
+  return c as Required<Compiled>;
+}
+
+/** Shannon entropy in bits per character. */
+export function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** The line of a match, at most a thousand characters each side: a search for the line's
+ *  ends in a text of one long line, once per match, would make redaction quadratic. */
+function lineAt(text: string, start: number, end: number): string {
+  const lo = Math.max(0, start - 1000);
+  const before = text.slice(lo, start);
+  const after = text.slice(end, end + 1000);
+  const cut = after.indexOf('\n');
+  return before.slice(before.lastIndexOf('\n') + 1) + text.slice(start, end) + (cut < 0 ? after : after.slice(0, cut));
+}
+
+function allowed(c: Required<Compiled>, secret: string, match: string, text: string, at: number): boolean {
+  globalAllow ??= (GLOBAL_ALLOW.regexes ?? []).map((r) => new RegExp(r));
+  const lower = secret.toLowerCase();
+  if (globalAllow.some((r) => r.test(secret))) return true;
+  if ((GLOBAL_ALLOW.stopwords ?? []).some((w) => lower.includes(w))) return true;
+  for (const a of c.allow) {
+    const target = a.target === 'match' ? match : a.target === 'line' ? lineAt(text, at, at + match.length) : secret;
+    const byRegex = a.regexes.length > 0 && a.regexes.some((r) => r.test(target));
+    const byWord = a.stopwords.length > 0 && a.stopwords.some((w) => lower.includes(w));
+    if (a.all ? byRegex && byWord : byRegex || byWord) return true;
+  }
+  return false;
+}
+
+/** Every secret in `text`, as gitleaks would report it, in no particular order. */
+export function findSecrets(text: string): Finding[] {
+  compiled ??= ALL_RULES.map((rule) => ({ rule }));
+  const lower = text.toLowerCase();
+  const seen = new Map<string, boolean>();
+  const has = (k: string) => {
+    let v = seen.get(k);
+    if (v === undefined) seen.set(k, (v = lower.includes(k)));
+    return v;
+  };
+  const out: Finding[] = [];
+  for (const entry of compiled) {
+    const { keywords } = entry.rule;
+    if (keywords && !keywords.some(has)) continue;
+    const c = compile(entry);
+    for (const m of text.matchAll(c.pattern)) {
+      let secret = m[0];
+      if (c.rule.group !== undefined) secret = m[c.rule.group] ?? '';
+      else for (let g = 1; g < m.length; g++) if (m[g]) (secret = m[g]!), (g = m.length);
+      if (!secret) continue;
+      const floor = c.rule.entropy;
+      if (floor !== undefined) {
+        if (entropy(secret) <= floor) continue;
+        // gitleaks: a generic finding without a digit is a word, not a key.
+        if (c.rule.id.startsWith('generic') && !/\d/.test(secret)) continue;
+      }
+      let from = m.index;
+      // The name before the keyword that upstream's pattern took (gitleaks-rules.ts, widened).
+      if (c.rule.widened) while (from > 0 && m.index - from < 50 && /[\w.-]/.test(text[from - 1]!)) from--;
+      if (allowed(c, secret, text.slice(from, m.index + m[0].length), text, m.index)) continue;
+      const start = m.index + m[0].indexOf(secret);
+      out.push({ kind: c.rule.id, start, end: start + secret.length });
     }
   }
   return out;
 }
 
-/** Some rules report a range that stops short of the key (secretlint's AWS rule does): a
- *  finding always runs to the end of the token it starts, so no tail of a key survives. */
-function toTokenEnd(text: string, end: number): number {
-  while (end < text.length && /[A-Za-z0-9+/=_-]/.test(text[end]!)) end++;
-  return end;
-}
-
 export function redactSecrets(text: string): Redacted {
-  const spans = libraryMatches(text).map((s) => ({ ...s, end: toTokenEnd(text, s.end) }));
-  for (const [kind, pattern] of EXTRA) {
-    for (const m of text.matchAll(pattern)) {
-      const [start, end] = m.indices?.groups?.secret ?? [m.index, m.index + m[0].length];
-      spans.push({ kind, start, end });
-    }
-  }
+  const spans = findSecrets(text);
   if (spans.length === 0) return { text, redactions: [] };
   // Overlapping findings (two rules on one key) become one redaction: the earliest start wins.
   spans.sort((a, b) => a.start - b.start || b.end - a.end);

@@ -13,9 +13,10 @@ import { mapStrings } from './strings.js';
 /**
  * The identity of the redaction rules, which the remembered strings are kept under (not
  * the tool's version, so installs of other versions side by side share them): change it
- * whenever redact.ts's patterns or its pinned preset change.
+ * whenever the rules change (redact.ts,
+ * extra-rules.ts, gitleaks-rules.ts).
  */
-export const RULES = 'redact-1';
+export const RULES = 'redact-2';
 
 /** Where the clean strings are kept (store/clean.ts), opened by the caller. */
 export interface Remembered {

@@ -3,6 +3,7 @@
 // pattern library changes nothing here.
 import { redactSecrets, type Redacted } from './redact.js';
 import { mapStrings } from './strings.js';
+import { redactionNotice } from './notice.js';
 
 export interface Scrubbed<T> {
   value: T;
@@ -19,4 +20,12 @@ export function scrub<T>(value: T, redact: (text: string) => Redacted = redactSe
     return text;
   });
   return { value: out, kinds };
+}
+
+/** What a read command is about to print from committed files, redacted, and the one line
+ *  (empty when nothing was found) that tells the user so: the files themselves still hold
+ *  the secrets, so the line says where to look. */
+export function scrubForPrint<T>(value: T, where: string): { value: T; notice: string } {
+  const { value: out, kinds } = scrub(value);
+  return { value: out, notice: redactionNotice(kinds, where, 'the files under .handoff/ still hold them') };
 }

@@ -127,8 +127,14 @@ export async function pinCandidates(ctx: Context, r: Read, author: string): Prom
   warnProblems(ctx, problems);
   const have = new Set(activePins(items).map((p) => p.text));
   let made = 0;
+  const { findSecrets } = await import('../security/redact.js');
   for (const c of r.extraction.constraints) {
     if (have.has(c.text)) continue;
+    // A pin is kept byte for byte, so one that holds a secret (or a redaction marker) is not written.
+    if (findSecrets(c.text).length > 0 || c.text.includes('[REDACTED:')) {
+      ctx.stderr(`handoff: not pinned from ${r.shown} line ${c.line}: it holds a secret; pin it by hand without it`);
+      continue;
+    }
     have.add(c.text);
     const meta: PinMeta = { id: ctx.newId(), created: ctx.now().toISOString(), author, status: 'active' };
     const file = await createItem(ctx, pinsDir(ctx), meta.id, serializePin(meta, c.text));

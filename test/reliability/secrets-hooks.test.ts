@@ -36,7 +36,7 @@ describe('secrets and the agent session-start hook', () => {
     for (let run = 0; run < 3; run++) {
       const r = repo.handoff(['resume', '--json']);
       expect(r.code).toBe(0);
-      expect(r.stderr).toContain('handoff: redacted 1 secret (github-token) from the resume prompt');
+      expect(r.stderr).toContain('handoff: redacted 1 secret (github-pat) from the resume prompt');
       expect(r.stdout).toContain('push with [REDACTED:');
       expect(r.stdout).not.toContain(token.slice(-12));
     }

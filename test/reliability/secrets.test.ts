@@ -91,7 +91,7 @@ describe(`secrets: ${CORPUS.length} kinds planted in goals, bodies, commits, fil
 
   it('--allow-secret keeps a false positive: a pin stays verbatim, a goal is kept', () => {
     const repo = makeRepo();
-    const fake = 'gh' + 'p_' + 'x'.repeat(36);
+    const fake = 'gh' + 'p_' + 'Ex4mpleT0kenF0rmatN0tRealAbCdEfGhIjKl';
     const refused = repo.handoff(['pin', `example token format: ${fake}`]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--allow-secret');
