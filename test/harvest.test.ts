@@ -161,7 +161,7 @@ describe('the agent summary, harvested into the compaction handoff', () => {
 
   it('redacts a secret the summary repeats', () => {
     const repo = setup();
-    const key = ['AKIA', 'FAKEFAKEFAKE', 'TEST'].join('');
+    const key = ['AKIA', 'QX7RZ3M4', 'LB2KV6WN'].join('');
     const r = compact(
       repo,
       AGENTS.claude!,
