@@ -1,5 +1,5 @@
-// git-handoff for OpenCode (written by `handoff agent install opencode`; `handoff agent
-// uninstall opencode` removes this file). It adds the resume prompt (pins, the open
+// git-handoff for OpenCode and Kilo (written by `handoff agent install opencode|kilo`;
+// `handoff agent uninstall opencode|kilo` removes this file). It adds the resume prompt (pins, the open
 // handoff) to the system prompt of every request, and before OpenCode compacts a session
 // it writes a handoff and hands the summarizer the pins, word for word. It needs only
 // Node's built-ins, `sh` and the handoff CLI, found as the commands below find it
@@ -7,6 +7,14 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Kilo, an OpenCode fork, loads this same file from .kilo/plugin/ and keeps kilo/kilo.db.
+const app = fileURLToPath(import.meta.url)
+  .split(path.sep)
+  .includes('.kilo')
+  ? 'kilo'
+  : 'opencode';
 
 // One command per hook, filled in by `handoff agent install` (the same commands the agents'
 // settings hold).
@@ -24,7 +32,7 @@ const hook = (name, input, cwd) => {
 };
 
 const database = () =>
-  path.join(process.env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), 'opencode', 'opencode.db');
+  path.join(process.env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), app, `${app}.db`);
 
 export const GitHandoff = async ({ directory }) => {
   const contexts = new Map();
@@ -32,7 +40,7 @@ export const GitHandoff = async ({ directory }) => {
     const key = sessionID ?? '';
     if (!contexts.has(key)) {
       const out = hook(
-        'opencode-session-start',
+        `${app}-session-start`,
         { session_id: sessionID, cwd: directory, hook_event_name: 'SessionStart', source: 'startup' },
         directory,
       );
@@ -53,7 +61,7 @@ export const GitHandoff = async ({ directory }) => {
     },
     'experimental.session.compacting': async (input, output) => {
       const text = hook(
-        'opencode-pre-compact',
+        `${app}-pre-compact`,
         {
           session_id: input.sessionID,
           transcript_path: database(),

@@ -58,6 +58,21 @@ describe('handoff files', () => {
     );
   });
 
+  it('round-trip a handoff closed by the merge of its branch (landed)', () => {
+    const closed: HandoffMeta = {
+      ...meta,
+      status: 'done',
+      finished: '2026-11-23T00:00:00.000Z',
+      landed: '86d11e16a62d45946962e8a55baf55db8210f99d',
+    };
+    const text = serializeHandoff(closed, '## Goal\n\nx\n');
+    expect(parseHandoff(text, 'h.md').meta).toEqual(closed);
+    expect(text).toContain('landed: "86d11e16a62d45946962e8a55baf55db8210f99d"');
+    expect(() => parseHandoff(text.replace(/landed: .*/, 'landed: "--output=x"'), 'h.md')).toThrow(
+      "h.md: front-matter 'landed' must be a commit hash or null",
+    );
+  });
+
   it('keeps unknown keys, comments and sections through an update', () => {
     const text = serializeHandoff(meta, '## Goal\n\nx\n\n## Reviewer notes\n\nkeep this\n').replace(
       'status: "open"\n',

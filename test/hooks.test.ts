@@ -2,7 +2,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitEnv, makeRepo, type Repo } from './helpers.js';
+import { gitEnv, makeRepo, runHandoff, tempDir, type Repo } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 
@@ -67,6 +67,20 @@ describe('handoff hooks install / uninstall', () => {
     expect(repo.handoff(['hooks', 'status']).stdout).toContain('pre-commit: not installed');
   });
 
+  it("gives a user's hook its own mode back on uninstall", () => {
+    const repo = makeRepo();
+    const own = '#!/bin/sh\necho "kept aside" >&2\n';
+    const hook = path.join(repo.dir, '.git/hooks/post-checkout');
+    writeFileSync(hook, own);
+    chmodSync(hook, 0o640);
+    expect(repo.handoff(['hooks', 'install']).stdout).toContain('post-checkout: added to your existing hook');
+    expect(statSync(hook).mode & 0o777).toBe(0o755);
+    expect(repo.handoff(['hooks', 'uninstall']).code).toBe(0);
+    expect(readFileSync(hook, 'utf8')).toBe(own);
+    expect(statSync(hook).mode & 0o777).toBe(0o640);
+    expect(existsSync(path.join(repo.dir, '.git/handoff-hook-modes.json'))).toBe(false);
+  });
+
   it('wraps a non-shell hook and puts it back byte for byte', () => {
     const repo = makeRepo();
     const hook = path.join(repo.dir, '.git/hooks/pre-commit');
@@ -126,13 +140,15 @@ describe('handoff hooks install / uninstall', () => {
   it('init routes the roadmap to the merge driver once, however often it runs', () => {
     const repo = makeRepo();
     const first = repo.handoff(['init']);
-    expect(first.stdout).toContain("Added '/ROADMAP.md merge=handoff-roadmap' to .handoff/.gitattributes");
-    expect(first.stdout).toContain('Registered the roadmap merge driver');
+    expect(first.stdout).toContain("Added '/ROADMAP.md merge=union' to .handoff/.gitattributes");
+    expect(first.stdout).toContain('Registered the merge driver in this clone');
     const second = repo.handoff(['init']);
     expect(second.stdout).toBe('.handoff is already initialized; nothing changed.\n');
     expect(repo.read('.handoff/.gitattributes')).toBe(
-      '/ROADMAP.md merge=handoff-roadmap\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n',
+      '/ROADMAP.md merge=union\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n',
     );
+    // This clone routes the roadmap to the driver; the committed line is git's union merge.
+    expect(repo.read('.git/info/attributes')).toContain('/.handoff/ROADMAP.md merge=handoff-roadmap\n');
     expect(repo.git('check-attr', 'merge', '--', '.handoff/ROADMAP.md')).toBe(
       '.handoff/ROADMAP.md: merge: handoff-roadmap\n',
     );
@@ -143,8 +159,56 @@ describe('handoff hooks install / uninstall', () => {
     repo.git('config', '--local', '--remove-section', 'merge.handoff-roadmap');
     const third = repo.handoff(['init']);
     expect(third.stdout).toBe(
-      'Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n.handoff is already initialized; git is set up as above.\n',
+      'Registered the merge driver in this clone (merge.handoff-roadmap in the local git config, the roadmap routed to it in .git/info/attributes).\n.handoff is already initialized; git is set up as above.\n',
     );
+    // The line earlier versions committed is replaced, not doubled.
+    repo.write('.handoff/.gitattributes', '/ROADMAP.md merge=handoff-roadmap\n/handoffs/*.md merge=handoff-roadmap\n');
+    repo.handoff(['init']);
+    expect(repo.read('.handoff/.gitattributes')).toBe(
+      '/ROADMAP.md merge=union\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n',
+    );
+  });
+
+  it('a clone that never ran init merges two branches that both added handoffs without a conflict', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.commit('set up handoff');
+    // A fresh clone: no local config, no info/attributes.
+    const clone = path.join(tempDir(), 'clone');
+    execFileSync('git', ['clone', '-q', repo.dir, clone], { env: gitEnv() });
+    const at = (...args: string[]) => execFileSync('git', args, { cwd: clone, env: gitEnv(), encoding: 'utf8' });
+    at('config', 'user.name', 'Other');
+    at('config', 'user.email', 'other@example.com');
+    expect(
+      existsSync(path.join(clone, '.git/info/attributes'))
+        ? readFileSync(path.join(clone, '.git/info/attributes'), 'utf8')
+        : '',
+    ).not.toContain('handoff');
+    for (const branch of ['one', 'two']) {
+      at('checkout', '-q', '-b', branch, 'main');
+      writeFileSync(path.join(clone, `${branch}.txt`), `${branch}\n`);
+      expect(runHandoff(clone, ['new', `work on ${branch}`]).code).toBe(0);
+      expect(runHandoff(clone, ['roadmap']).code).toBe(0);
+      at('add', '-A');
+      at('commit', '-q', '-m', branch);
+    }
+    at('checkout', '-q', 'one');
+    const merged = spawnSync('git', ['merge', '--no-edit', 'two'], { cwd: clone, env: gitEnv(), encoding: 'utf8' });
+    expect(merged.status, merged.stdout + merged.stderr).toBe(0);
+    expect(readFileSync(path.join(clone, '.handoff/ROADMAP.md'), 'utf8')).not.toContain('<<<<<<<');
+    // The next write regenerates it, and check is then satisfied.
+    expect(runHandoff(clone, ['roadmap']).code).toBe(0);
+    expect(runHandoff(clone, ['check']).code).toBe(0);
+  });
+
+  it('records no path into a package folder for the hooks and the merge driver', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    const driver = repo.git('config', '--get', 'merge.handoff-roadmap.driver');
+    // From a source checkout the CLI is recorded; when it is gone (or from a package) it is found at run time.
+    expect(driver).toContain('command -v handoff');
+    expect(driver).toContain('git check-ignore -q node_modules/.bin/handoff');
+    expect(driver).toContain('git merge-file');
   });
 
   it('new and pin in a repository init has not set up write, and say once why init matters', () => {

@@ -122,6 +122,12 @@ describe('merging handoff and pin files', () => {
     const r = repo.handoff(['check']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`${file}: error: has merge conflict markers (<<<<<<<): resolve the merge conflict`);
+    // The driver is registered here: running init again would not have helped, so it is not suggested.
+    expect(r.stderr).not.toContain('handoff init');
+    git(repo.dir, 'config', '--unset', 'merge.handoff-roadmap.driver');
+    const unset = repo.handoff(['list']);
+    expect(unset.code).toBe(1);
+    expect(unset.stderr.match(/run 'handoff init' once in this clone/g)).toHaveLength(1);
   });
 
   it('fuzz: random concurrent operations on two branches, merged both ways, never conflict or lose a file', () => {

@@ -105,6 +105,25 @@ describe('--json', () => {
     expect(resumed.since).toHaveProperty('head_found', true);
   });
 
+  it('keeps every documented key, null when the file leaves it out', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['pin', 'keep the API stable']).code).toBe(0);
+    const noHandoff = JSON.parse(repo.handoff(['resume', '--json']).stdout);
+    expect(noHandoff.id).toBeNull();
+    expect(noHandoff.reason).toEqual(expect.any(String));
+    expect(noHandoff.since).toMatchObject({ committed_since: [], renamed: [], put_back: [] });
+    expect(noHandoff.pins[0]).toHaveProperty('scope', null);
+    repo.write('a.txt', 'a\n');
+    expect(repo.handoff(['new', 'one', '--no-edit']).code).toBe(0);
+    const listed = JSON.parse(repo.handoff(['list', '--json']).stdout);
+    expect(listed.handoffs[0]).toMatchObject({ superseded_by: null, finished: null, status: 'open' });
+    expect(JSON.parse(repo.handoff(['resume', '--json']).stdout).reason).toBeNull();
+    expect(repo.handoff(['done']).code).toBe(0);
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs[0].finished).toEqual(expect.any(String));
+    const pins = JSON.parse(repo.handoff(['pins', '--json']).stdout).pins;
+    expect(pins[0]).toMatchObject({ scope: null, supersedes: null, retired: null, reason: null, superseded_by: null });
+  });
+
   it('names files by their repository path from any subdirectory, in output and in what it writes', () => {
     const repo = makeRepo();
     repo.write('src/deep/a.ts', 'x\n');

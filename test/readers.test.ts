@@ -290,3 +290,78 @@ describe('redactSecrets (gitleaks rules and ours)', () => {
     expect(redactSecrets('nothing here').redactions).toEqual([]);
   });
 });
+
+describe("the agent's own compaction summary on the compaction event", () => {
+  it('Claude Code: the isCompactSummary record after the boundary, from "Summary:" on', async () => {
+    const base = { sessionId: 's1', cwd: '/r', version: '2.1.330' };
+    const events = await collect(
+      readClaudeCode(
+        lines([
+          { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'Fix the parser.' } },
+          { ...base, type: 'system', uuid: 'b1', subtype: 'compact_boundary', compactMetadata: { trigger: 'manual' } },
+          {
+            ...base,
+            type: 'user',
+            uuid: 'u2',
+            isCompactSummary: true,
+            message: {
+              role: 'user',
+              content: 'This session is being continued from a previous conversation. Summary:\nThe parser is fixed.',
+            },
+          },
+          { ...base, type: 'system', uuid: 'b2', subtype: 'compact_boundary' },
+        ]),
+      ),
+    );
+    expect(events.filter((e) => e.kind === 'compaction')).toEqual([
+      { kind: 'compaction', summary: 'The parser is fixed.', line: 2 },
+      { kind: 'compaction', line: 4 },
+    ]);
+    expect(events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text)).toEqual([
+      'Fix the parser.',
+    ]);
+  });
+
+  it("Codex CLI: the compacted record's message, less its preamble", async () => {
+    const events = await collect(
+      readCodex(
+        lines([
+          {
+            timestamp: '2026-11-24T00:00:00Z',
+            type: 'compacted',
+            payload: {
+              message:
+                'Another language model started to solve this problem and produced a summary of its thinking process:\nThe parser is fixed.',
+              replacement_history: [],
+            },
+          },
+        ]),
+      ),
+    );
+    expect(events.filter((e) => e.kind === 'compaction')).toEqual([
+      { kind: 'compaction', summary: 'The parser is fixed.', line: 1 },
+    ]);
+  });
+
+  it('Gemini CLI: the first user message of the rewritten history', async () => {
+    const events = await collect(
+      readGeminiCli(
+        lines([
+          { sessionId: 's1', projectHash: 'h', startTime: '2026-11-24T00:00:00Z' },
+          { id: 'm1', type: 'user', content: [{ text: 'Fix the parser.' }] },
+          {
+            $set: {
+              messages: [
+                { id: 'm2', type: 'user', content: [{ text: '<state_snapshot>parser fixed</state_snapshot>' }] },
+                { id: 'm3', type: 'gemini', content: 'Got it. Thanks for the additional context!' },
+              ],
+            },
+          },
+        ]),
+      ),
+    );
+    expect(events.filter((e) => e.kind === 'compaction')).toEqual([
+      { kind: 'compaction', summary: '<state_snapshot>parser fixed</state_snapshot>', line: 3 },
+    ]);
+  });
+});

@@ -112,13 +112,15 @@ describe('handoff roadmap', () => {
     expect(bad.stderr).toMatch(/^handoff: \.handoff\/config\.yml: roadmap must be a \.md path inside the repository/);
   });
 
-  it('skips a malformed handoff with a warning and still writes', () => {
+  it('skips a malformed handoff with a warning, still writes, and exits 1 as list does', () => {
     const repo = makeRepo();
     repo.handoff(['init']);
     repo.write(handoffPath(id(4)), handoffText({ id: id(4), goal: 'second' }));
     repo.write(handoffPath(id(5)), '---\nid: nope\n---\n');
     const r = repo.handoff(['roadmap']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
+    expect(repo.handoff(['list']).code).toBe(1);
+    expect(repo.handoff(['roadmap', '--check']).code).toBe(1);
     expect(r.stderr).toContain(`handoff: warning: skipped ${handoffPath(id(5))}: front-matter 'id'`);
     expect(repo.read('.handoff/ROADMAP.md')).toContain('#### second');
   });

@@ -24,19 +24,38 @@ interface HookSpec {
 const compact = (style: CompactStyle) => (ctx: Context, input: HookInput, agent: string) =>
   preCompact(ctx, input, agent, style);
 
+/** A session start that also brings the pins in an instruction file's block up to date. */
+const startWithPins =
+  (file: string, style: StartStyle = 'claude') =>
+  async (ctx: Context, input: HookInput, agent: string) => {
+    await refreshPins(ctx, file);
+    await sessionStart(ctx, input, agent, style);
+  };
+
 const HOOKS: Record<HookName, HookSpec> = {
   'claude-session-start': { agent: 'Claude Code', run: sessionStart },
   'claude-pre-compact': { agent: 'Claude Code', run: compact('text') },
   'claude-meter': { agent: 'Claude Code', run: meter },
   'codex-session-start': { agent: 'Codex CLI', run: sessionStart },
   'codex-pre-compact': { agent: 'Codex CLI', run: compact('json') },
-  'gemini-session-start': { agent: 'Gemini CLI', run: geminiSessionStart },
+  'gemini-session-start': { agent: 'Gemini CLI', run: startWithPins('GEMINI.md') },
   'gemini-pre-compress': { agent: 'Gemini CLI', run: compact('gemini') },
   'opencode-session-start': { agent: 'OpenCode', run: sessionStart },
   'opencode-pre-compact': { agent: 'OpenCode', run: compact('text') },
   'pi-session-start': { agent: 'pi', run: sessionStart },
   'pi-pre-compact': { agent: 'pi', run: compact('json') },
   probe: { agent: '', run: probeAnswer },
+  'kilo-session-start': { agent: 'Kilo', run: sessionStart },
+  'kilo-pre-compact': { agent: 'Kilo', run: compact('text') },
+  'copilot-session-start': {
+    agent: 'Copilot CLI',
+    run: startWithPins('.github/copilot-instructions.md', 'copilot'),
+  },
+  'copilot-pre-compact': { agent: 'Copilot CLI', run: compact('json') },
+  'qwen-session-start': { agent: 'Qwen Code', run: startWithPins('QWEN.md') },
+  'qwen-pre-compact': { agent: 'Qwen Code', run: compact('qwen') },
+  'cline-task-start': { agent: 'Cline', run: clineTaskStart },
+  'cline-task-complete': { agent: 'Cline', run: clineTaskComplete },
 };
 
 /** `agent install` and `agent status` run the hook command with this: which CLI it reached, nothing changed. */
@@ -48,21 +67,29 @@ async function probeAnswer(ctx: Context): Promise<void> {
 
 /**
  * How a compaction hook answers: Claude Code (and our OpenCode plugin) paste stdout as
- * plain text into the summarizer's prompt; Codex CLI and pi take JSON; Gemini CLI takes
- * JSON and fires before every model call, so it writes only when a compression is due.
+ * plain text into the summarizer's prompt; Codex CLI, pi and Copilot CLI take JSON; Gemini
+ * CLI takes JSON and fires before every model call, so it writes only when a compression is
+ * due; Qwen Code adds PreCompact's hookSpecificOutput.additionalContext to the summarizer's
+ * instructions.
  */
-type CompactStyle = 'text' | 'json' | 'gemini';
+type CompactStyle = 'text' | 'json' | 'gemini' | 'qwen';
+
+/** Claude Code, Codex CLI, Gemini CLI, Qwen Code: hookSpecificOutput; Copilot CLI: a top-level additionalContext. */
+type StartStyle = 'claude' | 'copilot';
+
+/** Qwen Code keeps at most this much of PreCompact's additionalContext. */
+const QWEN_COMPACT_LIMIT = 4000;
 
 const answer = (ctx: Context, value: unknown) => ctx.stdout(`${JSON.stringify(value)}\n`);
 
-/** Gemini CLI escapes < and > in hook context: the pins go (verbatim) into GEMINI.md's block too. */
-async function geminiSessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
-  if (await exists(ctx.dir)) {
-    const { refreshPinsBlock } = await import('./pins-block.js');
-    if (await refreshPinsBlock(ctx, 'GEMINI.md'))
-      ctx.stderr('handoff: GEMINI.md: brought the pinned constraints up to date');
-  }
-  await sessionStart(ctx, input, agent);
+/**
+ * Gemini CLI and Qwen Code escape < and > in hook context, Copilot CLI drops it at
+ * compaction, Cline never passes it: the pins go (verbatim) into an instruction file's block too.
+ */
+async function refreshPins(ctx: Context, file: string): Promise<void> {
+  if (!(await exists(ctx.dir))) return;
+  const { refreshPinsBlock } = await import('./pins-block.js');
+  if (await refreshPinsBlock(ctx, file)) ctx.stderr(`handoff: ${file}: brought the pinned constraints up to date`);
 }
 
 /** An agent's summary of an earlier compaction, written since, goes into that compaction's handoff first. */
@@ -70,7 +97,12 @@ async function harvestSummaries(ctx: Context): Promise<void> {
   if (harvestIsDue(ctx)) await (await import('./harvest.js')).harvest(ctx);
 }
 
-async function sessionStart(ctx: Context, input: HookInput, agent: string): Promise<void> {
+async function sessionStart(
+  ctx: Context,
+  input: HookInput,
+  agent: string,
+  style: StartStyle = 'claude',
+): Promise<void> {
   if (!(await exists(ctx.dir))) return; // this repository does not use handoffs: say nothing
   await harvestSummaries(ctx);
   let built: Awaited<ReturnType<typeof buildResume>>;
@@ -83,9 +115,10 @@ async function sessionStart(ctx: Context, input: HookInput, agent: string): Prom
     return;
   }
   const { text, form, pointedPins } = sessionContext(built.prompt, built.parts);
-  const output: Record<string, unknown> = {
-    hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text },
-  };
+  const output: Record<string, unknown> =
+    style === 'copilot'
+      ? { additionalContext: text }
+      : { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
   const id = built.parts.id;
   if (form !== 'full') {
     const file = built.parts.file;
@@ -144,7 +177,7 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     line = `handoff: wrote ${file} before ${agent} compacts (${input.trigger ?? 'compaction'}); goal: ${truncate(written.goal, 80)}; this step: ${truncate(written.step, 80)}`;
   }
   ctx.stderr(line);
-  if (style === 'text') {
+  if (style === 'text' || style === 'qwen') {
     const { loadPins } = await import('../store/store.js');
     const { activePins } = await import('../store/pin-scope.js');
     const pins = activePins((await loadPins(ctx)).items);
@@ -158,7 +191,15 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     const { summaryInstructions } = await import('../handoff/summary-form.js');
     lines.push(summaryInstructions());
     const { redactSecrets } = await import('../security/redact.js');
-    ctx.stdout(`${redactSecrets(lines.join('\n')).text}\n`);
+    const text = redactSecrets(lines.join('\n')).text;
+    if (style === 'text') ctx.stdout(`${text}\n`);
+    else if (text.length <= QWEN_COMPACT_LIMIT)
+      answer(ctx, { hookSpecificOutput: { hookEventName: 'PreCompact', additionalContext: text } });
+    else
+      answer(ctx, {
+        hookSpecificOutput: { hookEventName: 'PreCompact', additionalContext: lines[0] },
+        systemMessage: `${line}; the pins are too long for Qwen Code's summarizer instructions (${QWEN_COMPACT_LIMIT.toLocaleString('en-US')} characters): QWEN.md carries them`,
+      });
   } else {
     answer(ctx, { systemMessage: line });
   }
@@ -198,6 +239,31 @@ async function writeCompactionHandoff(
     const written = await writeHandoff(ctx, goal, { continuation: { step }, review });
     return written && { ...written, step };
   }
+}
+
+/** Cline's TaskStart output reaches nothing: bring the pins in its rules file up to date for the task. */
+async function clineTaskStart(ctx: Context): Promise<void> {
+  await refreshPins(ctx, '.clinerules/git-handoff.md');
+  answer(ctx, {});
+}
+
+/**
+ * Cline's PreCompact never fires (3.0): when a task ends, a compaction it went through has
+ * left `<id>.compaction.json` beside its messages; one handoff per such file.
+ */
+async function clineTaskComplete(ctx: Context, input: HookInput, agent: string): Promise<void> {
+  answer(ctx, {});
+  if (!input.session_id || !(await exists(ctx.dir))) return;
+  const { clineCompaction } = await import('./cline-session.js');
+  const found = await clineCompaction(ctx.env, input.session_id);
+  if (!found) return;
+  const compaction = await import('./compaction.js');
+  if (await compaction.writtenForCompaction(ctx.root, input.session_id, found.compaction)) return;
+  const written = await writeCompactionHandoff(ctx, { ...input, transcript_path: found.messages }, agent);
+  if (written === null) return;
+  const file = ctx.rel(written.file);
+  await compaction.rememberCompaction(ctx.root, input.session_id, found.compaction, file);
+  ctx.stderr(`handoff: wrote ${file} after ${agent} compacted this task; goal: ${truncate(written.goal, 80)}`);
 }
 
 /** Opt-in (Stop hook): once per session, one line when the context passes the threshold. The user decides. */

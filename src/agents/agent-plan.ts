@@ -42,6 +42,7 @@ const COMMANDS_LINE = /^const COMMANDS(: Record<string, string>)? = \{\};$/m;
 
 /** A file that is ours whole, as install writes it. */
 export function ownedText(owned: OwnedFile, template: string): string {
+  if (owned.text) return owned.text();
   if (!owned.hooks) return template;
   const commands = Object.fromEntries(owned.hooks.map((h) => [h, hookCommand(h)]));
   return template.replace(COMMANDS_LINE, (line) => line.replace('{}', JSON.stringify(commands, null, 2)));
@@ -52,7 +53,7 @@ export const isOurFile = (text: string) =>
   text
     .split('\n')
     .slice(0, 3)
-    .some((l) => l.includes('git-handoff'));
+    .some((l) => l.includes('git-handoff')) || text.includes('"bash": "handoff_hook=');
 
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_k, v) =>
@@ -126,7 +127,7 @@ export function installWrites(agent: AgentSpec, input: PlanInput): PlannedWrite[
   }
   for (const owned of agent.files ?? []) {
     const before = input.read(owned.file);
-    const after = ownedText(owned, input.template(owned.template));
+    const after = ownedText(owned, input.template(owned.template ?? ''));
     writes.push({
       file: owned.file,
       kind: 'file',
@@ -179,7 +180,7 @@ export function verifyAgent(agent: AgentSpec, input: PlanInput): Verified[] {
   }
   for (const owned of agent.files ?? []) {
     const text = input.read(owned.file);
-    const want = ownedText(owned, input.template(owned.template));
+    const want = ownedText(owned, input.template(owned.template ?? ''));
     const state = text === want ? 'installed' : text !== undefined && isOurFile(text) ? 'modified' : 'missing';
     out.push({ file: owned.file, kind: 'file', state, installed: [], modified: [], missing: [] });
   }

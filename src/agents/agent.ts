@@ -11,7 +11,7 @@ import { AGENTS, type AgentSpec } from './agents.js';
 import { FileFormatError, UsageError } from '../core/errors.js';
 import { removeHooks } from './hook-settings.js';
 import { removeBlock } from './marked-block.js';
-import { deleteFile } from './agent-files.js';
+import { deleteFile, makeExecutable } from './agent-files.js';
 import { readText, replaceFileAtomic } from '../store/fs.js';
 import { readTemplate } from '../store/templates.js';
 import { homeShort, printJson } from '../command/output.js';
@@ -45,7 +45,7 @@ async function planInput(ctx: Context, agent: AgentSpec, meter: boolean): Promis
   const texts = new Map<string, string | undefined>();
   for (const f of files) texts.set(f, await readText(path.join(ctx.root, f)));
   const templates = new Map<string, string>();
-  for (const f of agent.files ?? []) templates.set(f.template, await readTemplate(f.template));
+  for (const f of agent.files ?? []) if (f.template) templates.set(f.template, await readTemplate(f.template));
   const block = agent.block ? await blockContent(ctx, agent.block.pins === true) : '';
   return {
     read: (f) => texts.get(f),
@@ -77,6 +77,7 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
     }
     await mkdir(path.dirname(file), { recursive: true });
     await replaceFileAtomic(file, w.after);
+    if (agent.files?.some((f) => f.file === w.file && f.executable)) await makeExecutable(file);
     ctx.stderr(`handoff: ${shown}: ${w.change} for ${agent.title}`);
     if (w.note) ctx.stderr(`handoff: ${w.note}`);
   }
@@ -88,7 +89,14 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
         `handoff: warning: the hook command does not work here (${p.problem}); install git-handoff globally or as a devDependency, or run this install with the CLI the hooks should use`,
       );
   }
-  if (agent.note) ctx.stderr(`handoff: note: ${agent.note}`);
+  if (agent.note && !(await noteAnswered(ctx, agent))) ctx.stderr(`handoff: note: ${agent.note}`);
+}
+
+/** pi's trust note is said only while pi does not trust the project. */
+async function noteAnswered(ctx: Context, agent: AgentSpec): Promise<boolean> {
+  if (agent.name !== 'pi') return false;
+  const { piTrusts } = await import('./pi-trust.js');
+  return (await piTrusts(ctx.root, ctx.env)) === true;
 }
 
 /**
@@ -254,8 +262,10 @@ async function status(ctx: Context, agents: AgentSpec[], json: boolean): Promise
             : 'installed';
     const detail = row.kind === 'hooks' && row.state === 'installed' ? ` (${row.installed.join(', ')})` : '';
     ctx.stdout(`${row.agent.padEnd(10)} ${row.kind.padEnd(6)} ${row.file}: ${state}${detail}\n`);
-    const note = AGENTS.find((a) => a.name === row.agent)?.statusNote;
-    if (note && row.kind === 'hooks' && row.installed.length > 0) ctx.stdout(`${' '.repeat(18)}note: ${note}\n`);
+    const spec = AGENTS.find((a) => a.name === row.agent);
+    const note = spec?.statusNote;
+    const first = rows.find((r) => r.agent === row.agent && r.state !== 'missing') === row;
+    if (note && first && spec && !(await noteAnswered(ctx, spec))) ctx.stdout(`${' '.repeat(18)}note: ${note}\n`);
   }
   if (hookCommand)
     ctx.stdout(

@@ -1,15 +1,41 @@
 // What `handoff agent install <agent>` puts where, per agent. Hooks where the agent has
-// them (Claude Code, Gemini CLI); otherwise a marked block in the instruction file the
-// agent reads at the start of a session (AGENTS.md for Codex CLI, OpenCode and pi).
+// them (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code, Cline), a plugin or an
+// extension where it loads one (OpenCode, Kilo, pi), and a marked block in the instruction
+// file the agent reads at the start of a session; where a hook's text does not reach the
+// model verbatim (or not after compaction), that block carries the pins word for word.
 import { hookCommand } from './hook-command.js';
 import type { HookEntry } from './hook-settings.js';
 import { CODEX_DOC_LIMIT } from './marked-block.js';
 
 export interface OwnedFile {
   file: string;
-  template: string;
+  /** From templates/; or `text`, built here from our hook commands. */
+  template?: string;
   hooks?: string[];
+  text?: () => string;
+  /** The agent runs the file itself (Cline's hooks). */
+  executable?: boolean;
 }
+
+/** Copilot CLI's hook file: `{version: 1, hooks: {<camelCase event>: [{type, bash, timeoutSec}]}}`. */
+function copilotHooks(): string {
+  const entry = (name: string, timeoutSec: number) => [{ type: 'command', bash: hookCommand(name), timeoutSec }];
+  const hooks = {
+    sessionStart: entry('copilot-session-start', 30),
+    preCompact: entry('copilot-pre-compact', 60),
+  };
+  return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
+}
+
+/** Cline runs an executable per event, named after it, with the event's JSON on stdin. */
+const clineHook = (event: string, name: string) => () =>
+  `#!/bin/sh\n# git-handoff: Cline's ${event} hook (written by \`handoff agent install cline\`; uninstall removes it)\n${hookCommand(name)}\n`;
+
+export const PI_TRUST =
+  'pi 1.5 and later load .pi/extensions/ only in a project you trust, and skip them without a word otherwise; this project is not trusted yet: run /trust in pi here (or answer its prompt), or add {"<project path>": true} to ~/.pi/agent/trust.json; pi -p --approve trusts it for one run';
+
+const COPILOT_TRUST =
+  'Copilot CLI runs hooks only in a trusted folder: trust this one when copilot asks (copilot -p: --trust-folder, or COPILOT_ALLOW_ALL=true)';
 
 export interface AgentSpec {
   name: string;
@@ -93,14 +119,81 @@ export const AGENTS: AgentSpec[] = [
     name: 'pi',
     title: 'pi',
     block: agentsMd,
-    // A project extension (loaded without approval): the resume prompt every turn, a handoff before compaction.
+    // A project extension (pi 0.73 and 1.5, @mariozechner/ and @earendil-works/pi-coding-agent):
+    // the resume prompt every turn, a handoff before compaction; a prompt template for /handoff.
     files: [
       {
         file: '.pi/extensions/git-handoff.ts',
         template: 'pi-extension.ts',
         hooks: ['pi-session-start', 'pi-pre-compact'],
       },
+      { file: '.pi/prompts/handoff.md', template: 'pi-prompt.md' },
     ],
+    note: PI_TRUST,
+    statusNote: PI_TRUST,
+  },
+  {
+    name: 'copilot',
+    title: 'Copilot CLI',
+    // sessionStart's top-level additionalContext reaches the model verbatim, but not after a
+    // compaction; .github/copilot-instructions.md does, so it carries the pins too.
+    block: { file: '.github/copilot-instructions.md', pins: true },
+    files: [
+      { file: '.github/hooks/git-handoff.json', text: copilotHooks },
+      { file: '.github/skills/handoff/SKILL.md', template: 'copilot-skill.md' },
+    ],
+    note: COPILOT_TRUST,
+    statusNote: COPILOT_TRUST,
+  },
+  {
+    name: 'cline',
+    title: 'Cline',
+    // Cline's TaskStart output never reaches the model: the pins travel in a rules file
+    // (TaskStart brings it up to date); its PreCompact never fires, so TaskComplete writes
+    // the handoff for a compaction the task went through.
+    block: { file: '.clinerules/git-handoff.md', pins: true },
+    files: [
+      { file: '.clinerules/hooks/TaskStart', text: clineHook('TaskStart', 'cline-task-start'), executable: true },
+      {
+        file: '.clinerules/hooks/TaskComplete',
+        text: clineHook('TaskComplete', 'cline-task-complete'),
+        executable: true,
+      },
+      { file: '.clinerules/workflows/handoff.md', template: 'cline-workflow.md' },
+    ],
+  },
+  {
+    name: 'kilo',
+    title: 'Kilo',
+    block: agentsMd,
+    // OpenCode's plugin, which Kilo loads only from .kilo/plugin/.
+    files: [
+      {
+        file: '.kilo/plugin/git-handoff.js',
+        template: 'opencode-plugin.js',
+        hooks: ['kilo-session-start', 'kilo-pre-compact'],
+      },
+      { file: '.kilo/command/handoff.md', template: 'opencode-command.md' },
+    ],
+  },
+  {
+    name: 'qwen',
+    title: 'Qwen Code',
+    settings: {
+      file: '.qwen/settings.json',
+      hooks: [
+        {
+          event: 'SessionStart',
+          matcher: 'startup|resume|compact',
+          command: hookCommand('qwen-session-start'),
+          timeout: 30,
+        },
+        { event: 'PreCompact', command: hookCommand('qwen-pre-compact'), timeout: 60 },
+      ],
+    },
+    // Qwen Code escapes < and > in hook context; QWEN.md reaches it as written.
+    block: { file: 'QWEN.md', pins: true },
+    files: [{ file: '.qwen/commands/handoff.toml', template: 'gemini-command.toml' }],
   },
   {
     name: 'gemini',

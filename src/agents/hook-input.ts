@@ -1,7 +1,9 @@
 // The JSON an agent writes on a hook's stdin. Claude Code and Gemini CLI send the same
 // base fields (session_id, transcript_path, cwd, hook_event_name) plus per-event ones
-// (SessionStart: source; PreCompact/PreCompress: trigger, custom_instructions). Unknown
-// fields are ignored so a newer agent version does not break the hook.
+// (SessionStart: source; PreCompact/PreCompress: trigger, custom_instructions). Copilot
+// CLI's camelCase events send the same facts in camelCase, and Cline names its session in
+// `sessionContext.rootSessionId`. Unknown fields are ignored so a newer agent version does
+// not break the hook.
 
 export interface HookInput {
   session_id?: string;
@@ -47,8 +49,17 @@ export function parseHookInput(text: string): ParsedHookInput {
   }
   const input: HookInput = {};
   const record = data as Record<string, unknown>;
+  const context = record.sessionContext;
+  const cline =
+    typeof context === 'object' && context !== null ? (context as Record<string, unknown>).rootSessionId : undefined;
+  const aliases: Record<string, unknown> = {
+    session_id: record.sessionId ?? cline,
+    transcript_path: record.transcriptPath,
+    custom_instructions: record.customInstructions,
+    hook_event_name: record.hookName,
+  };
   for (const key of STRING_FIELDS) {
-    const value = record[key];
+    const value = record[key] ?? aliases[key];
     if (typeof value === 'string') input[key] = value;
   }
   return { ok: true, input };

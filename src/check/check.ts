@@ -17,6 +17,7 @@ import { readTemplate } from '../store/templates.js';
 import { estimateTokens } from '../transcripts/tokens.js';
 import { plural, printJson } from '../command/output.js';
 import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
+import { closeLanded } from '../git-hooks/close-landed.js';
 import { redactSecrets } from '../security/redact.js';
 import { kindList } from '../security/notice.js';
 
@@ -117,6 +118,9 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const git = await ctx.git();
   const baseArg = args.values.base;
   const base = baseArg === undefined ? null : await resolveBase(git, baseArg);
+  // On the default branch (CI after a push, where merges made on a server arrive), the
+  // handoffs of the branches that landed close first, as the post-merge hook does locally.
+  const closed = base === null ? await closeLanded(ctx) : [];
   const roadmap = ctx.config.roadmap;
   const { files, tree, content } = await renderWorkTree(ctx, roadmap);
   const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
@@ -147,7 +151,7 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const errors = reported.filter((f) => f.level === 'error').length;
 
   if (format === 'json') {
-    printJson(ctx, { ok: errors === 0, base, findings: reported });
+    printJson(ctx, { ok: errors === 0, base, findings: reported, closed: closed.map((c) => c.file) });
   } else if (format === 'text') {
     ctx.stdout(textReport(reported));
     const checked = `${plural(tree.handoffs.length, 'handoff')}, ${plural(tree.pins.length, 'pin')}${base ? ` (reporting changes since ${base.slice(0, 12)})` : ''}`;

@@ -8,6 +8,7 @@ import type { Streams } from '../core/context.js';
 import { createContext } from '../command/context.js';
 import { EXIT, HandoffError, UsageError, report } from '../core/errors.js';
 import { version } from '../core/version.js';
+import { CONFLICT_MARKERS } from '../core/errors.js';
 
 // Taken, not imported: see store/fs.ts.
 const { readSync, writeSync } = process.getBuiltinModule('node:fs');
@@ -105,7 +106,35 @@ async function readStdin(): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-export async function run(argv: string[], io: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+export async function run(argv: string[], given: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  let conflicted = false;
+  const io: Streams = {
+    ...given,
+    stdout: (text) => {
+      if (text.includes(CONFLICT_MARKERS)) conflicted = true;
+      given.stdout(text);
+    },
+    stderr: (line) => {
+      if (line.includes(CONFLICT_MARKERS)) conflicted = true;
+      given.stderr(line);
+    },
+  };
+  const code = await runCommand(argv, io, cwd, env);
+  if (conflicted) await sayHowToAvoidConflicts(given, cwd, env);
+  return code;
+}
+
+/** A file with conflict markers was reported: once per run, say what would have avoided it (if anything would). */
+async function sayHowToAvoidConflicts(io: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    const { conflictHint } = await import('../init/init-hint.js');
+    await conflictHint(await createContext(cwd, env, io));
+  } catch {
+    // Only a hint: a repository we cannot read has already been reported.
+  }
+}
+
+async function runCommand(argv: string[], io: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   let failOpen = false;
   try {
     const [name, ...rest] = argv;

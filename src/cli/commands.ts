@@ -16,6 +16,7 @@ export const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
   unpin: (): Promise<CommandModule> => import('../pins/unpin.js'),
   list: (): Promise<CommandModule> => import('../handoff/list.js'),
   show: (): Promise<CommandModule> => import('../handoff/show.js'),
+  edit: (): Promise<CommandModule> => import('../handoff/edit.js'),
   done: (): Promise<CommandModule> => import('../handoff/done.js'),
   reopen: (): Promise<CommandModule> => import('../handoff/reopen.js'),
   mcp: (): Promise<CommandModule> => import('../mcp/mcp.js'),

@@ -8,7 +8,12 @@ import type { Streams } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/version.js';
 
-const EPILOGUE = 'Files live under .handoff/ and are committed with the code. Format: docs/format.md.';
+const EPILOGUE = [
+  'Files live under .handoff/ and are committed with the code. Format: docs/format.md.',
+  // git turns `git handoff --help` into `git help handoff` (the manual page, or the alias
+  // init adds) before we see it; -h and help reach us.
+  'As a git command: git handoff <command>; help: git handoff -h, git handoff help <command> (git handoff --help opens the manual page when it is installed).',
+].join('\n');
 
 async function render(argv: string[]): Promise<string> {
   let output = '';

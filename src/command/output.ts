@@ -23,8 +23,15 @@ export function printJson(ctx: Context, value: Record<string, unknown>): void {
   );
 }
 
+/** A handoff's front-matter with every documented key present: what a file leaves out is `null`. */
 export function handoffJson(h: Pick<Handoff, 'file' | 'meta'>) {
-  return { ...h.meta, file: h.file };
+  return {
+    ...h.meta,
+    superseded_by: h.meta.superseded_by ?? null,
+    finished: h.meta.finished ?? null,
+    landed: h.meta.landed ?? null,
+    file: h.file,
+  };
 }
 
 export function truncate(text: string, width: number): string {

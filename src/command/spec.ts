@@ -68,6 +68,14 @@ export const HOOK_NAMES = [
   'opencode-pre-compact',
   'pi-session-start',
   'pi-pre-compact',
+  'kilo-session-start',
+  'kilo-pre-compact',
+  'copilot-session-start',
+  'copilot-pre-compact',
+  'qwen-session-start',
+  'qwen-pre-compact',
+  'cline-task-start',
+  'cline-task-complete',
   'probe',
 ] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
@@ -185,10 +193,17 @@ export const COMMANDS = [
     positionals: [],
     options: {
       status: { type: 'string', describe: 'only this status: open, done or superseded' },
-      branch: { type: 'string', describe: 'only handoffs written on this branch' },
+      branch: { type: 'string', describe: 'only handoffs written on this branch (with --all: or found on it)' },
+      all: {
+        type: 'boolean',
+        describe: 'every local and remote-tracking branch too, read from git without checking out; each row says where',
+      },
       json,
     },
-    examples: [['handoff list --status open', 'what is still open']],
+    examples: [
+      ['handoff list --status open', 'what is still open'],
+      ['handoff list --all --status open', 'what every branch is working on'],
+    ],
   },
   {
     name: 'show',
@@ -196,6 +211,19 @@ export const COMMANDS = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix', required: true }],
     options: { json },
     examples: [['handoff show 01jx7k2m', 'print the file']],
+  },
+  {
+    name: 'edit',
+    describe:
+      'open a handoff in your editor (default: the newest open one on this branch); saved only if it still reads',
+    positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
+    options: {
+      'allow-secret': {
+        type: 'boolean',
+        describe: 'keep text that looks like a secret (a false positive); see docs/security.md',
+      },
+    },
+    examples: [['handoff edit 01jx7k2m', 'fix a next step before the next session reads it']],
   },
   {
     name: 'done',
@@ -248,7 +276,11 @@ export const COMMANDS = [
     describe: 'connect an agent: install its hooks or instruction block, uninstall them, or show what is installed',
     positionals: [
       { name: 'action', describe: 'install, uninstall or status', required: true },
-      { name: 'agent', describe: 'claude, codex, gemini, opencode, pi, claude-md or all (default for status: all)' },
+      {
+        name: 'agent',
+        describe:
+          'claude, codex, gemini, opencode, pi, copilot, cline, kilo, qwen, claude-md or all (default for status: all)',
+      },
     ],
     options: {
       meter: {
@@ -286,10 +318,16 @@ export const COMMANDS = [
         type: 'boolean',
         describe: 'change nothing; exit 1 and print the difference when the file is out of date',
       },
+      all: {
+        type: 'boolean',
+        describe:
+          "print the team's roadmap: every local and remote-tracking branch's open handoffs and chains (Mermaid); writes nothing",
+      },
       json,
     },
     examples: [
       ['handoff roadmap', 'write the roadmap'],
+      ['handoff roadmap --all', 'what every branch is working on'],
       ['handoff roadmap --check', 'in CI: is the committed roadmap current?'],
     ],
   },
@@ -305,8 +343,14 @@ export const COMMANDS = [
   },
   {
     name: 'git-hook',
-    describe: '(run by the git hooks that handoff hooks install writes) pre-commit or refresh',
-    positionals: [{ name: 'name', describe: 'pre-commit or refresh', required: true }],
+    describe: '(run by the git hooks that handoff hooks install writes) pre-commit, post-merge or refresh',
+    positionals: [
+      {
+        name: 'name',
+        describe: 'pre-commit, post-merge (close handoffs whose branch landed, then refresh) or refresh',
+        required: true,
+      },
+    ],
     options: {},
     examples: [['HANDOFF_SKIP=1 git commit', 'skip the hooks for one commit']],
   },

@@ -12,6 +12,9 @@ export const EXIT = {
   attention: 3,
 } as const;
 
+/** How a file git could not merge is reported (store/frontmatter.ts); the CLI adds what would have avoided it. */
+export const CONFLICT_MARKERS = 'has merge conflict markers (<<<<<<<)';
+
 export class HandoffError extends Error {
   readonly exitCode: number = EXIT.failure;
   constructor(message: string, options?: { cause?: unknown }) {

@@ -83,18 +83,36 @@ async function refresh(ctx: Context): Promise<Outcome> {
   if ((await refreshWorkTree(ctx, roadmap))?.written) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
 }
 
+/**
+ * After a merge or pull: handoffs whose branch landed on the default branch close, then
+ * the roadmap is refreshed. Git still has MERGE_HEAD while post-merge runs, though the
+ * merge is done (the hook only runs after one succeeded): that one is no reason to wait.
+ */
+async function postMerge(ctx: Context): Promise<Outcome> {
+  const operation = await (await ctx.git()).operationInProgress();
+  if (operation !== null && operation !== 'a merge') return;
+  const { closeLanded } = await import('./close-landed.js');
+  await closeLanded(ctx);
+  const roadmap = ctx.config.roadmap;
+  if ((await refreshWorkTree(ctx, roadmap))?.written) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
+}
+
 export async function run(ctx: Context, args: ArgsOf<'git-hook'>): Promise<Outcome> {
   const which = args.positionals[0];
-  if (which !== 'pre-commit' && which !== 'refresh')
+  if (which !== 'pre-commit' && which !== 'refresh' && which !== 'post-merge')
     throw new UsageError(
-      `'handoff git-hook' takes pre-commit or refresh; got '${which ?? ''}' (git hooks run it; see handoff hooks install)`,
+      `'handoff git-hook' takes pre-commit, post-merge or refresh; got '${which ?? ''}' (git hooks run it; see handoff hooks install)`,
     );
   try {
-    return which === 'pre-commit' ? await preCommit(ctx) : await refresh(ctx);
+    return which === 'pre-commit'
+      ? await preCommit(ctx)
+      : which === 'post-merge'
+        ? await postMerge(ctx)
+        : await refresh(ctx);
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     ctx.stderr(
-      `handoff: warning: the ${which === 'pre-commit' ? 'pre-commit' : 'roadmap refresh'} hook failed (${message}); carrying on without it (HANDOFF_DEBUG=1 shows more)`,
+      `handoff: warning: the ${which === 'refresh' ? 'roadmap refresh' : which} hook failed (${message}); carrying on without it (HANDOFF_DEBUG=1 shows more)`,
     );
     if (ctx.env.HANDOFF_DEBUG === '1' && error instanceof Error && error.stack) ctx.stderr(error.stack);
     return;

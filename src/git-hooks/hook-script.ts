@@ -36,28 +36,61 @@ function quote(value: string): string {
 }
 
 /**
+ * Finds the CLI at run time into $handoff_path, so that nothing breaks when node_modules
+ * is reinstalled or the repository moves: `handoff` on PATH when it is an absolute path
+ * outside the work tree, else a project install's node_modules/.bin/handoff only when git
+ * ignores that path (a file git ignores is never written by a checkout or a pull: only a
+ * local install puts it there, while a tracked one could come from anyone's branch).
+ */
+export const FIND_CLI = [
+  `handoff_path=$(command -v handoff 2>/dev/null) || handoff_path=`,
+  `case "$handoff_path" in "$PWD"/*) handoff_path= ;; /*) ;; *) handoff_path= ;; esac`,
+  `if [ -z "$handoff_path" ] && [ -x node_modules/.bin/handoff ] && git check-ignore -q node_modules/.bin/handoff 2>/dev/null; then handoff_path="$PWD/node_modules/.bin/handoff"; fi`,
+];
+
+/**
  * Runs `handoff git-hook <args>` and sets handoff_status; never fails the script itself (husky
- * runs hooks with sh -e). With no recorded CLI (hooks committed to the repository, where
- * machine paths do not belong) it looks on PATH, then in node_modules/.bin.
+ * runs hooks with sh -e). A CLI is recorded only when it is in no package folder (a source
+ * checkout, which nothing else would find); else it is found at run time (FIND_CLI).
  */
 function invoke(cli: Cli | null, args: string): string {
   const recorded = cli
     ? [
         `  if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then`,
         `    ${quote(cli.node)} ${quote(cli.bin)} git-hook ${args} </dev/null || handoff_status=$?`,
-        `  elif command -v handoff >/dev/null 2>&1; then`,
+        `  elif [ -n "$handoff_path" ]; then`,
       ]
-    : [`  if command -v handoff >/dev/null 2>&1; then`];
+    : [`  if [ -n "$handoff_path" ]; then`];
   return [
     `  handoff_status=0`,
+    ...FIND_CLI.map((l) => `  ${l}`),
     ...recorded,
-    `    handoff git-hook ${args} </dev/null || handoff_status=$?`,
-    `  elif [ -x node_modules/.bin/handoff ]; then`,
-    `    node_modules/.bin/handoff git-hook ${args} </dev/null || handoff_status=$?`,
+    `    "$handoff_path" git-hook ${args} </dev/null || handoff_status=$?`,
     `  else`,
     `    echo "handoff: warning: the handoff CLI was not found; skipped (reinstall: handoff hooks install)" >&2`,
     `  fi`,
   ].join('\n');
+}
+
+/**
+ * `git handoff` from a project install, whose node_modules/.bin git does not search: a
+ * repository-local alias (git runs a `git-handoff` on PATH first, so it only fills in)
+ * that finds the CLI as the hooks do and runs it from the directory it was typed in.
+ */
+export function aliasCommand(): string {
+  return `!f() { ${FIND_CLI.join('; ')}; if [ -n "$handoff_path" ]; then cd -- "\${GIT_PREFIX:-.}" && "$handoff_path" "$@"; else echo "handoff: the handoff CLI was not found on PATH or in node_modules/.bin (npm install)" >&2; return 1; fi; }; f`;
+}
+
+/**
+ * The merge driver's command (git runs it with sh at the work tree's top): the recorded CLI
+ * or the one FIND_CLI finds, else git's own text merge, the result a merge without us has.
+ */
+export function driverCommand(cli: Cli | null): string {
+  const run = '"$handoff_path" merge-driver %O %A %B %P';
+  const fallback = 'git merge-file -L ours -L base -L theirs %A %O %B';
+  const found = `${FIND_CLI.join('; ')}; if [ -n "$handoff_path" ]; then ${run}; else ${fallback}; fi`;
+  if (!cli) return found;
+  return `if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then ${quote(cli.node)} ${quote(cli.bin)} merge-driver %O %A %B %P; else ${found}; fi`;
 }
 
 const WARN = `  [ "$handoff_status" -eq 0 ] || echo "handoff: warning: the $handoff_hook hook failed (exit $handoff_status); carrying on" >&2`;
@@ -100,7 +133,7 @@ function body(hook: HookName, cli: Cli | null, version: string): string {
       return [
         `if ${skip} && [ -d .handoff ] && ! git diff --quiet ORIG_HEAD HEAD -- .handoff 2>/dev/null; then`,
         `  handoff_hook=post-merge`,
-        invoke(cli, 'refresh'),
+        invoke(cli, 'post-merge'),
         WARN,
         `fi`,
       ].join('\n');

@@ -4,7 +4,7 @@ import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import {
   attributes,
-  currentCli,
+  recordedCli,
   driverConfigured,
   hasAttributes,
   hooksDir,
@@ -33,7 +33,7 @@ export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome>
   }
   if (action === 'status') {
     const hd = await hooksDir(await ctx.git());
-    const cli = currentCli();
+    const cli = recordedCli();
     const hooks = await hookStatus(hd, hd.shared ? null : cli);
     const roadmap = ctx.config.roadmap;
     const driver = {
@@ -59,7 +59,7 @@ export async function run(ctx: Context, args: ArgsOf<'hooks'>): Promise<Outcome>
       ctx.stdout(`${h.hook}: ${state}${h.chained ? ' (runs your hook after it)' : ''} (${ctx.rel(h.file)})\n`);
     }
     ctx.stdout(
-      `merge driver: ${driver.configured ? 'registered' : 'not registered'} in the git config; ${attributes(roadmap).file} ${driver.attributes ? 'routes' : 'does not route'} ${roadmap} to it\n`,
+      `merge driver: ${driver.configured ? 'registered in this clone' : "not registered in this clone (run 'handoff init')"}; ${attributes(roadmap).file} ${driver.attributes ? 'marks' : 'does not mark'} ${roadmap} merge=union, so a clone without the driver merges it without conflicts\n`,
     );
     for (const m of managers) ctx.stdout(`note: ${MANAGER_NOTES[m]}\n`);
     return;

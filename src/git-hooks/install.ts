@@ -1,7 +1,7 @@
 // Installing the git hooks and the roadmap's merge driver, with one line per action:
 // `handoff hooks install` and `handoff init --hooks`.
 import type { Context } from '../command/context.js';
-import { configureDriver, currentCli, hooksDir, installHooks, otherManagers, type HookState } from './hook-files.js';
+import { configureDriver, recordedCli, hooksDir, installHooks, otherManagers, type HookState } from './hook-files.js';
 
 export const SAID: Record<HookState, string> = {
   created: 'installed',
@@ -24,14 +24,16 @@ export const MANAGER_NOTES: Record<string, string> = {
 /** Installs the hooks and the merge-driver config, printing one line per action. Shared with `init --hooks`. */
 export async function install(ctx: Context): Promise<void> {
   const hd = await hooksDir(await ctx.git());
-  const cli = currentCli();
+  const cli = recordedCli();
   for (const r of await installHooks(hd, hd.shared ? null : cli)) {
     ctx.stdout(
       `${r.hook}: ${SAID[r.state]}${r.state === 'wrapped' ? ` ${ctx.rel(r.file)}.handoff-chained` : ''} (${ctx.rel(r.file)})\n`,
     );
   }
-  if (await configureDriver(await ctx.git(), cli))
-    ctx.stdout(`Registered the roadmap merge driver in the local git config (merge.handoff-roadmap).\n`);
+  if (await configureDriver(await ctx.git(), cli, ctx.config.roadmap))
+    ctx.stdout(
+      `Registered the merge driver in this clone (merge.handoff-roadmap in the local git config, the roadmap routed to it in .git/info/attributes).\n`,
+    );
   for (const m of await otherManagers(ctx.root)) ctx.stderr(`handoff: note: ${MANAGER_NOTES[m]}`);
   if (hd.manager === 'husky')
     ctx.stderr('handoff: note: husky keeps hooks in the repository; commit .husky/ so the team gets them');

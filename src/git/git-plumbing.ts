@@ -95,6 +95,51 @@ export async function treeBlobs(cwd: string, rev: string | null, prefix: string)
   return map;
 }
 
+/**
+ * The files directly in `dir` at each commit, path -> blob (links marked as treeBlobs
+ * marks them), from one `git cat-file --batch` of the trees: one git process however many
+ * commits, where `ls-tree` takes one each. A commit without `dir` maps to an empty map.
+ */
+export async function dirBlobs(
+  cwd: string,
+  commits: readonly string[],
+  dir: string,
+): Promise<Map<string, Map<string, string>>> {
+  const result = new Map<string, Map<string, string>>();
+  if (commits.length === 0) return result;
+  const r = await gitRaw(cwd, ['cat-file', '--batch'], `${commits.map((c) => `${c}:${dir}`).join('\n')}\n`);
+  if (r.code !== 0) throw gitFailed(['cat-file'], r);
+  const out = r.stdout;
+  let pos = 0;
+  for (const commit of commits) {
+    const eol = out.indexOf(10, pos);
+    if (eol < 0) break;
+    const m = /^([0-9a-f]+) (\w+) (\d+)$/.exec(out.subarray(pos, eol).toString('utf8'));
+    pos = eol + 1;
+    const files = new Map<string, string>();
+    result.set(commit, files);
+    if (!m) continue; // "<spec> missing": no such directory at that commit
+    const end = pos + Number(m[3]);
+    const hashBytes = m[1]!.length / 2;
+    if (m[2] === 'tree') {
+      // Entries: "<mode> <name>\0" then the raw object id.
+      let at = pos;
+      while (at < end) {
+        const space = out.indexOf(32, at);
+        const nul = out.indexOf(0, space);
+        const mode = out.subarray(at, space).toString('utf8');
+        const name = out.subarray(space + 1, nul).toString('utf8');
+        const id = out.subarray(nul + 1, nul + 1 + hashBytes).toString('hex');
+        at = nul + 1 + hashBytes;
+        if (mode === '120000') files.set(`${dir}/${name}`, `${LINK_PREFIX}${id}`);
+        else if (mode.startsWith('100')) files.set(`${dir}/${name}`, id);
+      }
+    }
+    pos = end + 1;
+  }
+  return result;
+}
+
 /** Contents of objects named by id or `rev:path`, in one `git cat-file --batch`; missing ones are left out. */
 export async function readObjects(cwd: string, specs: readonly string[]): Promise<Map<string, string>> {
   const result = new Map<string, string>();

@@ -22,6 +22,7 @@ import type { FileChange } from '../store/handoff.js';
 import { exists, readText } from '../store/fs.js';
 import path from 'node:path';
 import {
+  dirBlobs,
   existingObjects,
   filesOf,
   gitFailed,
@@ -334,6 +335,52 @@ export class Git {
     return this.answer([...args, ...(z ? ['-z'] : []), '--', ...pathspecs]);
   }
 
+  /** Local and remote-tracking branches with their commits (symbolic refs such as origin/HEAD left out). */
+  async branches(): Promise<Array<{ name: string; commit: string }>> {
+    const out = await this.answer([
+      'for-each-ref',
+      '--format=%(objectname) %(symref) %(refname:short)',
+      'refs/heads',
+      'refs/remotes',
+    ]);
+    const found: Array<{ name: string; commit: string }> = [];
+    for (const line of (out ?? '').split('\n')) {
+      const m = /^([0-9a-f]+) (\S*) (.+)$/.exec(line);
+      if (m && m[2] === '') found.push({ name: m[3]!, commit: m[1]! });
+    }
+    return found;
+  }
+
+  /**
+   * For each path, the commit on HEAD's first-parent line that added it (for work that came
+   * from another branch, the merge that brought it) and that commit's committer time;
+   * paths with no such commit are left out.
+   */
+  async landings(paths: readonly string[]): Promise<Map<string, { commit: string; time: string }>> {
+    const found = new Map<string, { commit: string; time: string }>();
+    if (paths.length === 0) return found;
+    const out = await this.answer([
+      'log',
+      '--first-parent',
+      '--diff-merges=first-parent',
+      '--diff-filter=A',
+      '--no-renames',
+      '--format=%x01%H %cI',
+      '--name-only',
+      'HEAD',
+      '--',
+      ...paths.map((p) => `:(top,literal)${p}`),
+    ]);
+    let at: { commit: string; time: string } | undefined;
+    for (const line of (out ?? '').split('\n')) {
+      if (line.startsWith('\x01')) {
+        const [commit = '', time = ''] = line.slice(1).split(' ');
+        at = { commit, time: new Date(time).toISOString() };
+      } else if (line && at && !found.has(line)) found.set(line, at); // newest first: the latest addition
+    }
+    return found;
+  }
+
   /** `git diff --name-status -z --no-renames` from `base` to the working tree, under the pathspec. */
   async nameStatusSince(base: string, pathspec: string): Promise<string> {
     return this.run(['diff', '--name-status', '-z', '--no-renames', base, '--', pathspec]);
@@ -353,6 +400,10 @@ export class Git {
 
   treeBlobs(rev: string | null, prefix: string): Promise<Map<string, string>> {
     return treeBlobs(this.root, rev, prefix);
+  }
+
+  dirBlobs(commits: readonly string[], dir: string): Promise<Map<string, Map<string, string>>> {
+    return dirBlobs(this.root, commits, dir);
   }
 
   readObjects(specs: readonly string[]): Promise<Map<string, string>> {

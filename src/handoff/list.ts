@@ -16,6 +16,7 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
       throw new UsageError(`--status must be one of ${STATUSES.join(', ')}; got '${status}'`);
   }
   const branch = args.values.branch;
+  if (args.values.all) return listAll(ctx, status, branch, args.values.json === true);
   const { items, problems } = await loadHandoffs(ctx);
   const shown = items
     .filter(
@@ -48,6 +49,38 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
       h.meta.created.slice(0, 10),
       h.meta.branch ?? '(detached)',
       truncate(goals[i]!, 72),
+    ]);
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    ctx.stdout(
+      `${rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n`,
+    );
+  }
+  return warnProblems(ctx, problems) ? 'failure' : undefined;
+}
+
+/** `list --all`: every version of every handoff on local and remote-tracking branches and in the work tree, with where each is. */
+async function listAll(ctx: Context, status: string | undefined, branch: string | undefined, json: boolean) {
+  const { teamView } = await import('../roadmap/branches.js');
+  const { seen, problems } = await teamView(ctx);
+  const shown = seen.filter(
+    (s) =>
+      (status === undefined || s.handoff.meta.status === status) &&
+      (branch === undefined || s.handoff.meta.branch === branch || s.refs.includes(branch)),
+  );
+  if (json) {
+    printJson(ctx, { handoffs: shown.map((s) => ({ ...handoffJson(s.handoff), refs: s.refs })) });
+  } else if (shown.length === 0) {
+    ctx.stdout(
+      seen.length > 0 ? 'No handoffs match.\n' : 'No handoffs on any branch yet. Write one: handoff new "<goal>"\n',
+    );
+  } else {
+    const ids = [...new Set(seen.map((s) => s.handoff.meta.id))];
+    const rows = shown.map((s) => [
+      shortId(s.handoff.meta.id, ids),
+      s.handoff.meta.status,
+      s.handoff.meta.created.slice(0, 10),
+      truncate(s.refs.join(', '), 40),
+      truncate(s.handoff.meta.goal, 60),
     ]);
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     ctx.stdout(

@@ -11,3 +11,11 @@ export async function hintInit(ctx: Context): Promise<void> {
     `handoff: hint: run 'handoff init' once in this repository: it ${driver ? 'writes .handoff/config.yml' : 'registers the merge driver, so merges of the roadmap and of handoffs do not conflict'}`,
   );
 }
+
+/** After a file with conflict markers was reported: init only when the merge driver is missing here. */
+export async function conflictHint(ctx: Context): Promise<void> {
+  if (await driverConfigured(await ctx.git())) return;
+  ctx.stderr(
+    "handoff: hint: run 'handoff init' once in this clone: it registers the merge driver that merges handoffs and the roadmap without conflicts",
+  );
+}

@@ -21,8 +21,13 @@ export async function run(ctx: Context, args: ArgsOf<'pins'>): Promise<Outcome> 
     printJson(ctx, {
       pins: shown.map((p) => ({
         ...p.meta,
+        // Every key docs/json.md names is there; what a pin's file leaves out is null.
+        scope: p.meta.scope ?? null,
+        supersedes: p.meta.supersedes ?? null,
+        retired: p.meta.retired ?? null,
+        reason: p.meta.reason ?? null,
         status: state(p.meta.id, p.meta.status),
-        ...(supersededBy.has(p.meta.id) ? { superseded_by: supersededBy.get(p.meta.id) } : {}),
+        superseded_by: supersededBy.get(p.meta.id) ?? null,
         file: p.file,
         text: p.text,
       })),

@@ -14,6 +14,20 @@ export async function run(ctx: Context, args: ArgsOf<'resume'>): Promise<Outcome
     const n = built.parts.pins.length;
     ctx.stderr(`handoff: ${built.parts.reason}; printing the ${n} pinned constraint${n === 1 ? '' : 's'} alone`);
   }
-  if (args.values.json) printJson(ctx, { prompt, ...built.parts });
-  else ctx.stdout(prompt);
+  if (args.values.json) {
+    // Every documented key, whether or not there is a handoff: lists are [], unknowns null.
+    const { parts } = built;
+    printJson(ctx, {
+      prompt,
+      ...parts,
+      pins: parts.pins.map((p) => ({ ...p, scope: p.scope ?? null })),
+      since: {
+        ...parts.since,
+        committedSince: parts.since.committedSince ?? [],
+        renamed: parts.since.renamed ?? [],
+        putBack: parts.since.putBack ?? [],
+      },
+      reason: parts.reason ?? null,
+    });
+  } else ctx.stdout(prompt);
 }

@@ -17,7 +17,7 @@ import {
   type ParseOptions,
   type SchemaOptions,
 } from 'yaml';
-import { FileFormatError } from '../core/errors.js';
+import { CONFLICT_MARKERS, FileFormatError } from '../core/errors.js';
 
 const MAX_FRONT_MATTER_BYTES = 1_000_000;
 const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
@@ -50,7 +50,7 @@ export function splitFrontMatter(text: string, file: string): Split {
   if (/^<{7}( |$)/m.test(text) && /^>{7}( |$)/m.test(text)) {
     throw new FileFormatError(
       file,
-      "has merge conflict markers (<<<<<<<): resolve the merge conflict by keeping both sides' facts and removing the marker lines, then git add it ('handoff init' registers the merge driver that avoids this)",
+      `${CONFLICT_MARKERS}: resolve the merge conflict by keeping both sides' facts and removing the marker lines, then git add it`,
     );
   }
   const open = /^---[ \t]*\r?\n/.exec(text);

@@ -51,6 +51,8 @@ export interface HandoffMeta {
   parent: string | null;
   superseded_by?: string;
   finished?: string;
+  /** The commit that brought the handoff's branch into the default branch, when that closed it. */
+  landed?: string;
   files: FileChange[];
 }
 
@@ -77,6 +79,7 @@ export function serializeHandoff(meta: HandoffMeta, bodyText: string): string {
     parent: meta.parent,
     superseded_by: meta.superseded_by,
     finished: meta.finished,
+    landed: meta.landed,
     files: meta.files.map((f) => ({
       path: f.path,
       change: f.change,
@@ -116,11 +119,11 @@ function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta 
   need('status', STATUSES.includes(data.status as Status), `one of ${STATUSES.join(', ')}`);
   need('created', typeof data.created === 'string', 'an ISO time in quotes, e.g. created: "2026-01-05T10:00:00.000Z"');
   need('step', data.step === undefined || typeof data.step === 'string', 'a text, e.g. step: "focus on the form"');
-  for (const key of ['author', 'branch', 'base', 'head', 'parent', 'superseded_by', 'finished']) {
+  for (const key of ['author', 'branch', 'base', 'head', 'parent', 'superseded_by', 'finished', 'landed']) {
     need(key, data[key] === undefined || data[key] === null || typeof data[key] === 'string', 'a string or null');
   }
   // Commit hashes reach git's command line: anything but hex (say "--output=x") is refused.
-  for (const key of ['base', 'head']) {
+  for (const key of ['base', 'head', 'landed']) {
     need(
       key,
       data[key] === undefined ||
@@ -145,6 +148,7 @@ function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta 
     parent: (data.parent as string | null | undefined) ?? null,
     ...(typeof data.superseded_by === 'string' ? { superseded_by: data.superseded_by } : {}),
     ...(typeof data.finished === 'string' ? { finished: data.finished } : {}),
+    ...(typeof data.landed === 'string' ? { landed: data.landed } : {}),
     files: (files as unknown[]).map((f, i) => validateFile(f, i, file)),
   };
 }

@@ -5,7 +5,7 @@ import { isObject, parseJson, type Agent } from './events.js';
 export type Format = Agent | 'opencode-json';
 
 export const FORMAT_NAMES =
-  'Claude Code JSONL, Codex CLI rollout JSONL, Gemini CLI chat JSON/JSONL, pi session JSONL, Aider .aider.chat.history.md, SpecStory Markdown, OpenCode SQLite database or storage/session JSON';
+  'Claude Code JSONL, Codex CLI rollout JSONL, Gemini CLI chat JSON/JSONL, pi session JSONL, Copilot CLI events.jsonl, Qwen Code chat JSONL, Cline <id>.messages.json, Aider .aider.chat.history.md, SpecStory Markdown, OpenCode or Kilo SQLite database, OpenCode storage/session JSON';
 
 const CLAUDE_TYPES = new Set([
   'user',
@@ -18,10 +18,19 @@ const CLAUDE_TYPES = new Set([
 ]);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
+/** Qwen Code's records look like Claude Code's; their messages have Gemini-style parts, and they say where they came from. */
+const isQwen = (rec: Record<string, unknown>) =>
+  'uuid' in rec &&
+  'sessionId' in rec &&
+  ('provenance' in rec || (isObject(rec.message) && Array.isArray(rec.message.parts)) || 'systemPayload' in rec);
+
 function fromRecord(rec: Record<string, unknown>): Format | undefined {
   if (typeof rec.type === 'string' && CODEX_TYPES.has(rec.type) && 'payload' in rec) return 'codex';
   if (rec.type === 'session' && 'cwd' in rec) return 'pi';
   if ('sessionId' in rec && 'projectHash' in rec) return 'gemini-cli';
+  // Copilot CLI: `session.start`, `user.message`, ... each with its `data`.
+  if (typeof rec.type === 'string' && /^[a-z_]+\.[a-z_.]+$/.test(rec.type) && isObject(rec.data)) return 'copilot';
+  if (isQwen(rec)) return 'qwen';
   if (
     typeof rec.type === 'string' &&
     CLAUDE_TYPES.has(rec.type) &&
@@ -44,12 +53,15 @@ export function detectFormat(head: Uint8Array): Format | undefined {
     const first = nl === -1 ? trimmed : trimmed.slice(0, nl);
     const rec = parseJson(first);
     if (isObject(rec)) return fromRecord(rec);
-    // A pretty-printed document (Gemini's legacy chat) or a first line longer than the head.
+    // A pretty-printed document (Cline's messages, Gemini's legacy chat) or a first line longer than the head.
+    if (/^\{\s*\n/.test(trimmed) && /"updated_at"/.test(trimmed) && /"(messages|origin|agent)"/.test(trimmed))
+      return 'cline';
     if (/^\{\s*\n/.test(trimmed) && /"sessionId"/.test(trimmed) && /"(messages|projectHash)"/.test(trimmed))
       return 'gemini-cli';
     if (/^\{\s*\n/.test(trimmed) && /"projectID"/.test(trimmed)) return 'opencode-json';
     if (/^\{"(parentUuid|type|uuid|isSidechain|leafUuid)"/.test(first) && /"sessionId"/.test(first))
-      return 'claude-code';
+      return /"(provenance|systemPayload)"/.test(first) ? 'qwen' : 'claude-code';
+    if (/^\{"type":"[a-z_]+\.[a-z_.]+","data":\{/.test(first)) return 'copilot';
     if (/^\{"timestamp":"[^"]*","type":"(session_meta|response_item|event_msg|turn_context)"/.test(first))
       return 'codex';
     return undefined;

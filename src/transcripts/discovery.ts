@@ -99,11 +99,57 @@ async function inRepo(root: string): Promise<Candidate[]> {
   return [...(await files('aider', [path.join(root, '.aider.chat.history.md')])), ...(await files('specstory', spec))];
 }
 
-/** OpenCode: `$XDG_DATA_HOME/opencode/opencode.db`, or the legacy storage/session/<project>/*.json. */
-async function opencode(root: string, env: NodeJS.ProcessEnv): Promise<Candidate[]> {
-  const base = path.join(env.XDG_DATA_HOME ?? path.join(home(env), '.local', 'share'), 'opencode');
+/** `$COPILOT_HOME/session-state/<session>/events.jsonl` (default ~/.copilot); the cwd is in the first record. */
+async function copilot(root: string, env: NodeJS.ProcessEnv): Promise<Candidate[]> {
+  const state = path.join(env.COPILOT_HOME ?? path.join(home(env), '.copilot'), 'session-state');
+  const cwd = JSON.stringify(root).slice(1, -1);
+  const out: string[] = [];
+  for (const dir of await list(state)) {
+    const file = path.join(state, dir, 'events.jsonl');
+    if ((await readHead(file, 4096)).toString('utf8').includes(`"cwd":"${cwd}`)) out.push(file);
+  }
+  return files('copilot', out);
+}
+
+/** `~/.qwen/projects/<cwd, non-alphanumerics as '-'>/chats/*.jsonl`. */
+async function qwen(root: string, env: NodeJS.ProcessEnv): Promise<Candidate[]> {
+  const projects = path.join(home(env), '.qwen', 'projects');
+  const key = root.replace(/[^a-zA-Z0-9]/g, '-');
+  const out: string[] = [];
+  for (const dir of await list(projects)) {
+    if (dir !== key && !dir.startsWith(key + '-')) continue;
+    const chats = path.join(projects, dir, 'chats');
+    for (const f of await list(chats)) if (f.endsWith('.jsonl')) out.push(path.join(chats, f));
+  }
+  return files('qwen', out);
+}
+
+/** Cline: `<data dir>/sessions/<root id>/<id>.messages.json`, whose `<id>.json` names the cwd. */
+async function cline(root: string, env: NodeJS.ProcessEnv): Promise<Candidate[]> {
+  const { clineCwd, clineDataDir } = await import('./cline.js');
+  const sessions = path.join(clineDataDir(env), 'sessions');
+  const out: string[] = [];
+  for (const dir of (await list(sessions)).reverse()) {
+    for (const f of await list(path.join(sessions, dir))) {
+      if (!f.endsWith('.messages.json')) continue;
+      const file = path.join(sessions, dir, f);
+      const cwd = await clineCwd(file);
+      const rel = cwd ? path.relative(root, cwd) : '..';
+      if (!rel.startsWith('..') && !path.isAbsolute(rel)) out.push(file);
+    }
+    if (out.length >= MAX_PER_AGENT) break;
+  }
+  return files('cline', out);
+}
+
+/**
+ * OpenCode: `$XDG_DATA_HOME/opencode/opencode.db`, or the legacy storage/session/<project>/*.json;
+ * Kilo, its fork: `$XDG_DATA_HOME/kilo/kilo.db`.
+ */
+async function opencode(root: string, env: NodeJS.ProcessEnv, app = 'opencode'): Promise<Candidate[]> {
+  const base = path.join(env.XDG_DATA_HOME ?? path.join(home(env), '.local', 'share'), app);
   const out: Candidate[] = [];
-  const db = path.join(base, 'opencode.db');
+  const db = path.join(base, `${app}.db`);
   const info = await fileInfo(db);
   if (info && info.size > 0) {
     const { openCodeDbSessions } = await import('./opencode-db.js');
@@ -137,6 +183,10 @@ export async function discoverSessions(root: string, env: NodeJS.ProcessEnv): Pr
       pi(root, env),
       inRepo(root),
       opencode(root, env),
+      opencode(root, env, 'kilo'),
+      copilot(root, env),
+      qwen(root, env),
+      cline(root, env),
     ])
   ).flat();
   return all.sort((a, b) => b.mtime.getTime() - a.mtime.getTime());

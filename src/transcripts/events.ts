@@ -2,7 +2,17 @@
 // `line` is the 1-based line (or record number) of the source, so every item a draft
 // takes from a transcript traces back to it.
 
-export type Agent = 'claude-code' | 'codex' | 'gemini-cli' | 'pi' | 'aider' | 'specstory' | 'opencode';
+export type Agent =
+  | 'claude-code'
+  | 'codex'
+  | 'gemini-cli'
+  | 'pi'
+  | 'aider'
+  | 'specstory'
+  | 'opencode'
+  | 'copilot'
+  | 'cline'
+  | 'qwen';
 
 export type TodoStatus = 'completed' | 'in_progress' | 'pending';
 export type EditKind = 'edit' | 'create' | 'delete' | 'rename';

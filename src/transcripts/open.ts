@@ -57,6 +57,12 @@ export async function openTranscript(
       );
     return { ...base, agent: 'opencode', events: () => readOpenCode(session, stats) };
   }
+  if (format === 'cline') {
+    // The conversation does not say where it ran; the session's metadata beside it does.
+    const { readCline, clineCwd } = await import('./cline.js');
+    const cwd = await clineCwd(file);
+    return { ...base, agent: format, events: () => readCline(readLines(file), stats, cwd) };
+  }
   const readers = await import('./readers.js');
   const reader = readers.READERS[format];
   return { ...base, agent: format, events: () => reader(readLines(file), stats) };

@@ -1,5 +1,5 @@
-// Tool calls shared by several agents (Codex, Gemini CLI, pi, OpenCode): which names
-// edit files, run shell commands or keep a plan. Unknown tool names yield only the
+// Tool calls shared by several agents (Codex, Gemini CLI, pi, OpenCode, Kilo, Copilot CLI,
+// Cline, Qwen Code): which names edit files, run shell commands or keep a plan. Unknown tool names yield only the
 // generic tool-call event.
 import { isObject, parseJson, str, todoStatus, type EditKind, type TranscriptEvent } from './events.js';
 
@@ -62,7 +62,24 @@ export function* toolEvents(
     }
     case 'write_file':
     case 'write':
+    case 'create': // Copilot CLI: {path, file_text}
       if (file) yield { kind: 'file-edit', path: file, change: 'create', ...base };
+      return;
+    case 'editor': // Cline: {path, old_text?, new_text, insert_line?}; no old text is a new file
+      if (file)
+        yield {
+          kind: 'file-edit',
+          path: file,
+          change: i.old_text === undefined && i.insert_line === undefined ? 'create' : 'edit',
+          ...base,
+        };
+      return;
+    case 'run_commands': // Cline: several commands in one call
+      if (Array.isArray(i.commands))
+        for (const c of i.commands) {
+          const cmd = shellText(c);
+          if (cmd !== undefined) yield { kind: 'shell', command: cmd, ...(id ? { id } : {}), ...base };
+        }
       return;
     case 'replace':
     case 'edit':
@@ -110,6 +127,7 @@ export function* toolEvents(
     }
     case 'write_todos':
     case 'todowrite':
+    case 'todo_write': // Qwen Code
       if (Array.isArray(i.todos))
         yield {
           kind: 'todos',

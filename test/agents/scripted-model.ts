@@ -103,12 +103,25 @@ interface Planned {
   tool?: { name: string; args: unknown; id: string };
 }
 
+/** The text of the request's last user message (chat completions), where summarizers put their instructions. */
+function lastUser(body: any): string {
+  const users = Array.isArray(body.messages) ? body.messages.filter((m: any) => m?.role === 'user') : [];
+  const content = users[users.length - 1]?.content;
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? content.map((b: any) => (typeof b?.text === 'string' ? b.text : '')).join('\n') : '';
+}
+
+/** Summarizers that keep the tools on offer (Copilot CLI; Qwen Code's /compress) ask in the last user message. */
+const SUMMARIZE =
+  /create a detailed summary of the conversation|<state_snapshot>|summarize the conversation|summary of the conversation so far/i;
+
 /** A request with no tools is a side request (a title, a compaction summary): text. */
 function plan(script: Step[], body: any, raw: string, n: number): Planned {
   // Our pre-compact hook's instructions reach the summarizer's request alone (some keep the tools on offer).
   if (steered(raw)) return { text: STEERED };
   const tools = offered(body);
   if (tools.length === 0) return { text: /title/i.test(raw.slice(0, 3000)) ? 'Sum helper' : SUMMARY };
+  if (SUMMARIZE.test(lastUser(body))) return { text: SUMMARY };
   // Steps whose tools this agent does not offer (yet) are left out of its script.
   const steps = script.filter((st) => !st.tools || st.tools.some((t) => tools.includes(t)));
   const step = steps[stepOf(body)] ?? {

@@ -64,7 +64,7 @@ describe(`crashes: SIGKILL at random points (${KILLS} kills per writer)`, () => 
     async () => {
       const repo = makeRepo();
       repo.handoff(['init']);
-      const file = repo.handoff(['new', 'ship it', '--no-edit', '-F', '-'], { input: BIG }).stdout.trim();
+      const file = repo.handoff(['new', 'ship it', '--no-edit', '-F', '-', '--replace'], { input: BIG }).stdout.trim();
       const full = path.join(repo.dir, file);
       const before = readFileSync(full);
       const rand = prng(7);

@@ -1,0 +1,52 @@
+// Handoffs close when their work lands: on the default branch, an open handoff from a
+// merged branch is marked done, with the commit that brought it as its evidence (`landed`)
+// and that commit's time as `finished`, so every clone that closes it writes the same
+// bytes. The post-merge hook runs this after a local merge or pull, and `handoff check`
+// on the default branch for merges made on a server.
+import type { Context } from '../command/context.js';
+import { updateHandoff } from '../store/handoff.js';
+import { loadHandoffs, reread, rewriteItem } from '../store/store.js';
+import { withWriterLock } from '../store/writer-lock.js';
+import { afterWrite } from './validated.js';
+import { landedCandidates, localName } from './landed.js';
+
+export interface Closed {
+  id: string;
+  file: string;
+  branch: string;
+  commit: string;
+}
+
+/** Marks the landed handoffs done in the work tree, one line each; returns them. */
+export async function closeLanded(ctx: Context): Promise<Closed[]> {
+  const git = await ctx.git();
+  const [branch, defaultBranch] = await Promise.all([git.branch(), git.defaultBranch(ctx.config.default_branch)]);
+  const target = localName(defaultBranch);
+  if (branch === null || branch !== target) return [];
+  const { items } = await loadHandoffs(ctx);
+  const candidates = landedCandidates(items, branch, target);
+  if (candidates.length === 0) return [];
+  const landings = await git.landings(candidates.map((h) => h.file));
+  const closed: Closed[] = [];
+  await withWriterLock(ctx, 'closing landed handoffs', async () => {
+    for (const h of candidates) {
+      const landing = landings.get(h.file);
+      if (!landing) continue; // not committed on this branch: nothing landed yet
+      const fresh = await reread(ctx, h);
+      if (fresh.meta.status !== 'open') continue;
+      await rewriteItem(
+        ctx,
+        h.file,
+        updateHandoff(fresh, { status: 'done', finished: landing.time, landed: landing.commit }),
+      );
+      closed.push({ id: h.meta.id, file: h.file, branch: fresh.meta.branch ?? '', commit: landing.commit });
+    }
+  });
+  if (closed.length === 0) return closed;
+  await afterWrite(ctx);
+  for (const c of closed)
+    ctx.stderr(
+      `handoff: marked ${c.id} done: branch '${c.branch}' landed on ${branch} in ${c.commit.slice(0, 12)} (${c.file}; commit it)`,
+    );
+  return closed;
+}
