@@ -118,6 +118,11 @@ export const COMMANDS = [
         describe: "read an agent transcript too: 'auto' (the newest session of this repository) or a file",
       },
       'pin-candidates': { type: 'boolean', describe: "pin the user's constraints found in the transcript, verbatim" },
+      sections: {
+        type: 'string',
+        describe:
+          "add the items of this file's sections ('-': stdin; `## <section>` headings, `- ` bullets) to the draft's: carried items stay (what /handoff in an agent writes)",
+      },
       force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
       fresh: {
         type: 'boolean',
@@ -133,6 +138,7 @@ export const COMMANDS = [
       ['handoff new "fix the flaky test" --no-edit', 'save the draft as is'],
       ['handoff new "ship it" -F notes.md', "notes.md's sections replace the draft's; the rest is carried"],
       ['handoff new "start over" -F body.md --replace', 'body.md alone, nothing carried'],
+      ['handoff new "add team billing" --from auto --sections - < notes.md', "add an agent's own sections"],
     ],
   },
   {
