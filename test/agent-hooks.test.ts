@@ -206,8 +206,11 @@ describe('handoff hook claude-pre-compact', () => {
     expect(text).toContain('`src/teams.ts` (added, untracked)');
     const line = `handoff: wrote ${made.file} before Claude Code compacts (auto); goal: build the teams page; this step: continue the agent session`;
     // Claude Code pastes PreCompact's stdout into the summarizer's prompt as plain text.
-    expect(hook.stdout).toBe(
-      `The handoff for the next session is in ${made.file} (git-handoff); mention that file in the summary.\nKeep these pinned constraints in the summary verbatim, word for word:\n- never touch src/auth\n`,
+    // Then the form of the handoff's sections, which the summary brings back (harvest.test.ts).
+    expect(hook.stdout).toMatch(
+      new RegExp(
+        `^The handoff for the next session is in ${made.file} \\(git-handoff\\); mention that file in the summary.\nKeep these pinned constraints in the summary verbatim, word for word:\n- never touch src/auth\nAt the end of the summary, add these sections in exactly this Markdown form[^\n]*\n## Goal: [\\s\\S]*## Tried and abandoned: [\\s\\S]*\n$`,
+      ),
     );
     expect(hook.stderr).toContain(line);
     // The hook firing again for the same compaction writes nothing more.

@@ -289,7 +289,9 @@ describe('instruction-file blocks', () => {
       'handoff: .opencode/plugin/git-handoff.js: added for OpenCode\n',
     );
     expect(repo.read('.opencode/plugin/git-handoff.js')).toContain("'experimental.session.compacting'");
-    expect(repo.read('.opencode/command/handoff.md')).toContain('handoff new "$ARGUMENTS" --from auto --no-edit');
+    expect(repo.read('.opencode/command/handoff.md')).toContain(
+      'handoff new "$ARGUMENTS" --from auto --no-edit --sections -',
+    );
     expect(repo.handoff(['agent', 'install', 'pi']).stderr).toContain(
       'handoff: .pi/extensions/git-handoff.ts: added for pi\n',
     );

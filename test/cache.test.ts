@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type Repo } from './helpers.js';
+import { itemKeys, makeRepo, type Repo } from './helpers.js';
 
 const ok = (repo: Repo, args: string[]) => {
   const r = repo.handoff(args);
@@ -64,7 +64,7 @@ describe('the cache', () => {
     const cacheFile = path.join(repo.dir, '.git/handoff-cache.json');
     const [name] = repo.files('.handoff/handoffs');
     const stat = statSync(path.join(repo.dir, '.handoff/handoffs', name!));
-    const id = name!.slice(0, -3);
+    const id = path.basename(name!, '.md');
     // What the earlier stat-keyed cache held, matching the file's size and time exactly.
     const meta = {
       id,
@@ -87,7 +87,7 @@ describe('the cache', () => {
       expect(goals(repo)).toEqual(['the real goal']);
       expect(ok(repo, ['resume']).stdout).toContain('the real goal');
     }
-    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).items).toBeDefined();
+    expect(itemKeys(repo.dir).length).toBeGreaterThan(0);
     expect(caches(repo)).toEqual(['handoff-cache.json']);
   });
 });

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assistantText, result, tool, user } from './claude-lines.js';
-import { makeRepo, tempDir } from './helpers.js';
+import { handoffFile, makeRepo, tempDir } from './helpers.js';
 
 type Todo = [string, 'pending' | 'in_progress' | 'completed'];
 const todos = (e: { cwd: string }, list: Todo[], id: string) =>
@@ -158,7 +158,7 @@ describe('starting and repairing a chain on purpose', () => {
     const text = repo.read(fresh.stdout.trim());
     expect(text).toContain('parent: null');
     expect(text).not.toContain('old step');
-    expect(repo.read(`.handoff/handoffs/${first}.md`)).toContain('status: "open"');
+    expect(repo.read(handoffFile(first))).toContain('status: "open"');
   });
 
   it('reopen undoes a new that continued the wrong handoff', () => {
@@ -168,7 +168,7 @@ describe('starting and repairing a chain on purpose', () => {
     const reopened = repo.handoff(['reopen', first.slice(0, 10)]);
     expect(reopened.code).toBe(0);
     expect(reopened.stderr).toContain(`${second} is now superseded by ${first}`);
-    const text = repo.read(`.handoff/handoffs/${first}.md`);
+    const text = repo.read(handoffFile(first));
     expect(text).toContain('status: "open"');
     expect(text).not.toContain('superseded_by');
     expect(repo.handoff(['resume']).stdout).toContain(`(Handoff ${first}`);

@@ -1,8 +1,8 @@
 // Bad input and unusual repository states, each through the built CLI.
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runHandoff, tempDir } from './helpers.js';
+import { itemFiles, listFiles, makeRepo, runHandoff, tempDir } from './helpers.js';
 
 const idOf = (out: string) => out.match(/([0-9a-z]{26})/)![1]!;
 
@@ -197,7 +197,7 @@ describe('repository states', () => {
     const made = repo.handoff(['new', 'detached work'], { cwd: path.join(repo.dir, 'sub dir') });
     expect(made.code).toBe(0);
     // Named by its repository path, the same from every subdirectory.
-    expect(made.stdout.trim()).toMatch(/^\.handoff\/handoffs\/[0-9a-z]{26}\.md$/);
+    expect(made.stdout.trim()).toMatch(/^\.handoff\/handoffs\/\d{4}-\d{2}\/\d{2}\/[0-9a-z]{26}\.md$/);
     const text = repo.read(made.stdout.trim());
     expect(text).toContain('branch: null');
     expect(text).toContain('path: "sub dir/naïve file.ts"');
@@ -215,7 +215,7 @@ describe('repository states', () => {
     writeFileSync(path.join(other, 'side.ts'), 'side\n');
     const made = runHandoff(other, ['new', 'work in the worktree']);
     expect(made.code).toBe(0);
-    expect(readdirSync(path.join(other, '.handoff/handoffs'))).toHaveLength(1);
+    expect(listFiles(path.join(other, '.handoff/handoffs'))).toHaveLength(1);
     expect(repo.files('.handoff/handoffs')).toEqual([]);
     expect(runHandoff(other, ['resume']).stdout).toContain('`side.ts`');
   });
@@ -293,14 +293,14 @@ describe('the parse cache in the git directory', () => {
     const repo = makeRepo();
     const file = repo.handoff(['new', 'original goal']).stdout.trim();
     expect(repo.handoff(['list']).stdout).toContain('original goal');
-    const cache = path.join(repo.dir, '.git', 'handoff-cache.json');
-    expect(existsSync(cache)).toBe(true);
+    expect(itemFiles(repo.dir).length).toBeGreaterThan(0);
     // Same size, different text: the modification time alone must invalidate the entry.
     writeFileSync(path.join(repo.dir, file), repo.read(file).replace('original goal', 'editted! goal'));
     expect(repo.handoff(['list']).stdout).toContain('editted! goal');
-    writeFileSync(cache, '{not json');
+    for (const f of [...itemFiles(repo.dir), path.join(repo.dir, '.git', 'handoff-open.json')])
+      writeFileSync(f, '{not json');
     expect(repo.handoff(['list']).stdout).toContain('editted! goal');
     expect(repo.handoff(['resume']).stdout).toContain('editted! goal');
-    expect(repo.git('status', '--porcelain', '--ignored')).not.toContain('handoff-cache');
+    expect(repo.git('status', '--porcelain', '--ignored')).not.toContain('handoff-');
   });
 });

@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { datedFolder } from '../src/store/id.js';
 import { afterEach } from 'vitest';
 
 export const BIN = path.resolve(__dirname, '../bin/handoff.js');
@@ -97,15 +98,7 @@ export function makeRepo(options: { name?: string; empty?: boolean } = {}): Repo
     read: (file) => readFileSync(path.join(dir, file), 'utf8'),
     commit,
     handoff: (args, opts) => runHandoff(dir, args, opts),
-    files: (sub) => {
-      try {
-        return readdirSync(path.join(dir, sub))
-          .filter((n) => !n.startsWith('.'))
-          .sort();
-      } catch {
-        return [];
-      }
-    },
+    files: (sub) => listFiles(path.join(dir, sub)),
   };
 }
 
@@ -116,3 +109,45 @@ export function normalise(text: string): string {
     .replace(/\b[0-9a-f]{40}\b/g, '<sha>')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<time>');
 }
+
+/**
+ * The entries of a folder, names not starting with `.`, sorted; handoffs' dated folders
+ * (`YYYY-MM/DD/`) are looked into, so a handoff is `YYYY-MM/DD/<id>.md` under .handoff/handoffs.
+ * With `dots`, temp files (`.name.tmp`) are listed too.
+ */
+export function listFiles(folder: string, { dots = false } = {}): string[] {
+  const DATED = /^\d{4}-\d{2}$/;
+  try {
+    return readdirSync(folder)
+      .filter((n) => dots || !n.startsWith('.'))
+      .flatMap((n) =>
+        DATED.test(n)
+          ? readdirSync(path.join(folder, n)).flatMap((d) =>
+              readdirSync(path.join(folder, n, d))
+                .filter((f) => dots || !f.startsWith('.'))
+                .map((f) => `${n}/${d}/${f}`),
+            )
+          : [n],
+      )
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Where `handoff new` writes the handoff with this id. */
+export const handoffFile = (id: string) => `.handoff/handoffs/${datedFolder(id)}/${id}.md`;
+
+/** The parse cache's files in a repository's git directory (one per .handoff/ folder). */
+export function itemFiles(dir: string): string[] {
+  const items = path.join(dir, '.git', 'handoff-items');
+  try {
+    return readdirSync(items).map((n) => path.join(items, n));
+  } catch {
+    return [];
+  }
+}
+
+/** Every key in the parse cache. */
+export const itemKeys = (dir: string): string[] =>
+  itemFiles(dir).flatMap((f) => Object.keys((JSON.parse(readFileSync(f, 'utf8')) as { keys: object }).keys));

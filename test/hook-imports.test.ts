@@ -108,8 +108,8 @@ describe('module loading on the git paths', () => {
       expect(modules.some((m) => m.endsWith(hot()))).toBe(true); // the log works
       expect(loadsYaml(modules)).toBe(false);
     }
-    // Without the cache the files are parsed, with yaml (the probe sees it).
-    rmSync(path.join(repo.dir, '.git/handoff-cache.json'));
+    // Without the open index the files are parsed, with yaml (the probe sees it).
+    rmSync(path.join(repo.dir, '.git/handoff-open.json'));
     expect(loadsYaml(loaded(repo.dir, ['resume']).modules)).toBe(true);
   });
 

@@ -145,10 +145,12 @@ describe('handoff hooks install / uninstall', () => {
     const second = repo.handoff(['init']);
     expect(second.stdout).toBe('.handoff is already initialized; nothing changed.\n');
     expect(repo.read('.handoff/.gitattributes')).toBe(
-      '/ROADMAP.md merge=union\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n',
+      '/ROADMAP.md merge=union\n/handoffs/*.md merge=handoff-roadmap\n/handoffs/*/*/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n',
     );
     // This clone routes the roadmap to the driver; the committed line is git's union merge.
     expect(repo.read('.git/info/attributes')).toContain('/.handoff/ROADMAP.md merge=handoff-roadmap\n');
+    for (const file of ['.handoff/handoffs/x.md', '.handoff/handoffs/2026-11/24/x.md'])
+      expect(repo.git('check-attr', 'merge', '--', file)).toBe(`${file}: merge: handoff-roadmap\n`);
     expect(repo.git('check-attr', 'merge', '--', '.handoff/ROADMAP.md')).toBe(
       '.handoff/ROADMAP.md: merge: handoff-roadmap\n',
     );
@@ -165,7 +167,7 @@ describe('handoff hooks install / uninstall', () => {
     repo.write('.handoff/.gitattributes', '/ROADMAP.md merge=handoff-roadmap\n/handoffs/*.md merge=handoff-roadmap\n');
     repo.handoff(['init']);
     expect(repo.read('.handoff/.gitattributes')).toBe(
-      '/ROADMAP.md merge=union\n/handoffs/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n',
+      '/ROADMAP.md merge=union\n/handoffs/*.md merge=handoff-roadmap\n/handoffs/*/*/*.md merge=handoff-roadmap\n/pins/*.md merge=handoff-roadmap\n',
     );
   });
 

@@ -2,10 +2,10 @@
 // same handoff, or retire the same pin, and `git pull` merges field by field; random
 // concurrent operations on two branches, merged both ways, never conflict or lose a file.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitEnv, makeRepo, runHandoff, type Repo } from './helpers.js';
+import { gitEnv, listFiles, makeRepo, runHandoff, type Repo } from './helpers.js';
 
 const git = (dir: string, ...args: string[]) =>
   execFileSync('git', args, { cwd: dir, env: gitEnv(), encoding: 'utf8' });
@@ -25,10 +25,7 @@ function commitAll(dir: string, message: string) {
   git(dir, 'commit', '-q', '--allow-empty', '-m', message);
 }
 
-const files = (dir: string, sub: string) =>
-  readdirSync(path.join(dir, '.handoff', sub))
-    .filter((f) => f.endsWith('.md'))
-    .sort();
+const files = (dir: string, sub: string) => listFiles(path.join(dir, '.handoff', sub)).filter((f) => f.endsWith('.md'));
 
 function setUp(): Repo {
   const repo = makeRepo();
@@ -151,7 +148,7 @@ describe('merging handoff and pin files', () => {
             handoff(
               repo.dir,
               'done',
-              files(repo.dir, 'handoffs')[random(files(repo.dir, 'handoffs').length)]!.replace(/\.md$/, ''),
+              path.basename(files(repo.dir, 'handoffs')[random(files(repo.dir, 'handoffs').length)]!, '.md'),
             );
           else if (op === 2) handoff(repo.dir, 'unpin', pins[random(pins.length)]!.replace(/\.md$/, ''));
           else handoff(repo.dir, 'pin', `${side} rule ${step}`);

@@ -129,7 +129,7 @@ describe('--json', () => {
     repo.write('src/deep/a.ts', 'x\n');
     const cwd = path.join(repo.dir, 'src/deep');
     const first = repo.handoff(['new', 'one'], { cwd });
-    expect(first.stdout).toMatch(/^\.handoff\/handoffs\/\w{26}\.md\n$/);
+    expect(first.stdout).toMatch(/^\.handoff\/handoffs\/\d{4}-\d{2}\/\d{2}\/\w{26}\.md\n$/);
     const second = repo.handoff(['new', 'two'], { cwd });
     expect(second.code).toBe(0);
     // The continued handoff's body points to its parent the same way from everywhere.

@@ -35,7 +35,7 @@ describe('the core loop through the built CLI', () => {
     expect(made.stderr).toBe('handoff: 2 files and 1 commit since ' + made.stderr.match(/since (\w+)/)![1] + '\n');
     expect(made.code).toBe(0);
     const file = made.stdout.trim();
-    expect(file).toMatch(/^\.handoff\/handoffs\/[0-9a-z]{26}\.md$/);
+    expect(file).toMatch(/^\.handoff\/handoffs\/\d{4}-\d{2}\/\d{2}\/[0-9a-z]{26}\.md$/);
     const text = repo.read(file);
     expect(text).toContain('goal: "now implement this for teams"');
     expect(text).toContain('branch: "feature"');

@@ -30,6 +30,7 @@ function normalise(text: string): string {
     .replace(/\b01[0-9a-hjkmnp-tv-z]{6}\b/g, '<short>')
     .replace(/\b[0-9a-f]{7,40}\b/g, '<sha>')
     .replace(/\d{4}-\d\d-\d\d/g, '<date>')
+    .replace(/\/\d{4}-\d\d\/\d\d\//g, '/<day>/')
     .replace(/\n+$/, '');
 }
 

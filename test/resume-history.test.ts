@@ -2,11 +2,11 @@
 // what resume says with the answer remembered is what it says from nothing, in every
 // state HEAD can be in, and a session start with no new commit asks git nothing about
 // commits. HEAD's commit is read from git's files only where that is safe (git/repo.ts).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedHead } from '../src/git/repo.js';
-import { makeRepo, tempDir, type Repo } from './helpers.js';
+import { handoffFile, makeRepo, tempDir, type Repo } from './helpers.js';
 
 const cacheOf = (repo: Repo) => path.join(repo.dir, '.git', 'handoff-cache.json');
 
@@ -14,10 +14,15 @@ const cacheOf = (repo: Repo) => path.join(repo.dir, '.git', 'handoff-cache.json'
 function resume(repo: Repo, args: string[] = ['resume']): string {
   const remembered = repo.handoff(args);
   expect(remembered.stderr).toBe('');
-  const kept = readFileSync(cacheOf(repo));
-  rmSync(cacheOf(repo));
+  // Every cache moved aside (a run may have written no answers file), then put back.
+  const files = ['handoff-cache.json', 'handoff-open.json', 'handoff-clean.json'].map((n) =>
+    path.join(repo.dir, '.git', n),
+  );
+  const kept = files.map((f) => (existsSync(f) ? readFileSync(f) : undefined));
+  for (const f of files) rmSync(f, { force: true });
+  rmSync(path.join(repo.dir, '.git', 'handoff-items'), { recursive: true, force: true });
   const fresh = repo.handoff(args);
-  writeFileSync(cacheOf(repo), kept);
+  files.forEach((f, i) => (kept[i] ? writeFileSync(f, kept[i]) : rmSync(f, { force: true })));
   expect(remembered.stdout).toBe(fresh.stdout);
   return remembered.stdout.slice(remembered.stdout.indexOf('## Since the handoff'));
 }
@@ -29,8 +34,11 @@ function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
   return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!).sort();
 }
 
+// No cache file is nothing remembered: the parsed items live in their own files, so a run that remembers no answer writes none.
 const remembered = (repo: Repo) =>
-  Object.keys((JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: object }).answers);
+  existsSync(cacheOf(repo))
+    ? Object.keys((JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: object }).answers)
+    : [];
 
 /** A handoff written with work in progress, committed with it. */
 function withHandoff(): { repo: Repo; id: string } {
@@ -82,7 +90,7 @@ describe('commits since a handoff, remembered', () => {
 
   it('is not remembered where a commit id does not fix the answer: a shortened id, replaced commits', () => {
     const { repo, id } = withHandoff();
-    const file = path.join('.handoff', 'handoffs', `${id}.md`);
+    const file = handoffFile(id);
     repo.write(file, repo.read(file).replace(/^head: "?([0-9a-f]{12})[0-9a-f]+"?$/m, 'head: "$1"'));
     repo.commit('head shortened');
     expect(resume(repo)).toContain('1 commit since it was written');

@@ -15,6 +15,7 @@ import { BudgetSpent, sessionBudgetMs, within } from '../resume/time-budget.js';
 import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
 import { truncate } from '../command/output.js';
+import { harvestIsDue } from './harvest-due.js';
 
 interface HookSpec {
   agent: string;
@@ -92,6 +93,11 @@ async function refreshPins(ctx: Context, file: string): Promise<void> {
   if (await refreshPinsBlock(ctx, file)) ctx.stderr(`handoff: ${file}: brought the pinned constraints up to date`);
 }
 
+/** An agent's summary of an earlier compaction, written since, goes into that compaction's handoff first. */
+async function harvestSummaries(ctx: Context): Promise<void> {
+  if (harvestIsDue(ctx)) await (await import('./harvest.js')).harvest(ctx);
+}
+
 async function sessionStart(
   ctx: Context,
   input: HookInput,
@@ -99,6 +105,7 @@ async function sessionStart(
   style: StartStyle = 'claude',
 ): Promise<void> {
   if (!(await exists(ctx.dir))) return; // this repository does not use handoffs: say nothing
+  await harvestSummaries(ctx);
   let built: Awaited<ReturnType<typeof buildResume>>;
   const budgetMs = sessionBudgetMs(ctx.env);
   try {
@@ -185,6 +192,7 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     const threshold = await compaction.geminiThreshold(ctx.root, os.homedir());
     if (tokens === undefined || tokens < threshold * compaction.GEMINI_WINDOW) return;
   }
+  await harvestSummaries(ctx);
   // One compaction, one handoff, however often the agent fires the hook for it.
   let file = await compaction.writtenForCompaction(ctx.root, input.session_id, input.transcript_path);
   let line = `handoff: ${file} was written for this compaction already; nothing new`;
@@ -193,6 +201,14 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
     if (written === null) return;
     file = ctx.rel(written.file);
     await compaction.rememberCompaction(ctx.root, input.session_id, input.transcript_path, file);
+    // The agent's own summary is written after this hook: the next hook folds it in (harvest.ts).
+    if (written.transcript)
+      await (await import('./harvest.js')).recordDue(ctx, {
+        file,
+        transcript: written.transcript,
+        agent,
+        ...(input.session_id ? { session: input.session_id } : {}),
+      });
     line = `handoff: wrote ${file} before ${agent} compacts (${input.trigger ?? 'compaction'}); goal: ${truncate(written.goal, 80)}; this step: ${truncate(written.step, 80)}`;
   }
   ctx.stderr(line);
@@ -206,6 +222,9 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
         'Keep these pinned constraints in the summary verbatim, word for word:',
         ...pins.map((p) => `- ${p.text.trim()}`),
       );
+    // The summary comes back into the handoff (harvest.ts) when it has the handoff's sections.
+    const { summaryInstructions } = await import('../handoff/summary-form.js');
+    lines.push(summaryInstructions());
     const { redactSecrets } = await import('../security/redact.js');
     const text = redactSecrets(lines.join('\n')).text;
     if (style === 'text') ctx.stdout(`${text}\n`);
@@ -225,7 +244,7 @@ async function writeCompactionHandoff(
   ctx: Context,
   input: HookInput,
   agent: string,
-): Promise<{ file: string; goal: string; step: string } | null> {
+): Promise<{ file: string; goal: string; step: string; transcript?: string } | null> {
   // Custom instructions are typed by the user into the agent: they may carry a secret.
   const { redactSecrets } = await import('../security/redact.js');
   const step = redactSecrets(compactionStep(input.custom_instructions, input.session_id)).text;
@@ -243,7 +262,12 @@ async function writeCompactionHandoff(
       continuation: { step },
       review,
     });
-    return written && { ...written, step };
+    if (!written) return null;
+    return {
+      ...written,
+      step,
+      ...(sources.readable && input.transcript_path ? { transcript: input.transcript_path } : {}),
+    };
   } catch (error) {
     if (!sources.readable || !(error instanceof HandoffError)) throw error;
     ctx.stderr(`handoff: warning: ${error.message}; drafting from git alone`);

@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { ArgsOf, Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
-import { editedPinFinding, treeFindings, type Finding } from './rules.js';
+import { editedPinFinding, treeFindings, type Finding, type Texts } from './rules.js';
+import { readTextNow } from '../store/fs.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
 import { parsePin, type Pin } from '../store/pin.js';
 import { activePins } from '../store/pin-scope.js';
@@ -27,7 +28,7 @@ const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
 
 /** Pins whose text differs from the version that first added them to history. */
-async function editedPins(git: Git, tree: Tree, texts: ReadonlyMap<string, string>): Promise<Finding[]> {
+async function editedPins(git: Git, tree: Tree, texts: Texts): Promise<Finding[]> {
   const log = await git.additions('%x01%H', [`:/${PINS_PREFIX}`]);
   if (log === null) return [];
   const added = new Map<string, string>();
@@ -125,7 +126,14 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const closed = base === null ? await closeLanded(ctx) : [];
   const roadmap = ctx.config.roadmap;
   const { files, tree, content } = await renderWorkTree(ctx, roadmap);
-  const texts = new Map(files.map((f) => [f.path, f.text ?? '']));
+  // A finding names its line: the text of a file the cache knew by its stat data is read when a finding needs it.
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const texts: Texts = {
+    get: (file) => {
+      const f = byPath.get(file);
+      return f && (f.text ?? readTextNow(path.join(root, file)));
+    },
+  };
   const findings = treeFindings(tree, texts);
   const currentRoadmap = await readRoadmap(root, roadmap);
   if (currentRoadmap !== content && (currentRoadmap !== undefined || tree.handoffs.length + tree.pins.length > 0)) {

@@ -3,7 +3,7 @@
 import { mermaidChain } from '../roadmap/chain-graph.js';
 import type { Finding } from './rules.js';
 import type { Handoff } from '../store/handoff.js';
-import { shortId } from '../store/id.js';
+import { uniquePrefixes } from '../store/id.js';
 import { inline } from '../store/markdown.js';
 import type { PinToReview } from './pin-review.js';
 import { revealHidden } from './pin-flags.js';
@@ -42,7 +42,8 @@ export interface SummaryData {
 
 export function markdownSummary(data: SummaryData): string {
   const ids = [...data.all.map((h) => h.meta.id), ...data.pins.map((p) => p.id)];
-  const short = (id: string) => shortId(id, ids);
+  const prefixes = uniquePrefixes(ids);
+  const short = (id: string) => prefixes.get(id) ?? id.slice(0, 8);
   const errors = data.findings.filter((f) => f.level === 'error').length;
   const warnings = data.findings.filter((f) => f.level === 'warning').length;
   const out: string[] = ['## handoff check', ''];

@@ -33,7 +33,12 @@ function outsideRepo(p: string): boolean {
 }
 
 /** Schema problems, duplicate ids, unresolved links, parent cycles, paths outside the repository. */
-export function treeFindings(tree: Tree, texts: ReadonlyMap<string, string>): Finding[] {
+/** The text of a file of the tree, by its path (read only when a finding needs its line). */
+export interface Texts {
+  get(file: string): string | undefined;
+}
+
+export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   const findings: Finding[] = tree.problems.map((p) => ({
     level: 'error' as const,
     file: p.file,

@@ -19,6 +19,7 @@ export const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
   edit: (): Promise<CommandModule> => import('../handoff/edit.js'),
   done: (): Promise<CommandModule> => import('../handoff/done.js'),
   reopen: (): Promise<CommandModule> => import('../handoff/reopen.js'),
+  migrate: (): Promise<CommandModule> => import('../handoff/migrate.js'),
   mcp: (): Promise<CommandModule> => import('../mcp/mcp.js'),
   sessions: (): Promise<CommandModule> => import('../transcripts/sessions.js'),
   meter: (): Promise<CommandModule> => import('../agents/meter.js'),

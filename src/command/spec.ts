@@ -118,6 +118,11 @@ export const COMMANDS = [
         describe: "read an agent transcript too: 'auto' (the newest session of this repository) or a file",
       },
       'pin-candidates': { type: 'boolean', describe: "pin the user's constraints found in the transcript, verbatim" },
+      sections: {
+        type: 'string',
+        describe:
+          "add the items of this file's sections ('-': stdin; `## <section>` headings, `- ` bullets) to the draft's: carried items stay (what /handoff in an agent writes)",
+      },
       force: { type: 'boolean', describe: 'use a transcript even though it ran in another directory' },
       fresh: {
         type: 'boolean',
@@ -133,6 +138,7 @@ export const COMMANDS = [
       ['handoff new "fix the flaky test" --no-edit', 'save the draft as is'],
       ['handoff new "ship it" -F notes.md', "notes.md's sections replace the draft's; the rest is carried"],
       ['handoff new "start over" -F body.md --replace', 'body.md alone, nothing carried'],
+      ['handoff new "add team billing" --from auto --sections - < notes.md', "add an agent's own sections"],
     ],
   },
   {
@@ -232,6 +238,18 @@ export const COMMANDS = [
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix', required: true }],
     options: {},
     examples: [['handoff reopen 01jx7k2m', 'continue this handoff, not the one written after it']],
+  },
+  {
+    name: 'migrate',
+    describe: 'move handoffs of the first layout (handoffs/<id>.md) into dated folders (handoffs/YYYY-MM/DD/<id>.md)',
+    positionals: [],
+    options: {},
+    examples: [
+      [
+        'handoff migrate && git add -A .handoff',
+        'a commit then rewrites one small folder, not a list of every handoff',
+      ],
+    ],
   },
   {
     name: 'mcp',

@@ -10,6 +10,7 @@ import { parseConfig } from '../store/config.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind, LINK_PREFIX, SYMLINK_REFUSED, type Problem } from '../store/tree.js';
 import { refreshWorkTree, renderTree, writeRoadmap } from '../roadmap/roadmap-file.js';
 import { openCache } from '../store/cache.js';
+import { loadOpen } from '../store/store.js';
 import { recordIndex } from './validated.js';
 import { present } from '../store/fs.js';
 
@@ -73,6 +74,9 @@ async function preCommit(ctx: Context): Promise<Outcome> {
         );
     }
   }
+  // A commit usually follows an edit of the open handoff: the open index takes it in now,
+  // while the parsers are loaded, so the next session start parses nothing.
+  await loadOpen(ctx);
   // Clean, and the roadmap staged current: the hook's shell need not start node for this tree again.
   if (problems.length === 0) await recordIndex(ctx, roadmap, index.get(CONFIG_PATH));
 }

@@ -96,46 +96,51 @@ export async function treeBlobs(cwd: string, rev: string | null, prefix: string)
 }
 
 /**
- * The files directly in `dir` at each commit, path -> blob (links marked as treeBlobs
- * marks them), from one `git cat-file --batch` of the trees: one git process however many
- * commits, where `ls-tree` takes one each. A commit without `dir` maps to an empty map.
+ * The files under `dir` at each commit, path -> blob (links marked as treeBlobs marks
+ * them), from `git cat-file --batch` of the trees, one git process per level of folders
+ * however many commits, where `ls-tree` takes one per commit. A commit without `dir` maps
+ * to an empty map.
  */
 export async function dirBlobs(
   cwd: string,
   commits: readonly string[],
   dir: string,
 ): Promise<Map<string, Map<string, string>>> {
-  const result = new Map<string, Map<string, string>>();
-  if (commits.length === 0) return result;
-  const r = await gitRaw(cwd, ['cat-file', '--batch'], `${commits.map((c) => `${c}:${dir}`).join('\n')}\n`);
-  if (r.code !== 0) throw gitFailed(['cat-file'], r);
-  const out = r.stdout;
-  let pos = 0;
-  for (const commit of commits) {
-    const eol = out.indexOf(10, pos);
-    if (eol < 0) break;
-    const m = /^([0-9a-f]+) (\w+) (\d+)$/.exec(out.subarray(pos, eol).toString('utf8'));
-    pos = eol + 1;
-    const files = new Map<string, string>();
-    result.set(commit, files);
-    if (!m) continue; // "<spec> missing": no such directory at that commit
-    const end = pos + Number(m[3]);
-    const hashBytes = m[1]!.length / 2;
-    if (m[2] === 'tree') {
-      // Entries: "<mode> <name>\0" then the raw object id.
-      let at = pos;
-      while (at < end) {
-        const space = out.indexOf(32, at);
-        const nul = out.indexOf(0, space);
-        const mode = out.subarray(at, space).toString('utf8');
-        const name = out.subarray(space + 1, nul).toString('utf8');
-        const id = out.subarray(nul + 1, nul + 1 + hashBytes).toString('hex');
-        at = nul + 1 + hashBytes;
-        if (mode === '120000') files.set(`${dir}/${name}`, `${LINK_PREFIX}${id}`);
-        else if (mode.startsWith('100')) files.set(`${dir}/${name}`, id);
+  const result = new Map<string, Map<string, string>>(commits.map((c) => [c, new Map<string, string>()]));
+  let pending = commits.map((commit) => ({ commit, path: dir }));
+  while (pending.length > 0) {
+    const r = await gitRaw(cwd, ['cat-file', '--batch'], `${pending.map((p) => `${p.commit}:${p.path}`).join('\n')}\n`);
+    if (r.code !== 0) throw gitFailed(['cat-file'], r);
+    const out = r.stdout;
+    const next: typeof pending = [];
+    let pos = 0;
+    for (const { commit, path } of pending) {
+      const eol = out.indexOf(10, pos);
+      if (eol < 0) break;
+      const m = /^([0-9a-f]+) (\w+) (\d+)$/.exec(out.subarray(pos, eol).toString('utf8'));
+      pos = eol + 1;
+      if (!m) continue; // "<spec> missing": no such directory at that commit
+      const end = pos + Number(m[3]);
+      const hashBytes = m[1]!.length / 2;
+      const files = result.get(commit)!;
+      if (m[2] === 'tree') {
+        // Entries: "<mode> <name>\0" then the raw object id.
+        let at = pos;
+        while (at < end) {
+          const space = out.indexOf(32, at);
+          const nul = out.indexOf(0, space);
+          const mode = out.subarray(at, space).toString('utf8');
+          const name = out.subarray(space + 1, nul).toString('utf8');
+          const id = out.subarray(nul + 1, nul + 1 + hashBytes).toString('hex');
+          at = nul + 1 + hashBytes;
+          if (mode === '120000') files.set(`${path}/${name}`, `${LINK_PREFIX}${id}`);
+          else if (mode.startsWith('100')) files.set(`${path}/${name}`, id);
+          else if (mode === '40000') next.push({ commit, path: `${path}/${name}` });
+        }
       }
+      pos = end + 1;
     }
-    pos = end + 1;
+    pending = next;
   }
   return result;
 }

@@ -2,7 +2,7 @@ import type { ArgsOf, Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import type { Status } from '../store/handoff.js';
-import { shortId } from '../store/id.js';
+import { uniquePrefixes } from '../store/id.js';
 import { loadHandoffs, warnProblems } from '../store/store.js';
 import { handoffJson, printJson, truncate } from '../command/output.js';
 import { scrubForPrint } from '../security/secrets.js';
@@ -36,7 +36,7 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
           : 'No handoffs yet. Write one: handoff new "<goal>"\n',
     );
   } else {
-    const ids = items.map((h) => h.meta.id);
+    const short = uniquePrefixes(items.map((h) => h.meta.id));
     // Goals are redacted whole, before they are cut to the column: a cut key is not found.
     const { value: goals, notice } = scrubForPrint(
       shown.map((h) => h.meta.goal),
@@ -44,7 +44,7 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
     );
     if (notice) ctx.stderr(notice);
     const rows = shown.map((h, i) => [
-      shortId(h.meta.id, ids),
+      short.get(h.meta.id)!,
       h.meta.status,
       h.meta.created.slice(0, 10),
       h.meta.branch ?? '(detached)',
@@ -74,9 +74,9 @@ async function listAll(ctx: Context, status: string | undefined, branch: string 
       seen.length > 0 ? 'No handoffs match.\n' : 'No handoffs on any branch yet. Write one: handoff new "<goal>"\n',
     );
   } else {
-    const ids = [...new Set(seen.map((s) => s.handoff.meta.id))];
+    const short = uniquePrefixes(seen.map((s) => s.handoff.meta.id));
     const rows = shown.map((s) => [
-      shortId(s.handoff.meta.id, ids),
+      short.get(s.handoff.meta.id)!,
       s.handoff.meta.status,
       s.handoff.meta.created.slice(0, 10),
       truncate(s.refs.join(', '), 40),

@@ -13,6 +13,11 @@ import { readUserFile } from '../store/input.js';
 import { readTemplate } from '../store/templates.js';
 import { maybeModelDraft } from '../model/new-model.js';
 import { writeHandoff } from './write.js';
+import { loadPins } from '../store/store.js';
+import { activePins } from '../store/pin-scope.js';
+import { plural } from '../store/markdown.js';
+import { WRITTEN_BY } from '../store/items.js';
+import { TITLE } from '../store/sections.js';
 import { mergeBody } from './merge-body.js';
 
 async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string): Promise<string> {
@@ -42,6 +47,43 @@ async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string
   return body;
 }
 
+async function readSections(ctx: Context, file: string | undefined) {
+  if (file === undefined) return undefined;
+  const text =
+    file === '-'
+      ? new TextDecoder().decode(await ctx.readStdin())
+      : await readUserFile(path.resolve(ctx.cwd, file), file);
+  const { parseSummary } = await import('./summary-form.js');
+  const parsed = parseSummary(text);
+  if (parsed.items === 0)
+    throw new HandoffError(
+      `${file === '-' ? 'stdin' : file}: none of the handoff's sections with items; expected \`## <section>\` headings (## ${TITLE.decisions}, ## ${TITLE.next_steps}, ...) each with \`- \` items; nothing written`,
+    );
+  return parsed;
+}
+
+type Sections = Awaited<ReturnType<typeof readSections>>;
+
+/** The sections someone wrote (an agent's /handoff) joined to the body: nothing carried is replaced. */
+async function withSections(ctx: Context, git: Git, parsed: Sections, body: string): Promise<string> {
+  if (!parsed) return body;
+  const [tracked, changed, pins] = await Promise.all([git.trackedPaths(), git.uncommittedPaths(), loadPins(ctx)]);
+  const known = new Set([...tracked, ...changed]);
+  const { foldSummary } = await import('./summary-fold.js');
+  const folded = foldSummary({
+    body,
+    summary: parsed,
+    provenance: WRITTEN_BY,
+    known: (p) => known.has(p),
+    pins: activePins(pins.items).map((p) => p.text),
+  });
+  const flagged = folded.unknownPaths.length;
+  ctx.stderr(
+    `handoff: --sections added ${plural(folded.added, 'item')}${flagged ? `; ${plural(flagged, 'path')} git does not know flagged` : ''}${folded.pinItems ? `; ${plural(folded.pinItems, 'restated pin')} left to .handoff/pins/` : ''}`,
+  );
+  return folded.body;
+}
+
 export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
   const goal = checkText(args.positionals[0], 'the goal');
   const from = args.values.from;
@@ -51,6 +93,10 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
     throw new UsageError('--replace needs a body to replace the draft with: -F <file> or -F -');
   if (from === undefined && pinCandidates)
     throw new UsageError('--pin-candidates needs a transcript: --from auto or --from <file>');
+  if (args.values.sections === '-' && args.values['message-file'] === '-')
+    throw new UsageError('--sections - and -F - both read stdin; give one of them a file');
+  // Read before the writer lock is taken: a file that is not there writes nothing.
+  const sections = await readSections(ctx, args.values.sections);
   const written = await writeHandoff(ctx, goal, {
     since: args.values.since,
     from,
@@ -60,7 +106,7 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
     allowSecret: args.values['allow-secret'] === true,
     carries: !replace,
     model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript),
-    review: (git, draft) => review(ctx, git, args, draft),
+    review: async (git, draft) => withSections(ctx, git, sections, await review(ctx, git, args, draft)),
   });
   if (written !== null) {
     ctx.stdout(`${ctx.rel(written.file)}\n`);

@@ -2,7 +2,7 @@
 // between leaves both open. The next writer (under the writer lock) finishes the job.
 import type { Context } from '../command/context.js';
 import { updateHandoff } from '../store/handoff.js';
-import { loadHandoffs, reread, rewriteItem } from '../store/store.js';
+import { loadOpen, reread, rewriteItem } from '../store/store.js';
 
 /** An open handoff with an open child on the same branch is superseded by its newest such child. */
 function unfinishedSupersedes(
@@ -20,8 +20,8 @@ function unfinishedSupersedes(
 }
 
 export async function repairChains(ctx: Context, branch: string | null): Promise<void> {
-  // From the cache: this runs before every `new`.
-  const { items } = await loadHandoffs(ctx);
+  // Open handoffs only (store/open-index.ts): this runs before every `new`.
+  const items = (await loadOpen(ctx)).handoffs;
   const fix = unfinishedSupersedes(items.filter((h) => h.meta.branch === branch));
   for (const [parentId, childId] of fix) {
     const parent = await reread(ctx, items.find((h) => h.meta.id === parentId)!);

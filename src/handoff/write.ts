@@ -11,9 +11,8 @@ import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
 import type { Git } from '../git/git.js';
 import {
-  createItem,
+  createHandoff,
   findOpenOnBranch,
-  handoffsDir,
   loadHandoffs,
   loadPins,
   reread,
@@ -195,7 +194,7 @@ async function writeLocked(
     ctx.stderr(
       `handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`,
     );
-  const file = await createItem(ctx, handoffsDir(ctx), meta.id, serializeHandoff(meta, body));
+  const file = await createHandoff(ctx, meta.id, serializeHandoff(meta, body));
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
     await rewriteItem(

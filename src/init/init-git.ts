@@ -18,8 +18,12 @@ async function configureAlias(ctx: Context): Promise<'added' | 'updated' | 'kept
   return current === null ? 'added' : 'updated';
 }
 
-/** Handoff and pin files go through the same driver, which merges their front-matter field by field. */
-const ITEM_LINES = ['/handoffs/*.md merge=handoff-roadmap', '/pins/*.md merge=handoff-roadmap'];
+/** Handoff and pin files go through the same driver, which merges their front-matter field by field (handoffs in either layout). */
+const ITEM_LINES = [
+  '/handoffs/*.md merge=handoff-roadmap',
+  '/handoffs/*/*/*.md merge=handoff-roadmap',
+  '/pins/*.md merge=handoff-roadmap',
+];
 
 async function addItemAttributes(ctx: Context): Promise<boolean> {
   const file = path.join(ctx.dir, '.gitattributes');

@@ -36,7 +36,7 @@ const FILE_EXTENSIONS =
   /\.(?:[cm]?[jt]sx?|json|md|mdx|ya?ml|toml|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|sh|sql|css|scss|html|vue|svelte|txt|lock|xml|ini|cfg)$/i;
 
 /** `tokens` in the text that look like repository paths: a slash or a file extension. */
-function pathsInText(text: string): string[] {
+export function pathsInText(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/`([^`\s]+)`/g)) {
     const t = m[1]!;

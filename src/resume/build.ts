@@ -13,8 +13,8 @@ import { RULES, scrubRemembered } from '../security/remembered.js';
 import { openClean } from '../store/clean.js';
 import { present } from '../store/fs.js';
 import type { Git } from '../git/git.js';
-import { findItem, findOpenOnBranch, loadHandoffs, loadPins, warnProblems } from '../store/store.js';
-import type { Problem } from '../store/tree.js';
+import { findItem, findOpenOnBranch, loadHandoffs, loadOpen, loadPins, warnProblems } from '../store/store.js';
+import { itemKind, type Problem } from '../store/tree.js';
 import { readTemplate } from '../store/templates.js';
 import type { Within } from './time-budget.js';
 import { firstAuthor, fromSomeoneElse, provenanceNote } from './provenance.js';
@@ -89,7 +89,13 @@ export async function buildResume(
   budget?: Within,
 ): Promise<Resume> {
   const git = await ctx.git();
-  const [branch, pins] = await Promise.all([query === undefined ? git.branch() : null, loadPins(ctx)]);
+  // A session start reads the pins and the open handoffs only (store/open-index.ts); an id asked for, everything.
+  const [branch, pins] = await Promise.all([
+    query === undefined ? git.branch() : null,
+    query === undefined
+      ? loadOpen(ctx).then((t) => ({ items: t.pins, problems: t.problems.filter((p) => itemKind(p.file) === 'pin') }))
+      : loadPins(ctx),
+  ]);
   let handoff: Handoff | undefined;
   let problems: Problem[];
   if (query !== undefined) {
@@ -101,7 +107,7 @@ export async function buildResume(
     problems = newest.problems;
     handoff = newest.found;
     if (!handoff) {
-      const open = (await loadHandoffs(ctx)).items.filter((h) => h.meta.status === 'open').length;
+      const open = (await loadOpen(ctx)).handoffs.length;
       warnProblems(ctx, problems);
       const unreadable =
         problems.length > 0

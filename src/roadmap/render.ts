@@ -9,30 +9,11 @@ import { activePins } from '../store/pin-scope.js';
 import { fill } from '../store/template.js';
 import { TITLE, type SectionKey } from '../store/sections.js';
 import type { Tree } from '../store/tree.js';
+import { uniquePrefixes } from '../store/id.js';
 
 /** Finished and superseded handoffs listed one line each; older ones are counted. */
 const RECENT = 20;
 const MAX_CHAIN = 8;
-
-/**
- * shortId() for every id at once: in sorted order an id shares its longest prefix with a
- * neighbour, so this is O(n log n) where calling shortId per id is O(n^2) (1,200 ids: ms, not 100s of ms).
- */
-export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, string> {
-  const sorted = [...new Set(ids)].sort();
-  const common = (a: string | undefined, b: string) => {
-    let i = 0;
-    if (a === undefined) return 0;
-    while (i < a.length && a[i] === b[i]) i++;
-    return i;
-  };
-  const out = new Map<string, string>();
-  sorted.forEach((id, i) => {
-    const length = Math.max(min, common(sorted[i - 1], id) + 1, common(sorted[i + 1], id) + 1);
-    out.set(id, id.slice(0, Math.min(length, id.length)));
-  });
-  return out;
-}
 
 function section(h: Handoff, key: SectionKey): string {
   const s = findSection(h.body, TITLE[key]);

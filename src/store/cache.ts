@@ -1,16 +1,22 @@
-// The one cache: what parsing each .handoff/ file produced, in one JSON file in the git
-// directory (never in the work tree, one per worktree). One rule: an entry is keyed by
-// the file's path and content (a git blob id, or a work-tree file's whole text), so it
-// can never be stale; a different tool build starts afresh. Only the entries used by a
-// run are written back, so the file stays the size of the tree. It also remembers git's
-// answers about pairs of commits (resume/history.ts), keyed by the two commit ids: a commit never changes, so neither does the answer. Any failure to
-// read or write it is ignored: the cache only saves time, it never decides an answer.
+// The one cache: what parsing each .handoff/ file produced, in the git directory (never in
+// the work tree, one per worktree). One rule: an entry is keyed by the file's path and a
+// small key that changes with its content, so it can never be stale: a work-tree file's
+// stat data (ctime, mtime, size, inode, as git's index keeps them; reader.ts), or a staged
+// or committed file's blob id, or, for a file too new for its stat data to vouch for it,
+// its whole text. A different tool build starts afresh. The parsed items live in their own
+// files (`handoff-items/`, one per .handoff/ folder), read only by a command that parses files, and written once,
+// when the command is over, keeping the entries of other kinds that other commands (the
+// pre-commit hook, a merge) wrote. A closed handoff's body is not kept (tree.ts), so the
+// files stay a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: git's
+// answers about pairs of commits (resume/history.ts), keyed by the two commit ids. Any
+// failure to read or write either is ignored: the cache only saves time, it never decides
+// an answer. What a session start reads is store/open-index.ts's.
+import path from 'node:path';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../core/version.js';
-import { writeDisposable } from './fs.js';
+import { writeDisposable, writeDisposableSync } from './fs.js';
 
-// Taken, not imported: see store/fs.ts.
-const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
+const { mkdirSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
@@ -28,7 +34,6 @@ export interface OpenCache {
 }
 
 interface Stored {
-  items: Record<string, CachedItem>;
   answers: Record<string, unknown>;
 }
 
@@ -43,23 +48,100 @@ export function openCache(file: string | null): Promise<OpenCache> {
 }
 
 async function read(file: string): Promise<Stored> {
-  try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as {
-      format?: unknown;
-      version?: unknown;
-      items?: unknown;
-      answers?: unknown;
-    };
-    if (data.format === FORMAT && data.version === toolVersion() && isRecord(data.items)) {
-      return {
-        items: data.items as Record<string, CachedItem>,
-        answers: isRecord(data.answers) ? data.answers : {},
-      };
-    }
-  } catch {
-    // no cache yet, or unreadable: parse everything
+  const data = readJson(file);
+  if (data) {
+    return { answers: isRecord(data.answers) ? data.answers : {} };
   }
-  return { items: {}, answers: {} };
+  return { answers: {} };
+}
+
+/** A cache file of this format and tool build, or nothing: no cache yet, or unreadable, means parse everything. */
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    if (data.format === FORMAT && data.version === toolVersion()) return data;
+  } catch {
+    // none, or damaged
+  }
+  return undefined;
+}
+
+/**
+ * The parsed items, in their own folder beside the cache, one file per .handoff/ folder
+ * (pins, each dated folder of handoffs): only a command that parses .handoff/ files reads
+ * them, and a command that writes one handoff rewrites one small file, not every entry.
+ */
+export const ITEMS_DIR = 'handoff-items';
+
+/** The file of the folder a key's path is in: `.handoff/handoffs/2026-11/24` -> `_handoff_handoffs_2026-11_24`. */
+function shardOf(key: string): string {
+  const p = key.slice(0, key.indexOf('\0'));
+  return p.slice(0, Math.max(0, p.lastIndexOf('/'))).replace(/[^A-Za-z0-9-]/g, '_') || '_';
+}
+
+function readItems(file: string | null): Record<string, CachedItem> {
+  const data = file ? readJson(file) : undefined;
+  if (!data || !isRecord(data.keys) || !Array.isArray(data.values)) return {};
+  const values = data.values as CachedItem[];
+  const items: Record<string, CachedItem> = {};
+  for (const [key, i] of Object.entries(data.keys)) if (typeof i === 'number' && values[i]) items[key] = values[i];
+  return items;
+}
+
+/**
+ * Items as stored: each distinct parse result once, and every key its index. A file's
+ * work-tree entry (stat data) and its index entry (blob id) parse to the same thing, and a
+ * year of handoffs is tens of thousands of both.
+ */
+function storedItems(kept: ReadonlyMap<string, CachedItem>): { keys: Record<string, number>; values: CachedItem[] } {
+  const index = new Map<CachedItem, number>();
+  const byText = new Map<string, number>();
+  const values: CachedItem[] = [];
+  const keys: Record<string, number> = {};
+  for (const [key, item] of kept) {
+    let i = index.get(item);
+    if (i === undefined) {
+      const text = JSON.stringify(item);
+      i = byText.get(text);
+      if (i === undefined) {
+        i = values.push(item) - 1;
+        byText.set(text, i);
+      }
+      index.set(item, i);
+    }
+    keys[key] = i;
+  }
+  return { keys, values };
+}
+
+/**
+ * Which entries a run keeps of those it did not use, so that every writer keeps the others'
+ * entries instead of replacing them: a work-tree file is known by its stat data, a staged
+ * or committed one by its blob id; per path, an entry of the kind the run used replaces
+ * the stored one, and a run that read the whole work tree drops the paths no longer there.
+ */
+const kind = (key: string) => {
+  const rest = key.slice(key.indexOf('\0') + 1);
+  return rest.startsWith('s') ? 'stat' : rest.startsWith('\0') ? 'text' : 'blob';
+};
+
+function keptItems(
+  stored: Record<string, CachedItem>,
+  used: ReadonlyMap<string, CachedItem>,
+  walked: boolean,
+): Map<string, CachedItem> {
+  const usedPaths = new Set<string>();
+  for (const key of used.keys()) usedPaths.add(`${kind(key)}\0${key.slice(0, key.indexOf('\0'))}`);
+  const out = new Map(used);
+  for (const [key, item] of Object.entries(stored)) {
+    if (out.has(key)) continue;
+    const k = kind(key);
+    const p = key.slice(0, key.indexOf('\0'));
+    if (k === 'text' || usedPaths.has(`${k}\0${p}`)) continue;
+    if (walked && (k === 'stat' || !usedPaths.has(`stat\0${p}`))) continue;
+    out.set(key, item);
+  }
+  return out;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -85,35 +167,75 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
   };
 }
 
-function open(file: string | null, stored: Stored = { items: {}, answers: {} }): OpenCache {
-  const used = new Map<string, CachedItem>();
-  let written = Object.keys(stored.items).length;
+function open(file: string | null, stored: Stored = { answers: {} }): OpenCache {
+  const itemsDir = file && path.join(path.dirname(file), ITEMS_DIR);
+  const shards = new Map<string, Record<string, CachedItem>>();
+  const used = new Map<string, Map<string, CachedItem>>();
+  const shard = (name: string) => {
+    let s = shards.get(name);
+    if (!s) shards.set(name, (s = readItems(itemsDir && path.join(itemsDir, `${name}.json`))));
+    return s;
+  };
+  const usedIn = (name: string) => {
+    let u = used.get(name);
+    if (!u) used.set(name, (u = new Map()));
+    return u;
+  };
+  // A run that looked up a work-tree file by its stat data read the whole work tree (reader.ts).
+  let walked = false;
+  let itemsChanged = false;
   let changed = false;
   const answers = keptFirst(Object.entries(stored.answers), ANSWERS_KEPT, () => (changed = true));
   let saving = Promise.resolve();
+  let flushing = false;
+  // The items are written once, when the command is over (not at each write of `new`): at
+  // tens of thousands of handoffs, that file is the largest thing a command writes.
+  const flushItems = () => {
+    if (!itemsDir || !itemsChanged) return;
+    itemsChanged = false;
+    for (const [name, all] of shards) {
+      const kept = keptItems(all, used.get(name) ?? new Map(), walked);
+      if (kept.size === Object.keys(all).length && [...kept.keys()].every((k) => Object.hasOwn(all, k))) continue;
+      try {
+        mkdirSync(itemsDir, { recursive: true });
+      } catch {
+        return; // a read-only git directory: the cache only saves time
+      }
+      writeDisposableSync(
+        path.join(itemsDir, `${name}.json`),
+        JSON.stringify({ format: FORMAT, version: toolVersion(), ...storedItems(kept) }),
+      );
+    }
+  };
   return {
     cache: {
       get(key) {
-        const item = Object.hasOwn(stored.items, key) ? stored.items[key] : undefined;
-        if (item) used.set(key, item);
+        const name = shardOf(key);
+        const all = shard(name);
+        const u = usedIn(name);
+        const item = u.get(key) ?? (Object.hasOwn(all, key) ? all[key] : undefined);
+        if (item) u.set(key, item);
+        if (kind(key) === 'stat') walked = true;
+        itemsChanged = true;
         return item;
       },
       set(key, item) {
-        used.set(key, item);
-        changed = true;
+        shard(shardOf(key));
+        usedIn(shardOf(key)).set(key, item);
+        if (kind(key) === 'stat') walked = true;
+        itemsChanged = true;
       },
     },
     answers: { get: answers.get, set: answers.set },
     save: () => {
-      if (!file || (!changed && used.size === written)) return saving;
+      if (itemsChanged && !flushing && itemsDir) {
+        flushing = true;
+        process.once('beforeExit', flushItems);
+      }
+      if (!file || !changed) return saving;
       changed = false;
-      written = used.size;
-      const text = JSON.stringify({
-        format: FORMAT,
-        version: toolVersion(),
-        items: Object.fromEntries(used),
-        answers: Object.fromEntries(answers.kept()),
-      });
+      const kept = { answers: Object.fromEntries(answers.kept()) };
+      const text = JSON.stringify({ format: FORMAT, version: toolVersion(), ...kept });
       saving = saving.then(() => writeDisposable(file, text));
       return saving;
     },
@@ -126,7 +248,7 @@ let stamp: string | undefined;
  * time of the file this code runs from (every build writes dist/ anew, parsers included),
  * so a rebuilt or upgraded tool never reads entries an older parser wrote.
  */
-function toolVersion(): string {
+export function toolVersion(): string {
   if (stamp === undefined) {
     let built = 0;
     try {

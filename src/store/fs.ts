@@ -67,6 +67,11 @@ export async function replaceFileAtomic(target: string, content: string): Promis
  * session start that saves the cache pays no thread-pool round trips for it.
  */
 export async function writeDisposable(file: string, text: string): Promise<void> {
+  writeDisposableSync(file, text);
+}
+
+/** writeDisposable, for the last write of a process (on its 'beforeExit'), when nothing may be awaited. */
+export function writeDisposableSync(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     writeFileSync(temp, text);

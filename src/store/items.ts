@@ -18,7 +18,10 @@ export interface Item {
 }
 
 const PROVENANCE =
-  /transcript line \d+|\bhandoff [0-9a-z]{6,}\b|\b[0-9a-f]{7,40}\b|\btodo\b|`handoff pin`|\bconfirm or delete\b/;
+  /transcript line \d+|\bhandoff [0-9a-z]{6,}\b|\b[0-9a-f]{7,40}\b|\btodo\b|`handoff pin`|\bconfirm or delete\b|^summary of |^written by the agent\b/;
+
+/** The provenance of items an agent (or anyone) wrote with `new --sections`. */
+export const WRITTEN_BY = 'written by the agent';
 const TRAILING = /\s+\(([^()]*(?:\([^()]*\)[^()]*)*)\)$/;
 const PIN = /^Pin candidate \(([^)]*)\): (.*)$/;
 const DECISION = /^(D\d+): (.*)$/;

@@ -5,6 +5,8 @@
 // Synchronous reads on purpose: for 1,000+ small files, fs.promises pays a FileHandle,
 // four thread-pool round trips and their garbage per file (much of `handoff roadmap`'s
 // time and garbage at a thousand files); readFileSync reads each directly.
+import type { Stats } from 'node:fs';
+import { splitFrontMatter } from './split.js';
 import path from 'node:path';
 import type { RunContext } from '../core/context.js';
 import { openCache, type OpenCache } from './cache.js';
@@ -17,6 +19,8 @@ import {
   PINS_PREFIX,
   SYMLINK_REFUSED,
   tooLarge,
+  cacheKey,
+  type ParseCache,
   type Parsers,
   type Tree,
   type TreeFile,
@@ -24,14 +28,14 @@ import {
 import { assertInside } from '../security/guard.js';
 
 // Taken, not imported: see store/fs.ts.
-const { readdirSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
+const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 /**
  * The item files of a directory, and why one is not read: a symbolic link is never
  * followed (it could point outside the repository), and a directory (or a submodule)
  * named like an item is reported, not read.
  */
-function names(dir: string): Array<{ name: string; refused?: string }> {
+export function listItemFiles(dir: string): Array<{ name: string; refused?: string }> {
   try {
     return readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.name.endsWith('.md') && !d.name.startsWith('.'))
@@ -49,22 +53,79 @@ function names(dir: string): Array<{ name: string; refused?: string }> {
   }
 }
 
-/** The item files of the working tree, with their text; refused when a directory leads outside the repository. */
-export async function readWorkTree(root: string): Promise<TreeFile[]> {
+/** Sub-folders of `dir` whose names match `pattern`, sorted; links are never followed. */
+export function folders(dir: string, pattern: RegExp): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && pattern.test(d.name))
+      .map((d) => d.name)
+      .sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
+export const MONTH = /^\d{4}-\d{2}$/;
+export const DAY = /^\d{2}$/;
+
+/** The folders that hold item files, repository-relative with a trailing slash: pins/, handoffs/ and its dated folders. */
+export function itemFolders(root: string): string[] {
+  const out = [PINS_PREFIX, HANDOFFS_PREFIX];
+  for (const month of folders(path.join(root, HANDOFFS_PREFIX), MONTH))
+    for (const day of folders(path.join(root, HANDOFFS_PREFIX, month), DAY))
+      out.push(`${HANDOFFS_PREFIX}${month}/${day}/`);
+  return out;
+}
+
+/** Stat data younger than this may not show a change made in the same clock tick (git calls such entries racy). */
+export const RACY_MS = 2000;
+
+const stampOf = (s: Stats) => `${s.ctimeMs}:${s.mtimeMs}:${s.size}:${s.ino}`;
+
+/**
+ * The item files of the working tree; refused when a directory leads outside the
+ * repository. Like git's index, a file is known by its stat data: one the cache knows by
+ * it is not read at all. A file whose stat data is too young to vouch for it is keyed by
+ * its text, and one whose stat data changed while it was read is too.
+ */
+export async function readWorkTree(root: string, cache?: ParseCache): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
-  for (const prefix of [HANDOFFS_PREFIX, PINS_PREFIX]) {
+  const racy = Date.now() - RACY_MS;
+  for (const prefix of itemFolders(root)) {
     const dir = path.join(root, prefix);
     await assertInside(root, dir, prefix.slice(0, -1));
-    for (const { name, refused } of names(dir)) {
+    for (const { name, refused } of listItemFiles(dir)) {
+      const rel = `${prefix}${name}`;
       if (refused) {
-        files.push({ path: `${prefix}${name}`, refused });
+        files.push({ path: rel, refused });
         continue;
       }
+      const full = path.join(dir, name);
+      const laterBody = () => laterBodyOf(full, rel);
       try {
+        const before = lstatSync(full);
         // A file over the limit is refused by its size, without reading it.
-        const size = statSync(path.join(dir, name)).size;
-        if (size > ITEM_MAX_BYTES) files.push({ path: `${prefix}${name}`, refused: tooLarge(size) });
-        else files.push({ path: `${prefix}${name}`, text: readFileSync(path.join(dir, name), 'utf8') });
+        if (before.size > ITEM_MAX_BYTES) {
+          files.push({ path: rel, refused: tooLarge(before.size) });
+          continue;
+        }
+        const stamp = stampOf(before);
+        if (before.ctimeMs < racy) {
+          const f: TreeFile = { path: rel, stamp, laterBody };
+          if (cache?.get(cacheKey(f)) !== undefined) {
+            files.push(f);
+            continue;
+          }
+        }
+        const text = readFileSync(full, 'utf8');
+        const after = lstatSync(full);
+        files.push(
+          after.ctimeMs < racy && stampOf(after) === stamp
+            ? { path: rel, text, stamp, laterBody }
+            : { path: rel, text },
+        );
       } catch (error) {
         // Deleted between the listing and the read: it is simply not there.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -72,6 +133,14 @@ export async function readWorkTree(root: string): Promise<TreeFile[]> {
     }
   }
   return files;
+}
+
+function laterBodyOf(full: string, rel: string): string {
+  try {
+    return splitFrontMatter(readFileSync(full, 'utf8'), rel).body;
+  } catch {
+    return '';
+  }
 }
 
 /** The parsers load the YAML library (heavy to load): only when the cache misses. */
@@ -92,6 +161,7 @@ export async function parseFiles(files: readonly TreeFile[], opened: OpenCache):
 export async function readTree(
   ctx: Pick<RunContext, 'root' | 'cacheFile'>,
 ): Promise<{ tree: Tree; files: TreeFile[] }> {
-  const [files, opened] = await Promise.all([readWorkTree(ctx.root), openCache(ctx.cacheFile)]);
+  const opened = await openCache(ctx.cacheFile);
+  const files = await readWorkTree(ctx.root, opened.cache);
   return { tree: await parseFiles(files, opened), files };
 }

@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { RunContext } from '../core/context.js';
 import { HandoffError } from '../core/errors.js';
 import type { Handoff } from './handoff.js';
-import { resolveId } from './id.js';
+import { datedFolder, resolveId } from './id.js';
 import type { Pin } from './pin.js';
 import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.js';
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
+import { OPEN_FILE, readOpen } from './open-index.js';
 import { ITEM_MAX_BYTES, itemKind, tooLarge, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
 import { assertInside, isSymlink } from '../security/guard.js';
 
@@ -33,14 +34,30 @@ function of(tree: Tree, kind: ItemKind): Problem[] {
   return tree.problems.filter((p) => itemKind(p.file) === kind);
 }
 
+/** What a session start reads (open-index.ts): the pins, the open handoffs and unreadable files, not the history. */
+const opened = new WeakMap<RunContext, Promise<Tree>>();
+
+export function loadOpen(ctx: RunContext): Promise<Tree> {
+  const full = read.get(ctx);
+  if (full) return full.then(openPart);
+  let t = opened.get(ctx);
+  if (!t) opened.set(ctx, (t = readOpen(ctx.root, ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), OPEN_FILE))));
+  return t;
+}
+
+function openPart(t: Tree): Tree {
+  return { ...t, handoffs: t.handoffs.filter((h) => h.meta.status === 'open') };
+}
+
 /** Every handoff, oldest first (ids are times), as read through the cache: no YAML document, see reread. */
 export async function loadHandoffs(ctx: RunContext): Promise<Loaded<Handoff>> {
   const t = await tree(ctx);
   return { items: t.handoffs, problems: of(t, 'handoff') };
 }
 
+/** Every pin, as the open index keeps them (open-index.ts): no handoff is read for them. */
 export async function loadPins(ctx: RunContext): Promise<Loaded<Pin>> {
-  const t = await tree(ctx);
+  const t = await loadOpen(ctx);
   return { items: t.pins, problems: of(t, 'pin') };
 }
 
@@ -49,7 +66,9 @@ export async function findOpenOnBranch(
   ctx: RunContext,
   branch: string | null,
 ): Promise<{ found?: Handoff; problems: Problem[] }> {
-  const { items, problems } = await loadHandoffs(ctx);
+  const t = await loadOpen(ctx);
+  const items = t.handoffs;
+  const problems = of(t, 'handoff');
   const found = items.findLast((h) => h.meta.status === 'open' && h.meta.branch === branch);
   return { ...(found ? { found } : {}), problems };
 }
@@ -129,13 +148,33 @@ function assertSize(ctx: RunContext, file: string, content: string): void {
 }
 
 export async function createItem(ctx: RunContext, dir: string, id: string, content: string): Promise<string> {
-  const file = path.join(dir, `${id}.md`);
-  assertSize(ctx, file, content);
+  assertSize(ctx, path.join(dir, `${id}.md`), content);
   await assertInside(ctx.root, dir, ctx.rel(dir));
+  const file = path.join(dir, `${id}.md`);
   await sweep(ctx, dir);
   await createFileAtomic(file, content);
   await written(ctx, file, content);
   return file;
+}
+
+/**
+ * A new handoff goes into its dated folder (tree.ts says why), created one level at a
+ * time so that no level is ever a link that leads out of the repository.
+ */
+export async function createHandoff(ctx: RunContext, id: string, content: string): Promise<string> {
+  assertSize(ctx, path.join(handoffsDir(ctx), `${id}.md`), content); // before any folder is made
+  return createItem(ctx, await datedDir(ctx, id), id, content);
+}
+
+/** The dated folder of a handoff, made if missing, one level at a time, never through a link that leads out. */
+export async function datedDir(ctx: RunContext, id: string): Promise<string> {
+  let dir = handoffsDir(ctx);
+  for (const part of ['', ...datedFolder(id).split('/')]) {
+    dir = path.join(dir, part);
+    await assertInside(ctx.root, dir, ctx.rel(dir));
+    await process.getBuiltinModule('node:fs').promises.mkdir(dir, { recursive: true }); // taken, not imported: see fs.ts
+  }
+  return dir;
 }
 
 export async function rewriteItem(ctx: RunContext, relFile: string, content: string): Promise<void> {
@@ -153,7 +192,10 @@ export async function rewriteItem(ctx: RunContext, relFile: string, content: str
  */
 async function written(ctx: RunContext, file: string, content: string): Promise<void> {
   read.delete(ctx);
+  opened.delete(ctx);
   await parseFiles([{ path: ctx.rel(file), text: content }], await openCache(ctx.cacheFile));
+  // The open index takes the write in now, while the parsers are loaded: the next session start parses nothing.
+  await loadOpen(ctx);
 }
 
 /** Writers clean up after writers that were killed, and say so. */

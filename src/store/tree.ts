@@ -55,6 +55,13 @@ export interface TreeFile {
   blob?: string;
   /** Why the file was not read at all (a symbolic link in the work tree): reported, never parsed. */
   refused?: string;
+  /**
+   * A work-tree file's stat data (ctime, mtime, size, inode), its key in the cache when the
+   * file is not too new for it to vouch for its content (reader.ts), as git's index does.
+   */
+  stamp?: string;
+  /** A work-tree file's body, read again when asked: the cache keeps no closed handoff's body (see kept). */
+  laterBody?: () => string;
 }
 
 /** What could not be read, whatever the source: a repository-relative file, its line when known, and why. */
@@ -74,15 +81,25 @@ export interface Tree {
 
 export type ItemKind = 'handoff' | 'pin';
 
-/** Which kind of item a path holds, if any: `<dir>/<name>.md` directly under handoffs/ or pins/. */
+/**
+ * Where a handoff is kept: `handoffs/YYYY-MM/DD/<id>.md`, the day its id was made (UTC).
+ * A commit then rewrites one small folder, not one listing every handoff ever written
+ * (git stores each version of a changed folder whole). `handoffs/<id>.md`, the first
+ * layout, is read as well: `handoff migrate` moves such files.
+ */
+export const DATED_FOLDER = /^\d{4}-\d{2}\/\d{2}\/$/;
+
+/** Which kind of item a path holds, if any: `<name>.md` in pins/, in handoffs/ or in a dated folder of it. */
 export function itemKind(path: string): ItemKind | undefined {
-  const inDir = (prefix: string) =>
-    path.startsWith(prefix) &&
-    path.endsWith('.md') &&
-    !path.slice(prefix.length).includes('/') &&
-    !path.slice(prefix.length).startsWith('.');
-  if (inDir(HANDOFFS_PREFIX)) return 'handoff';
-  if (inDir(PINS_PREFIX)) return 'pin';
+  if (!path.endsWith('.md')) return undefined;
+  const inDir = (prefix: string, dated: boolean) => {
+    if (!path.startsWith(prefix)) return false;
+    let rest = path.slice(prefix.length);
+    if (dated && rest.length > 11 && DATED_FOLDER.test(rest.slice(0, 11))) rest = rest.slice(11);
+    return !rest.includes('/') && !rest.startsWith('.');
+  };
+  if (inDir(HANDOFFS_PREFIX, true)) return 'handoff';
+  if (inDir(PINS_PREFIX, false)) return 'pin';
   return undefined;
 }
 
@@ -119,6 +136,7 @@ export interface ParseCache {
  * hash (and so no node:crypto, which a session start would otherwise load).
  */
 export function cacheKey(f: TreeFile): string {
+  if (f.stamp !== undefined) return `${f.path}\0s${f.stamp}`;
   return f.blob !== undefined ? `${f.path}\0${f.blob}` : `${f.path}\0\0${f.text ?? ''}`;
 }
 
@@ -170,20 +188,37 @@ function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Pa
  * An item as readers see it: no YAML document (`doc`; writers re-read the one file they
  * edit, see store.ts), and a handoff's sections split only when something asks for them.
  */
-function toItem(kind: ItemKind, file: string, c: CachedItem): Handoff | Pin {
+function toItem(kind: ItemKind, file: string, c: CachedItem, laterBody?: () => string): Handoff | Pin {
   const doc = undefined as unknown as Handoff['doc'];
-  const text = c.body ?? '';
-  if (kind === 'pin') return { file, meta: c.meta as PinMeta, doc, text };
+  if (kind === 'pin') return { file, meta: c.meta as PinMeta, doc, text: c.body ?? '' };
+  let text = c.body;
+  const bodyText = () => (text ??= laterBody?.() ?? '');
   let body: Body | undefined;
   return {
     file,
     meta: c.meta as HandoffMeta,
     doc,
-    bodyText: text,
+    get bodyText() {
+      return bodyText();
+    },
     get body() {
-      return (body ??= parseBody(text));
+      return (body ??= parseBody(bodyText()));
     },
   };
+}
+
+/**
+ * What the cache keeps of a parsed file: a closed handoff without its body (closed
+ * handoffs are most of .handoff/ and their bodies are almost never shown). A work-tree
+ * file's body is read again when something asks for it; the readers of staged or
+ * committed trees (the pre-commit hook, the merge driver, `check --base`) show open
+ * handoffs' bodies only (the roadmap's next steps and questions).
+ */
+function kept(f: TreeFile, kind: ItemKind, parsed: CachedItem): CachedItem {
+  if (kind !== 'handoff' || (f.stamp === undefined && f.blob === undefined) || parsed.problem) return parsed;
+  if ((parsed.meta as HandoffMeta | undefined)?.status === 'open') return parsed;
+  const { body: _body, ...rest } = parsed;
+  return rest;
 }
 
 /** Whether parseTree will have to parse some file (so the caller loads the parsers). */
@@ -218,11 +253,11 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
       if (f.text === undefined || !parsers)
         throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
       parsed = parseOne({ path: f.path, text: f.text }, kind, parsers);
-      cache?.set(key, parsed);
+      cache?.set(key, kept(f, kind, parsed));
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });
     if (!parsed.meta) continue;
-    const item = toItem(kind, f.path, parsed);
+    const item = toItem(kind, f.path, parsed, f.laterBody);
     if (parsed.misnamed) tree.misnamed.push(item);
     else if (kind === 'handoff') tree.handoffs.push(item as Handoff);
     else tree.pins.push(item as Pin);

@@ -4,7 +4,8 @@
 // session start (no handoff open), the transcript drafts a handoff with the todos, the
 // file written, the test run and the user's constraint, every record of it is known, one
 // compaction writes exactly one handoff after which the pin reaches the model again, the
-// agent's own summary is read from its transcript, and /handoff expands. Opt-in: it
+// agent's own summary is read from its transcript (and folded into the compaction's
+// handoff where our hook asks the summarizer for the sections), and /handoff expands. Opt-in: it
 // installs the agents (about 1 GB) into a cache directory; an agent that cannot be
 // installed or run is skipped with the reason. HANDOFF_AGENTS_RECORD=1 copies each
 // transcript into the fixtures.
@@ -129,6 +130,35 @@ async function summaries(file: string): Promise<string[]> {
   return out;
 }
 
+/**
+ * Whether the agent's compaction summary reached the compaction's handoff, after one more
+ * session of the agent (its session-start hook harvests a summary that is due): "folded",
+ * or why not (the warning our hook printed, or that no summary was read).
+ */
+async function harvestNote(d: Driver, w: World): Promise<string> {
+  const newest = handoffs(w)[0];
+  if (!newest) return 'no compaction handoff';
+  const folded = () => readFileSync(path.join(w.repo.dir, newest.file), 'utf8').includes(`(summary of ${d.title}`);
+  if (folded()) return 'folded';
+  // The compacted session's transcript: the run below starts a newer one.
+  const transcript = d.transcript(w.home, w.repo.dir);
+  const next = await w.run('Go on.');
+  if (folded()) return 'folded';
+  const warning = /handoff: warning: [^\n]*?keeps the draft from the rules/.exec(`${next.stderr}\n${next.stdout}`)?.[0];
+  if (warning) return warning;
+  // Why not, from the transcript: no summary there, or one without the handoff's sections.
+  const found: string[] = [];
+  try {
+    const opened = transcript ? await openTranscript(transcript, transcript, w.repo.dir) : undefined;
+    for await (const e of opened?.events() ?? []) if (e.kind === 'compaction' && e.summary) found.push(e.summary);
+  } catch (error) {
+    return `not folded; the compacted session's transcript cannot be read now: ${(error as Error).message}`;
+  }
+  if (found.length === 0) return `not folded: no summary in the transcript (exit ${next.code})`;
+  const { parseSummary } = await import('../../src/handoff/summary-form.js');
+  return `not folded: the summary read has ${parseSummary(found.at(-1)!).items} items in the handoff's sections (its summarizer was not asked for them)`;
+}
+
 const FIXTURE_NAMES: Record<string, (v: string) => [string, string]> = {
   claude: (v) => ['claude-code', `claude-code-${v}-sum.jsonl`],
   codex: (v) => ['codex', `rollout-codex-${v}-sum.jsonl`],
@@ -223,6 +253,11 @@ describe('the real agents', () => {
           .slice(slashMark)
           .some((r) => r.raw.includes('--from auto --no-edit') && r.raw.includes('Finish the sum helper'));
         if (SLASH_EXPANDS.has(id)) check('/handoff expanded to the handoff command', slash.code === 0 && expanded);
+        // The agent's own summary: the next session start folds it into the compaction's handoff.
+        const summaryNote = await harvestNote(d, w);
+        // Claude Code and OpenCode let our hook ask their summarizer for the sections; the others cannot be asked.
+        if (d.agent === 'claude' || d.agent === 'opencode')
+          check("the agent's summary was folded into the compaction's handoff", summaryNote === 'folded');
         results.push({
           agent: d.title,
           version: d.version,
@@ -235,6 +270,7 @@ describe('the real agents', () => {
           injectedChars: hookText.length,
           unknownRecords: unknown,
           handoffsFromCompaction: after - before,
+          summaryHarvested: summaryNote,
           pinAfterCompaction: pinIn(w, from, slashMark) > 0,
           summariesRead: harvested.length,
           slashExpanded: expanded,

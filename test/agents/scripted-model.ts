@@ -32,6 +32,21 @@ export interface ScriptedServer {
 }
 
 const SUMMARY = 'Summary of the session so far: the task list, src/sum.js and npm test.';
+/** What a summarizer writes when our hook asked it for the handoff's sections (agents/harvest.ts reads it back). */
+const STEERED = `${SUMMARY}
+
+## Goal
+- Add a sum helper in src/sum.js and run npm test
+
+## Decisions
+- Export sum from \`src/sum.js\` — why: the tests import it from there
+
+## Tried and abandoned
+- A sum over an array argument — why: callers pass two numbers
+
+## Next steps
+- Run npm test again after the next change`;
+const steered = (raw: string) => raw.includes('git-handoff reads them into the handoff');
 
 /** How many tool calls the model made since the user's last own message, per API shape. */
 function stepOf(body: any): number {
@@ -102,6 +117,8 @@ const SUMMARIZE =
 
 /** A request with no tools is a side request (a title, a compaction summary): text. */
 function plan(script: Step[], body: any, raw: string, n: number): Planned {
+  // Our pre-compact hook's instructions reach the summarizer's request alone (some keep the tools on offer).
+  if (steered(raw)) return { text: STEERED };
   const tools = offered(body);
   if (tools.length === 0) return { text: /title/i.test(raw.slice(0, 3000)) ? 'Sum helper' : SUMMARY };
   if (SUMMARIZE.test(lastUser(body))) return { text: SUMMARY };

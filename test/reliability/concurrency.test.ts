@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/store/handoff.js';
 import { parsePin } from '../../src/store/pin.js';
-import { makeRepo } from '../helpers.js';
+import { listFiles, makeRepo } from '../helpers.js';
 import { runs, TIMEOUT } from './arbitraries.js';
 import { start } from './spawn.js';
 
@@ -29,7 +29,7 @@ describe('concurrent writers', () => {
 
       const handoffDir = path.join(repo.dir, '.handoff/handoffs');
       const pinDir = path.join(repo.dir, '.handoff/pins');
-      const handoffFiles = readdirSync(handoffDir);
+      const handoffFiles = listFiles(handoffDir, { dots: true });
       const pinFiles = readdirSync(pinDir);
       // No temp files left behind, no extra or missing files.
       expect(handoffFiles.filter((f) => !f.endsWith('.md') || f.startsWith('.'))).toEqual([]);

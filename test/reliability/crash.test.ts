@@ -1,7 +1,7 @@
 // SIGKILL real processes at random points while they write: every file under .handoff/
 // is then the old state or the new one, never a partial file. Large bodies make the
 // write window wide enough to be hit often.
-import { mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/store/handoff.js';
@@ -29,12 +29,15 @@ function everyFileValid(repo: Repo): number {
     ['pins', parsePin],
   ] as const) {
     const dir = path.join(repo.dir, '.handoff', sub);
-    for (const name of readdirSync(dir)) {
+    // Handoffs are in dated folders (YYYY-MM/DD/), pins directly in pins/.
+    for (const rel of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      const name = path.basename(rel);
+      if (!statSync(path.join(dir, rel)).isFile()) continue;
       if (name.startsWith('.') && name.endsWith('.tmp')) {
         temps++;
         continue;
       }
-      parse(readFileSync(path.join(dir, name), 'utf8'), name); // throws on a partial file
+      parse(readFileSync(path.join(dir, rel), 'utf8'), name); // throws on a partial file
     }
   }
   return temps;
@@ -110,7 +113,13 @@ describe(`crashes: SIGKILL at random points (${KILLS} kills per writer)`, () => 
       for (let i = 0; kills < KILLS; i++) {
         const args = i % 2 === 0 ? ['new', `goal ${i}`, '--no-edit', '-F', input] : ['pin', '--file', input];
         if (i % 2 === 1) writeFileSync(input, `pin ${i}\n${BIG}`);
-        const dir = path.join(repo.dir, '.handoff', i % 2 === 0 ? 'handoffs' : 'pins');
+        // A new handoff's temp file appears in today's dated folder (its id is made now).
+        const today = new Date().toISOString();
+        const dir = path.join(
+          repo.dir,
+          '.handoff',
+          i % 2 === 0 ? `handoffs/${today.slice(0, 7)}/${today.slice(8, 10)}` : 'pins',
+        );
         mkdirSync(dir, { recursive: true });
         const killed = await killDuringWrite(repo, args, dir, rand);
         if (killed) kills++;

@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/store/handoff.js';
-import { makeRepo } from '../helpers.js';
+import { listFiles, makeRepo } from '../helpers.js';
 import { TIMEOUT } from './arbitraries.js';
 import { start } from './spawn.js';
 
 function handoffs(dir: string) {
   const d = path.join(dir, '.handoff/handoffs');
-  return readdirSync(d).map((f) => parseHandoff(readFileSync(path.join(d, f), 'utf8'), f));
+  return listFiles(d).map((f) => parseHandoff(readFileSync(path.join(d, f), 'utf8'), f));
 }
 
 describe('the writer lock', () => {

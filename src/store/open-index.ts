@@ -1,0 +1,202 @@
+// What a session start needs of .handoff/, without reading its history: the pins, the open
+// handoffs and the files that could not be read, kept parsed in `<git dir>/handoff-open.json`
+// with the stat data of each and of each item folder. A year of a team's handoffs is tens of
+// thousands of closed files; a session start reads none of them.
+//
+// How it stays exact, the way git's index does with stat data: a kept file is reused only
+// while its ctime, mtime, size and inode are unchanged. A folder whose stat data is
+// unchanged has gained, lost and replaced no file (every create, delete and rename changes
+// it); a changed one is listed again, and of its files only those changed since the folder
+// was last seen (ctime not older than the folder's ctime then: the same file system's
+// clock) are read. A closed handoff is recognised from its `status:` line without loading
+// the YAML parser; anything less plain is parsed. Stat data younger than RACY may not yet
+// show a change made in the same clock tick: such a folder is listed again next time, and
+// such a file keeps its text to compare.
+//
+// Not seen here: a closed handoff edited in place (its folder unchanged) until its folder
+// changes. `handoff reopen` rewrites through a rename, and git replaces files it checks out,
+// so both are seen; `list`, `check` and the roadmap read every file.
+import type { Stats } from 'node:fs';
+import path from 'node:path';
+import { toolVersion } from './cache.js';
+import { writeDisposable } from './fs.js';
+import { assertInside } from '../security/guard.js';
+import { DAY, MONTH } from './reader.js';
+import {
+  HANDOFFS_PREFIX,
+  itemKind,
+  NOT_A_FILE,
+  type CachedItem,
+  type Parsers,
+  parseTree,
+  PINS_PREFIX,
+  SYMLINK_REFUSED,
+  type Tree,
+  type TreeFile,
+} from './tree.js';
+
+// Taken, not imported: see store/fs.ts.
+const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
+
+export const OPEN_FILE = 'handoff-open.json';
+const FORMAT = 1;
+const RACY = 2000;
+
+type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
+interface Kept {
+  st: Stat;
+  item: CachedItem;
+  /** The text, while the stat data is too young to vouch for it. */
+  text?: string;
+}
+interface Stored {
+  /** Folder -> its stat data, and 1 when it must be listed again. */
+  dirs: Record<string, [ctimeMs: number, mtimeMs: number, ino: number, racy: number]>;
+  files: Record<string, Kept>;
+}
+
+const stat = (s: Stats): Stat => [s.ctimeMs, s.mtimeMs, s.size, s.ino];
+const same = (a: Stat, b: Stat) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+
+function load(file: string | null): Stored | undefined {
+  if (!file) return undefined;
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    if (data.format === FORMAT && data.version === toolVersion()) return data as Stored;
+  } catch {
+    // none yet, or unreadable: every folder is listed
+  }
+  return undefined;
+}
+
+function lstat(file: string): Stats | undefined {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A handoff whose front-matter says plainly that it is closed: one `status` key, quoted or
+ * not, `done` or `superseded`. Anything else (flow style, an alias, a second status) is
+ * left to the parser.
+ */
+export function plainlyClosed(text: string): boolean {
+  if (!text.startsWith('---\n')) return false;
+  const end = text.search(/\n(---|\.\.\.)[ \t]*(\n|$)/);
+  const head = end < 0 ? text : text.slice(0, end + 1);
+  const keys = head.match(/^["']?status["']?[ \t]*:/gm);
+  return keys?.length === 1 && /^status:[ \t]*(["']?)(done|superseded)\1[ \t]*(#.*)?$/m.test(head);
+}
+
+/** The pins, open handoffs and unreadable item files of the working tree (see the top of this file). */
+export async function readOpen(root: string, file: string | null): Promise<Tree> {
+  const started = Date.now();
+  const stored = load(file);
+  const next: Stored = { dirs: {}, files: {} };
+  const children = new Map<string, string[]>();
+  for (const d of Object.keys(stored?.dirs ?? {})) {
+    const parent = d.slice(0, d.lastIndexOf('/', d.length - 2) + 1);
+    children.set(parent, [...(children.get(parent) ?? []), d]);
+  }
+  const toRead: TreeFile[] = [];
+  let changed = !stored;
+
+  const keep = (rel: string, st: Stats, old: Kept | undefined): boolean => {
+    if (!old || !same(old.st, stat(st))) return false;
+    if (old.text !== undefined) {
+      const text = readText(path.join(root, rel));
+      if (text !== old.text) return false;
+      if (st.ctimeMs < started - RACY) {
+        next.files[rel] = { st: old.st, item: old.item };
+        changed = true;
+        return true;
+      }
+    }
+    next.files[rel] = old;
+    return true;
+  };
+  const look = (rel: string, st: Stats | undefined) => {
+    if (!st) return void (changed ||= stored?.files[rel] !== undefined);
+    if (st.isSymbolicLink() || !st.isFile()) {
+      const problem = { message: st.isSymbolicLink() ? SYMLINK_REFUSED : NOT_A_FILE };
+      if (!stored?.files[rel]) changed = true;
+      next.files[rel] = { st: stat(st), item: { problem } };
+      return;
+    }
+    if (keep(rel, st, stored?.files[rel])) return;
+    changed = true;
+    const text = readText(path.join(root, rel));
+    if (text === undefined) return;
+    if (itemKind(rel) === 'handoff' && plainlyClosed(text)) return;
+    toRead.push({ path: rel, text });
+  };
+  const visit = (rel: string, sub: RegExp | undefined) => {
+    const st = lstat(path.join(root, rel));
+    if (!st?.isDirectory()) return void (changed ||= stored?.dirs[rel] !== undefined);
+    const before = stored?.dirs[rel];
+    next.dirs[rel] = [st.ctimeMs, st.mtimeMs, st.ino, st.ctimeMs >= started - RACY ? 1 : 0];
+    if (before && before[0] === st.ctimeMs && before[1] === st.mtimeMs && before[2] === st.ino && !before[3]) {
+      for (const f of Object.keys(stored!.files))
+        if (f.startsWith(rel) && !f.slice(rel.length).includes('/')) look(f, lstat(path.join(root, f)));
+      for (const d of children.get(rel) ?? []) visit(d, sub === MONTH ? DAY : undefined);
+      return;
+    }
+    changed = true;
+    for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const name = entry.name;
+      if (entry.isDirectory() && sub?.test(name)) {
+        visit(`${rel}${name}/`, sub === MONTH ? DAY : undefined);
+        continue;
+      }
+      const f = `${rel}${name}`;
+      if (!name.endsWith('.md') || name.startsWith('.') || !itemKind(f)) continue;
+      const fst = lstat(path.join(root, f));
+      // Unchanged since the folder was last seen, and not kept then: a closed handoff.
+      if (before && fst && fst.ctimeMs < before[0] && !stored!.files[f] && fst.isFile()) continue;
+      look(f, fst);
+    }
+  };
+  for (const prefix of [PINS_PREFIX, HANDOFFS_PREFIX])
+    await assertInside(root, path.join(root, prefix), prefix.slice(0, -1));
+  visit(PINS_PREFIX, undefined);
+  visit(HANDOFFS_PREFIX, MONTH);
+
+  if (toRead.length > 0) {
+    const parsers = await loadParsers();
+    const parsed = new Map<string, CachedItem>();
+    parseTree(
+      toRead,
+      { get: () => undefined, set: (key, item) => parsed.set(key.slice(0, key.indexOf('\0')), item) },
+      parsers,
+    );
+    for (const f of toRead) {
+      const item = parsed.get(f.path)!;
+      const st = lstat(path.join(root, f.path));
+      const open = itemKind(f.path) === 'pin' || item.problem || (item.meta as { status?: string }).status === 'open';
+      if (!open || !st) continue;
+      next.files[f.path] = { st: stat(st), item, ...(st.ctimeMs >= started - RACY ? { text: f.text } : {}) };
+    }
+  }
+  if (changed && file) await writeDisposable(file, JSON.stringify({ format: FORMAT, version: toolVersion(), ...next }));
+  const kept = Object.entries(next.files);
+  const items = new Map(kept.map(([f, k]) => [f, k.item]));
+  return parseTree(
+    kept.map(([f]) => ({ path: f, blob: 'open' })),
+    { get: (key) => items.get(key.slice(0, key.indexOf('\0'))), set: () => {} },
+  );
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function loadParsers(): Promise<Parsers> {
+  const [{ parseHandoff }, { parsePin }] = await Promise.all([import('./handoff.js'), import('./pin.js')]);
+  return { handoff: parseHandoff, pin: parsePin };
+}

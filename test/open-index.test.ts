@@ -1,0 +1,159 @@
+// The open index (store/open-index.ts): a session start reads the pins and the open
+// handoffs only, and still sees every change a person, a command or git makes to them.
+import { readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { plainlyClosed } from '../src/store/open-index.js';
+import { handoffFile, itemKeys, makeRepo, type Repo } from './helpers.js';
+import { handoffPath, handoffText, id } from './fixtures-items.js';
+
+const resume = (repo: Repo) => {
+  const r = repo.handoff(['resume']);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+};
+const idOf = (out: string) => path.basename(out.trim(), '.md');
+
+describe('the open index', () => {
+  it('tells a plainly closed handoff from its status line, and leaves anything less plain to the parser', () => {
+    const closed = handoffText({ id: id(1), status: 'done' });
+    expect(plainlyClosed(closed)).toBe(true);
+    expect(plainlyClosed(handoffText({ id: id(2), status: 'superseded' }))).toBe(true);
+    expect(plainlyClosed(handoffText({ id: id(3) }))).toBe(false);
+    expect(plainlyClosed(closed.replace('status: "done"', "status: 'done' # finished"))).toBe(true);
+    // A second status key, flow style, no front-matter, or a status only in the body: parsed.
+    expect(plainlyClosed(closed.replace('status: "done"', 'status: "done"\nstatus: "open"'))).toBe(false);
+    expect(plainlyClosed('---\n{id: x, status: open}\n---\n')).toBe(false);
+    expect(plainlyClosed('status: "done"\n')).toBe(false);
+    expect(plainlyClosed(`${handoffText({ id: id(4) })}\nstatus: "done"\n`)).toBe(false);
+  });
+
+  it('sees an open handoff edited in place with its size and modification time kept', () => {
+    const repo = makeRepo();
+    const file = repo.handoff(['new', 'goal aaaa', '--no-edit']).stdout.trim();
+    const full = path.join(repo.dir, file);
+    const when = 1_767_225_600;
+    utimesSync(full, when, when);
+    expect(resume(repo)).toContain('goal aaaa');
+    const size = statSync(full).size;
+    writeFileSync(full, readFileSync(full, 'utf8').replace('goal aaaa', 'goal bbbb'));
+    utimesSync(full, when, when);
+    expect(statSync(full).size).toBe(size);
+    expect(resume(repo)).toContain('goal bbbb');
+  });
+
+  it('sees handoffs added by hand in either layout, reopened, and changed by a checkout', () => {
+    const repo = makeRepo();
+    const first = idOf(repo.handoff(['new', 'first goal', '--no-edit']).stdout);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'first');
+    expect(resume(repo)).toContain('first goal');
+    // A file in the first (flat) layout, newer and open: it is the one resumed.
+    const flat = id(99_999_999_999, 'zzzzzzzzzz').replace(/^01jx/, '01zz');
+    repo.write(handoffPath(flat), handoffText({ id: flat, goal: 'written by hand' }));
+    expect(resume(repo)).toContain('written by hand');
+    repo.handoff(['done', flat]);
+    expect(resume(repo)).toContain('first goal');
+    // Done, then open again through reopen: seen both times.
+    repo.handoff(['done', first]);
+    expect(repo.handoff(['resume']).code).not.toBe(0);
+    repo.handoff(['reopen', first]);
+    expect(resume(repo)).toContain('first goal');
+    // Another branch where the handoff is done: git replaces the file, and the index sees it.
+    repo.git('checkout', '-q', '-b', 'other');
+    repo.handoff(['done', first]);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'done');
+    repo.git('checkout', '-q', 'main');
+    repo.git('checkout', '-q', '--', '.');
+    repo.git('clean', '-fdq', '--', '.handoff');
+    expect(resume(repo)).toContain('first goal');
+    repo.git('checkout', '-q', 'other');
+    const other = repo.handoff(['resume']);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toContain("no open handoff on branch 'other'");
+  });
+
+  it('reports an unreadable open handoff and one in a new dated folder', () => {
+    const repo = makeRepo();
+    repo.handoff(['new', 'first goal', '--no-edit']);
+    expect(resume(repo)).toContain('first goal');
+    const later = '01zz000000000000000000000a';
+    const file = handoffFile(later);
+    mkdirSync(path.dirname(path.join(repo.dir, file)), { recursive: true });
+    repo.write(
+      file,
+      `${handoffText({ id: later, goal: 'in a new folder' })}`.replace('status: "open"', 'status: [open'),
+    );
+    const r = repo.handoff(['resume']);
+    expect(r.stderr).toContain(`skipped ${file}: invalid YAML front-matter`);
+    repo.write(file, handoffText({ id: later, goal: 'in a new folder' }));
+    expect(resume(repo)).toContain('in a new folder');
+  });
+
+  it('takes in a commit of an edited handoff in the pre-commit hook, and the cache keeps both kinds of entry', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init', '--hooks']).code).toBe(0);
+    const file = repo.handoff(['new', 'goal one', '--no-edit']).stdout.trim();
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'handoff');
+    expect(repo.handoff(['list']).code).toBe(0);
+    repo.write(file, repo.read(file).replace('goal one', 'goal two'));
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'edited');
+    const open = JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-open.json'), 'utf8')) as {
+      files: Record<string, { item: { meta: { goal: string } } }>;
+    };
+    expect(open.files[file]?.item.meta.goal).toBe('goal two');
+    expect(resume(repo)).toContain('goal two');
+    expect(repo.handoff(['list']).code).toBe(0);
+    const items = itemKeys(repo.dir);
+    const mine = items.filter((k) => k.startsWith(`${file}\0`));
+    // The work tree's entry (its stat data, or its text while that is too new) and the index's (blob id), one each.
+    const kind = (k: string) => (/^[0-9a-f]{40}$/.test(k.slice(file.length + 1)) ? 'index' : 'work tree');
+    expect(mine.map(kind).sort()).toEqual(['index', 'work tree']);
+  });
+});
+
+describe('handoff migrate', () => {
+  it('moves flat handoffs into dated folders, keeping ids, links and merges working', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    const [a, b] = ['01m8000000000000000000000a', '01m8000000000000000000000b'];
+    repo.write(handoffPath(a), handoffText({ id: a, goal: 'first', status: 'superseded', superseded_by: b }));
+    repo.write(handoffPath(b), handoffText({ id: b, goal: 'second', parent: a }));
+    repo.write('.handoff/handoffs/notes.md', 'not a handoff\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'flat');
+    repo.git('branch', 'side');
+    const r = repo.handoff(['migrate']);
+    expect(r.stdout).toContain('Moved 2 handoffs into dated folders');
+    expect(r.stderr).toContain('left .handoff/handoffs/notes.md (its name is not an id)');
+    expect(repo.files('.handoff/handoffs')).toEqual([
+      `${path.relative('.handoff/handoffs', handoffFile(a))}`,
+      `${path.relative('.handoff/handoffs', handoffFile(b))}`,
+      'notes.md',
+    ]);
+    expect(repo.read(handoffFile(a))).toBe(
+      handoffText({ id: a, goal: 'first', status: 'superseded', superseded_by: b }),
+    );
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'migrate');
+    expect(repo.git('show', '--stat', '-M', '--format=', 'HEAD')).toContain('=>');
+    expect(resume(repo)).toContain('second');
+    // A branch made before the move marks the handoff done where it was: the merge follows the rename.
+    repo.git('checkout', '-q', 'side');
+    expect(repo.handoff(['done', b]).code).toBe(0);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'done on side');
+    repo.git('checkout', '-q', 'main');
+    repo.git('merge', '-q', '--no-edit', 'side');
+    expect(repo.read(handoffFile(b))).toContain('status: "done"');
+    expect(repo.files('.handoff/handoffs')).not.toContain(`${b}.md`);
+    expect(repo.handoff(['migrate']).stdout).toContain('nothing moved');
+    repo.git('rm', '-q', '.handoff/handoffs/notes.md');
+    expect(repo.handoff(['roadmap']).code).toBe(0); // no hooks here to refresh it after the merge
+    const check = repo.handoff(['check']);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+});
