@@ -9,7 +9,7 @@
 // The redaction patterns themselves are measured by their own bench.
 // Run after `npm run build`: node bench/guard.js [--rounds 5] [--cap-ms 20000] [--node <binary>]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -72,16 +72,16 @@ for (let i = 0; i < rounds; i++) {
   last = { status: r.status ?? -1, stderr: r.stderr };
 }
 times.sort((a, b) => a - b);
-const cache = path.join(dir, '.git/handoff-cache.json');
+// Every cache file in the git directory (handoff-*: files and folders).
 let cacheBytes = 0;
-try {
-  cacheBytes = statSync(cache).size;
-} catch {}
+for (const e of readdirSync(path.join(dir, '.git'), { recursive: true, withFileTypes: true }))
+  if (e.isFile() && path.relative(path.join(dir, '.git'), path.join(e.parentPath, e.name)).startsWith('handoff'))
+    cacheBytes += statSync(path.join(e.parentPath, e.name)).size;
 console.log(
   `session start, 50 MB handoff + 50 MB pin (node ${execFileSync(node, ['--version']).toString().trim()}, ${rounds} rounds):`,
 );
 console.log(
-  `  median ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms, max ${times.at(-1)?.toFixed(0)} ms, exit ${last.status}, cache file ${cacheBytes === 0 ? 'not written' : `${cacheBytes} bytes`}`,
+  `  median ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms, max ${times.at(-1)?.toFixed(0)} ms, exit ${last.status}, cache files ${cacheBytes} bytes in all`,
 );
 console.log(`  stderr: ${last.stderr.trim().split('\n').join(' | ')}`);
 
