@@ -139,6 +139,7 @@ describe('handoff check', () => {
     repo.handoff(['roadmap']);
     repo.commit('feature');
     expect(rules(check(repo, '--base', base))).toEqual([
+      `handoff-review ${handoffPath(id(3))}`,
       `parent ${handoffPath(id(3))}`,
       `pin-review ${pinPath(id(4))}`,
     ]);
@@ -148,7 +149,8 @@ describe('handoff check', () => {
     const gh = repo.handoff(['check', '--base', base, '--format', 'github', '--summary', summary]);
     expect(gh.code).toBe(1);
     expect(gh.stdout).toBe(
-      `::error file=${handoffPath(id(3))},line=10,title=handoff check%3A parent::parent ${id(9)} is not a handoff in .handoff/handoffs/\n` +
+      `::notice file=${handoffPath(id(3))},title=handoff check%3A handoff-review::handoff added by Test Author <author@example.com>: the next agent session reads it as the previous session's work, so review it like code\n` +
+        `::error file=${handoffPath(id(3))},line=10,title=handoff check%3A parent::parent ${id(9)} is not a handoff in .handoff/handoffs/\n` +
         `::notice file=${pinPath(id(4))},title=handoff check%3A pin-review::pin added by Test Author <author@example.com>: every agent is told to obey it word for word, so review it like code: "new rule"\n`,
     );
     const md = readFileSync(summary, 'utf8');
@@ -206,7 +208,7 @@ describe('handoff check', () => {
         level: 'warning',
         file: pinPath(id(5)),
         rule: 'pin-review',
-        message: `pin added by Mallory <mallory@example.com> contains wording addressed to the agent rather than the team (overriding instructions, secrecy or sending secrets): every agent is told to obey it word for word, so read it closely before merging: ${JSON.stringify(evil.trimEnd())}`,
+        message: `pin added by Mallory <mallory@example.com> contains wording addressed to the agent rather than the team (overriding instructions, secrecy, sending secrets or running a download): every agent is told to obey it word for word, so read it closely before merging: ${JSON.stringify(evil.trimEnd())}`,
       },
     ]);
     const text = repo.handoff(['check', '--base', base]);

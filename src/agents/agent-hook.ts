@@ -11,6 +11,7 @@ import { addToSections } from '../handoff/draft-additions.js';
 import { compactionStep, parseHookInput, type HookInput } from './hook-input.js';
 import { sessionContext } from '../resume/session-context.js';
 import { buildResume } from '../resume/build.js';
+import { BudgetSpent, sessionBudgetMs, within } from '../resume/time-budget.js';
 import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
 import { truncate } from '../command/output.js';
@@ -106,9 +107,16 @@ async function sessionStart(
   if (!(await exists(ctx.dir))) return; // this repository does not use handoffs: say nothing
   await harvestSummaries(ctx);
   let built: Awaited<ReturnType<typeof buildResume>>;
+  const budgetMs = sessionBudgetMs(ctx.env);
   try {
-    built = await buildResume(ctx, undefined);
+    built = await buildResume(
+      ctx,
+      undefined,
+      false,
+      within(ctx.now().getTime() + budgetMs, budgetMs, () => ctx.now().getTime()),
+    );
   } catch (error) {
+    if (error instanceof BudgetSpent) return budgetFallback(ctx, budgetMs, agent);
     if (!(error instanceof HandoffError)) throw error;
     // Nothing to resume and no pins (with pins, buildResume gives a pins-only prompt).
     ctx.stderr(`handoff: nothing to resume: ${error.message.split('\n')[0]}`);
@@ -146,6 +154,33 @@ async function sessionStart(
     ctx.stderr(`handoff: resumed ${id} (${input.source ?? input.trigger ?? 'session start'})`);
   }
   answer(ctx, output);
+}
+
+/**
+ * The prompt was not ready in time: the pins (verbatim where they fit the hook's limit, a
+ * pointer to each file otherwise, so what is redacted here stays short) and a pointer to
+ * the rest, rather than a hook the agent kills with nothing sent.
+ */
+async function budgetFallback(ctx: Context, budgetMs: number, agent: string): Promise<void> {
+  const [{ loadPins }, { activePins }, { promptPins }, { fitPins, SESSION_CONTEXT_LIMIT }, { redactSecrets }] =
+    await Promise.all([
+      import('../store/store.js'),
+      import('../store/pin-scope.js'),
+      import('../resume/prompt.js'),
+      import('../resume/session-context.js'),
+      import('../security/redact.js'),
+    ]);
+  const pins = promptPins(activePins((await loadPins(ctx)).items));
+  const pointer = `The full resume prompt was not ready within this hook's time budget (${budgetMs.toLocaleString('en-US')} ms), so ${pins.length > 0 ? 'only the pinned constraints are here' : 'nothing of it is here'}. Before you start, run \`handoff resume\` and read its whole output.`;
+  const intro =
+    pins.length > 0
+      ? 'The constraints under "Pinned constraints" are the user\'s own words; follow them exactly, as written.'
+      : '';
+  const fitted = fitPins(pins, SESSION_CONTEXT_LIMIT - intro.length - pointer.length - 8);
+  const text = `${[intro, redactSecrets(fitted?.text ?? '').text, pointer].filter(Boolean).join('\n\n')}\n`;
+  const line = `handoff: the resume prompt was not ready within ${budgetMs.toLocaleString('en-US')} ms; sent ${pins.length > 0 ? 'the pins and ' : ''}a pointer to \`handoff resume\` to ${agent}`;
+  ctx.stderr(line);
+  answer(ctx, { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text }, systemMessage: line });
 }
 
 async function preCompact(ctx: Context, input: HookInput, agent: string, style: CompactStyle): Promise<void> {

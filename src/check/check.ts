@@ -18,6 +18,8 @@ import { readTemplate } from '../store/templates.js';
 import { estimateTokens } from '../transcripts/tokens.js';
 import { plural, printJson } from '../command/output.js';
 import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
+import { handoffReviewFindings, type HandoffToReview } from './handoff-review.js';
+import { parseHandoff } from '../store/handoff.js';
 import { closeLanded } from '../git-hooks/close-landed.js';
 import { redactSecrets } from '../security/redact.js';
 import { kindList } from '../security/notice.js';
@@ -148,6 +150,13 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const changes = base ? await changedSince(git, base) : null;
   const pinChanges = changes && base ? await changedPins(git, tree, base, changes) : [];
   findings.push(...pinReviewFindings(pinChanges));
+  if (changes && base) {
+    findings.push(...handoffReviewFindings(await changedHandoffs(git, tree, base, changes)));
+    const { agentFileFindings } = await import('./agent-review.js');
+    const agentFindings = await agentFileFindings(ctx, git, base);
+    for (const f of agentFindings) changes.set(f.file, 'modified');
+    findings.push(...agentFindings);
+  }
   const reported = (changes ? findings.filter((f) => changes.has(f.file) || f.rule === 'roadmap') : findings).sort(
     (a, b) =>
       a.file !== b.file
@@ -255,6 +264,41 @@ async function changedPins(git: Git, tree: Tree, base: string, changes: Map<stri
       review: !retired && !sameText,
       flags: [...pinFlags(now.text), ...(kinds.length > 0 ? [`a secret (${kindList(kinds)})`] : [])],
     });
+  }
+  return out;
+}
+
+/** Handoffs the branch added, or whose goal or text it changed, since base, with who committed each first. */
+async function changedHandoffs(
+  git: Git,
+  tree: Tree,
+  base: string,
+  changes: Map<string, Change>,
+): Promise<HandoffToReview[]> {
+  const changed = [...changes].filter(([p, c]) => itemKind(p) === 'handoff' && c !== 'deleted');
+  const [before, authors] = await Promise.all([
+    git.readObjects(changed.filter(([, c]) => c === 'modified').map(([p]) => `${base}:${p}`)),
+    addedBy(
+      git,
+      changed.map(([p]) => p),
+    ),
+  ]);
+  const out: HandoffToReview[] = [];
+  for (const [file, change] of changed) {
+    const now = tree.handoffs.find((h) => h.file === file) ?? tree.misnamed.find((h) => h.file === file);
+    if (!now || !('bodyText' in now)) continue; // unreadable: the format rule reports it
+    const text = `${now.meta.goal}\n${now.bodyText}`;
+    const old = before.get(`${base}:${file}`);
+    if (old !== undefined) {
+      try {
+        const was = parseHandoff(old, file);
+        // A status change alone (done, superseded) tells an agent nothing new.
+        if (`${was.meta.goal}\n${was.bodyText}` === text) continue;
+      } catch {
+        // unreadable at base: reviewed as new text
+      }
+    }
+    out.push({ file, change, text, addedBy: authors.get(file) ?? null });
   }
   return out;
 }

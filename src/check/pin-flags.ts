@@ -22,6 +22,8 @@ const INJECTION: readonly RegExp[] = [
   /\b(do not|don't|never) (tell|inform|mention|reveal|show)[^.\n]{0,30}\b(user|human|reviewer|anyone)\b/,
   /\b(upload|exfiltrate|send|post|curl|wget|print|cat|copy)\b[^.\n]{0,60}(~\/\.ssh|\.ssh\/|id_rsa|id_ed25519|\.aws\/credentials|\.netrc|\.npmrc|\.env\b|api[_ -]?keys?|secrets?|tokens?|credentials?|passwords?)/,
   /<\s*\/?\s*(system|instructions?|assistant|im_start|im_end)\s*>|<\|im_(start|end)\|>|\[\/?inst\]/,
+  // A download piped into a shell: whatever the server sends then runs.
+  /\b(curl|wget)\b[^\n|]{0,200}\|\s*(sudo\s+)?(ba|z|da)?sh\b/,
 ];
 
 /** Why a reviewer should read this pin closely; empty when nothing stands out. */
@@ -34,7 +36,7 @@ export function pinFlags(text: string): string[] {
   const folded = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
   if (INJECTION.some((re) => re.test(folded)))
     flags.push(
-      'wording addressed to the agent rather than the team (overriding instructions, secrecy or sending secrets)',
+      'wording addressed to the agent rather than the team (overriding instructions, secrecy, sending secrets or running a download)',
     );
   return flags;
 }

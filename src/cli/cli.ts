@@ -6,6 +6,7 @@ import { COMMANDS, type Args, type CommandName, type CommandSpec } from '../comm
 import { LOADERS } from './commands.js';
 import type { Streams } from '../core/context.js';
 import { createContext } from '../command/context.js';
+import { terminalSafeStreams } from '../command/output.js';
 import { EXIT, HandoffError, UsageError, report } from '../core/errors.js';
 import { version } from '../core/version.js';
 import { CONFLICT_MARKERS } from '../core/errors.js';
@@ -106,7 +107,9 @@ async function readStdin(): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-export async function run(argv: string[], given: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+export async function run(argv: string[], raw: Streams, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  // Everything printed may quote committed files or their names: no control character reaches a terminal.
+  const given = terminalSafeStreams(raw);
   let conflicted = false;
   const io: Streams = {
     ...given,

@@ -23,6 +23,28 @@ export function printJson(ctx: Context, value: Record<string, unknown>): void {
   );
 }
 
+// C0 controls but tab and newline, a carriage return not ending a line, DEL, and C1 controls.
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
+
+/**
+ * Text from files anyone can commit, made safe for a terminal: each control character a
+ * terminal would act on (ESC starting a clipboard write, a screen clear, a link or a title;
+ * a lone carriage return that overwrites a line) becomes its visible `\u00XX` escape. The
+ * same spelling is a valid escape inside a JSON string, so a `--json` output stays JSON.
+ */
+export function terminalSafe(text: string): string {
+  CONTROLS.lastIndex = 0;
+  if (!CONTROLS.test(text)) return text;
+  return text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Output streams that let no control character through (every command's stdout and stderr). */
+export function terminalSafeStreams<T extends { stdout: (text: string) => void; stderr: (line: string) => void }>(
+  io: T,
+): T {
+  return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (line) => io.stderr(terminalSafe(line)) };
+}
+
 /** A handoff's front-matter with every documented key present: what a file leaves out is `null`. */
 export function handoffJson(h: Pick<Handoff, 'file' | 'meta'>) {
   return {

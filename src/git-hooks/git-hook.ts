@@ -12,6 +12,7 @@ import { refreshWorkTree, renderTree, writeRoadmap } from '../roadmap/roadmap-fi
 import { openCache } from '../store/cache.js';
 import { loadOpen } from '../store/store.js';
 import { recordIndex } from './validated.js';
+import { present } from '../store/fs.js';
 
 async function preCommit(ctx: Context): Promise<Outcome> {
   const root = ctx.root;
@@ -84,6 +85,11 @@ async function refresh(ctx: Context): Promise<Outcome> {
   // A rebase, merge, cherry-pick or revert is under way: its later steps may need the file untouched.
   if ((await (await ctx.git()).operationInProgress()) !== null) return;
   const roadmap = ctx.config.roadmap;
+  // Only a roadmap the work tree has is brought up to date. One that is not there was
+  // removed by git with the commit that held it (a checkout of a branch that never
+  // committed it): written again, it would be an untracked file that blocks the checkout
+  // back. The pre-commit hook adds it with the next commit that touches .handoff/.
+  if (!present(path.join(ctx.root, roadmap))) return;
   if ((await refreshWorkTree(ctx, roadmap))?.written) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
 }
 

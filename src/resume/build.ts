@@ -16,6 +16,8 @@ import type { Git } from '../git/git.js';
 import { findItem, findOpenOnBranch, loadHandoffs, loadOpen, loadPins, warnProblems } from '../store/store.js';
 import { itemKind, type Problem } from '../store/tree.js';
 import { readTemplate } from '../store/templates.js';
+import type { Within } from './time-budget.js';
+import { firstAuthor, fromSomeoneElse, provenanceNote } from './provenance.js';
 import { estimateTokens } from '../transcripts/tokens.js';
 
 const SHOWN_COMMITS = 20;
@@ -80,7 +82,12 @@ export interface Resume {
  * files can be written by hand or by older versions, so secrets are redacted on the way
  * out too, unless the user asked to see them.
  */
-export async function buildResume(ctx: Context, query: string | undefined, allowSecret = false): Promise<Resume> {
+export async function buildResume(
+  ctx: Context,
+  query: string | undefined,
+  allowSecret = false,
+  budget?: Within,
+): Promise<Resume> {
   const git = await ctx.git();
   // A session start reads the pins and the open handoffs only (store/open-index.ts); an id asked for, everything.
   const [branch, pins] = await Promise.all([
@@ -118,7 +125,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
             : '';
         const parts = pinsOnlyParts(active, `no open handoff on ${where}${elsewhere}`);
         const rendered = renderPinsOnly(await readTemplate('resume-pins.md'), parts, pinNotes(pins.problems));
-        return finish(ctx, rendered, parts, allowSecret);
+        return finish(ctx, rendered, parts, allowSecret, budget);
       }
       throw new HandoffError(
         `no open handoff on ${where}${unreadable || (open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"')}`,
@@ -130,12 +137,20 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   // Git answers in other processes while the handoff's own parts are prepared here.
   const asked = gatherSince(ctx, git, handoff);
   asked.catch(() => {}); // awaited below: should handoffParts throw, its failure is still handled
+  const whose = Promise.all([firstAuthor(git, handoff.file), git.config('user.email').catch(() => null)]);
+  whose.catch(() => {});
   const own = handoffParts(handoff);
   const since = await asked;
+  const from = fromSomeoneElse(...(await whose));
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
-  const parts: ResumeParts = { ...own, pins: promptPins(await pinsInPlay(activePins(pins.items), inPlay)), since };
+  const parts: ResumeParts = {
+    ...own,
+    pins: promptPins(await pinsInPlay(activePins(pins.items), inPlay)),
+    since,
+    ...(from ? { from } : {}),
+  };
   // Said in the prompt itself, not only on stderr: the agent reading it must know.
-  const notes: string[] = [];
+  const notes: string[] = from ? [provenanceNote(from)] : [];
   if (handoff.meta.status !== 'open') {
     notes.push(
       `Note: this handoff is ${handoff.meta.status === 'done' ? 'marked done' : `superseded${handoff.meta.superseded_by ? ` by ${handoff.meta.superseded_by}` : ''}`}; its work may be finished or continued elsewhere.`,
@@ -143,7 +158,7 @@ export async function buildResume(ctx: Context, query: string | undefined, allow
   }
   notes.push(...pinNotes(pins.problems));
   const rendered = renderResume(template, parts, { tokens: ctx.config.resume_tokens, count: estimateTokens });
-  return finish(ctx, notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret);
+  return finish(ctx, notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret, budget);
 }
 
 function pinNotes(problems: readonly Problem[]): string[] {
@@ -156,8 +171,18 @@ function pinNotes(problems: readonly Problem[]): string[] {
 // The prompt and its parts are redacted together, and a prompt found clean before is not
 // redacted again (security/remembered.ts): an unchanged repository gives the same prompt
 // at every session start.
-async function finish(ctx: Context, prompt: string, parts: ResumeParts, allowSecret: boolean): Promise<Resume> {
+async function finish(
+  ctx: Context,
+  prompt: string,
+  parts: ResumeParts,
+  allowSecret: boolean,
+  budget?: Within,
+): Promise<Resume> {
   if (allowSecret) return { prompt, redacted: [], parts };
-  const [scrubbed, scrubbedParts] = await scrubRemembered([prompt, parts] as const, openClean(ctx.cacheFile, RULES));
+  const [scrubbed, scrubbedParts] = await scrubRemembered(
+    [prompt, parts] as const,
+    openClean(ctx.cacheFile, RULES),
+    budget,
+  );
   return { prompt: scrubbed.value, redacted: scrubbed.kinds, parts: scrubbedParts.value };
 }

@@ -38,6 +38,8 @@ export interface ResumeParts extends SectionParts {
   since: SinceFacts;
   /** Why there is no handoff in a pins-only prompt. */
   reason?: string;
+  /** Who committed the handoff, when that is someone other than the current user (provenance.ts). */
+  from?: string;
 }
 
 export const promptPins = (pins: readonly Pin[]): PromptPin[] =>

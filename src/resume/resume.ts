@@ -28,6 +28,7 @@ export async function run(ctx: Context, args: ArgsOf<'resume'>): Promise<Outcome
         putBack: parts.since.putBack ?? [],
       },
       reason: parts.reason ?? null,
+      from: parts.from ?? null,
     });
   } else ctx.stdout(prompt);
 }

@@ -8,8 +8,9 @@
 import { renderPin, type PromptPin, type ResumeParts } from './prompt.js';
 import { code } from '../store/markdown.js';
 import { TITLE } from '../store/sections.js';
+import { provenanceNote } from './provenance.js';
 
-const SESSION_CONTEXT_LIMIT = 10_000;
+export const SESSION_CONTEXT_LIMIT = 10_000;
 
 export interface SessionContext {
   text: string;
@@ -60,6 +61,7 @@ export function sessionContext(prompt: string, parts: ResumeParts, limit = SESSI
   const pointer = (left: string) =>
     `The full resume prompt (${size} characters) is longer than this hook can pass, so ${left} Before you start, ${where}.`;
   const intro =
+    (parts.from ? `${provenanceNote(parts.from)}\n\n` : '') +
     (parts.id ? 'You are continuing work that an earlier agent session began in this repository. ' : '') +
     'The constraints under "Pinned constraints" are the user\'s own words; follow them exactly, as written.';
   const goal = parts.id ? `## ${TITLE.goal}\n\n${fence(parts.goal)}` : '';

@@ -24,10 +24,14 @@ export interface Remembered {
   save: () => Promise<void>;
 }
 
-/** scrub() of each value, skipping the strings found clean before. */
+/**
+ * scrub() of each value, skipping the strings found clean before; `within` runs the
+ * patterns (a session start's time budget, resume/budget.ts).
+ */
 export async function scrubRemembered<T extends readonly unknown[]>(
   values: T,
   { clean, save }: Remembered,
+  within: <R>(work: () => R) => R = (work) => work(),
 ): Promise<{ [K in keyof T]: Scrubbed<T[K]> }> {
   type Result = { [K in keyof T]: Scrubbed<T[K]> };
   let unseen = false;
@@ -43,7 +47,7 @@ export async function scrubRemembered<T extends readonly unknown[]>(
     if (redacted.redactions.length === 0) clean.add(text);
     return redacted;
   };
-  const scrubbed = values.map((value) => scrub(value, redact));
+  const scrubbed = within(() => values.map((value) => scrub(value, redact)));
   await save();
   return scrubbed as Result;
 }

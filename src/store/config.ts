@@ -24,6 +24,12 @@ export interface Config {
   resume_tokens: number;
 }
 
+// A configured path or name comes from a committed file: a newline in it would write a line
+// of its own into .gitattributes, any other control character reaches a terminal or git.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// Any path segment named .git (case-folded, as macOS and Windows file systems fold it) is git's, never ours to write.
+const GIT_DIR = /(^|\/)\.git(\/|$)/i;
+
 /** Every default, applied once, here: commands read `ctx.config.<key>` as it is. */
 const DEFAULT_CONFIG: Readonly<Config> = {
   draft_commits: 20,
@@ -79,7 +85,7 @@ export function configFrom(data: Record<string, unknown>, file: string): Parsed<
     if (raw === null || raw === undefined) continue;
     switch (key) {
       case 'default_branch':
-        if (typeof raw !== 'string' || raw.trim() === '')
+        if (typeof raw !== 'string' || raw.trim() === '' || CONTROL.test(raw) || raw.trim().startsWith('-'))
           throw new FileFormatError(file, `default_branch must be a branch name, e.g. default_branch: main`);
         value.default_branch = raw.trim();
         break;
@@ -97,10 +103,16 @@ export function configFrom(data: Record<string, unknown>, file: string): Parsed<
         value.llm = parseLlmConfig(raw, file, warnings);
         break;
       case 'roadmap':
-        if (typeof raw !== 'string' || !/^[^/\\][^\\]*\.md$/.test(raw.trim()) || /(^|\/)\.\.(\/|$)/.test(raw)) {
+        if (
+          typeof raw !== 'string' ||
+          CONTROL.test(raw) ||
+          !/^[^/\\][^\\]*\.md$/.test(raw.trim()) ||
+          /(^|\/)\.\.(\/|$)/.test(raw) ||
+          GIT_DIR.test(raw.trim().replace(/^\.\//, ''))
+        ) {
           throw new FileFormatError(
             file,
-            `roadmap must be a .md path inside the repository, relative to its root, e.g. roadmap: ROADMAP.md`,
+            `roadmap must be a .md path inside the repository, relative to its root, outside .git/ and on one line, e.g. roadmap: ROADMAP.md`,
           );
         }
         value.roadmap = raw.trim().replace(/^\.\//, '');

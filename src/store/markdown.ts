@@ -20,8 +20,32 @@ export interface Body {
   sections: Section[];
 }
 
-const HEADING = /^ {0,3}##(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*\r?\n?$/;
+// Only the opening of a heading is a pattern; its title is cut out by hand (headingTitle):
+// a lazy title before an optional closing `#` run backtracks over every space of a long line.
+const HEADING_START = /^ {0,3}##(?=[ \t]|\r?\n?$)/;
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+const blank = (c: string | undefined) => c === ' ' || c === '\t';
+
+/** The title of a level-2 ATX heading line (`## Title ##`), or null when the line is not one. */
+function headingTitle(line: string): string | null {
+  const start = HEADING_START.exec(line);
+  if (!start) return null;
+  let rest = line.slice(start[0].length).replace(/\r?\n?$/, '');
+  // A line break inside the title: not a heading (as `.` in the pattern this replaces).
+  if (/[\r\n\u2028\u2029]/.test(rest)) return null;
+  let lead = 0;
+  while (blank(rest[lead])) lead++;
+  rest = rest.slice(lead);
+  let end = rest.length;
+  while (end > 0 && blank(rest[end - 1])) end--;
+  let hashes = end;
+  while (hashes > 0 && rest[hashes - 1] === '#') hashes--;
+  // A closing run of #s counts only after a space or a tab inside the title.
+  if (hashes < end && hashes > 0 && blank(rest[hashes - 1])) end = hashes;
+  return rest.slice(0, end).trim();
+}
 
 export function parseBody(text: string): Body {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
@@ -41,9 +65,9 @@ export function parseBody(text: string): Body {
     } else if (fenceMatch) {
       fence = fenceMatch[1]!;
     } else {
-      const heading = HEADING.exec(line);
-      if (heading) {
-        current = { title: (heading[1] ?? '').trim(), heading: line, content: '' };
+      const title = headingTitle(line);
+      if (title !== null) {
+        current = { title, heading: line, content: '' };
         body.sections.push(current);
         continue;
       }
@@ -81,7 +105,17 @@ export function listItems(content: string): Item[] {
 
 /** The section's text without its surrounding blank lines and placeholder comments. */
 export function sectionText(content: string): string {
-  return content.replace(/<!--[\s\S]*?-->/g, '').trim();
+  // By hand, not /<!--[\s\S]*?-->/g: with no closing `-->`, that scans to the end from every `<!--`.
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = content.indexOf('<!--', at);
+    const close = open < 0 ? -1 : content.indexOf('-->', open + 4);
+    if (close < 0) break;
+    out += content.slice(at, open);
+    at = close + 3;
+  }
+  return (out + content.slice(at)).trim();
 }
 
 /**
@@ -97,7 +131,9 @@ export function escapeBlock(text: string): string {
 
 /** One line of text for a list item: newlines folded, so an item can never start a block. */
 export function inline(text: string): string {
-  return text.replace(/\s*\r?\n\s*/g, ' ').trim();
+  // Each run of white space that holds a line break becomes one space. Not /\s*\r?\n\s*/g:
+  // on a long run with no line break, that backtracks over the run from each of its spaces.
+  return text.replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run)).trim();
 }
 
 /** Text in a fenced block that nothing inside it can close (the fence outgrows any run of backticks at a line start). */

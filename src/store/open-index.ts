@@ -31,6 +31,7 @@ import {
   parseTree,
   PINS_PREFIX,
   SYMLINK_REFUSED,
+  tooLarge,
   type Tree,
   type TreeFile,
 } from './tree.js';
@@ -172,11 +173,13 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
       parsers,
     );
     for (const f of toRead) {
-      const item = parsed.get(f.path)!;
+      // Not parsed: over the size limit (parseTree refuses it before it is a cache key).
+      const large = parsed.get(f.path) === undefined;
+      const item = parsed.get(f.path) ?? { problem: { message: tooLarge(Buffer.byteLength(f.text ?? '')) } };
       const st = lstat(path.join(root, f.path));
       const open = itemKind(f.path) === 'pin' || item.problem || (item.meta as { status?: string }).status === 'open';
       if (!open || !st) continue;
-      next.files[f.path] = { st: stat(st), item, ...(st.ctimeMs >= started - RACY ? { text: f.text } : {}) };
+      next.files[f.path] = { st: stat(st), item, ...(st.ctimeMs >= started - RACY && !large ? { text: f.text } : {}) };
     }
   }
   if (changed && file) await writeDisposable(file, JSON.stringify({ format: FORMAT, version: toolVersion(), ...next }));

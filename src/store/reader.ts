@@ -14,9 +14,11 @@ import {
   HANDOFFS_PREFIX,
   needsParsing,
   NOT_A_FILE,
+  ITEM_MAX_BYTES,
   parseTree,
   PINS_PREFIX,
   SYMLINK_REFUSED,
+  tooLarge,
   cacheKey,
   type ParseCache,
   type Parsers,
@@ -104,6 +106,11 @@ export async function readWorkTree(root: string, cache?: ParseCache): Promise<Tr
       const laterBody = () => laterBodyOf(full, rel);
       try {
         const before = lstatSync(full);
+        // A file over the limit is refused by its size, without reading it.
+        if (before.size > ITEM_MAX_BYTES) {
+          files.push({ path: rel, refused: tooLarge(before.size) });
+          continue;
+        }
         const stamp = stampOf(before);
         if (before.ctimeMs < racy) {
           const f: TreeFile = { path: rel, stamp, laterBody };

@@ -9,7 +9,7 @@ import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
 import { OPEN_FILE, readOpen } from './open-index.js';
-import { itemKind, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
+import { ITEM_MAX_BYTES, itemKind, tooLarge, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
 import { assertInside, isSymlink } from '../security/guard.js';
 
 export interface Loaded<T> {
@@ -82,6 +82,8 @@ export async function reread<T extends Handoff | Pin>(ctx: RunContext, item: T):
   const full = path.resolve(ctx.root, item.file);
   if (await isSymlink(full)) throw new HandoffError(`${item.file}: ${SYMLINK_REFUSED}`);
   const text = (await readText(full)) ?? '';
+  const bytes = Buffer.byteLength(text);
+  if (bytes > ITEM_MAX_BYTES) throw new HandoffError(`${item.file}: ${tooLarge(bytes)}`);
   if (itemKind(item.file) === 'pin') return (await import('./pin.js')).parsePin(text, item.file) as T;
   return (await import('./handoff.js')).parseHandoff(text, item.file) as T;
 }
@@ -136,7 +138,17 @@ export async function findItem<T extends { meta: { id: string } }>(
   }
 }
 
+/** Nothing over the readers' limit is written: it would be refused at every read after. */
+function assertSize(ctx: RunContext, file: string, content: string): void {
+  const bytes = Buffer.byteLength(content);
+  if (bytes > ITEM_MAX_BYTES)
+    throw new HandoffError(
+      `${ctx.rel(file)}: would be ${bytes} bytes; a handoff or pin may be at most ${ITEM_MAX_BYTES} (1 MiB): nothing written`,
+    );
+}
+
 export async function createItem(ctx: RunContext, dir: string, id: string, content: string): Promise<string> {
+  assertSize(ctx, path.join(dir, `${id}.md`), content);
   await assertInside(ctx.root, dir, ctx.rel(dir));
   const file = path.join(dir, `${id}.md`);
   await sweep(ctx, dir);
@@ -150,6 +162,7 @@ export async function createItem(ctx: RunContext, dir: string, id: string, conte
  * time so that no level is ever a link that leads out of the repository.
  */
 export async function createHandoff(ctx: RunContext, id: string, content: string): Promise<string> {
+  assertSize(ctx, path.join(handoffsDir(ctx), `${id}.md`), content); // before any folder is made
   return createItem(ctx, await datedDir(ctx, id), id, content);
 }
 
@@ -166,6 +179,7 @@ export async function datedDir(ctx: RunContext, id: string): Promise<string> {
 
 export async function rewriteItem(ctx: RunContext, relFile: string, content: string): Promise<void> {
   const file = path.resolve(ctx.root, relFile);
+  assertSize(ctx, file, content);
   await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
   await sweep(ctx, path.dirname(file));
   await replaceFileAtomic(file, content);

@@ -19,6 +19,25 @@ export const SYMLINK_REFUSED =
 /** A directory (or a submodule) where an item file belongs. */
 export const NOT_A_FILE = 'is a directory; expected a regular file';
 
+/**
+ * The most a handoff or pin file may hold. A handoff is a page of prose and a pin a sentence;
+ * without a limit one committed file of megabytes costs every session start its parse, its
+ * redaction and a cache entry keyed by its whole text.
+ */
+export const ITEM_MAX_BYTES = 1024 * 1024;
+
+/** The one refusal for a file over ITEM_MAX_BYTES, whichever source it was read from. */
+export function tooLarge(bytes: number): string {
+  return `is ${bytes} bytes; expected at most ${ITEM_MAX_BYTES} (1 MiB) for a handoff or pin`;
+}
+
+/** The size of a text in UTF-8 bytes, counted only when it could be over the limit. */
+function overLimit(text: string): number | undefined {
+  if (text.length * 3 <= ITEM_MAX_BYTES) return undefined;
+  const bytes = Buffer.byteLength(text);
+  return bytes > ITEM_MAX_BYTES ? bytes : undefined;
+}
+
 /** The one refusal for an item whose id is not its file name. */
 function misnamedMessage(id: string): string {
   return `id '${id}' does not match the file name; expected ${id}.md`;
@@ -205,7 +224,11 @@ function kept(f: TreeFile, kind: ItemKind, parsed: CachedItem): CachedItem {
 /** Whether parseTree will have to parse some file (so the caller loads the parsers). */
 export function needsParsing(files: readonly TreeFile[], cache?: ParseCache): boolean {
   return files.some(
-    (f) => f.refused === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined,
+    (f) =>
+      f.refused === undefined &&
+      itemKind(f.path) !== undefined &&
+      (f.text === undefined || overLimit(f.text) === undefined) &&
+      cache?.get(cacheKey(f)) === undefined,
   );
 }
 
@@ -216,6 +239,12 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
     if (!kind) continue;
     if (f.refused !== undefined) {
       tree.problems.push({ file: f.path, message: f.refused });
+      continue;
+    }
+    // Over the limit: refused before it becomes a cache key or is parsed, and never cached.
+    const large = f.text === undefined ? undefined : overLimit(f.text);
+    if (large !== undefined) {
+      tree.problems.push({ file: f.path, message: tooLarge(large) });
       continue;
     }
     const key = cacheKey(f);

@@ -69,12 +69,16 @@ describe('hostile files under .handoff/', () => {
     expectSkipped(repo, H, /alias|could not be read|invalid YAML/i);
   });
 
-  it('50 MB of front-matter is refused without reading it as YAML', () => {
+  it('front-matter over its limit is refused without reading it as YAML; a 50 MB file without reading it at all', () => {
     const repo = setup();
-    repo.write(H, handoffText(`junk: "${'A'.repeat(50 * 1024 * 1024)}"\n`));
+    repo.write(H, handoffText(`junk: "${'A'.repeat(1_000_100)}"\n`));
     const r = repo.handoff(['list']);
     expect(r.stderr).toContain(`${H}: front-matter is`);
     expect(r.stderr).toContain('at most 1000000 are read');
+    repo.write(H, handoffText(`junk: "${'A'.repeat(50 * 1024 * 1024)}"\n`));
+    expect(repo.handoff(['list']).stderr).toMatch(
+      /: is \d+ bytes; expected at most 1048576 \(1 MiB\) for a handoff or pin/,
+    );
     const open = repo.handoff(['show', ID]);
     expect(open.code).toBe(1);
     expect(open.stderr.split('\n').filter(Boolean)).toHaveLength(1);
