@@ -74,7 +74,7 @@ describe('agent status: did the pins arrive?', () => {
     });
     expect(hook.code).toBe(0);
     const last = status(repo, home).last_compaction;
-    expect(last.file).toBe(`.handoff/handoffs/${last.id}.md`);
+    expect(last.file).toMatch(new RegExp(`^\\.handoff/handoffs/\\d{4}-\\d\\d/\\d\\d/${last.id}\\.md$`));
     expect(repo.handoff(['agent', 'status', 'claude'], { env: { HOME: home } }).stdout).toContain(
       `last compaction handoff: ${last.id} (${last.created}, ${last.file})`,
     );

@@ -199,7 +199,7 @@ describe('the agent summary, harvested into the compaction handoff', () => {
     }
     expect(warnings).toEqual([
       expect.stringMatching(
-        /^handoff: warning: Claude Code wrote no summary for \.handoff\/handoffs\/\w+\.md; it keeps the draft from the rules$/,
+        /^handoff: warning: Claude Code wrote no summary for \.handoff\/handoffs\/\d{4}-\d\d\/\d\d\/\w+\.md; it keeps the draft from the rules$/,
       ),
     ]);
     expect(existsSync(due)).toBe(false);
