@@ -10,7 +10,7 @@ import { readTextNow } from '../store/fs.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
 import { parsePin, type Pin } from '../store/pin.js';
 import { activePins } from '../store/pin-scope.js';
-import { renderResume, resumeParts } from '../resume/prompt.js';
+import { nothingSince, renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
 import type { Git } from '../git/git.js';
 import { readRoadmap, renderWorkTree } from '../roadmap/roadmap-file.js';
@@ -200,15 +200,7 @@ async function summaryData(
 ): Promise<SummaryData> {
   const template = await readTemplate('resume.md');
   const active = activePins(tree.pins);
-  const since = {
-    head: null,
-    headFound: false,
-    commits: [],
-    commitCount: 0,
-    changedFiles: [],
-    stillUncommitted: [],
-    missingFiles: [],
-  };
+  const since = nothingSince();
   const handoffs = tree.handoffs
     .filter((h) => (changes ? changes.has(h.file) : h.meta.status === 'open'))
     .map((h) => {

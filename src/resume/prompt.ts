@@ -45,17 +45,20 @@ export interface ResumeParts extends SectionParts {
 export const promptPins = (pins: readonly Pin[]): PromptPin[] =>
   pins.map((p) => ({ id: p.meta.id, file: p.file, text: p.text, ...(p.meta.scope ? { scope: p.meta.scope } : {}) }));
 
+/** What git says happened since, when there is no handoff (or no git answer) to compare with. */
+export const nothingSince = (): SinceFacts => ({
+  head: null,
+  headFound: false,
+  commits: [],
+  commitCount: 0,
+  changedFiles: [],
+  stillUncommitted: [],
+  missingFiles: [],
+});
+
 /** The parts of a prompt with no handoff: the pins alone, and why. */
 export function pinsOnlyParts(pins: readonly Pin[], reason: string): ResumeParts {
-  const since = {
-    head: null,
-    headFound: false,
-    commits: [],
-    commitCount: 0,
-    changedFiles: [],
-    stillUncommitted: [],
-    missingFiles: [],
-  };
+  const since = nothingSince();
   const empty = sectionParts(() => '');
   return { id: null, file: null, goal: '', notes: '', pins: promptPins(pins), ...empty, files: [], since, reason };
 }
