@@ -35,9 +35,12 @@ function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
 }
 
 // No cache file is nothing remembered: the parsed items live in their own files, so a run that remembers no answer writes none.
+/** The remembered histories (`<since>..<tip>`); whose a handoff is is remembered beside them. */
 const remembered = (repo: Repo) =>
   existsSync(cacheOf(repo))
-    ? Object.keys((JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: object }).answers)
+    ? Object.keys((JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: object }).answers).filter((k) =>
+        k.includes('..'),
+      )
     : [];
 
 /** A handoff written with work in progress, committed with it. */

@@ -17,7 +17,7 @@ import { findItem, findOpenOnBranch, loadHandoffs, loadOpen, loadPins, warnProbl
 import { itemKind, type Problem } from '../store/tree.js';
 import { readTemplate } from '../store/templates.js';
 import type { Within } from './time-budget.js';
-import { firstAuthor, fromSomeoneElse, provenanceNote } from './provenance.js';
+import { provenanceNote, whoseHandoff } from './provenance.js';
 import { estimateTokens } from '../transcripts/tokens.js';
 
 const SHOWN_COMMITS = 20;
@@ -137,11 +137,11 @@ export async function buildResume(
   // Git answers in other processes while the handoff's own parts are prepared here.
   const asked = gatherSince(ctx, git, handoff);
   asked.catch(() => {}); // awaited below: should handoffParts throw, its failure is still handled
-  const whose = Promise.all([firstAuthor(git, handoff.file), git.config('user.email').catch(() => null)]);
+  const whose = whoseHandoff(ctx, git, handoff.file);
   whose.catch(() => {});
   const own = handoffParts(handoff);
   const since = await asked;
-  const from = fromSomeoneElse(...(await whose));
+  const from = await whose;
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
   const parts: ResumeParts = {
     ...own,

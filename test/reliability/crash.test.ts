@@ -12,7 +12,7 @@ import { prng } from './fuzz.js';
 import { start } from './spawn.js';
 
 const KILLS = runs(8, 100);
-const BIG = '## Goal\n\nship it\n\n## Notes\n\n' + 'the quick brown fox jumps over the lazy dog\n'.repeat(120_000); // ~5 MB
+const BIG = '## Goal\n\nship it\n\n## Notes\n\n' + 'the quick brown fox jumps over the lazy dog\n'.repeat(20_000); // ~0.9 MB: under the 1 MiB a handoff may hold
 
 interface Tally {
   kills: number;
