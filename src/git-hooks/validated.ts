@@ -13,7 +13,7 @@ import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
 import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
 import type { Git } from '../git/git.js';
 import { RECORD_FILE } from './hook-script.js';
-import { GIT_DIR_TEMP, sweepTemps, writeDisposable } from '../store/fs.js';
+import { GIT_DIR_TEMP, readText, sweepTemps, writeDisposable } from '../store/fs.js';
 
 // Taken, not imported: see store/fs.ts.
 const nodeFs = process.getBuiltinModule('node:fs');
@@ -72,7 +72,17 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
       workConfigBlob(ctx),
     ]);
     const items = [...index].filter(([p]) => itemKind(p) !== undefined);
-    const read = new Map(work.files.map((f) => [f.path, f.text === undefined ? undefined : blobId(f.text)]));
+    // A file the cache vouched for by its stat data (a closed handoff) comes without its text:
+    // it is read here, so a supersede or a done does not leave the tree unrecorded.
+    const blobs = await Promise.all(
+      work.files.map(async (f) => {
+        if (f.text !== undefined) return blobId(f.text);
+        if (f.blob !== undefined) return f.blob;
+        const text = await readText(path.join(ctx.root, f.path));
+        return text === undefined ? undefined : blobId(text);
+      }),
+    );
+    const read = new Map(work.files.map((f, i) => [f.path, blobs[i]]));
     const same = items.length === work.files.length && items.every(([p, blob]) => read.get(p) === blob);
     if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config)
       await write(ctx, tree);
