@@ -72,8 +72,9 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
       workConfigBlob(ctx),
     ]);
     const items = [...index].filter(([p]) => itemKind(p) !== undefined);
-    // A file the cache vouched for by its stat data (a closed handoff) comes without its text:
-    // it is read here, so a supersede or a done does not leave the tree unrecorded.
+    // A file the cache vouched for by its stat data comes without its text but with the blob
+    // id the cache keeps beside it; one without (a file given by a hook's staged read) is
+    // read here, so a supersede or a done does not leave the tree unrecorded.
     const blobs = await Promise.all(
       work.files.map(async (f) => {
         if (f.text !== undefined) return blobId(f.text);

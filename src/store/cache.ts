@@ -21,7 +21,7 @@ const { mkdirSync, readFileSync, statSync } = process.getBuiltinModule('node:fs'
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 5;
+const FORMAT = 6;
 /** How many answers about commits are kept: one per branch a session starts on. */
 const ANSWERS_KEPT = 8;
 
@@ -74,9 +74,12 @@ function readJson(file: string): Record<string, unknown> | undefined {
 export const ITEMS_DIR = 'handoff-items';
 
 /** The file of the folder a key's path is in: `.handoff/handoffs/2026-11/24` -> `_handoff_handoffs_2026-11_24`. */
+const shardNames = new Map<string, string>();
 function shardOf(key: string): string {
-  const p = key.slice(0, key.indexOf('\0'));
-  return p.slice(0, Math.max(0, p.lastIndexOf('/'))).replace(/[^A-Za-z0-9-]/g, '_') || '_';
+  const folder = key.slice(0, Math.max(0, key.lastIndexOf('/', key.indexOf('\0'))));
+  let name = shardNames.get(folder);
+  if (name === undefined) shardNames.set(folder, (name = folder.replace(/[^A-Za-z0-9-]/g, '_') || '_'));
+  return name;
 }
 
 function readItems(file: string | null): Record<string, CachedItem> {

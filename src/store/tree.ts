@@ -51,7 +51,10 @@ export interface TreeFile {
   path: string;
   /** The content; may be left out when `blob` is given and the cache knows that blob. */
   text?: string;
-  /** The git blob id, from the index or a commit (a work-tree file has none: its text is its key). */
+  /**
+   * The git blob id, from the index or a commit; for a work-tree file known by its stat
+   * data, the one the cache remembers beside it (its key stays the stat data).
+   */
   blob?: string;
   /** Why the file was not read at all (a symbolic link in the work tree): reported, never parsed. */
   refused?: string;
@@ -123,6 +126,12 @@ export interface CachedItem {
   body?: string;
   misnamed?: boolean;
   problem?: Omit<Problem, 'file'>;
+  /**
+   * The blob id of the text it was parsed from, beside a work-tree file's stat data: the
+   * writers' record of a validated tree (git-hooks/validated.ts) needs every file's blob,
+   * and a file the cache knows by its stat data is then never read, or hashed, again.
+   */
+  blob?: string;
 }
 
 export interface ParseCache {
@@ -253,7 +262,8 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
       if (f.text === undefined || !parsers)
         throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
       parsed = parseOne({ path: f.path, text: f.text }, kind, parsers);
-      cache?.set(key, kept(f, kind, parsed));
+      const blob = f.stamp !== undefined ? blobId(f.text) : f.blob;
+      cache?.set(key, blob === undefined ? kept(f, kind, parsed) : { ...kept(f, kind, parsed), blob });
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });
     if (!parsed.meta) continue;
