@@ -206,9 +206,13 @@ export class Git {
     });
   }
 
-  /** Tracked paths that differ between `since` and the working tree. */
+  /**
+   * Tracked paths outside .handoff/ that differ between `since` and the working tree:
+   * handoff records are not work, and leaving them out spares git a look at every one of
+   * a year's handoffs at each session start.
+   */
   async pathsChangedSince(since: string): Promise<string[]> {
-    return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--'])).sort();
+    return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--', ...WORK])).sort();
   }
 
   /** Paths changed between two commits, renames detected (old path in `from`). */
