@@ -65,6 +65,10 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
   const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
   const git = await ctx.git();
   try {
+    // Seeded with the user's index, whose stat data lets git hash only the files changed
+    // since (from an empty one it hashed every handoff of the year); `add -A .handoff`
+    // makes the .handoff/ part what the work tree holds either way. No index yet: empty.
+    await nodeFs.promises.copyFile(path.join(gitDir, 'index'), temp).catch(() => {});
     if (!(await git.addAllInto(temp, HANDOFF_DIR))) return;
     const [index, tree, config] = await Promise.all([
       git.indexBlobs([HANDOFF_DIR], temp),
