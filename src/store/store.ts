@@ -9,7 +9,17 @@ import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
 import { OPEN_FILE, readOpen } from './open-index.js';
-import { ITEM_MAX_BYTES, itemKind, tooLarge, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
+import {
+  ITEM_MAX_BYTES,
+  itemKind,
+  tooLarge,
+  SYMLINK_REFUSED,
+  type ItemKind,
+  type Problem,
+  type Tree,
+  type TreeFile,
+  withFile,
+} from './tree.js';
 import { assertInside, isSymlink } from '../security/guard.js';
 
 export interface Loaded<T> {
@@ -21,13 +31,23 @@ export interface Loaded<T> {
 export const handoffsDir = (ctx: RunContext) => path.join(ctx.dir, 'handoffs');
 export const pinsDir = (ctx: RunContext) => path.join(ctx.dir, 'pins');
 
-/** The tree as this run last read it: the loaders share one read until a write here. */
-const read = new WeakMap<RunContext, Promise<Tree>>();
+type Where = Pick<RunContext, 'root' | 'cacheFile'>;
+
+/**
+ * The working tree as this run last read it, and the item files read: the loaders and the
+ * roadmap share one read, and a write here patches it (written) instead of reading every
+ * file again.
+ */
+const read = new WeakMap<Where, Promise<{ tree: Tree; files: TreeFile[] }>>();
+
+export function readTreeOnce(ctx: Where): Promise<{ tree: Tree; files: TreeFile[] }> {
+  let t = read.get(ctx);
+  if (!t) read.set(ctx, (t = readTree(ctx)));
+  return t;
+}
 
 function tree(ctx: RunContext): Promise<Tree> {
-  let t = read.get(ctx);
-  if (!t) read.set(ctx, (t = readTree(ctx).then((r) => r.tree)));
-  return t;
+  return readTreeOnce(ctx).then((r) => r.tree);
 }
 
 function of(tree: Tree, kind: ItemKind): Problem[] {
@@ -39,9 +59,14 @@ const opened = new WeakMap<RunContext, Promise<Tree>>();
 
 export function loadOpen(ctx: RunContext): Promise<Tree> {
   const full = read.get(ctx);
-  if (full) return full.then(openPart);
-  let t = opened.get(ctx);
-  if (!t) opened.set(ctx, (t = readOpen(ctx.root, ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), OPEN_FILE))));
+  if (full) return full.then((r) => openPart(r.tree));
+  return opened.get(ctx) ?? readOpenIndex(ctx);
+}
+
+/** The open index read (and brought up to date on disk) now. */
+function readOpenIndex(ctx: RunContext): Promise<Tree> {
+  const t = readOpen(ctx.root, ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), OPEN_FILE));
+  opened.set(ctx, t);
   return t;
 }
 
@@ -191,11 +216,24 @@ export async function rewriteItem(ctx: RunContext, relFile: string, content: str
  * are loaded, so the next run (a session start right after \`new\`) finds every file there.
  */
 async function written(ctx: RunContext, file: string, content: string): Promise<void> {
+  const rel = ctx.rel(file);
+  const before = read.get(ctx);
   read.delete(ctx);
   opened.delete(ctx);
-  await parseFiles([{ path: ctx.rel(file), text: content }], await openCache(ctx.cacheFile));
+  const one = { path: rel, text: content };
+  const parsed = await parseFiles([one], await openCache(ctx.cacheFile));
+  // A run that read the whole tree sees its write in it, the file given by its text as a
+  // file just written is read: every other file of a year's handoffs is not read again.
+  if (before)
+    read.set(
+      ctx,
+      before.then(({ tree, files }) => ({
+        tree: withFile(tree, rel, parsed),
+        files: [...files.filter((f) => f.path !== rel), one],
+      })),
+    );
   // The open index takes the write in now, while the parsers are loaded: the next session start parses nothing.
-  await loadOpen(ctx);
+  await readOpenIndex(ctx);
 }
 
 /** Writers clean up after writers that were killed, and say so. */
