@@ -6,8 +6,9 @@
 // its whole text. A different tool build starts afresh. The parsed items live in their own
 // files (`handoff-items/`, one per .handoff/ folder), read only by a command that parses files, and written once,
 // when the command is over, keeping the entries of other kinds that other commands (the
-// pre-commit hook, a merge) wrote. A closed handoff's body is not kept (tree.ts), so the
-// files stay a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: git's
+// pre-commit hook, a merge) wrote. A closed handoff's body is not kept (tree.ts), its
+// front-matter is packed (cache-pack.ts) and keys leave out their folder, so the files
+// stay a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: git's
 // answers about pairs of commits (resume/history.ts), keyed by the two commit ids. Any
 // failure to read or write either is ignored: the cache only saves time, it never decides
 // an answer. What a session start reads is store/open-index.ts's.
@@ -15,13 +16,14 @@ import path from 'node:path';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import { writeDisposable, writeDisposableSync } from './fs.js';
+import { packMeta, unpackMeta } from './cache-pack.js';
 
 const { mkdirSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 6;
+const FORMAT = 7;
 /** How many answers about commits are kept: one per branch a session starts on. */
 const ANSWERS_KEPT = 8;
 
@@ -84,37 +86,51 @@ function shardOf(key: string): string {
 
 function readItems(file: string | null): Record<string, CachedItem> {
   const data = file ? readJson(file) : undefined;
-  if (!data || !isRecord(data.keys) || !Array.isArray(data.values)) return {};
-  const values = data.values as CachedItem[];
+  if (!data || typeof data.folder !== 'string' || !isRecord(data.keys) || !Array.isArray(data.values)) return {};
+  const folder = data.folder;
+  const values = (data.values as Array<CachedItem | null>).map((v) =>
+    isRecord(v) ? ({ ...v, ...(v.meta === undefined ? {} : { meta: unpackMeta(v.meta) }) } as CachedItem) : null,
+  );
   const items: Record<string, CachedItem> = {};
-  for (const [key, i] of Object.entries(data.keys)) if (typeof i === 'number' && values[i]) items[key] = values[i];
+  for (const [key, i] of Object.entries(data.keys)) {
+    const v = typeof i === 'number' ? values[i] : undefined;
+    if (v) items[folder + key] = v;
+  }
   return items;
 }
 
 /**
- * Items as stored: each distinct parse result once, and every key its index. A file's
+ * Items as stored: each distinct parse result once, its front-matter packed (cache-pack.ts),
+ * and every key, without the folder all of a file's keys share, its index. A file's
  * work-tree entry (stat data) and its index entry (blob id) parse to the same thing, and a
  * year of handoffs is tens of thousands of both.
  */
-function storedItems(kept: ReadonlyMap<string, CachedItem>): { keys: Record<string, number>; values: CachedItem[] } {
+function storedItems(kept: ReadonlyMap<string, CachedItem>): {
+  folder: string;
+  keys: Record<string, number>;
+  values: unknown[];
+} {
   const index = new Map<CachedItem, number>();
   const byText = new Map<string, number>();
-  const values: CachedItem[] = [];
+  const values: unknown[] = [];
   const keys: Record<string, number> = {};
+  const first = kept.keys().next().value ?? '';
+  const shared = first.slice(0, first.lastIndexOf('/', first.indexOf('\0')) + 1);
+  const folder = [...kept.keys()].every((k) => k.startsWith(shared)) ? shared : '';
   for (const [key, item] of kept) {
     let i = index.get(item);
     if (i === undefined) {
       const text = JSON.stringify(item);
       i = byText.get(text);
       if (i === undefined) {
-        i = values.push(item) - 1;
+        i = values.push(item.meta === undefined ? item : { ...item, meta: packMeta(item.meta) }) - 1;
         byText.set(text, i);
       }
       index.set(item, i);
     }
-    keys[key] = i;
+    keys[key.slice(folder.length)] = i;
   }
-  return { keys, values };
+  return { folder, keys, values };
 }
 
 /**
