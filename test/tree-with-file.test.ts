@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../src/store/handoff.js';
 import { parsePin } from '../src/store/pin.js';
-import { parseTree, withFile, type Tree, type TreeFile } from '../src/store/tree.js';
+import { parseTree, withFiles, type Tree, type TreeFile } from '../src/store/tree.js';
 import { handoffText, id, pinText } from './fixtures-items.js';
 
 const parsers = { handoff: parseHandoff, pin: parsePin };
@@ -26,7 +26,7 @@ const base: TreeFile[] = [
   { path: `.handoff/pins/${id(9)}.md`, text: pinText({ id: id(9) }, 'a constraint') },
 ];
 
-describe('withFile', () => {
+describe('withFiles', () => {
   const cases: Array<[string, TreeFile]> = [
     [
       'a handoff superseded',
@@ -42,8 +42,20 @@ describe('withFile', () => {
   for (const [name, one] of cases) {
     it(`gives what parsing every file gives: ${name}`, () => {
       const after = [...base.filter((f) => f.path !== one.path), one];
-      const patched = withFile(parseTree(base, undefined, parsers), one.path, parseTree([one], undefined, parsers));
+      const patched = withFiles(
+        parseTree(base, undefined, parsers),
+        new Map([[one.path, parseTree([one], undefined, parsers)]]),
+      );
       expect(shape(patched)).toBe(shape(parseTree(after, undefined, parsers)));
     });
   }
+  it('gives what parsing every file gives: every case at once', () => {
+    const ones = new Map<string, TreeFile>();
+    for (const [, one] of cases) ones.set(one.path, one); // the last write of a file wins, as on disk
+    const after = [...base.filter((f) => !ones.has(f.path)), ...ones.values()];
+    const parsed = new Map([...ones].map(([p, one]) => [p, parseTree([one], undefined, parsers)]));
+    expect(shape(withFiles(parseTree(base, undefined, parsers), parsed))).toBe(
+      shape(parseTree(after, undefined, parsers)),
+    );
+  });
 });

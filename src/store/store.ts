@@ -18,7 +18,7 @@ import {
   type Problem,
   type Tree,
   type TreeFile,
-  withFile,
+  withFiles,
 } from './tree.js';
 import { assertInside, isSymlink } from '../security/guard.js';
 
@@ -33,15 +33,35 @@ export const pinsDir = (ctx: RunContext) => path.join(ctx.dir, 'pins');
 
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
 
+interface Read {
+  tree: Tree;
+  files: TreeFile[];
+}
+
 /**
  * The working tree as this run last read it, and the item files read: the loaders and the
- * roadmap share one read, and a write here patches it (written) instead of reading every
- * file again.
+ * roadmap share one read, and the run's own writes patch it (written) instead of every
+ * file being read again.
  */
-const read = new WeakMap<Where, Promise<{ tree: Tree; files: TreeFile[] }>>();
+const read = new WeakMap<Where, Promise<Read>>();
+/** Writes not yet applied to `read`: each file's text and what it parsed to alone, applied at once. */
+const pending = new WeakMap<Where, Map<string, { one: TreeFile; parsed: Tree }>>();
 
-export function readTreeOnce(ctx: Where): Promise<{ tree: Tree; files: TreeFile[] }> {
-  let t = read.get(ctx);
+function patched(ctx: Where): Promise<Read> | undefined {
+  const t = read.get(ctx);
+  const writes = pending.get(ctx);
+  if (!t || !writes) return t;
+  pending.delete(ctx);
+  const applied = t.then(({ tree, files }) => ({
+    tree: withFiles(tree, new Map([...writes].map(([file, w]) => [file, w.parsed]))),
+    files: [...files.filter((f) => !writes.has(f.path)), ...[...writes.values()].map((w) => w.one)],
+  }));
+  read.set(ctx, applied);
+  return applied;
+}
+
+export function readTreeOnce(ctx: Where): Promise<Read> {
+  let t = patched(ctx);
   if (!t) read.set(ctx, (t = readTree(ctx)));
   return t;
 }
@@ -58,7 +78,7 @@ function of(tree: Tree, kind: ItemKind): Problem[] {
 const opened = new WeakMap<RunContext, Promise<Tree>>();
 
 export function loadOpen(ctx: RunContext): Promise<Tree> {
-  const full = read.get(ctx);
+  const full = patched(ctx);
   if (full) return full.then((r) => openPart(r.tree));
   return opened.get(ctx) ?? readOpenIndex(ctx);
 }
@@ -217,23 +237,35 @@ export async function rewriteItem(ctx: RunContext, relFile: string, content: str
  */
 async function written(ctx: RunContext, file: string, content: string): Promise<void> {
   const rel = ctx.rel(file);
-  const before = read.get(ctx);
-  read.delete(ctx);
   opened.delete(ctx);
   const one = { path: rel, text: content };
   const parsed = await parseFiles([one], await openCache(ctx.cacheFile));
-  // A run that read the whole tree sees its write in it, the file given by its text as a
+  // A run that read the whole tree sees its writes in it, each file given by its text as a
   // file just written is read: every other file of a year's handoffs is not read again.
-  if (before)
-    read.set(
-      ctx,
-      before.then(({ tree, files }) => ({
-        tree: withFile(tree, rel, parsed),
-        files: [...files.filter((f) => f.path !== rel), one],
-      })),
-    );
-  // The open index takes the write in now, while the parsers are loaded: the next session start parses nothing.
-  await readOpenIndex(ctx);
+  if (read.has(ctx)) {
+    let writes = pending.get(ctx);
+    if (!writes) pending.set(ctx, (writes = new Map()));
+    writes.set(rel, { one, parsed });
+  }
+  openAtExit(ctx);
+}
+
+const toRefresh = new Set<RunContext>();
+
+/**
+ * The open index takes the run's writes in once, when the command is over, while the
+ * parsers are loaded: the next session start parses nothing (a run that closes fifty
+ * landed handoffs looked at every dated folder fifty times). A run that read the open
+ * index after its last write brought it up to date already.
+ */
+function openAtExit(ctx: RunContext): void {
+  if (toRefresh.size === 0)
+    process.once('beforeExit', () => {
+      const runs = [...toRefresh];
+      toRefresh.clear();
+      for (const run of runs) if (!opened.has(run)) readOpenIndex(run).catch(() => {});
+    });
+  toRefresh.add(ctx);
 }
 
 /** Writers clean up after writers that were killed, and say so. */

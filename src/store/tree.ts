@@ -280,21 +280,25 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
 }
 
 /**
- * The tree with one file's items and problems replaced by those of `one` (that file parsed
- * alone), in parseTree's order: what parseTree gives for the files with that one changed,
+ * The tree with some files' items and problems replaced by those of each file parsed
+ * alone, in parseTree's order: what parseTree gives for the files with those changed,
  * without going through every other file again.
  */
-export function withFile(tree: Tree, file: string, one: Tree): Tree {
+export function withFiles(tree: Tree, parsed: ReadonlyMap<string, Tree>): Tree {
   const byPath = <T extends { file: string }>(a: T, b: T) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   const byId = <T extends { file: string; meta: { id: string } }>(a: T, b: T) =>
     a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : byPath(a, b);
-  const swap = <T extends { file: string }>(all: readonly T[], mine: readonly T[], order: (a: T, b: T) => number) =>
-    [...all.filter((x) => x.file !== file), ...mine].sort(order);
+  const ones = [...parsed.values()];
+  const swap = <T extends { file: string }>(
+    all: readonly T[],
+    mine: (t: Tree) => readonly T[],
+    order: (a: T, b: T) => number,
+  ) => [...all.filter((x) => !parsed.has(x.file)), ...ones.flatMap(mine)].sort(order);
   return {
-    handoffs: swap(tree.handoffs, one.handoffs, byId),
-    pins: swap(tree.pins, one.pins, byId),
-    problems: swap(tree.problems, one.problems, byPath),
-    misnamed: swap(tree.misnamed, one.misnamed, byPath),
+    handoffs: swap(tree.handoffs, (t) => t.handoffs, byId),
+    pins: swap(tree.pins, (t) => t.pins, byId),
+    problems: swap(tree.problems, (t) => t.problems, byPath),
+    misnamed: swap(tree.misnamed, (t) => t.misnamed, byPath),
   };
 }
 
