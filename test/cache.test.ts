@@ -91,3 +91,36 @@ describe('the cache', () => {
     expect(caches(repo)).toEqual(['handoff-cache.json']);
   });
 });
+
+describe('the blob id beside the stat data', () => {
+  it("a writer's record keeps each file's blob id beside its stat data, as git computes it", () => {
+    const repo = makeRepo();
+    ok(repo, ['init']);
+    ok(repo, ['new', 'first', '--no-edit']);
+    ok(repo, ['new', 'second', '--no-edit']);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'handoffs');
+    const files = repo.files('.handoff/handoffs').map((f) => path.join(repo.dir, '.handoff/handoffs', f));
+    // Stat data vouches for a file once it is older than the clock's resolution allows (reader.ts RACY_MS):
+    // wait for that, on the files' own change times.
+    const ready = () => files.every((f) => Date.now() - statSync(f).ctimeMs > 2500);
+    while (!ready()) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    ok(repo, ['new', 'third', '--no-edit']);
+    const shards = readdirSync(path.join(repo.dir, '.git', 'handoff-items')).map(
+      (n) =>
+        JSON.parse(readFileSync(path.join(repo.dir, '.git', 'handoff-items', n), 'utf8')) as {
+          folder: string;
+          keys: Record<string, number>;
+          values: Array<{ blob?: string }>;
+        },
+    );
+    // The first handoff is not written again by the third `new` (the second is: superseded), so its stat data stands.
+    const first = files.find((f) => readFileSync(f, 'utf8').includes('goal: "first"'))!;
+    const rel = path.relative(repo.dir, first);
+    const st = statSync(first);
+    const key = `${path.basename(first)}\0s${st.ctimeMs}:${st.mtimeMs}:${st.size}:${st.ino}`;
+    const entries = shards.filter((s) => s.folder === `${path.dirname(rel)}/` && key in s.keys);
+    expect(entries.length, rel).toBe(1);
+    expect(entries[0]!.values[entries[0]!.keys[key]!]!.blob).toBe(repo.git('hash-object', '--', rel).trim());
+  });
+});

@@ -127,9 +127,10 @@ export interface CachedItem {
   misnamed?: boolean;
   problem?: Omit<Problem, 'file'>;
   /**
-   * The blob id of the text it was parsed from, beside a work-tree file's stat data: the
-   * writers' record of a validated tree (git-hooks/validated.ts) needs every file's blob,
-   * and a file the cache knows by its stat data is then never read, or hashed, again.
+   * The blob id of the text it was parsed from: beside a work-tree file's stat data, added
+   * by the writers' record of a validated tree (git-hooks/validated.ts), which needs every
+   * file's blob, so that a file the cache knows by its stat data is never read, or hashed,
+   * again (hashing loads node:crypto, which a hook that only renders does not).
    */
   blob?: string;
 }
@@ -262,8 +263,9 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
       if (f.text === undefined || !parsers)
         throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
       parsed = parseOne({ path: f.path, text: f.text }, kind, parsers);
-      const blob = f.stamp !== undefined ? blobId(f.text) : f.blob;
-      cache?.set(key, blob === undefined ? kept(f, kind, parsed) : { ...kept(f, kind, parsed), blob });
+      // A staged or committed file's blob id is kept with it too, so that its entry and the
+      // work tree's (which the writers' record adds its blob id to) are stored once.
+      cache?.set(key, f.blob === undefined ? kept(f, kind, parsed) : { ...kept(f, kind, parsed), blob: f.blob });
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });
     if (!parsed.meta) continue;
