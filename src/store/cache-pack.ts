@@ -34,11 +34,14 @@ function packFile(f: FileChange): Packed {
   return out;
 }
 
+/** Where each key of FILE is in a packed file. */
+const AT = FILE.map((k) => FILE_PACKED.indexOf(k));
+
 function unpackFile(t: readonly unknown[]): FileChange {
   const f: Record<string, unknown> = {};
-  for (const k of FILE) {
-    const v = t[FILE_PACKED.indexOf(k)];
-    if (v !== null && v !== undefined) f[k] = v;
+  for (let i = 0; i < FILE.length; i++) {
+    const v = t[AT[i]!];
+    if (v !== null && v !== undefined) f[FILE[i]!] = v;
   }
   return f as unknown as FileChange;
 }
@@ -55,10 +58,10 @@ export function packMeta(meta: object): unknown {
 export function unpackMeta(stored: unknown): unknown {
   if (!Array.isArray(stored)) return stored;
   const meta: Record<string, unknown> = {};
-  META.forEach((k, i) => {
+  for (let i = 0; i < META.length; i++) {
     const v = stored[i] ?? null;
-    if (v !== null || !OPTIONAL_META.has(k)) meta[k] = v;
-  });
+    if (v !== null || !OPTIONAL_META.has(META[i]!)) meta[META[i]!] = v;
+  }
   meta.files = (stored[META.length] as unknown[][]).map(unpackFile);
   return meta;
 }

@@ -88,9 +88,8 @@ function readItems(file: string | null): Record<string, CachedItem> {
   const data = file ? readJson(file) : undefined;
   if (!data || typeof data.folder !== 'string' || !isRecord(data.keys) || !Array.isArray(data.values)) return {};
   const folder = data.folder;
-  const values = (data.values as Array<CachedItem | null>).map((v) =>
-    isRecord(v) ? ({ ...v, ...(v.meta === undefined ? {} : { meta: unpackMeta(v.meta) }) } as CachedItem) : null,
-  );
+  const values = data.values as Array<CachedItem | null>;
+  for (const v of values) if (isRecord(v) && v.meta !== undefined) v.meta = unpackMeta(v.meta) as CachedItem['meta'];
   const items: Record<string, CachedItem> = {};
   for (const [key, i] of Object.entries(data.keys)) {
     const v = typeof i === 'number' ? values[i] : undefined;
@@ -202,6 +201,8 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
   };
   // A run that looked up a work-tree file by its stat data read the whole work tree (reader.ts).
   let walked = false;
+  /** Shards with an entry added or replaced in this run. */
+  const replaced = new Set<string>();
   let itemsChanged = false;
   let changed = false;
   const answers = keptFirst(Object.entries(stored.answers), ANSWERS_KEPT, () => (changed = true));
@@ -213,7 +214,11 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
     if (!itemsDir || !itemsChanged) return;
     itemsChanged = false;
     for (const [name, all] of shards) {
-      const kept = keptItems(all, used.get(name) ?? new Map(), walked);
+      const u = used.get(name) ?? new Map<string, CachedItem>();
+      // Every stored entry used as it was, and none added or replaced: nothing to write.
+      if (!replaced.has(name) && u.size === Object.keys(all).length && Object.keys(all).every((k) => u.has(k)))
+        continue;
+      const kept = keptItems(all, u, walked);
       if (kept.size === Object.keys(all).length && [...kept.keys()].every((k) => Object.hasOwn(all, k))) continue;
       try {
         mkdirSync(itemsDir, { recursive: true });
@@ -239,6 +244,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
         return item;
       },
       set(key, item) {
+        replaced.add(shardOf(key));
         shard(shardOf(key));
         usedIn(shardOf(key)).set(key, item);
         if (kind(key) === 'stat') walked = true;
