@@ -68,4 +68,40 @@ describe('choices, abandoned approaches and open questions across two handoffs',
     expect(section(prompt, 'Tried and abandoned')).toContain('Mocking the clock this way is a dead end.');
     expect(section(prompt, 'Open questions')).toContain('Not sure whether archived invoices belong in the import');
   });
+
+  it('marks superseded a decision of the earlier handoff that the next session reverses in words no phrasing rule knows', () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    const e = { cwd: repo.dir };
+    repo.write('src/sessions.ts', 'export const store = "redis";\n');
+    const s1 = session(1, [
+      user(e, 'Add server-side sessions.'),
+      assistantText(e, 'We will keep the sessions in Redis, since it is already deployed.'),
+    ]);
+    expect(repo.handoff(['new', 'server-side sessions', '--from', s1, '--no-edit']).code).toBe(0);
+    repo.commit('Sessions in Redis');
+    expect(section(repo.handoff(['resume']).stdout, 'Decisions')).toContain('D1: "We will keep the sessions in Redis');
+
+    // No "instead of", "drop", "switch from" or "replace": only the parent's decision, which the
+    // extraction now knows, makes this sentence a reversal of it.
+    repo.write('src/sessions.ts', 'export const store = "postgres";\n');
+    const s2 = session(2, [
+      user(e, 'Keep going.'),
+      assistantText(e, 'On reflection the sessions belong in Postgres; Redis is one more service to run.'),
+    ]);
+    const second = repo.handoff(['new', 'server-side sessions', '--from', s2, '--no-edit']);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(/1 earlier decision marked superseded/);
+
+    const decisions = section(repo.handoff(['resume']).stdout, 'Decisions');
+    expect(decisions).toContain('D2: "On reflection the sessions belong in Postgres');
+    expect(decisions).not.toContain('D1: "We will keep the sessions in Redis');
+    expect(decisions).toMatch(/Superseded, no longer current: D1 \(by D2\)/);
+    // The marker did its work in the draft; the next hop carries the provenance without it.
+    const third = repo.handoff(['new', 'server-side sessions', '--no-edit']);
+    expect(third.code).toBe(0);
+    const carried = section(repo.handoff(['resume']).stdout, 'Decisions');
+    expect(carried).toMatch(/D2: "On reflection the sessions belong in Postgres[^\n]*transcript line \d+\)/);
+    expect(carried).not.toContain('supersedes D1');
+  });
 });

@@ -6,7 +6,9 @@
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
 import { answers, isConstraint, isRejection, MAX_QUOTE, sentences } from './sentence-rules.js';
-import { classify } from './sentence-class.js';
+import { reversed } from './choice-rules.js';
+import { classify, type SentenceClass } from './sentence-class.js';
+import { contentWords } from './sentence-features.js';
 
 export { withinBudget } from './budget.js';
 export {
@@ -20,6 +22,14 @@ export {
 export interface Quoted {
   text: string;
   line: number;
+  /** For a decision: the ids of the earlier handoff's decisions it replaces. */
+  supersedes?: string[];
+}
+
+/** A decision the chain's earlier handoff still holds as current: what a session may reverse. */
+export interface Standing {
+  id: string;
+  text: string;
 }
 
 export interface Extraction {
@@ -76,6 +86,12 @@ function commandKey(command: string): string {
 
 const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 
+function shared(mine: ReadonlySet<string>, other: string): number {
+  let n = 0;
+  for (const w of contentWords(other)) if (mine.has(w)) n++;
+  return n;
+}
+
 export class Extractor {
   private readonly ex: Extraction;
   private readonly files = new Map<string, { path: string; change: EditKind; from?: string; line: number }>();
@@ -93,7 +109,11 @@ export class Extractor {
   private readonly shells = new Set<string>();
   private recentChars = 0;
 
-  constructor(agent: Agent) {
+  /** The earlier handoff's current decisions: a session that reverses one names it. */
+  constructor(
+    agent: Agent,
+    private readonly standing: readonly Standing[] = [],
+  ) {
     this.ex = {
       agent,
       constraints: [],
@@ -138,7 +158,8 @@ export class Extractor {
           const q = { text: s, line: e.line };
           const c = classify(s, { speaker: 'assistant', earlier: this.current(), afterFailure: this.failed });
           if (c === 'abandoned') this.push(ex.abandoned, q, MAX_QUESTIONS, 'd');
-          else if (c === 'decision' || c === 'reversal') this.push(ex.decisions, q, MAX_DECISIONS, 'd');
+          else if (c === 'decision' || c === 'reversal')
+            this.push(ex.decisions, this.replacing(q, c), MAX_DECISIONS, 'd');
           else if (c === 'question') this.asked.push(q);
         }
         this.failed = false;
@@ -239,7 +260,8 @@ export class Extractor {
       if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
       else {
         const c = classify(s, { speaker: 'user', earlier: this.current() });
-        if (c === 'decision' || c === 'reversal') this.push(ex.decisions, { text: s, line }, MAX_DECISIONS, 'd');
+        if (c === 'decision' || c === 'reversal')
+          this.push(ex.decisions, this.replacing({ text: s, line }, c), MAX_DECISIONS, 'd');
       }
     }
     // The agent had just acted: a reply that turns it down marks an approach abandoned.
@@ -253,9 +275,30 @@ export class Extractor {
     this.acted = false;
   }
 
-  /** The decisions taken so far: a change of plan against one is itself a decision (the chain marks what it replaces). */
+  /** The decisions standing so far, the earlier handoff's first: a change of plan against one is itself a decision. */
   private current(): string[] {
-    return this.ex.decisions.map((d) => d.text);
+    return [...this.standing.map((d) => d.text), ...this.ex.decisions.map((d) => d.text)];
+  }
+
+  /**
+   * A reversal of a decision of the earlier handoff names it, so the chain marks it superseded
+   * whatever the wording: the one the rules see it turn from, else the one it shares the most
+   * words with. A reversal of this session's own decisions is left to the chain's phrasing rule.
+   */
+  private replacing(q: Quoted, c: SentenceClass): Quoted {
+    if (c !== 'reversal' || this.standing.length === 0) return q;
+    const texts = this.current();
+    const named = new Set(reversed(q.text, texts));
+    let target = this.standing.filter((d) => named.has(d.text));
+    if (named.size === 0) {
+      const mine = contentWords(q.text);
+      let most = 0;
+      for (const t of texts) most = Math.max(most, shared(mine, t));
+      // Only when an earlier handoff's decision is the closest: a session's own comes later and wins ties.
+      const closest = texts.findLast((t) => most > 0 && shared(mine, t) === most);
+      target = this.standing.filter((d) => d.text === closest);
+    }
+    return target.length > 0 ? { ...q, supersedes: target.map((d) => d.id) } : q;
   }
 
   private push(list: Quoted[], q: Quoted, max: number, tag: string): void {

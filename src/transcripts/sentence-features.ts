@@ -77,24 +77,42 @@ const COMMON = new Set(
 );
 const content = (w: readonly string[]) =>
   new Set(w.filter((x) => x.length > 2 && !COMMON.has(x) && !x.startsWith('_')));
+// A session checks each sentence against the same few earlier decisions.
+const known = new Map<string, Set<string>>();
+/** The words of a text that can name a subject, by stem. */
+export function contentWords(text: string): Set<string> {
+  let w = known.get(text);
+  if (!w) {
+    if (known.size >= 256) known.clear();
+    w = content(words(text));
+    known.set(text, w);
+  }
+  return w;
+}
 
 /** The features of one sentence in its context, each a short string, without repeats. */
 export function features(text: string, ctx: SentenceContext): string[] {
   const w = words(text);
   const out = new Set<string>();
   const sp = ctx.speaker === 'user' ? 'u' : 'a';
-  const flags = [
-    ...(ctx.earlier?.length ? ['e'] : []),
-    ...(ctx.afterFailure ? ['f'] : []),
-    ...(ctx.question ? ['q'] : []),
-  ];
+  // How much of an earlier decision (or of the question) the sentence names again. A standing
+  // decision counts only when the sentence names it: in a session one stands behind nearly
+  // every sentence, whatever the sentence says.
+  const mine = content(w);
+  const overlap = (other: string) => {
+    let n = 0;
+    for (const x of contentWords(other)) if (mine.has(x)) n++;
+    return Math.min(n, 2);
+  };
+  const named = Math.max(0, ...(ctx.earlier ?? []).map(overlap));
+  const flags = [...(named > 0 ? ['e'] : []), ...(ctx.afterFailure ? ['f'] : []), ...(ctx.question ? ['q'] : [])];
   out.add(`sp:${sp}`);
   for (const f of flags) out.add(`ctx:${f}`);
   for (let i = 0; i < w.length; i++) {
     out.add(`w:${w[i]}`);
     out.add(`b:${i === 0 ? '^' : w[i - 1]}_${w[i]}`);
-    // A word means something else right after a failure or with a decision standing.
-    for (const f of flags) out.add(`${f}w:${w[i]}`);
+    // A word means something else right after a failure or a question.
+    for (const f of flags) if (f !== 'e') out.add(`${f}w:${w[i]}`);
   }
   // The meanings present, each pair of them in order, and each with what the extractor knew.
   const meant = w.map((x) => MEANING.get(x)).filter((m) => m !== undefined);
@@ -114,14 +132,7 @@ export function features(text: string, ctx: SentenceContext): string[] {
   if (trimmed.endsWith(':')) out.add('end::');
   if (/^\s*#/.test(trimmed)) out.add('heading');
   out.add(`len:${w.length < 4 ? 's' : w.length < 12 ? 'm' : w.length < 30 ? 'l' : 'xl'}`);
-  // How much of the earlier decision (or the question) the sentence names again.
-  const mine = content(w);
-  const overlap = (other: string) => {
-    let n = 0;
-    for (const x of content(words(other))) if (mine.has(x)) n++;
-    return n === 0 ? '0' : n === 1 ? '1' : '2';
-  };
-  if (ctx.earlier?.length) out.add(`ov:e${Math.max(...ctx.earlier.map((e) => Number(overlap(e))))}`);
+  if (named > 0) out.add(`ov:e${named}`);
   if (ctx.question) out.add(`ov:q${overlap(ctx.question)}`);
   // The rules' verdicts: strong on the wording they know, silent on the rest.
   out.add(`${RULE_PREFIX}class:${ruleClass(text, ctx)}`);
