@@ -10,6 +10,7 @@
 //                                      (training and floors) cross-validated by folds of the
 //                                      tune part; --grid adds other training options beside it
 //   node bench/sentences.js --misses   the tune part's errors (never the held part's)
+//   node bench/sentences.js --cv --speed [rounds]   adds the time a sentence takes (default 20 rounds)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,7 @@ import { internals } from './internals.js';
 
 if (process.argv.includes('--help')) {
   console.log(
-    'node bench/sentences.js [--cv [--grid]] [--misses]: precision/recall per class of the sentence classifier; --cv stays on the tune part (cross-validated), without it the held part is printed too',
+    'node bench/sentences.js [--cv [--grid]] [--misses] [--speed [rounds, 20 suggested]]: precision/recall per class of the sentence classifier; --cv stays on the tune part (cross-validated), without it the held part is printed too',
   );
   process.exit(0);
 }
@@ -121,7 +122,7 @@ if (process.argv.includes('--cv')) {
       brief(changed || 'defaults', [...tune, ...tune, ...tune], pooled);
     }
   }
-} else if (!process.argv.includes('--misses')) {
+} else if (!['--misses', '--speed'].some((flag) => process.argv.includes(flag))) {
   table('tune, the classifier', tune, tune.map(model));
   table('tune, the rules alone', tune, tune.map(rules));
   const held = rows.filter((r) => r.split === 'held');
@@ -131,6 +132,22 @@ if (process.argv.includes('--cv')) {
   // lean towards wording the rules know.
   const first = held.filter((r) => r.batch === undefined);
   if (first.length < held.length) table('held, first batch only, the classifier', first, first.map(model));
+}
+if (process.argv.includes('--speed')) {
+  // What a sentence costs the extractor: the rules alone, and the model over them (which runs them too).
+  const rounds = Number(process.argv[process.argv.indexOf('--speed') + 1]) || 20;
+  for (const [name, f] of [
+    ['the rules alone', rules],
+    ['the classifier', model],
+  ]) {
+    for (const row of tune) f(row); // warm-up
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < rounds; i++) for (const row of tune) f(row);
+    const us = Number(process.hrtime.bigint() - t) / 1000 / (rounds * tune.length);
+    console.log(
+      `${name.padEnd(16)} ${us.toFixed(1)} µs a sentence (${rounds} rounds of the ${tune.length} tune sentences)`,
+    );
+  }
 }
 if (process.argv.includes('--misses')) {
   console.log('\ntune errors (label -> classifier):');

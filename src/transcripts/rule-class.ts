@@ -26,17 +26,44 @@ export interface SentenceContext {
   question?: string;
 }
 
-export function ruleClass(text: string, ctx: SentenceContext): SentenceClass {
+/** What each rule says of a sentence; computed once, both for the rules' class and as the model's features. */
+export interface Verdicts {
+  answers: boolean;
+  /** Given up: right after a failure the rule reads more cues (isAbandoned's second argument). */
+  abandoned: boolean;
+  reversed: boolean;
+  rejection: boolean;
+  constraint: boolean;
+  choice: boolean;
+  question: boolean;
+}
+
+export function verdicts(text: string, ctx: SentenceContext): Verdicts {
+  return {
+    answers: ctx.question !== undefined && ctx.question !== '' && answers(text, ctx.question),
+    abandoned: isAbandoned(text, ctx.afterFailure === true),
+    reversed: reversed(text, ctx.earlier ?? []).length > 0,
+    rejection: isRejection(text),
+    constraint: isConstraint(text),
+    choice: isChoice(text),
+    question: isOpenQuestion(text, ctx.speaker),
+  };
+}
+
+/** The rules' class, from their verdicts, in the order the rules settle a sentence that two of them claim. */
+export function classOf(v: Verdicts, ctx: SentenceContext): SentenceClass {
   const user = ctx.speaker === 'user';
-  if (user && ctx.question && answers(text, ctx.question)) return 'answer';
+  if (user && v.answers) return 'answer';
   // Right after a failure, dropping something gives up an approach; otherwise, with an
   // earlier decision standing, it replaces that decision.
-  if (!user && ctx.afterFailure && isAbandoned(text, true)) return 'abandoned';
-  if (reversed(text, ctx.earlier ?? []).length > 0) return 'reversal';
-  if (user && isRejection(text)) return 'abandoned';
-  if (!user && isAbandoned(text, false)) return 'abandoned';
-  if (user && isConstraint(text)) return 'constraint';
-  if (isChoice(text)) return 'decision';
-  if (isOpenQuestion(text, ctx.speaker)) return 'question';
+  if (!user && ctx.afterFailure && v.abandoned) return 'abandoned';
+  if (v.reversed) return 'reversal';
+  if (user && v.rejection) return 'abandoned';
+  if (!user && v.abandoned) return 'abandoned';
+  if (user && v.constraint) return 'constraint';
+  if (v.choice) return 'decision';
+  if (v.question) return 'question';
   return 'none';
 }
+
+export const ruleClass = (text: string, ctx: SentenceContext): SentenceClass => classOf(verdicts(text, ctx), ctx);

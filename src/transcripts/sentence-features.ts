@@ -3,25 +3,16 @@
 // earlier decision and how many of its words the sentence repeats, a failing command, the
 // question asked), and the rules' own verdicts. Pure and deterministic: the training script
 // and the extractor must see the same features for the same sentence.
-import { isAbandoned, isChoice, reversed } from './choice-rules.js';
-import { ruleClass, type SentenceContext } from './rule-class.js';
-import { answers, isConstraint, isOpenQuestion, isRejection } from './sentence-rules.js';
+import { classOf, type SentenceContext, verdicts } from './rule-class.js';
 
 /** Features the training drops at random for some sentences, so the model also learns the words. */
 export const RULE_PREFIX = 'r:';
 
-// Contractions carry the negation and the modal that matter here ("didn't", "we'll").
-const CONTRACTIONS: Array<[RegExp, string]> = [
-  [/\bcan['’]t\b/g, 'can not'],
-  [/\bwon['’]t\b/g, 'will not'],
-  [/n['’]t\b/g, ' not'],
-  [/['’]ll\b/g, ' will'],
-  [/['’]re\b/g, ' are'],
-  [/['’]ve\b/g, ' have'],
-  [/['’]d\b/g, ' would'],
-  [/['’]m\b/g, ' am'],
-  [/['’]s\b/g, ''],
-];
+// Contractions carry the negation and the modal that matter here ("didn't", "we'll"), in one pass.
+const CONTRACTION = /\b(can|won)['’]t\b|n['’]t\b|['’](ll|re|ve|d|m|s)\b/g;
+const EXPANDED: Record<string, string> = { ll: ' will', re: ' are', ve: ' have', d: ' would', m: ' am', s: '' };
+const expand = (_: string, modal: string | undefined, tail: string | undefined) =>
+  modal ? (modal === 'can' ? 'can not' : 'will not') : tail ? EXPANDED[tail]! : ' not';
 
 /** A rough stem: enough that "dropping", "dropped" and "drops" meet, never a dictionary. */
 export function stem(word: string): string {
@@ -37,14 +28,13 @@ const trimDouble = (w: string) => (/([bdgmnprt])\1$/.test(w) ? w.slice(0, -1) : 
 
 /** The sentence as the model's words: code, paths and numbers each become one placeholder. */
 export function words(text: string): string[] {
-  let s = text
+  const s = text
     .toLowerCase()
     .replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '')
     .replace(/`[^`]*`/g, ' _code_ ')
     .replace(/\b[\w.-]*[\\/][\w./\\-]*|\b[\w-]+\.(?:[a-z]{1,4})\b/g, ' _path_ ')
     .replace(/\b\d+(?:[.,]\d+)*\b/g, ' _num_ ');
-  for (const [re, to] of CONTRACTIONS) s = s.replace(re, to);
-  return (s.match(/_[a-z]+_|[\p{L}]+/gu) ?? []).map(stem);
+  return (s.replace(CONTRACTION, expand).match(/_[a-z]+_|[\p{L}]+/gu) ?? []).map(stem);
 }
 
 // Classes of words by meaning, from plain English rather than from the corpus: a phrasing
@@ -135,13 +125,14 @@ export function features(text: string, ctx: SentenceContext): string[] {
   if (named > 0) out.add(`ov:e${named}`);
   if (ctx.question) out.add(`ov:q${overlap(ctx.question)}`);
   // The rules' verdicts: strong on the wording they know, silent on the rest.
-  out.add(`${RULE_PREFIX}class:${ruleClass(text, ctx)}`);
-  if (isChoice(text)) out.add(`${RULE_PREFIX}choice`);
-  if (isAbandoned(text, ctx.afterFailure === true)) out.add(`${RULE_PREFIX}abandoned`);
-  if (reversed(text, ctx.earlier ?? []).length > 0) out.add(`${RULE_PREFIX}reversed`);
-  if (isOpenQuestion(text, ctx.speaker)) out.add(`${RULE_PREFIX}question`);
-  if (isRejection(text)) out.add(`${RULE_PREFIX}rejection`);
-  if (isConstraint(text)) out.add(`${RULE_PREFIX}constraint`);
-  if (ctx.question && answers(text, ctx.question)) out.add(`${RULE_PREFIX}answers`);
+  const v = verdicts(text, ctx);
+  out.add(`${RULE_PREFIX}class:${classOf(v, ctx)}`);
+  if (v.choice) out.add(`${RULE_PREFIX}choice`);
+  if (v.abandoned) out.add(`${RULE_PREFIX}abandoned`);
+  if (v.reversed) out.add(`${RULE_PREFIX}reversed`);
+  if (v.question) out.add(`${RULE_PREFIX}question`);
+  if (v.rejection) out.add(`${RULE_PREFIX}rejection`);
+  if (v.constraint) out.add(`${RULE_PREFIX}constraint`);
+  if (v.answers) out.add(`${RULE_PREFIX}answers`);
   return [...out];
 }
