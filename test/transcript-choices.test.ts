@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assistantText, result, tool, user } from './claude-lines.js';
 import { makeRepo, tempDir } from './helpers.js';
+import { Extractor } from '../src/transcripts/extract.js';
 
 function session(n: number, lines: string[]): string {
   const file = path.join(tempDir(), `session-${n}.jsonl`);
@@ -103,5 +104,19 @@ describe('choices, abandoned approaches and open questions across two handoffs',
     const carried = section(repo.handoff(['resume']).stdout, 'Decisions');
     expect(carried).toMatch(/D2: "On reflection the sessions belong in Postgres[^\n]*transcript line \d+\)/);
     expect(carried).not.toContain('supersedes D1');
+  });
+
+  it('names the one earlier decision a reversal turns from, and none for a decision that only shares its words', () => {
+    const x = new Extractor('claude-code', [
+      { id: 'D1', text: "We'll use engine1 for stage 1, because it fits step 1." },
+      { id: 'D2', text: "We'll use engine2 for stage 2, because it fits step 2." },
+    ]);
+    x.add({ kind: 'assistant', text: "We'll use turbo3 instead of engine2, because engine2 was too slow.", line: 1 });
+    x.add({ kind: 'assistant', text: "We'll use engine3 for stage 3, because it fits step 3.", line: 2 });
+    const decisions = x.result().decisions;
+    expect(decisions.map((d) => [d.line, d.supersedes])).toEqual([
+      [1, ['D2']],
+      [2, undefined],
+    ]);
   });
 });

@@ -6,9 +6,8 @@
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
 import { answers, isConstraint, isRejection, MAX_QUOTE, sentences } from './sentence-rules.js';
-import { reversed } from './choice-rules.js';
+import { changeCue, reversed } from './choice-rules.js';
 import { classify, type SentenceClass } from './sentence-class.js';
-import { contentWords } from './sentence-features.js';
 
 export { withinBudget } from './budget.js';
 export {
@@ -86,11 +85,15 @@ function commandKey(command: string): string {
 
 const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 
-function shared(mine: ReadonlySet<string>, other: string): number {
-  let n = 0;
-  for (const w of contentWords(other)) if (mine.has(w)) n++;
-  return n;
-}
+// Words that name no subject of a decision.
+const PLAIN = new Set(
+  'the and for with use using will that this from are not now all its our has had was were been have then than into just also you can because since so which would should let'.split(
+    ' ',
+  ),
+);
+/** The whole words of a text that can name what a decision is about ("engine2", "postgres"). */
+const names = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu) ?? []).filter((w) => !PLAIN.has(w)));
 
 export class Extractor {
   private readonly ex: Extraction;
@@ -282,22 +285,28 @@ export class Extractor {
 
   /**
    * A reversal of a decision of the earlier handoff names it, so the chain marks it superseded
-   * whatever the wording: the one the rules see it turn from, else the one it shares the most
+   * whatever the verb: the one the rules see it turn from, else the one it shares the most
    * words with. A reversal of this session's own decisions is left to the chain's phrasing rule.
+   * Marking a live decision superseded hides it from every later session, so the sentence must
+   * also carry a cue of change: "we'll use engine2 for stage 2" repeats the words of "we'll use
+   * engine1 for stage 1" without turning from it.
    */
   private replacing(q: Quoted, c: SentenceClass): Quoted {
-    if (c !== 'reversal' || this.standing.length === 0) return q;
+    if (c !== 'reversal' || this.standing.length === 0 || !changeCue(q.text)) return q;
     const texts = this.current();
+    // The rules' pick is by word stems ("engine1" and "engine2" meet), so the closest of it by whole words decides.
     const named = new Set(reversed(q.text, texts));
-    let target = this.standing.filter((d) => named.has(d.text));
-    if (named.size === 0) {
-      const mine = contentWords(q.text);
-      let most = 0;
-      for (const t of texts) most = Math.max(most, shared(mine, t));
-      // Only when an earlier handoff's decision is the closest: a session's own comes later and wins ties.
-      const closest = texts.findLast((t) => most > 0 && shared(mine, t) === most);
-      target = this.standing.filter((d) => d.text === closest);
+    const mine = names(q.text);
+    let most = 0;
+    let closest: string | undefined;
+    for (const t of texts) {
+      if (named.size > 0 && !named.has(t)) continue;
+      let n = 0;
+      for (const w of names(t)) if (mine.has(w)) n++;
+      // Ties go to the later decision: a session's own comes after the earlier handoff's.
+      if (n > 0 && n >= most) [most, closest] = [n, t];
     }
+    const target = this.standing.filter((d) => d.text === closest);
     return target.length > 0 ? { ...q, supersedes: target.map((d) => d.id) } : q;
   }
 

@@ -70,7 +70,7 @@ const content = (w: readonly string[]) =>
 // A session checks each sentence against the same few earlier decisions.
 const known = new Map<string, Set<string>>();
 /** The words of a text that can name a subject, by stem. */
-export function contentWords(text: string): Set<string> {
+function contentWords(text: string): Set<string> {
   let w = known.get(text);
   if (!w) {
     if (known.size >= 256) known.clear();
