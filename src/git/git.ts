@@ -176,7 +176,7 @@ export class Git {
   }
 
   /**
-   * Everything that changed between `base` and the working tree: committed, staged,
+   * Everything outside .handoff/ that changed between `base` and the working tree: committed, staged,
    * unstaged and untracked-but-not-ignored, renames detected, binaries marked.
    * A null base means "since the empty tree" (an unborn branch, or the root).
    */
@@ -187,13 +187,15 @@ export class Git {
     // With no HEAD there is no worktree diff against a commit: compare the index instead.
     const overallArgs = hasHead ? [from] : ['--cached', from];
     const others = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'];
+    // Outside .handoff/ only: our records are not the work (the draft left them out after
+    // the fact), and each of these asked git about every handoff of the year.
     const [nameStatus, numstat, staged, unstaged, untracked, untrackedDirs] = await Promise.all([
-      this.run([...diff, '--name-status', ...overallArgs, '--']),
-      this.run([...diff, '--numstat', ...overallArgs, '--']),
-      this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--']),
-      this.run(['diff', '-z', '--no-relative', '--name-only', '--']),
-      this.run([...others, '--', ':/']),
-      this.run([...others, '--directory', '--no-empty-directory', '--', ':/']),
+      this.run([...diff, '--name-status', ...overallArgs, '--', ...WORK]),
+      this.run([...diff, '--numstat', ...overallArgs, '--', ...WORK]),
+      this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--', ...WORK]),
+      this.run(['diff', '-z', '--no-relative', '--name-only', '--', ...WORK]),
+      this.run([...others, '--', ...WORK]),
+      this.run([...others, '--directory', '--no-empty-directory', '--', ...WORK]),
     ]);
     return combineChanges({
       overall: parseNameStatus(nameStatus),
