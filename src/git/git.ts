@@ -26,6 +26,7 @@ import {
   existingObjects,
   filesOf,
   gitFailed,
+  gitLines,
   gitRaw,
   indexBlobs,
   readObjects,
@@ -365,26 +366,34 @@ export class Git {
   async landings(paths: readonly string[]): Promise<Map<string, { commit: string; time: string }>> {
     const found = new Map<string, { commit: string; time: string }>();
     if (paths.length === 0) return found;
-    const out = await this.answer([
-      'log',
-      '--first-parent',
-      '--diff-merges=first-parent',
-      '--diff-filter=A',
-      '--no-renames',
-      '--format=%x01%H %cI',
-      '--name-only',
-      'HEAD',
-      '--',
-      ...paths.map((p) => `:(top,literal)${p}`),
-    ]);
+    const wanted = new Set(paths);
     let at: { commit: string; time: string } | undefined;
-    for (const line of (out ?? '').split('\n')) {
-      if (line.startsWith('\x01')) {
-        const [commit = '', time = ''] = line.slice(1).split(' ');
-        at = { commit, time: new Date(time).toISOString() };
-      } else if (line && at && !found.has(line)) found.set(line, at); // newest first: the latest addition
-    }
-    return found;
+    // Newest first: a path's first line is its latest addition, and once every path has one
+    // the rest of the history (a year of commits) is not walked.
+    const { code, stopped } = await gitLines(
+      this.root,
+      [
+        'log',
+        '--first-parent',
+        '--diff-merges=first-parent',
+        '--diff-filter=A',
+        '--no-renames',
+        '--format=%x01%H %cI',
+        '--name-only',
+        'HEAD',
+        '--',
+        ...paths.map((p) => `:(top,literal)${p}`),
+      ],
+      (line) => {
+        if (line.startsWith('\x01')) {
+          const [commit = '', time = ''] = line.slice(1).split(' ');
+          at = { commit, time: new Date(time).toISOString() };
+        } else if (line && at && !found.has(line)) found.set(line, at);
+        return [...wanted].every((p) => found.has(p));
+      },
+    );
+    // git failed (no HEAD yet): no answer, as before.
+    return stopped || code === 0 ? found : new Map();
   }
 
   /** `git diff --name-status -z --no-renames` from `base` to the working tree, under the pathspec. */
