@@ -219,7 +219,12 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       if (!replaced.has(name) && u.size === Object.keys(all).length && Object.keys(all).every((k) => u.has(k)))
         continue;
       const kept = keptItems(all, u, walked);
-      if (kept.size === Object.keys(all).length && [...kept.keys()].every((k) => Object.hasOwn(all, k))) continue;
+      if (
+        !replaced.has(name) &&
+        kept.size === Object.keys(all).length &&
+        [...kept.keys()].every((k) => Object.hasOwn(all, k))
+      )
+        continue;
       try {
         mkdirSync(itemsDir, { recursive: true });
       } catch {
