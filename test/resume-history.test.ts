@@ -111,6 +111,22 @@ describe('commits since a handoff, remembered', () => {
   });
 });
 
+describe('commits since a handoff that changed too much to remember', () => {
+  it('remembers the commits alone, and asks git again only what they changed', () => {
+    const { repo } = withHandoff();
+    // One commit that adds more files than the cache keeps changes of (history.ts CHANGES_KEPT).
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1100; i++) files[`lib/f${i}.js`] = `${i}\n`;
+    repo.commit('a code base', files);
+    expect(resume(repo)).toContain('2 commits since it was written');
+    expect(remembered(repo).length).toBe(1);
+    const runs = gitRuns(repo);
+    expect(runs).not.toContain('log');
+    expect(runs.filter((r) => r === 'diff').length).toBe(2);
+    expect(resume(repo)).toContain('2 commits since it was written');
+  });
+});
+
 describe('HEAD read from git files', () => {
   const head = (repo: Repo, gitDir = path.join(repo.dir, '.git'), env: NodeJS.ProcessEnv = {}) =>
     fixedHead(gitDir, env);

@@ -45,8 +45,11 @@ export async function history(
   if (!work) return null;
   // Changes to handoff records are never said (since.ts), so never kept.
   const answer: History = committed ? { ...work, committed: committed.filter((c) => !ours(c.path)) } : work;
-  if (opened && (committed || !withChanges) && (answer.committed?.length ?? 0) <= CHANGES_KEPT) {
-    opened.answers.set(key, answer);
+  // Too many changes to remember (a commit that adds a code base): the commits alone are,
+  // so only what they changed is asked again.
+  const kept = (answer.committed?.length ?? 0) <= CHANGES_KEPT ? answer : work;
+  if (opened && (committed || !withChanges) && kept !== known) {
+    opened.answers.set(key, kept);
     await opened.save();
   }
   return answer;
