@@ -148,6 +148,25 @@ describe('the hook entry points of the five added agents', () => {
     expect(out.hookSpecificOutput.additionalContext).toMatch(
       /^The handoff for the next session is in \.handoff\/handoffs\//,
     );
+    // The summarizer is asked for the handoff's sections, which the next session start folds in.
+    expect(out.hookSpecificOutput.additionalContext).toContain('git-handoff reads them into the handoff');
+    expect(out.hookSpecificOutput.additionalContext).toContain('## Decisions: "- <decision> — why: <reason>"');
+  });
+
+  it("qwen-pre-compact past Qwen Code's 4,000 characters: the pins are left to QWEN.md, the section form still goes", () => {
+    const { repo, env } = withPin();
+    expect(repo.handoff(['pin', `Keep this long rule: ${'every word matters here. '.repeat(160)}`], { env }).code).toBe(
+      0,
+    );
+    const input = JSON.stringify({ session_id: '598f', cwd: repo.dir, hook_event_name: 'PreCompact', trigger: 'auto' });
+    const r = repo.handoff(['hook', 'qwen-pre-compact'], { env, input });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const context: string = out.hookSpecificOutput.additionalContext;
+    expect(context.length).toBeLessThanOrEqual(4000);
+    expect(context).not.toContain(PIN);
+    expect(context).toContain('git-handoff reads them into the handoff');
+    expect(out.systemMessage).toContain('QWEN.md carries them');
   });
 
   it('cline-task-complete writes one handoff for a compaction the task went through, and none without one', () => {

@@ -224,7 +224,8 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
       );
     // The summary comes back into the handoff (harvest.ts) when it has the handoff's sections.
     const { summaryInstructions } = await import('../handoff/summary-form.js');
-    lines.push(summaryInstructions());
+    const form = summaryInstructions();
+    lines.push(form);
     const { redactSecrets } = await import('../security/redact.js');
     const text = redactSecrets(lines.join('\n')).text;
     if (style === 'text') ctx.stdout(`${text}\n`);
@@ -232,7 +233,8 @@ async function preCompact(ctx: Context, input: HookInput, agent: string, style: 
       answer(ctx, { hookSpecificOutput: { hookEventName: 'PreCompact', additionalContext: text } });
     else
       answer(ctx, {
-        hookSpecificOutput: { hookEventName: 'PreCompact', additionalContext: lines[0] },
+        // The form still goes: it is what brings the summary back into the handoff.
+        hookSpecificOutput: { hookEventName: 'PreCompact', additionalContext: `${lines[0]}\n${form}` },
         systemMessage: `${line}; the pins are too long for Qwen Code's summarizer instructions (${QWEN_COMPACT_LIMIT.toLocaleString('en-US')} characters): QWEN.md carries them`,
       });
   } else {

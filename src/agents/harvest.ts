@@ -93,12 +93,14 @@ export async function harvest(ctx: Context): Promise<void> {
 
 async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> {
   const { parseSummary } = await import('../handoff/summary-form.js');
+  const { withProse } = await import('../handoff/summary-prose.js');
   const { TITLE } = await import('../store/sections.js');
-  const parsed = parseSummary(summary);
+  // The sections it wrote, and what its prose says for the sections it did not (summary-prose.ts).
+  const { summary: parsed, fromProse } = withProse(parseSummary(summary));
   const whose = `${due.agent}'s summary${due.session ? ` of session ${due.session}` : ''}`;
   if (parsed.items === 0) {
     ctx.stderr(
-      `handoff: warning: ${whose} has none of the handoff's sections (## ${TITLE.goal}, ## ${TITLE.decisions}, ...); ${due.file} keeps the draft from the rules`,
+      `handoff: warning: ${whose} has none of the handoff's sections (## ${TITLE.goal}, ## ${TITLE.decisions}, ...) and no decision, abandoned approach or open question in its prose; ${due.file} keeps the draft from the rules`,
     );
     return;
   }
@@ -135,6 +137,11 @@ async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> 
     const goal = placeholder && folded.request ? { goal: folded.request } : {};
     await rewriteItem(ctx, current.file, updateHandoff({ ...current, bodyText: body }, goal));
     const extras = [
+      fromProse
+        ? parsed.items === fromProse
+          ? `read from its prose: it has none of the handoff's sections`
+          : `${fromProse} read from its prose`
+        : '',
       folded.unknownPaths.length
         ? `${folded.unknownPaths.length} path${folded.unknownPaths.length === 1 ? '' : 's'} git does not know flagged`
         : '',
