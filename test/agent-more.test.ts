@@ -194,6 +194,59 @@ describe('the hook entry points of the five added agents', () => {
     expect(repo.files('.handoff/handoffs')).toHaveLength(1);
   });
 
+  it("cline-task-complete folds the summary Cline's compaction left in its compaction file", () => {
+    const { repo, env } = withPin();
+    const data = path.join(env.HOME, '.cline/data/sessions/1795497091368_vmo97');
+    mkdirSync(data, { recursive: true });
+    const transcript = path.resolve(__dirname, 'fixtures/transcripts/cline/cline-3.0.65-sum.messages.json');
+    writeFileSync(path.join(data, '1795497091368_vmo97.messages.json'), readFileSync(transcript));
+    // The shape @cline/core (cline 3.0.65) writes: the compacted conversation, opening with
+    // the summary message its agentic compaction builds (the summary text is made up).
+    const summary =
+      'The user wants a sum helper. We decided to export sum from src/sum.js, because the tests import it. Taking an array argument did not work, so I dropped it.';
+    const compaction = {
+      version: 1,
+      updated_at: '2026-11-24T07:30:00.000Z',
+      source_message_count: 6,
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: `Context summary:\n\n${summary}` }],
+          metadata: {
+            kind: 'compaction_summary',
+            displayRole: 'system',
+            userRunSpan: 1,
+            summary,
+            details: { readFiles: [], modifiedFiles: ['src/sum.js'] },
+            tokensBefore: 30000,
+            generatedAt: 1795505400000,
+          },
+        },
+        { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+      ],
+    };
+    writeFileSync(path.join(data, '1795497091368_vmo97.compaction.json'), JSON.stringify(compaction, null, 2));
+    const input = JSON.stringify({
+      taskId: 'conv_1795497091636_z3sac45',
+      sessionContext: { rootSessionId: '1795497091368_vmo97' },
+      hookName: 'agent_end',
+    });
+    const r = repo.handoff(['hook', 'cline-task-complete'], { env, input });
+    expect(r.code, r.stderr).toBe(0);
+    const [file] = repo.files('.handoff/handoffs');
+    const rel = path.join('.handoff/handoffs', file!);
+    expect(r.stderr).toContain(
+      `handoff: folded Cline's summary of session 1795497091368_vmo97 into ${rel} (2 items; read from its prose: it has none of the handoff's sections)`,
+    );
+    const body = repo.read(rel);
+    expect(body).toContain(
+      'We decided to export sum from src/sum.js, because the tests import it. (summary of Cline session 1795497091368_vmo97)',
+    );
+    expect(body).toContain(
+      'Taking an array argument did not work, so I dropped it. (summary of Cline session 1795497091368_vmo97)',
+    );
+  });
+
   it('cline-task-start brings the pins in the rules file up to date, since its output reaches nothing', () => {
     const { repo, env } = withPin();
     repo.handoff(['agent', 'install', 'cline'], { env });

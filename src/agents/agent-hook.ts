@@ -291,7 +291,7 @@ async function clineTaskStart(ctx: Context): Promise<void> {
 async function clineTaskComplete(ctx: Context, input: HookInput, agent: string): Promise<void> {
   answer(ctx, {});
   if (!input.session_id || !(await exists(ctx.dir))) return;
-  const { clineCompaction } = await import('./cline-session.js');
+  const { clineCompaction, clineSummary } = await import('./cline-session.js');
   const found = await clineCompaction(ctx.env, input.session_id);
   if (!found) return;
   const compaction = await import('./compaction.js');
@@ -301,6 +301,14 @@ async function clineTaskComplete(ctx: Context, input: HookInput, agent: string):
   const file = ctx.rel(written.file);
   await compaction.rememberCompaction(ctx.root, input.session_id, found.compaction, file);
   ctx.stderr(`handoff: wrote ${file} after ${agent} compacted this task; goal: ${truncate(written.goal, 80)}`);
+  // The summary is written already (its PreCompact never fires, so it was not steered): folded now.
+  const summary = await clineSummary(found.compaction);
+  if (summary)
+    await (await import('./harvest.js')).foldInto(
+      ctx,
+      { file, transcript: found.messages, agent, session: input.session_id },
+      summary,
+    );
 }
 
 /** Opt-in (Stop hook): once per session, one line when the context passes the threshold. The user decides. */

@@ -91,7 +91,8 @@ export async function harvest(ctx: Context): Promise<void> {
   await writeDue(file, waiting);
 }
 
-async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> {
+/** One summary into the handoff of its compaction (or the live one after it): Cline's, read at once, comes here directly. */
+export async function foldInto(ctx: Context, due: Omit<Due, 'before'>, summary: string): Promise<void> {
   const { parseSummary } = await import('../handoff/summary-form.js');
   const { withProse } = await import('../handoff/summary-prose.js');
   const { TITLE } = await import('../store/sections.js');
