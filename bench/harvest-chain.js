@@ -209,12 +209,13 @@ function chain(harvest) {
 
 const fold = (t) => t.toLowerCase().replace(/\s+/g, ' ');
 console.log('three-agent chain (Claude Code -> Codex CLI -> Gemini CLI), facts in the last resume prompt:');
-const LABELS = new Map([
+/** @type {Array<[boolean | 'prose', string]>} */
+const RUNS = [
   [false, 'rules alone                      '],
   [true, 'summaries harvested              '],
   ['prose', "summaries harvested, Codex's prose"],
-]);
-for (const [harvest, label] of LABELS) {
+];
+for (const [harvest, label] of RUNS) {
   const prompt = chain(harvest);
   const kept = FACTS.filter(([, , phrase]) => fold(prompt).includes(fold(phrase)));
   console.log(`  ${label}: ${kept.length} of ${FACTS.length} kept; prompt ${estimateTokens(prompt)} tokens`);
