@@ -10,6 +10,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSummary } from '../src/handoff/summary-form.js';
 import { proseItems } from '../src/handoff/summary-prose.js';
+import { restates } from '../src/handoff/summary-fold.js';
+import { itemKey } from '../src/store/items.js';
 import { makeRepo, tempDir, TRANSCRIPTS, type Repo } from './helpers.js';
 
 const SUMMARIES = path.resolve(__dirname, 'fixtures/summaries');
@@ -155,5 +157,24 @@ describe('a summary in prose, read through the sentence classifier', () => {
       },
       items: 2,
     });
+  });
+
+  it('an item retold in other words is not folded twice; a changed one is', () => {
+    const words = (t: string) => new Set(itemKey(t).split(' ').filter(Boolean));
+    const same = (a: string, b: string) =>
+      restates(
+        new Set([...words(a)].filter((w) => !['the', 'we', 'because', 'why', 'from', 'it', 'there'].includes(w))),
+        new Set([...words(b)].filter((w) => !['the', 'we', 'because', 'why', 'from', 'it', 'there'].includes(w))),
+      );
+    expect(
+      same(
+        'Export sum from `src/sum.js` — why: the tests import it from there',
+        'We decided to export sum from src/sum.js, because the tests import it from there.',
+      ),
+    ).toBe(true);
+    // A swapped word may be a reversal; a word of change makes it one; short items are compared whole.
+    expect(same('Keep teams in a Map keyed by id', 'Keep teams in a Set keyed by id')).toBe(false);
+    expect(same('Keep teams in a Map keyed by id', 'Do not keep teams in a Map keyed by id')).toBe(false);
+    expect(same('Use a Map', 'We use a Map for it')).toBe(false);
   });
 });

@@ -155,6 +155,9 @@ export async function foldInto(ctx: Context, due: Omit<Due, 'before'>, summary: 
       folded.unknownPaths.length
         ? `${folded.unknownPaths.length} path${folded.unknownPaths.length === 1 ? '' : 's'} git does not know flagged`
         : '',
+      folded.restated
+        ? `${folded.restated} item${folded.restated === 1 ? '' : 's'} the handoff already holds in other words left out`
+        : '',
       folded.pinItems
         ? `${folded.pinItems} restated pin${folded.pinItems === 1 ? '' : 's'} left to .handoff/pins/`
         : '',
