@@ -103,6 +103,33 @@ describe('a summary in prose, read through the sentence classifier', () => {
       expect(section(r.body, title)).toContain(section(r.drafted, title).trim());
   });
 
+  it('a decision the handoff carries, retold in the prose of a later summary, is not folded twice', () => {
+    const repo = setup();
+    const carried = repo.handoff(['new', 'wire the teams page', '--no-edit', '--sections', '-'], {
+      input: '## Decisions\n- Keep teams in a Map keyed by team id — why: lookups by id dominate the page\n',
+    });
+    expect(carried.code, carried.stderr).toBe(0);
+    const records = readFileSync(path.join(SUMMARIES, 'codex-0.169.0-compact.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(PLACE).join(repo.dir));
+    const at = records.findIndex((l) => JSON.parse(l).type === 'compacted');
+    const compacted = JSON.parse(records[at]!);
+    const prose = readFileSync(path.join(SUMMARIES, 'codex-0.169.0-prose.md'), 'utf8');
+    compacted.payload.message = `${compacted.payload.message.split('\n')[0]}\n${prose}`;
+    const r = compact(
+      repo,
+      { before: records.slice(0, at), after: [JSON.stringify(compacted)] },
+      { pre: 'codex-pre-compact', start: 'codex-session-start' },
+      { session_id: 'codex-sess-1', cwd: repo.dir, hook_event_name: 'PreCompact', trigger: 'auto' },
+    );
+    expect(r.start.stderr).toContain('(2 items; read from its prose: it has none of the handoff');
+    expect(r.start.stderr).toContain('1 item the handoff already holds in other words left out');
+    const decisions = section(r.body, 'Decisions');
+    expect(decisions).toContain('Keep teams in a Map keyed by team id — why: lookups by id dominate the page');
+    expect(decisions).not.toContain('We decided to keep teams in a Map');
+  });
+
   it("Copilot CLI's summary in its summarizer's own form: next steps from its tag, the rest from its prose", () => {
     const repo = setup();
     const summary = readFileSync(path.join(SUMMARIES, 'copilot-1.0.102-summary.md'), 'utf8');
