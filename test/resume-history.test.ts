@@ -112,7 +112,7 @@ describe('commits since a handoff, remembered', () => {
 });
 
 describe('commits since a handoff that changed too much to remember', () => {
-  it('remembers the commits alone, and asks git again only what they changed', () => {
+  it('remembers the commits and, for the files the handoff lists, what they changed: git is asked neither again', () => {
     const { repo } = withHandoff();
     // One commit that adds more files than the cache keeps changes of (history.ts CHANGES_KEPT).
     const files: Record<string, string> = {};
@@ -120,10 +120,18 @@ describe('commits since a handoff that changed too much to remember', () => {
     repo.commit('a code base', files);
     expect(resume(repo)).toContain('2 commits since it was written');
     expect(remembered(repo).length).toBe(1);
-    const runs = gitRuns(repo);
-    expect(runs).not.toContain('log');
-    expect(runs.filter((r) => r === 'diff').length).toBe(2);
-    expect(resume(repo)).toContain('2 commits since it was written');
+    // Only the work tree is asked about: one diff against the handoff's commit, one status of its files.
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    // The handoff's file committed and renamed by a commit of more than can be remembered: said, then remembered.
+    const more: Record<string, string> = {};
+    for (let i = 0; i < 1100; i++) more[`lib/g${i}.js`] = `${i}\n`;
+    repo.git('mv', 'notes.md', 'docs-notes.md');
+    repo.commit('more code, notes moved', more);
+    const moved = resume(repo);
+    expect(moved).toContain('3 commits since it was written');
+    expect(moved).toContain('docs-notes.md');
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(resume(repo)).toBe(moved);
   });
 });
 
