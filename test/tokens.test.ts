@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../src/transcripts/tokens.js';
+import { estimateTokens, pieces } from '../src/transcripts/tokens.js';
 import { TRANSCRIPTS } from './helpers.js';
+import { prng } from './reliability/fuzz.js';
 
 const FILES: Array<[string, number]> = [
   ['specstory/2025-06-30_12-46-48Z-fix-unknown-field-error-in-api-request.md', 577],
@@ -42,5 +43,29 @@ describe('the token estimate', () => {
       ['    const x = await fetch(url, { method: "POST" });\n', 15],
     ] as const)
       expect(Math.abs(estimateTokens(text) - count), text).toBeLessThanOrEqual(Math.ceil(count * 0.25));
+  });
+});
+
+describe('the ASCII pattern', () => {
+  // ASCII text is split by the pattern restricted to ASCII (tokens.ts): the pieces must be
+  // the ones the Unicode pattern gives, on real text and on every ASCII character.
+  it('splits ASCII text as the Unicode pattern does', () => {
+    const texts = FILES.map(([file]) =>
+      readFileSync(path.join(TRANSCRIPTS, file), 'utf8').replace(/[^\x00-\x7f]/g, ''),
+    );
+    const seed = 26;
+    const random = prng(seed);
+    for (let i = 0; i < 200; i++) {
+      let text = '';
+      for (let n = Math.floor(random() * 200); n > 0; n--) {
+        // Runs of one class as often as single characters: words, numbers, spaces, punctuation.
+        const c = String.fromCharCode(Math.floor(random() * 128));
+        text += random() < 0.3 ? c.repeat(1 + Math.floor(random() * 5)) : c;
+      }
+      texts.push(text, `${text}'s ${text}'LL\r\n`);
+    }
+    for (const text of texts) {
+      expect(pieces(text, false), `seed ${seed}`).toEqual(pieces(text, true));
+    }
   });
 });
