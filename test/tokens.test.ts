@@ -46,6 +46,45 @@ describe('the token estimate', () => {
   });
 });
 
+describe('the token estimate, as a bound', () => {
+  // The resume prompt counts nothing when its characters fit the budget (resume/budget.ts).
+  it('is never more than the text has characters', () => {
+    const seed = 27;
+    const random = prng(seed);
+    const alphabet = [
+      'a',
+      'Z',
+      '7',
+      ' ',
+      '\n',
+      '\r',
+      '\t',
+      '.',
+      '-',
+      "'",
+      '…',
+      'é',
+      '日',
+      '😀',
+      '\u0301',
+      '\ud800',
+      '\u2028',
+    ];
+    for (let i = 0; i < 500; i++) {
+      let text = '';
+      for (let n = Math.floor(random() * 60); n > 0; n--) {
+        const c = alphabet[Math.floor(random() * alphabet.length)]!;
+        text += random() < 0.3 ? c.repeat(1 + Math.floor(random() * 20)) : c;
+      }
+      expect(estimateTokens(text), `seed ${seed}: ${JSON.stringify(text)}`).toBeLessThanOrEqual(text.length);
+    }
+    for (const [file] of FILES) {
+      const text = readFileSync(path.join(TRANSCRIPTS, file), 'utf8');
+      expect(estimateTokens(text)).toBeLessThanOrEqual(text.length);
+    }
+  });
+});
+
 describe('the ASCII pattern', () => {
   // ASCII text is split by the pattern restricted to ASCII (tokens.ts): the pieces must be
   // the ones the Unicode pattern gives, on real text and on every ASCII character.
