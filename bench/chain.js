@@ -355,6 +355,6 @@ for (const r of storyRows) {
   const never = lost.filter((f) => r.unextracted.has(f[2])).map((f) => f[0]);
   if (inChain.length > 0) console.log(`lost in the chain at ${r.n}: ${inChain.join('; ')}`);
   if (never.length > 0)
-    console.log(`never extracted from its session (sentence rules), at ${r.n}: ${never.join('; ')}`);
+    console.log(`never extracted from its session (sentence classifier), at ${r.n}: ${never.join('; ')}`);
   if (r.stale.length > 0) console.log(`stale at ${r.n}: ${r.stale.join('; ')}`);
 }

@@ -9,10 +9,11 @@
 // them (the rules alone, as when no summary is written), and the prompt's size in tokens.
 // The sessions are synthetic, in each agent's record shape (test/fixtures/summaries/
 // README.md); Claude Code's summary uses the form our hook asks for, Codex's the form a
-// `compact_prompt` would ask for, Gemini's its own `<state_snapshot>`. Run after
-// `npm run build`:
+// `compact_prompt` would ask for, Gemini's its own `<state_snapshot>`; a third run gives
+// Codex the summary it writes unasked, in prose (read through the sentence classifier).
+// Run after `npm run build` (`--bin` runs another build's bin/handoff.js):
 //
-//   node bench/harvest-chain.js [--show]
+//   node bench/harvest-chain.js [--show] [--bin <path>]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,8 +24,10 @@ import { internals } from './internals.js';
 
 const [{ estimateTokens }] = await internals('transcripts/tokens.ts');
 const here = path.dirname(fileURLToPath(import.meta.url));
-const BIN = path.resolve(here, '../bin/handoff.js');
-const { values } = parseArgs({ options: { show: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { show: { type: 'boolean', default: false }, bin: { type: 'string' } },
+});
+const BIN = path.resolve(values.bin ?? path.join(here, '../bin/handoff.js'));
 const env = {
   ...process.env,
   GIT_CONFIG_GLOBAL: '/dev/null',
@@ -75,6 +78,8 @@ const SUMMARIES = {
 
 ## Next steps
 - Wire the endpoint`,
+  // What Codex CLI writes with no compact_prompt: a handoff summary in its own words.
+  codexProse: `The endpoint writes CSV now. I decided to quote every field, because descriptions hold commas. A tab-separated file was tried first, but the user turned it down, so I dropped it. It is still open: should archived invoices be exported? Next, wire the endpoint.`,
   gemini: `<state_snapshot>
     <overall_goal>
         Export invoices as CSV.
@@ -168,6 +173,7 @@ const HOOKS = {
   gemini: ['gemini-pre-compress', 'gemini-session-start', 'gem-1'],
 };
 
+/** harvest: no summary (false), summaries in a form (true), or Codex's in prose ('prose'). */
 function chain(harvest) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'handoff-harvest-chain-'));
   const repo = path.join(dir, 'repo');
@@ -184,7 +190,8 @@ function chain(harvest) {
     for (const agent of ['claude', 'codex', 'gemini']) {
       const [pre, start, session] = HOOKS[agent];
       const file = path.join(dir, `${agent}.jsonl`);
-      const { before, after } = records(agent, repo, harvest ? SUMMARIES[agent] : undefined);
+      const summary = harvest === 'prose' && agent === 'codex' ? SUMMARIES.codexProse : SUMMARIES[agent];
+      const { before, after } = records(agent, repo, harvest ? summary : undefined);
       const jsonl = (rs) => rs.map((r) => JSON.stringify(r)).join('\n');
       writeFileSync(file, `${jsonl(before)}\n`);
       const input = { session_id: session, transcript_path: file, cwd: repo };
@@ -202,12 +209,16 @@ function chain(harvest) {
 
 const fold = (t) => t.toLowerCase().replace(/\s+/g, ' ');
 console.log('three-agent chain (Claude Code -> Codex CLI -> Gemini CLI), facts in the last resume prompt:');
-for (const harvest of [false, true]) {
+/** @type {Array<[boolean | 'prose', string]>} */
+const RUNS = [
+  [false, 'rules alone                      '],
+  [true, 'summaries harvested              '],
+  ['prose', "summaries harvested, Codex's prose"],
+];
+for (const [harvest, label] of RUNS) {
   const prompt = chain(harvest);
   const kept = FACTS.filter(([, , phrase]) => fold(prompt).includes(fold(phrase)));
-  console.log(
-    `  ${harvest ? 'summaries harvested' : 'rules alone        '}: ${kept.length} of ${FACTS.length} kept; prompt ${estimateTokens(prompt)} tokens`,
-  );
+  console.log(`  ${label}: ${kept.length} of ${FACTS.length} kept; prompt ${estimateTokens(prompt)} tokens`);
   if (values.show)
     for (const [agent, what, phrase] of FACTS)
       console.log(`    ${kept.some((k) => k[2] === phrase) ? 'kept' : 'LOST'}  ${agent}: ${what}: ${phrase}`);

@@ -1,9 +1,16 @@
 // @ts-check
-// Precision, recall and F1 per class of the transcript sentence rules on the labelled corpus
-// (test/fixtures/sentence-corpus.jsonl), for its tune and held parts apart, and the
-// confusion between classes; the held part again without the second batch. --misses lists the tune part's errors (never the held part's:
-// the held part stays out of tuning).
-// Run: node bench/sentences.js [--misses]
+// Precision, recall and F1 per class of the transcript sentence classifier on the labelled
+// corpus (test/fixtures/sentence-corpus.jsonl), and the confusion between classes.
+//
+//   node bench/sentences.js            the classifier and the rules alone, on the tune part
+//                                      and on the held part (the held part is looked at once,
+//                                      at the end of a change: it stays out of tuning)
+//   node bench/sentences.js --cv       the tune part only: the rules, the classifier on the
+//                                      sentences it was trained on, and the whole method
+//                                      (training and floors) cross-validated by folds of the
+//                                      tune part; --grid adds other training options beside it
+//   node bench/sentences.js --misses   the tune part's errors (never the held part's)
+//   node bench/sentences.js --cv --speed [rounds]   adds the time a sentence takes (default 20 rounds)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,11 +18,16 @@ import { internals } from './internals.js';
 
 if (process.argv.includes('--help')) {
   console.log(
-    'node bench/sentences.js [--misses]: precision/recall per class on the tune and held parts of the corpus',
+    'node bench/sentences.js [--cv [--grid]] [--misses] [--speed [rounds, 20 suggested]]: precision/recall per class of the sentence classifier; --cv stays on the tune part (cross-validated), without it the held part is printed too',
   );
   process.exit(0);
 }
-const [{ classify, CLASSES }] = await internals('transcripts/sentence-class.ts');
+const [{ classify, CLASSES }, { ruleClass }, { features }, train] = await internals(
+  'transcripts/sentence-class.ts',
+  'transcripts/rule-class.ts',
+  'transcripts/sentence-features.ts',
+  'transcripts/sentence-train.ts',
+);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rows = readFileSync(path.join(here, '../test/fixtures/sentence-corpus.jsonl'), 'utf8')
@@ -24,22 +36,23 @@ const rows = readFileSync(path.join(here, '../test/fixtures/sentence-corpus.json
   .map((l) => JSON.parse(l));
 
 // What the extractor knows at the sentence, from the row's context.
-const said = (row) =>
-  classify(row.text, {
-    speaker: row.speaker,
-    earlier: row.context?.earlier === undefined ? [] : [row.context.earlier],
-    afterFailure: row.context?.failed !== undefined,
-    question: row.context?.question,
-  });
+const context = (row) => ({
+  speaker: row.speaker,
+  earlier: row.context?.earlier === undefined ? [] : [row.context.earlier],
+  afterFailure: row.context?.failed !== undefined,
+  ...(row.context?.question === undefined ? {} : { question: row.context.question }),
+});
+const model = (row) => classify(row.text, context(row));
+const rules = (row) => ruleClass(row.text, context(row));
 const pct = (n, d) => (d === 0 ? '  n/a' : `${((100 * n) / d).toFixed(0).padStart(4)}%`);
 
-function report(split, title = split, only = (_row) => true) {
-  const part = rows.filter((r) => r.split === split && only(r));
+/** @param {any[]} part @param {string[]} guesses */
+function table(title, part, guesses) {
   const confusion = new Map();
-  for (const row of part) {
-    const key = `${row.class}>${said(row)}`;
+  part.forEach((row, i) => {
+    const key = `${row.class}>${guesses[i]}`;
     confusion.set(key, (confusion.get(key) ?? 0) + 1);
-  }
+  });
   const n = (label, guess) => confusion.get(`${label}>${guess}`) ?? 0;
   console.log(`\n${title}: ${part.length} sentences`);
   console.log('class        n   precision        recall           F1');
@@ -55,20 +68,93 @@ function report(split, title = split, only = (_row) => true) {
     );
   }
   console.log(
-    `confusion (rows: label, columns: rule)\n${'            '}${CLASSES.map((c) => c.slice(0, 5).padStart(6)).join('')}`,
+    `confusion (rows: label, columns: guess)\n${' '.repeat(12)}${CLASSES.map((c) => c.slice(0, 5).padStart(6)).join('')}`,
   );
   for (const l of CLASSES) console.log(`${l.padEnd(12)}${CLASSES.map((g) => String(n(l, g)).padStart(6)).join('')}`);
 }
 
-report('tune');
-report('held');
-// The first batch was written before any rule changed; the second after, so its held part may
-// lean towards wording the rules know.
-if (rows.some((r) => r.batch === 2)) report('held', 'held, first batch only', (r) => r.batch === undefined);
+/** One line per option set: precision/recall of the four classes the goal names. */
+function brief(title, part, guesses) {
+  const cells = ['decision', 'reversal', 'abandoned', 'question'].map((c) => {
+    let tp = 0;
+    let guessed = 0;
+    let labelled = 0;
+    part.forEach((row, i) => {
+      if (guesses[i] === c) guessed++;
+      if (row.class === c) labelled++;
+      if (guesses[i] === c && row.class === c) tp++;
+    });
+    return `${(guessed ? tp / guessed : 0).toFixed(2)}/${(labelled ? tp / labelled : 0).toFixed(2)}`;
+  });
+  console.log(`${title.padEnd(44)}${cells.map((c) => c.padStart(12)).join('')}`);
+}
+
+const tune = rows.filter((r) => r.split === 'tune');
+if (process.argv.includes('--cv')) {
+  const examples = tune.map((row) => ({ feats: features(row.text, context(row)), label: row.class }));
+  table('tune, the rules alone', tune, tune.map(rules));
+  table('tune, the classifier (trained on these sentences)', tune, tune.map(model));
+  const cv = train.crossValidate(examples, train.DEFAULTS);
+  table(`tune, cross-validated (${train.DEFAULTS.folds} folds; weights and floors from the other folds)`, tune, cv);
+  if (process.argv.includes('--grid')) {
+    console.log(
+      `\ncross-validated three times, precision/recall${' '.repeat(1)}decision    reversal   abandoned    question`,
+    );
+    const D = train.DEFAULTS;
+    for (const o of [
+      D,
+      { ...D, l2: 3 },
+      { ...D, l2: 30 },
+      { ...D, dropRules: 0 },
+      { ...D, dropRules: 100 },
+      { ...D, dropRules: 50 },
+      { ...D, epochs: 6 },
+      { ...D, epochs: 24 },
+      { ...D, minCount: 2 },
+      { ...D, precision: 0.93 },
+    ]) {
+      const changed = Object.entries(o)
+        .filter(([k, v]) => D[k] !== v)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ');
+      // Three splits into folds, pooled: one split alone moves a figure by several points.
+      const pooled = [1, 2, 3].flatMap((k) => train.crossValidate(examples, { ...o, seed: o.seed + 100 * k }));
+      brief(changed || 'defaults', [...tune, ...tune, ...tune], pooled);
+    }
+  }
+} else if (!['--misses', '--speed'].some((flag) => process.argv.includes(flag))) {
+  table('tune, the classifier', tune, tune.map(model));
+  table('tune, the rules alone', tune, tune.map(rules));
+  const held = rows.filter((r) => r.split === 'held');
+  table('held, the classifier', held, held.map(model));
+  table('held, the rules alone', held, held.map(rules));
+  // The first batch was written before any rule changed; the second after, so its held part may
+  // lean towards wording the rules know.
+  const first = held.filter((r) => r.batch === undefined);
+  if (first.length < held.length) table('held, first batch only, the classifier', first, first.map(model));
+}
+if (process.argv.includes('--speed')) {
+  // What a sentence costs the extractor: the rules alone, and the model over them (which runs them too).
+  const rounds = Number(process.argv[process.argv.indexOf('--speed') + 1]) || 20;
+  /** @type {Array<[string, (row: any) => string]>} */
+  const timed = [
+    ['the rules alone', rules],
+    ['the classifier', model],
+  ];
+  for (const [name, f] of timed) {
+    for (const row of tune) f(row); // warm-up
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < rounds; i++) for (const row of tune) f(row);
+    const us = Number(process.hrtime.bigint() - t) / 1000 / (rounds * tune.length);
+    console.log(
+      `${name.padEnd(16)} ${us.toFixed(1)} µs a sentence (${rounds} rounds of the ${tune.length} tune sentences)`,
+    );
+  }
+}
 if (process.argv.includes('--misses')) {
-  console.log('\ntune errors (label -> rule):');
-  for (const row of rows.filter((r) => r.split === 'tune')) {
-    const guess = said(row);
+  console.log('\ntune errors (label -> classifier):');
+  for (const row of tune) {
+    const guess = model(row);
     if (guess !== row.class)
       console.log(
         `  ${row.class} -> ${guess} [${row.speaker}${row.context ? ` ${Object.keys(row.context).join(',')}` : ''}] ${row.text.slice(0, 110)}`,

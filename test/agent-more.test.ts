@@ -148,6 +148,25 @@ describe('the hook entry points of the five added agents', () => {
     expect(out.hookSpecificOutput.additionalContext).toMatch(
       /^The handoff for the next session is in \.handoff\/handoffs\//,
     );
+    // The summarizer is asked for the handoff's sections, which the next session start folds in.
+    expect(out.hookSpecificOutput.additionalContext).toContain('git-handoff reads them into the handoff');
+    expect(out.hookSpecificOutput.additionalContext).toContain('## Decisions: "- <decision> — why: <reason>"');
+  });
+
+  it("qwen-pre-compact past Qwen Code's 4,000 characters: the pins are left to QWEN.md, the section form still goes", () => {
+    const { repo, env } = withPin();
+    expect(repo.handoff(['pin', `Keep this long rule: ${'every word matters here. '.repeat(160)}`], { env }).code).toBe(
+      0,
+    );
+    const input = JSON.stringify({ session_id: '598f', cwd: repo.dir, hook_event_name: 'PreCompact', trigger: 'auto' });
+    const r = repo.handoff(['hook', 'qwen-pre-compact'], { env, input });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const context: string = out.hookSpecificOutput.additionalContext;
+    expect(context.length).toBeLessThanOrEqual(4000);
+    expect(context).not.toContain(PIN);
+    expect(context).toContain('git-handoff reads them into the handoff');
+    expect(out.systemMessage).toContain('QWEN.md carries them');
   });
 
   it('cline-task-complete writes one handoff for a compaction the task went through, and none without one', () => {
@@ -173,6 +192,59 @@ describe('the hook entry points of the five added agents', () => {
     expect(wrote.stderr).toMatch(/handoff: wrote .* after Cline compacted this task/);
     expect(repo.handoff(['hook', 'cline-task-complete'], { env, input }).stderr).not.toContain('wrote');
     expect(repo.files('.handoff/handoffs')).toHaveLength(1);
+  });
+
+  it("cline-task-complete folds the summary Cline's compaction left in its compaction file", () => {
+    const { repo, env } = withPin();
+    const data = path.join(env.HOME, '.cline/data/sessions/1795497091368_vmo97');
+    mkdirSync(data, { recursive: true });
+    const transcript = path.resolve(__dirname, 'fixtures/transcripts/cline/cline-3.0.65-sum.messages.json');
+    writeFileSync(path.join(data, '1795497091368_vmo97.messages.json'), readFileSync(transcript));
+    // The shape @cline/core (cline 3.0.65) writes: the compacted conversation, opening with
+    // the summary message its agentic compaction builds (the summary text is made up).
+    const summary =
+      'The user wants a sum helper. We decided to export sum from src/sum.js, because the tests import it. Taking an array argument did not work, so I dropped it.';
+    const compaction = {
+      version: 1,
+      updated_at: '2026-11-24T07:30:00.000Z',
+      source_message_count: 6,
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: `Context summary:\n\n${summary}` }],
+          metadata: {
+            kind: 'compaction_summary',
+            displayRole: 'system',
+            userRunSpan: 1,
+            summary,
+            details: { readFiles: [], modifiedFiles: ['src/sum.js'] },
+            tokensBefore: 30000,
+            generatedAt: 1795505400000,
+          },
+        },
+        { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+      ],
+    };
+    writeFileSync(path.join(data, '1795497091368_vmo97.compaction.json'), JSON.stringify(compaction, null, 2));
+    const input = JSON.stringify({
+      taskId: 'conv_1795497091636_z3sac45',
+      sessionContext: { rootSessionId: '1795497091368_vmo97' },
+      hookName: 'agent_end',
+    });
+    const r = repo.handoff(['hook', 'cline-task-complete'], { env, input });
+    expect(r.code, r.stderr).toBe(0);
+    const [file] = repo.files('.handoff/handoffs');
+    const rel = path.join('.handoff/handoffs', file!);
+    expect(r.stderr).toContain(
+      `handoff: folded Cline's summary of session 1795497091368_vmo97 into ${rel} (2 items; read from its prose: it has none of the handoff's sections)`,
+    );
+    const body = repo.read(rel);
+    expect(body).toContain(
+      'We decided to export sum from src/sum.js, because the tests import it. (summary of Cline session 1795497091368_vmo97)',
+    );
+    expect(body).toContain(
+      'Taking an array argument did not work, so I dropped it. (summary of Cline session 1795497091368_vmo97)',
+    );
   });
 
   it('cline-task-start brings the pins in the rules file up to date, since its output reaches nothing', () => {

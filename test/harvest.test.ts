@@ -177,7 +177,7 @@ describe('the agent summary, harvested into the compaction handoff', () => {
     const r = compact(repo, AGENTS.claude!, 'We did a lot of things and then some more; it went well overall.\n');
     const warnings = r.start.stderr.split('\n').filter((l) => l.includes('warning'));
     expect(warnings).toEqual([
-      `handoff: warning: Claude Code's summary of session cc-sess-1 has none of the handoff's sections (## Goal, ## Decisions, ...); ${r.file} keeps the draft from the rules`,
+      `handoff: warning: Claude Code's summary of session cc-sess-1 has none of the handoff's sections (## Goal, ## Decisions, ...) and no decision, abandoned approach or open question in its prose; ${r.file} keeps the draft from the rules`,
     ]);
     expect(r.body).toBe(r.drafted);
   });

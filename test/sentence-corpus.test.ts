@@ -1,6 +1,7 @@
-// The sentence rules against the labelled corpus (test/fixtures/sentence-corpus.jsonl): the
-// corpus stays well-formed, and the rules stay above floors set a little below what they reach
-// on its tune part, so a change that loses a class of wording fails here. The figures, the held
+// The sentence classifier against the labelled corpus (test/fixtures/sentence-corpus.jsonl):
+// the corpus stays well-formed, and the classifier (the model over the rules) stays above floors
+// set a little below what it reaches on its tune part, so a change that loses a class of
+// wording fails here. The figures, the held
 // part's among them, are printed by bench/sentences.js.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -64,7 +65,7 @@ describe('the sentence corpus', () => {
   });
 });
 
-describe('the rules on the tune part of the corpus', () => {
+describe('the classifier on the tune part of the corpus', () => {
   const tune = rows.filter((r) => r.split === 'tune');
   // What the extractor knows at the sentence, from the row's context.
   const said = tune.map((r) =>

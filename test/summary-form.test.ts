@@ -94,4 +94,32 @@ describe("the agents' own compaction summaries (test/fixtures/summaries/)", () =
       expect(x.result().counts.compactions, name).toBe(1);
     }
   });
+
+  it('Gemini CLI: the summary is the message it thanks for, not the session context the history opens with', async () => {
+    const records = fixture('gemini-0.61.0-compact.jsonl').map((l) => {
+      const r = JSON.parse(l);
+      if (!('$set' in r)) return l;
+      // The rewritten history as Gemini CLI 0.61 also writes it: its session context (with
+      // GEMINI.md) first, then the summary and its acknowledgement.
+      const context = {
+        id: 'g0',
+        type: 'user',
+        content: [
+          { text: '<session_context>\nShould you ask first? Before you stop, run handoff new.\n</session_context>' },
+        ],
+      };
+      r.$set.messages = [context, ...r.$set.messages];
+      return JSON.stringify(r);
+    });
+    const found = summaries(await collect(readGeminiCli(lines(records), newStats())));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^<state_snapshot>/);
+    // A rewrite with neither the acknowledgement nor a snapshot holds no summary.
+    const bare = records.map((l) => {
+      const r = JSON.parse(l);
+      if ('$set' in r) r.$set.messages = r.$set.messages.slice(0, 1);
+      return JSON.stringify(r);
+    });
+    expect(summaries(await collect(readGeminiCli(lines(bare), newStats())))).toEqual([]);
+  });
 });

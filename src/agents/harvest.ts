@@ -91,24 +91,21 @@ export async function harvest(ctx: Context): Promise<void> {
   await writeDue(file, waiting);
 }
 
-async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> {
+/** One summary into the handoff of its compaction (or the live one after it): Cline's, read at once, comes here directly. */
+export async function foldInto(ctx: Context, due: Omit<Due, 'before'>, summary: string): Promise<void> {
   const { parseSummary } = await import('../handoff/summary-form.js');
+  const { withProse } = await import('../handoff/summary-prose.js');
   const { TITLE } = await import('../store/sections.js');
-  const parsed = parseSummary(summary);
+  // The sections it wrote, and what its prose says for the sections it did not (summary-prose.ts).
+  const { summary: parsed, fromProse } = withProse(parseSummary(summary));
   const whose = `${due.agent}'s summary${due.session ? ` of session ${due.session}` : ''}`;
   if (parsed.items === 0) {
     ctx.stderr(
-      `handoff: warning: ${whose} has none of the handoff's sections (## ${TITLE.goal}, ## ${TITLE.decisions}, ...); ${due.file} keeps the draft from the rules`,
+      `handoff: warning: ${whose} has none of the handoff's sections (## ${TITLE.goal}, ## ${TITLE.decisions}, ...) and no decision, abandoned approach or open question in its prose; ${due.file} keeps the draft from the rules`,
     );
     return;
   }
   const { loadHandoffs, loadPins, reread, rewriteItem } = await import('../store/store.js');
-  const name = path.basename(due.file);
-  const handoff = (await loadHandoffs(ctx)).items.find((h) => path.basename(h.file) === name);
-  if (!handoff) {
-    ctx.stderr(`handoff: warning: ${due.file} is gone; ${whose} was not folded in`);
-    return;
-  }
   const git = await ctx.git();
   const [tracked, changed, pins] = await Promise.all([git.trackedPaths(), git.uncommittedPaths(), loadPins(ctx)]);
   const known = new Set([...tracked, ...changed]);
@@ -118,8 +115,22 @@ async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> 
   const { updateHandoff } = await import('../store/handoff.js');
   const { afterWrite } = await import('../git-hooks/validated.js');
   const provenance = `summary of ${due.agent}${due.session ? ` session ${due.session}` : ''}`;
-  await withWriterLock(ctx, 'handoff hook', async () => {
-    const current = await reread(ctx, handoff);
+  // Found under the lock: a handoff written meanwhile may have superseded the compaction's.
+  const wrote = await withWriterLock(ctx, 'handoff hook', async () => {
+    const live = liveHandoff((await loadHandoffs(ctx)).items, path.basename(due.file));
+    if (!live) {
+      ctx.stderr(`handoff: warning: ${due.file} is gone; ${whose} was not folded in`);
+      return false;
+    }
+    if (live.meta.status !== 'open') {
+      const which = live.file === due.file ? due.file : `${live.file}, which superseded ${due.file},`;
+      ctx.stderr(
+        `handoff: warning: ${which} is ${live.meta.status === 'done' ? 'done' : 'closed'}; a closed handoff stays as it was written, so ${whose} was not folded in`,
+      );
+      return false;
+    }
+    const current = await reread(ctx, live);
+    const into = current.file;
     const folded = foldSummary({
       body: current.bodyText,
       summary: parsed,
@@ -127,7 +138,8 @@ async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> 
       known: (p) => known.has(p),
       pins: activePins(pins.items).map((p) => p.text),
     });
-    const note = `- ${whose} was folded in after the compaction: ${folded.added} item${folded.added === 1 ? '' : 's'}, marked "${provenance}".`;
+    const moved = into === due.file ? '' : ` (written for ${due.file}, which this handoff superseded)`;
+    const note = `- ${whose} was folded in after the compaction${moved}: ${folded.added} item${folded.added === 1 ? '' : 's'}, marked "${provenance}".`;
     const { addToSections } = await import('../handoff/draft-additions.js');
     const body = addToSections(folded.body, { [TITLE.references]: [note] });
     // A goal the hook had to make up gives way to the user's request as the summary states it.
@@ -135,8 +147,16 @@ async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> 
     const goal = placeholder && folded.request ? { goal: folded.request } : {};
     await rewriteItem(ctx, current.file, updateHandoff({ ...current, bodyText: body }, goal));
     const extras = [
+      fromProse
+        ? parsed.items === fromProse
+          ? `read from its prose: it has none of the handoff's sections`
+          : `${fromProse} read from its prose`
+        : '',
       folded.unknownPaths.length
         ? `${folded.unknownPaths.length} path${folded.unknownPaths.length === 1 ? '' : 's'} git does not know flagged`
+        : '',
+      folded.restated
+        ? `${folded.restated} item${folded.restated === 1 ? '' : 's'} the handoff already holds in other words left out`
         : '',
       folded.pinItems
         ? `${folded.pinItems} restated pin${folded.pinItems === 1 ? '' : 's'} left to .handoff/pins/`
@@ -145,8 +165,29 @@ async function foldInto(ctx: Context, due: Due, summary: string): Promise<void> 
       folded.redacted.length ? `${[...new Set(folded.redacted)].join(', ')} redacted` : '',
     ].filter(Boolean);
     ctx.stderr(
-      `handoff: folded ${whose} into ${due.file} (${folded.added} item${folded.added === 1 ? '' : 's'}${extras.length ? `; ${extras.join('; ')}` : ''})`,
+      `handoff: folded ${whose} into ${into}${into === due.file ? '' : ` (${due.file}, written at the compaction, was superseded by it)`} (${folded.added} item${folded.added === 1 ? '' : 's'}${extras.length ? `; ${extras.join('; ')}` : ''})`,
     );
+    return true;
   });
-  await afterWrite(ctx);
+  if (wrote) await afterWrite(ctx);
+}
+
+/**
+ * Where the summary goes: the handoff written at the compaction, or, when a newer one has
+ * superseded it since, the newest of its successors: the summary belongs with the live
+ * state, and a superseded handoff stays as it was written. Undefined when the file is gone.
+ */
+export function liveHandoff<H extends { file: string; meta: { id: string; status: string; superseded_by?: string } }>(
+  handoffs: readonly H[],
+  name: string,
+): H | undefined {
+  let h = handoffs.find((x) => path.basename(x.file) === name);
+  const seen = new Set<string>();
+  while (h && h.meta.status === 'superseded' && h.meta.superseded_by && !seen.has(h.meta.id)) {
+    seen.add(h.meta.id);
+    const next = handoffs.find((x) => x.meta.id === h!.meta.superseded_by);
+    if (!next) break;
+    h = next;
+  }
+  return h;
 }

@@ -259,3 +259,11 @@ export function chainCompleted(
 export function itemsOf(lines: readonly string[]): Item[] {
   return parseItems(lines.join('\n'));
 }
+
+/** The decisions a handoff holds as current (with their ids): what the next session may reverse. */
+export function standingDecisions(body: Body): Array<{ id: string; text: string }> {
+  const section = findSection(body, TITLE.decisions);
+  return (section ? parseItems(section.content) : [])
+    .filter((d) => d.id !== undefined && !d.supersededBy && !d.pin)
+    .map((d) => ({ id: d.id!, text: d.text }));
+}

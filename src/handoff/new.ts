@@ -79,7 +79,7 @@ async function withSections(ctx: Context, git: Git, parsed: Sections, body: stri
   });
   const flagged = folded.unknownPaths.length;
   ctx.stderr(
-    `handoff: --sections added ${plural(folded.added, 'item')}${flagged ? `; ${plural(flagged, 'path')} git does not know flagged` : ''}${folded.pinItems ? `; ${plural(folded.pinItems, 'restated pin')} left to .handoff/pins/` : ''}`,
+    `handoff: --sections added ${plural(folded.added, 'item')}${flagged ? `; ${plural(flagged, 'path')} git does not know flagged` : ''}${folded.restated ? `; ${plural(folded.restated, 'item')} the handoff already holds in other words left out` : ''}${folded.pinItems ? `; ${plural(folded.pinItems, 'restated pin')} left to .handoff/pins/` : ''}`,
   );
   return folded.body;
 }

@@ -32,6 +32,8 @@ export interface Folded {
   unknownPaths: string[];
   /** Items left out because they restate a pin. */
   pinItems: number;
+  /** Items left out because the section already says them in other words. */
+  restated: number;
   /** Kinds of secrets redacted. */
   redacted: string[];
 }
@@ -45,6 +47,40 @@ const ORDER: readonly Exclude<SummaryKey, 'goal'>[] = [
   'tried',
 ];
 
+// Words that say nothing of what an item is about ("not", "never" and "no" do, and stay).
+const FILLER = new Set(
+  'a an the of to in on for from and or it its is was were be been we i you so because why that this with by as at there then did do does has have had'.split(
+    ' ',
+  ),
+);
+// Words that turn an item into a change of it: an item that adds one is never a retelling.
+const CHANGE = new Set(
+  'not no never instead rather but stop stopped drop dropped switch switched replace replaced revert reverted abandon abandoned anymore longer undo'.split(
+    ' ',
+  ),
+);
+const contentWords = (text: string) =>
+  new Set(
+    itemKey(text)
+      .split(' ')
+      .filter((w) => w !== '' && !FILLER.has(w)),
+  );
+
+/**
+ * The same item in other words: every word of the shorter one (four or more) is in the
+ * other, and the other adds no word of change, as when a later agent's summary retells a
+ * decision the handoff carries ("Export sum from `src/sum.js` — why: the tests import it"
+ * and "We decided to export sum from src/sum.js, because the tests import it"). Strict on
+ * purpose: an item that swaps a word ("a Map" for "a Set") may be a reversal, and stays.
+ */
+export function restates(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, big] = a.size <= b.size ? [a, b] : [b, a];
+  if (small.size < 4) return false;
+  for (const w of small) if (!big.has(w)) return false;
+  for (const w of big) if (!small.has(w) && CHANGE.has(w)) return false;
+  return true;
+}
+
 export function foldSummary(input: FoldInput): Folded {
   const body = parseBody(input.body);
   const redacted: string[] = [];
@@ -57,6 +93,7 @@ export function foldSummary(input: FoldInput): Folded {
   const unknownPaths = new Set<string>();
   let pinItems = 0;
   let added = 0;
+  let restated = 0;
   const lineFor = (text: string) => {
     const missing = [...new Set(pathsInText(text))].filter((p) => !input.known(p.replace(/^\.\//, '')));
     for (const p of missing) unknownPaths.add(p);
@@ -85,6 +122,7 @@ export function foldSummary(input: FoldInput): Folded {
     const section = findSection(body, title);
     const existing = section ? parseItems(section.content) : [];
     const have = new Set(existing.map((i) => itemKey(i.text)));
+    const said = existing.map((i) => contentWords(i.text));
     let next = Math.max(0, ...existing.map((d) => Number(d.id?.slice(1) ?? 0))) + 1;
     const lines: string[] = [];
     for (const text of items) {
@@ -94,7 +132,13 @@ export function foldSummary(input: FoldInput): Folded {
         continue;
       }
       if (k === '' || have.has(k)) continue;
+      const words = contentWords(text);
+      if (said.some((w) => restates(w, words))) {
+        restated++;
+        continue;
+      }
       have.add(k);
+      said.push(words);
       lines.push(`- ${key === 'decisions' ? `D${next++}: ` : ''}${lineFor(text)}`);
     }
     added += lines.length;
@@ -114,6 +158,7 @@ export function foldSummary(input: FoldInput): Folded {
     added,
     unknownPaths: [...unknownPaths],
     pinItems,
+    restated,
     redacted,
   };
 }

@@ -109,6 +109,10 @@ export interface ParsedSummary {
   items: number;
   /** Items under a pins heading, read past. */
   ignored: number;
+  /** The sections the summary wrote, even with nothing in them ("- none"). */
+  present: SummaryKey[];
+  /** Text under no section we read (before the first heading, or under another heading), for summary-prose.ts. */
+  prose: string[];
 }
 
 /** The handoff's sections in a summary; headings are matched case-insensitively, any may be missing. */
@@ -143,12 +147,21 @@ export function parseSummary(text: string): ParsedSummary {
   };
   let last: { k: SummaryKey; i: number } | undefined;
   const fromOurs = new Set<SummaryKey>();
+  const present = new Set<SummaryKey>();
+  const other: string[] = [];
+  let block: string[] = [];
+  const endBlock = () => {
+    if (block.some((l) => l.trim() !== '')) other.push(block.join('\n').trim());
+    block = [];
+  };
   for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
     if (/^\s*<\/[a-z_]+>\s*$/.test(raw) || /^\s*<!--.*-->\s*$/.test(raw)) continue;
     const heading = headingOf(raw);
     if (heading !== undefined) {
       close();
+      endBlock();
       key = ALIASES[words(heading)];
+      if (key && key !== 'ignored') present.add(key);
       const ours = OURS.get(words(heading));
       if (ours && !fromOurs.has(ours)) {
         fromOurs.add(ours);
@@ -157,7 +170,10 @@ export function parseSummary(text: string): ParsedSummary {
       last = undefined;
       continue;
     }
-    if (!key) continue;
+    if (!key) {
+      block.push(raw);
+      continue;
+    }
     const bullet = BULLET.exec(raw);
     if (bullet) {
       bullets++;
@@ -173,6 +189,7 @@ export function parseSummary(text: string): ParsedSummary {
     }
   }
   close();
+  endBlock();
   const items = Object.values(sections).reduce((n, l) => n + l.length, 0);
-  return { sections, items, ignored };
+  return { sections, items, ignored, present: SUMMARY_KEYS.filter((k) => present.has(k)), prose: other };
 }

@@ -26,7 +26,7 @@ import type { ModelInput, TranscriptPart } from '../model/model-input.js';
 import { transcriptPart } from '../model/transcript-model.js';
 import { afterWrite } from '../git-hooks/validated.js';
 import { chainGoal, firstRequest } from './goal.js';
-import { chainCompleted } from './living.js';
+import { chainCompleted, standingDecisions } from './living.js';
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
 async function findBase(
@@ -134,7 +134,10 @@ async function writeLocked(
   const { from } = options;
   const source = from === undefined ? undefined : await import('../transcripts/transcript-source.js');
   const transcript =
-    source && from !== undefined ? await source.readFrom(ctx, from, options.force === true) : undefined;
+    source && from !== undefined
+      ? // The session may reverse a decision the parent holds; it needs to know them to say which.
+        await source.readFrom(ctx, from, options.force === true, parent ? standingDecisions(parent.body) : [])
+      : undefined;
   if (from === 'auto' && !transcript)
     ctx.stderr('handoff: no session of a supported agent found for this repository; drafting from git alone');
   const extraction =

@@ -73,7 +73,11 @@ export const shortId = (id: string) => id.slice(0, 12);
 /** The provenance an item carried from `parentId` keeps: the handoff is named once, first. */
 export function carriedProv(given: string, parentId: string): string {
   // Once a handoff is saved its items were reviewed: "confirm or delete" has been answered.
-  const prov = given.replace(/^extracted from (transcript line \d+); confirm or delete$/, '$1');
+  // The decision it superseded is marked in the parent already; the marker has done its work.
+  const prov = given.replace(
+    /^extracted from (transcript line \d+)(?:; supersedes D\d+(?:, D\d+)*)?; confirm or delete$/,
+    '$1',
+  );
   if (/\bhandoff [0-9a-z]{6,}\b/.test(prov)) return prov;
   if (prov === '' || /transcript line|confirm or delete|`handoff pin`|\btodo\b/.test(prov))
     return prov ? `handoff ${shortId(parentId)}, ${prov}` : `handoff ${shortId(parentId)}`;

@@ -126,6 +126,9 @@ function earlierWords(earlier: string) {
   return w;
 }
 
+/** A cue of turning away from something ("actually", "instead", "no longer", "on reflection", ...). */
+export const changeCue = (sentence: string) => CHANGE.test(plain(sentence));
+
 /**
  * Which earlier decisions a sentence replaces: it has a cue of change, and names what it turns
  * from as an earlier decision does (one that turns from the same thing agrees with it), or it

@@ -6,7 +6,8 @@
 import type { Agent, EditKind, TodoStatus, TranscriptEvent } from './events.js';
 import { redactSecrets } from '../security/redact.js';
 import { answers, isConstraint, isRejection, MAX_QUOTE, sentences } from './sentence-rules.js';
-import { classify } from './sentence-class.js';
+import { changeCue, reversed } from './choice-rules.js';
+import { classify, type SentenceClass } from './sentence-class.js';
 
 export { withinBudget } from './budget.js';
 export {
@@ -20,6 +21,14 @@ export {
 export interface Quoted {
   text: string;
   line: number;
+  /** For a decision: the ids of the earlier handoff's decisions it replaces. */
+  supersedes?: string[];
+}
+
+/** A decision the chain's earlier handoff still holds as current: what a session may reverse. */
+export interface Standing {
+  id: string;
+  text: string;
 }
 
 export interface Extraction {
@@ -76,6 +85,16 @@ function commandKey(command: string): string {
 
 const isTestOrBuild = (command: string) => TEST_OR_BUILD.test(command);
 
+// Words that name no subject of a decision.
+const PLAIN = new Set(
+  'the and for with use using will that this from are not now all its our has had was were been have then than into just also you can because since so which would should let'.split(
+    ' ',
+  ),
+);
+/** The whole words of a text that can name what a decision is about ("engine2", "postgres"). */
+const names = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu) ?? []).filter((w) => !PLAIN.has(w)));
+
 export class Extractor {
   private readonly ex: Extraction;
   private readonly files = new Map<string, { path: string; change: EditKind; from?: string; line: number }>();
@@ -93,7 +112,11 @@ export class Extractor {
   private readonly shells = new Set<string>();
   private recentChars = 0;
 
-  constructor(agent: Agent) {
+  /** The earlier handoff's current decisions: a session that reverses one names it. */
+  constructor(
+    agent: Agent,
+    private readonly standing: readonly Standing[] = [],
+  ) {
     this.ex = {
       agent,
       constraints: [],
@@ -138,7 +161,8 @@ export class Extractor {
           const q = { text: s, line: e.line };
           const c = classify(s, { speaker: 'assistant', earlier: this.current(), afterFailure: this.failed });
           if (c === 'abandoned') this.push(ex.abandoned, q, MAX_QUESTIONS, 'd');
-          else if (c === 'decision' || c === 'reversal') this.push(ex.decisions, q, MAX_DECISIONS, 'd');
+          else if (c === 'decision' || c === 'reversal')
+            this.push(ex.decisions, this.replacing(q, c), MAX_DECISIONS, 'd');
           else if (c === 'question') this.asked.push(q);
         }
         this.failed = false;
@@ -239,7 +263,8 @@ export class Extractor {
       if (isConstraint(s)) this.push(ex.constraints, { text: s, line }, MAX_CONSTRAINTS, 'c');
       else {
         const c = classify(s, { speaker: 'user', earlier: this.current() });
-        if (c === 'decision' || c === 'reversal') this.push(ex.decisions, { text: s, line }, MAX_DECISIONS, 'd');
+        if (c === 'decision' || c === 'reversal')
+          this.push(ex.decisions, this.replacing({ text: s, line }, c), MAX_DECISIONS, 'd');
       }
     }
     // The agent had just acted: a reply that turns it down marks an approach abandoned.
@@ -253,9 +278,36 @@ export class Extractor {
     this.acted = false;
   }
 
-  /** The decisions taken so far: a change of plan against one is itself a decision (the chain marks what it replaces). */
+  /** The decisions standing so far, the earlier handoff's first: a change of plan against one is itself a decision. */
   private current(): string[] {
-    return this.ex.decisions.map((d) => d.text);
+    return [...this.standing.map((d) => d.text), ...this.ex.decisions.map((d) => d.text)];
+  }
+
+  /**
+   * A reversal of a decision of the earlier handoff names it, so the chain marks it superseded
+   * whatever the verb: the one the rules see it turn from, else the one it shares the most
+   * words with. A reversal of this session's own decisions is left to the chain's phrasing rule.
+   * Marking a live decision superseded hides it from every later session, so the sentence must
+   * also carry a cue of change: "we'll use engine2 for stage 2" repeats the words of "we'll use
+   * engine1 for stage 1" without turning from it.
+   */
+  private replacing(q: Quoted, c: SentenceClass): Quoted {
+    if (c !== 'reversal' || this.standing.length === 0 || !changeCue(q.text)) return q;
+    const texts = this.current();
+    // The rules' pick is by word stems ("engine1" and "engine2" meet), so the closest of it by whole words decides.
+    const named = new Set(reversed(q.text, texts));
+    const mine = names(q.text);
+    let most = 0;
+    let closest: string | undefined;
+    for (const t of texts) {
+      if (named.size > 0 && !named.has(t)) continue;
+      let n = 0;
+      for (const w of names(t)) if (mine.has(w)) n++;
+      // Ties go to the later decision: a session's own comes after the earlier handoff's.
+      if (n > 0 && n >= most) [most, closest] = [n, t];
+    }
+    const target = this.standing.filter((d) => d.text === closest);
+    return target.length > 0 ? { ...q, supersedes: target.map((d) => d.id) } : q;
   }
 
   private push(list: Quoted[], q: Quoted, max: number, tag: string): void {

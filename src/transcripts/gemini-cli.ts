@@ -77,11 +77,7 @@ export async function* readGeminiCli(lines: Lines, stats: ReadStats = newStats()
       if ('$set' in rec) {
         // A history rewritten after messages were written is a compression.
         if (isObject(rec.$set) && Array.isArray(rec.$set.messages) && messages > 0) {
-          // The new history opens with the summary, as a user message (a <state_snapshot>).
-          const first = rec.$set.messages.find((m) => isObject(m) && m.type === 'user') as
-            | Record<string, unknown>
-            | undefined;
-          const summary = first ? text(first.content).trim() : '';
+          const summary = compressionSummary(rec.$set.messages.filter(isObject));
           yield { kind: 'compaction', ...(summary ? { summary } : {}), line: n };
         }
         continue;
@@ -119,4 +115,22 @@ export async function* readGeminiCli(lines: Lines, stats: ReadStats = newStats()
     stats.records++;
     if (isObject(m)) yield* message(m, i);
   }
+}
+
+/**
+ * The summary in a rewritten history: the user message Gemini CLI answers with "Got it.
+ * Thanks for the additional context!", else the one holding a `<state_snapshot>`. The
+ * history may open with other user messages (the `<session_context>` with GEMINI.md, hook
+ * context), which are not the summary; a rewrite with neither marker has none.
+ */
+function compressionSummary(messages: Record<string, unknown>[]): string {
+  const userText = (m: Record<string, unknown> | undefined) => (m?.type === 'user' ? text(m.content).trim() : '');
+  const acknowledged = messages.findIndex(
+    (m, i) =>
+      userText(m) !== '' &&
+      messages[i + 1]?.type === 'gemini' &&
+      /^Got it\. Thanks for the additional context/.test(text(messages[i + 1]!.content).trim()),
+  );
+  if (acknowledged >= 0) return userText(messages[acknowledged]);
+  return messages.map(userText).find((t) => t.includes('<state_snapshot>')) ?? '';
 }

@@ -1,42 +1,20 @@
-// One class per sentence, from the rules and what the extractor knows when it meets the
-// sentence (who said it, the decisions still current, whether a command had just failed, the question
-// the agent had asked). Pure; measured on test/fixtures/sentence-corpus.jsonl by
-// bench/sentences.js.
-import { isAbandoned, isChoice, reversed } from './choice-rules.js';
-import { answers, isConstraint, isOpenQuestion, isRejection } from './sentence-rules.js';
+// One class per sentence (decision, reversal, abandoned, question, answer, constraint, none),
+// by the learned model (sentence-model.ts, trained on the tune part of
+// test/fixtures/sentence-corpus.jsonl by scripts/train-sentences.js) reading the sentence's
+// words, what the extractor knows at that point and the rules' verdicts (rule-class.ts).
+// Rules fitted to a few phrasings meet a new one sooner or later; the words around the
+// phrasing carry over better. Pure; measured by bench/sentences.js.
+import { features } from './sentence-features.js';
+import { decide, type Model, parseWeights } from './sentence-model.js';
+import type { SentenceClass, SentenceContext } from './rule-class.js';
+import { FLOORS, WEIGHTS } from './sentence-weights.js';
 
-export type SentenceClass = 'decision' | 'reversal' | 'abandoned' | 'question' | 'answer' | 'constraint' | 'none';
-export const CLASSES: readonly SentenceClass[] = [
-  'decision',
-  'reversal',
-  'abandoned',
-  'question',
-  'answer',
-  'constraint',
-  'none',
-];
+export { CLASSES, ruleClass, type SentenceClass, type SentenceContext } from './rule-class.js';
 
-export interface SentenceContext {
-  speaker: 'user' | 'assistant';
-  /** Decisions still current when the sentence is said, oldest first. */
-  earlier?: readonly string[];
-  /** A command had failed since the speaker last wrote. */
-  afterFailure?: boolean;
-  /** The question the agent asked before this user turn. */
-  question?: string;
-}
+// Parsed at the first sentence: this module loads only with the transcript readers.
+let model: Model | undefined;
 
 export function classify(text: string, ctx: SentenceContext): SentenceClass {
-  const user = ctx.speaker === 'user';
-  if (user && ctx.question && answers(text, ctx.question)) return 'answer';
-  // Right after a failure, dropping something gives up an approach; otherwise, with an
-  // earlier decision standing, it replaces that decision.
-  if (!user && ctx.afterFailure && isAbandoned(text, true)) return 'abandoned';
-  if (reversed(text, ctx.earlier ?? []).length > 0) return 'reversal';
-  if (user && isRejection(text)) return 'abandoned';
-  if (!user && isAbandoned(text, false)) return 'abandoned';
-  if (user && isConstraint(text)) return 'constraint';
-  if (isChoice(text)) return 'decision';
-  if (isOpenQuestion(text, ctx.speaker)) return 'question';
-  return 'none';
+  model ??= { weights: parseWeights(WEIGHTS), floors: FLOORS };
+  return decide(model, features(text, ctx));
 }

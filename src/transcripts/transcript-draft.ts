@@ -67,7 +67,10 @@ export function transcriptParts(t: TranscriptDraft, root: string, gitFiles: read
   for (const r of ex.rejections)
     parts.tried.push(`- The user turned down what the agent had just done: ${quote(r)} (${at(r.line)})`);
   for (const a of ex.abandoned) parts.tried.push(`- The agent gave up an approach: ${quote(a)} (${at(a.line)})`);
-  for (const d of ex.decisions) parts.decisions.push(`- ${quote(d)} (extracted from ${at(d.line)}; confirm or delete)`);
+  for (const d of ex.decisions)
+    parts.decisions.push(
+      `- ${quote(d)} (extracted from ${at(d.line)}${d.supersedes?.length ? `; supersedes ${d.supersedes.join(', ')}` : ''}; confirm or delete)`,
+    );
 
   const inGit = new Set(gitFiles.map((f) => f.path));
   const untouched: string[] = [];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Context } from '../command/context.js';
 import { HandoffError } from '../core/errors.js';
 import { homeShort } from '../command/output.js';
-import { Extractor, withinBudget, type Extraction } from './extract.js';
+import { Extractor, withinBudget, type Extraction, type Standing } from './extract.js';
 import type { FileChange } from '../store/handoff.js';
 import { serializePin, type PinMeta } from '../store/pin.js';
 import { activePins } from '../store/pin-scope.js';
@@ -34,8 +34,9 @@ function insideRepo(ctx: Context, dir: string | undefined): boolean | undefined 
   return !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
-export async function scan(opened: OpenedTranscript): Promise<Extraction> {
-  const x = new Extractor(opened.agent);
+/** The transcript's extraction; `standing` is the earlier handoff's current decisions, which the session may reverse. */
+export async function scan(opened: OpenedTranscript, standing: readonly Standing[] = []): Promise<Extraction> {
+  const x = new Extractor(opened.agent, standing);
   for await (const e of opened.events()) x.add(e);
   return x.result();
 }
@@ -69,22 +70,31 @@ export async function ranHere(ctx: Context, c: Candidate): Promise<boolean | und
 }
 
 /** A discovered session, or undefined when it ran outside this repository (checked before the full read). */
-export async function readCandidate(ctx: Context, c: Candidate): Promise<Read | undefined> {
+export async function readCandidate(
+  ctx: Context,
+  c: Candidate,
+  standing: readonly Standing[] = [],
+): Promise<Read | undefined> {
   const shown = showPath(ctx, c.file);
   const opened = await openTranscript(c.file, shown, ctx.root, c.sessionId);
   if (insideRepo(ctx, await peekCwd(opened)) === false) return undefined;
   Object.assign(opened.stats, newStats());
-  const extraction = await scan(opened);
+  const extraction = await scan(opened, standing);
   if (insideRepo(ctx, extraction.cwd) === false) return undefined;
   return { opened, extraction, shown };
 }
 
 /** The transcript named by --from: `auto` (the newest session of this repository) or a path. */
-export async function readFrom(ctx: Context, from: string, force: boolean): Promise<Read | undefined> {
+export async function readFrom(
+  ctx: Context,
+  from: string,
+  force: boolean,
+  standing: readonly Standing[] = [],
+): Promise<Read | undefined> {
   if (from === 'auto') {
     for (const c of await discoverSessions(ctx.root, ctx.env)) {
       // In-repo files (Aider, SpecStory) carry no cwd: they are this repository's.
-      const r = await readCandidate(ctx, c).catch(() => undefined);
+      const r = await readCandidate(ctx, c, standing).catch(() => undefined);
       if (!r) continue;
       ctx.stderr(
         `handoff: reading the ${r.opened.agent} session ${r.extraction.sessionId ?? ''}${r.extraction.sessionId ? ' ' : ''}(${r.shown}), the newest for this repository`,
@@ -96,7 +106,7 @@ export async function readFrom(ctx: Context, from: string, force: boolean): Prom
   }
   const file = path.resolve(ctx.cwd, from);
   const opened = await openTranscript(file, from, ctx.root);
-  const r: Read = { opened, extraction: await scan(opened), shown: showPath(ctx, file) };
+  const r: Read = { opened, extraction: await scan(opened, standing), shown: showPath(ctx, file) };
   if (insideRepo(ctx, r.extraction.cwd) === false) {
     if (!force)
       throw new HandoffError(

@@ -53,13 +53,18 @@ export interface World {
   close: () => Promise<void>;
 }
 
-export async function makeWorld(d: Driver, options: { pin?: boolean; handoff?: boolean } = {}): Promise<World> {
+/** `repo`: the repository an earlier agent worked in (a chain of agents), set up already. */
+export async function makeWorld(
+  d: Driver,
+  options: { pin?: boolean; handoff?: boolean; repo?: Repo } = {},
+): Promise<World> {
   const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), `handoff-${d.agent}-home-`)));
-  const repo = makeRepo({ name: 'project' });
-  repo.commit('package', {
-    'package.json': `${JSON.stringify({ name: 'project', version: '1.0.0', type: 'module', scripts: { test: 'node -e "console.log(\'1 passing\')"' } }, null, 2)}\n`,
-    'generated/api.ts': 'export {};\n',
-  });
+  const repo = options.repo ?? makeRepo({ name: 'project' });
+  if (!options.repo)
+    repo.commit('package', {
+      'package.json': `${JSON.stringify({ name: 'project', version: '1.0.0', type: 'module', scripts: { test: 'node -e "console.log(\'1 passing\')"' } }, null, 2)}\n`,
+      'generated/api.ts': 'export {};\n',
+    });
   const shims = path.join(home, 'bin');
   mkdirSync(shims, { recursive: true });
   writeFileSync(path.join(shims, 'handoff'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
@@ -80,11 +85,13 @@ export async function makeWorld(d: Driver, options: { pin?: boolean; handoff?: b
     ...extra,
   };
   const handoff = (args: string[]) => runHandoff(repo.dir, args, { env: { HOME: home } });
-  handoff(['init']);
-  if (options.pin !== false) handoff(['pin', PIN]);
-  if (options.handoff) handoff(['new', 'Add the sum helper', '--no-edit']);
-  repo.git('add', '-A');
-  repo.git('commit', '-q', '-m', 'handoff');
+  if (!options.repo) {
+    handoff(['init']);
+    if (options.pin !== false) handoff(['pin', PIN]);
+    if (options.handoff) handoff(['new', 'Add the sum helper', '--no-edit']);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'handoff');
+  }
   const installed = handoff(['agent', 'install', d.agent]);
   if (installed.code !== 0) throw new Error(`handoff agent install ${d.agent}: ${installed.stderr}`);
   const run = (

@@ -4,8 +4,8 @@
 // session start (no handoff open), the transcript drafts a handoff with the todos, the
 // file written, the test run and the user's constraint, every record of it is known, one
 // compaction writes exactly one handoff after which the pin reaches the model again, the
-// agent's own summary is read from its transcript (and folded into the compaction's
-// handoff where our hook asks the summarizer for the sections), and /handoff expands. Opt-in: it
+// agent's own summary is read from its transcript and folded into the compaction's
+// handoff (in the sections our hook asks its summarizer for, or from its prose), and /handoff expands. Opt-in: it
 // installs the agents (about 1 GB) into a cache directory; an agent that cannot be
 // installed or run is skipped with the reason. HANDOFF_AGENTS_RECORD=1 copies each
 // transcript into the fixtures.
@@ -156,7 +156,9 @@ async function harvestNote(d: Driver, w: World): Promise<string> {
   }
   if (found.length === 0) return `not folded: no summary in the transcript (exit ${next.code})`;
   const { parseSummary } = await import('../../src/handoff/summary-form.js');
-  return `not folded: the summary read has ${parseSummary(found.at(-1)!).items} items in the handoff's sections (its summarizer was not asked for them)`;
+  const { withProse } = await import('../../src/handoff/summary-prose.js');
+  const { summary, fromProse } = withProse(parseSummary(found.at(-1)!));
+  return `not folded: the summary read has ${summary.items - fromProse} items in the handoff's sections and ${fromProse} in its prose`;
 }
 
 const FIXTURE_NAMES: Record<string, (v: string) => [string, string]> = {
@@ -255,8 +257,10 @@ describe('the real agents', () => {
         if (SLASH_EXPANDS.has(id)) check('/handoff expanded to the handoff command', slash.code === 0 && expanded);
         // The agent's own summary: the next session start folds it into the compaction's handoff.
         const summaryNote = await harvestNote(d, w);
-        // Claude Code and OpenCode let our hook ask their summarizer for the sections; the others cannot be asked.
-        if (d.agent === 'claude' || d.agent === 'opencode')
+        // Claude Code, OpenCode, Kilo and Qwen Code let our hook ask their summarizer for the
+        // sections; the others' summaries in prose are read through the sentence classifier.
+        // Cline cannot be made to compact headless.
+        if (d.agent !== 'cline')
           check("the agent's summary was folded into the compaction's handoff", summaryNote === 'folded');
         results.push({
           agent: d.title,

@@ -31,7 +31,12 @@ export interface ScriptedServer {
   close: () => Promise<void>;
 }
 
-const SUMMARY = 'Summary of the session so far: the task list, src/sum.js and npm test.';
+/**
+ * What a summarizer writes unasked: prose, as Codex CLI's, pi's, Gemini CLI's and Copilot
+ * CLI's do; its decision, abandoned approach and question are what summary-prose.ts reads.
+ */
+const SUMMARY =
+  'Summary of the session so far: the task list, src/sum.js and npm test. We decided to export sum from src/sum.js, because the tests import it from there. Taking an array argument did not work, so I dropped it: callers pass two numbers. Should sum also accept strings?';
 /** What a summarizer writes when our hook asked it for the handoff's sections (agents/harvest.ts reads it back). */
 const STEERED = `${SUMMARY}
 

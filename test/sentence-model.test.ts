@@ -1,0 +1,69 @@
+// The learned sentence model: the weights in src/transcripts/sentence-weights.ts are exactly
+// what scripts/train-sentences.js makes of the tune part of the corpus (so nobody edits them by
+// hand, and a change to the corpus, the features or the training comes with its weights), the
+// weights' text format round-trips, and the floors hold a weak guess back.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLASSES, type SentenceClass, type SentenceContext } from '../src/transcripts/sentence-class.js';
+import { features } from '../src/transcripts/sentence-features.js';
+import { decide, formatWeights, parseWeights } from '../src/transcripts/sentence-model.js';
+import { DEFAULTS, renderModel, trainModel } from '../src/transcripts/sentence-train.js';
+
+interface Row {
+  text: string;
+  class: SentenceClass;
+  speaker: 'user' | 'assistant';
+  context?: { earlier?: string; failed?: string; question?: string };
+  split: 'tune' | 'held';
+}
+
+const root = path.resolve(__dirname, '..');
+const rows = readFileSync(path.join(root, 'test/fixtures/sentence-corpus.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l !== '')
+  .map((l) => JSON.parse(l) as Row);
+const context = (r: Row): SentenceContext => ({
+  speaker: r.speaker,
+  earlier: r.context?.earlier === undefined ? [] : [r.context.earlier],
+  afterFailure: r.context?.failed !== undefined,
+  ...(r.context?.question === undefined ? {} : { question: r.context.question }),
+});
+const tune = rows
+  .filter((r) => r.split === 'tune')
+  .map((r) => ({ feats: features(r.text, context(r)), label: r.class }));
+
+describe('the sentence model', () => {
+  it('is what scripts/train-sentences.js writes from the tune part of the corpus, byte for byte', () => {
+    const generated = readFileSync(path.join(root, 'src/transcripts/sentence-weights.ts'), 'utf8');
+    expect(renderModel(trainModel(tune, DEFAULTS), DEFAULTS, tune.length)).toBe(generated);
+  });
+
+  it('writes its weights as text that reads back the same, zeros and negatives included', () => {
+    const weights = new Map([
+      ['w:drop', Int32Array.from([0, -12, 40, 0, 0, 0, -3])],
+      ['b:^_let', Int32Array.from([7, 0, 0, 0, 0, 0, 0])],
+    ]);
+    const text = formatWeights(weights);
+    expect(text).toBe('w:drop\t,-12,40,,,,-3\nb:^_let\t7,,,,,,');
+    expect(parseWeights(text)).toEqual(weights);
+  });
+
+  it('gives the best class only when it leads the runner-up by its floor', () => {
+    const row = (decision: number, none: number) =>
+      Int32Array.from(CLASSES.map((c) => (c === 'decision' ? decision : c === 'none' ? none : -50)));
+    const floors = Object.fromEntries(CLASSES.map((c) => [c, c === 'decision' ? 30 : 0])) as Record<
+      SentenceClass,
+      number
+    >;
+    const model = {
+      weights: new Map([
+        ['w:go', row(40, 0)],
+        ['w:maybe', row(0, 20)],
+      ]),
+      floors,
+    };
+    expect(decide(model, ['w:go'])).toBe('decision');
+    expect(decide(model, ['w:go', 'w:maybe'])).toBe('none');
+  });
+});
