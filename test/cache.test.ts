@@ -3,7 +3,8 @@
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { itemKeys, makeRepo, type Repo } from './helpers.js';
+import { handoffText, id } from './fixtures-items.js';
+import { handoffFile, itemKeys, makeRepo, type Repo } from './helpers.js';
 
 const ok = (repo: Repo, args: string[]) => {
   const r = repo.handoff(args);
@@ -89,5 +90,38 @@ describe('the cache', () => {
     }
     expect(itemKeys(repo.dir).length).toBeGreaterThan(0);
     expect(caches(repo)).toEqual(['handoff-cache.json']);
+  });
+});
+
+describe('the blob id beside the stat data', () => {
+  it("a writer's record keeps each file's blob id beside its stat data, as git computes it", () => {
+    const repo = makeRepo();
+    ok(repo, ['init']);
+    // A closed handoff alone in its dated folder: no write of the run below touches that folder.
+    const rel = handoffFile(id(1));
+    repo.write(rel, handoffText({ id: id(1), status: 'done', finished: '2026-01-06T10:00:00.000Z' }));
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'handoffs');
+    const file = path.join(repo.dir, rel);
+    // Stat data vouches for a file once it is older than the clock's resolution allows (reader.ts RACY_MS):
+    // wait for that, on the file's own change time.
+    while (Date.now() - statSync(file).ctimeMs <= 2500)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    // A listing keys it by its stat data; the writer then adds the blob id to that entry.
+    ok(repo, ['list']);
+    ok(repo, ['new', 'next', '--no-edit']);
+    const st = statSync(file);
+    const key = `${path.basename(file)}\0s${st.ctimeMs}:${st.mtimeMs}:${st.size}:${st.ino}`;
+    const shards = readdirSync(path.join(repo.dir, '.git', 'handoff-items')).map(
+      (n) =>
+        JSON.parse(readFileSync(path.join(repo.dir, '.git', 'handoff-items', n), 'utf8')) as {
+          folder: string;
+          keys: Record<string, number>;
+          values: Array<{ blob?: string }>;
+        },
+    );
+    const entries = shards.filter((s) => s.folder === `${path.dirname(rel)}/` && key in s.keys);
+    expect(entries.length, rel).toBe(1);
+    expect(entries[0]!.values[entries[0]!.keys[key]!]!.blob).toBe(repo.git('hash-object', '--', rel).trim());
   });
 });

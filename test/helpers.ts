@@ -150,4 +150,7 @@ export function itemFiles(dir: string): string[] {
 
 /** Every key in the parse cache. */
 export const itemKeys = (dir: string): string[] =>
-  itemFiles(dir).flatMap((f) => Object.keys((JSON.parse(readFileSync(f, 'utf8')) as { keys: object }).keys));
+  itemFiles(dir).flatMap((f) => {
+    const data = JSON.parse(readFileSync(f, 'utf8')) as { folder: string; keys: object };
+    return Object.keys(data.keys).map((k) => data.folder + k);
+  });

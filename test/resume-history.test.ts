@@ -111,6 +111,30 @@ describe('commits since a handoff, remembered', () => {
   });
 });
 
+describe('commits since a handoff that changed too much to remember', () => {
+  it('remembers the commits and, for the files the handoff lists, what they changed: git is asked neither again', () => {
+    const { repo } = withHandoff();
+    // One commit that adds more files than the cache keeps changes of (history.ts CHANGES_KEPT).
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1100; i++) files[`lib/f${i}.js`] = `${i}\n`;
+    repo.commit('a code base', files);
+    expect(resume(repo)).toContain('2 commits since it was written');
+    expect(remembered(repo).length).toBe(1);
+    // Only the work tree is asked about: one diff against the handoff's commit, one status of its files.
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    // The handoff's file committed and renamed by a commit of more than can be remembered: said, then remembered.
+    const more: Record<string, string> = {};
+    for (let i = 0; i < 1100; i++) more[`lib/g${i}.js`] = `${i}\n`;
+    repo.git('mv', 'notes.md', 'docs-notes.md');
+    repo.commit('more code, notes moved', more);
+    const moved = resume(repo);
+    expect(moved).toContain('3 commits since it was written');
+    expect(moved).toContain('docs-notes.md');
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(resume(repo)).toBe(moved);
+  });
+});
+
 describe('HEAD read from git files', () => {
   const head = (repo: Repo, gitDir = path.join(repo.dir, '.git'), env: NodeJS.ProcessEnv = {}) =>
     fixedHead(gitDir, env);

@@ -64,12 +64,13 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   }
   const handoffs = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
   for (const h of tree.handoffs) {
-    const text = texts.get(h.file);
+    // Read only for a finding's line: most files have none, and check reads every file's front-matter from the cache.
+    const text = () => texts.get(h.file);
     if (h.meta.parent && !handoffs.has(h.meta.parent)) {
       findings.push({
         level: 'error',
         file: h.file,
-        line: lineOfKey(text, 'parent'),
+        line: lineOfKey(text(), 'parent'),
         rule: 'parent',
         message: `parent ${h.meta.parent} is not a handoff in .handoff/handoffs/`,
       });
@@ -78,7 +79,7 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
       findings.push({
         level: 'error',
         file: h.file,
-        line: lineOfKey(text, 'superseded_by'),
+        line: lineOfKey(text(), 'superseded_by'),
         rule: 'superseded-by',
         message: `superseded_by ${h.meta.superseded_by} is not a handoff in .handoff/handoffs/`,
       });
@@ -89,7 +90,7 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
           findings.push({
             level: 'error',
             file: h.file,
-            line: lineOfKey(text, 'files'),
+            line: lineOfKey(text(), 'files'),
             rule: 'path',
             message: `listed path '${p}' points outside the repository; paths are relative to its root`,
           });
@@ -125,15 +126,18 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
 function parentCycles(handoffs: readonly Handoff[]): string[][] {
   const parent = new Map(handoffs.map((h) => [h.meta.id, h.meta.parent]));
   const cycles = new Map<string, string[]>();
+  // A handoff whose ancestry was walked once is not walked again: linear in the number of handoffs, however long the chains.
+  const walked = new Set<string>();
   for (const start of parent.keys()) {
     const path: string[] = [];
     const seen = new Set<string>();
     let id: string | null | undefined = start;
-    while (id && parent.has(id) && !seen.has(id)) {
+    while (id && parent.has(id) && !seen.has(id) && !walked.has(id)) {
       seen.add(id);
       path.push(id);
       id = parent.get(id);
     }
+    for (const p of path) walked.add(p);
     if (id && seen.has(id)) {
       const cycle = path.slice(path.indexOf(id));
       const min = [...cycle].sort()[0]!;

@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { Context } from '../command/context.js';
 import { version } from '../core/version.js';
 import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
-import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
+import { blobId, cacheKey, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
+import { openCache } from '../store/cache.js';
 import type { Git } from '../git/git.js';
 import { RECORD_FILE } from './hook-script.js';
 import { GIT_DIR_TEMP, readText, sweepTemps, writeDisposable } from '../store/fs.js';
@@ -65,6 +66,10 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
   const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
   const git = await ctx.git();
   try {
+    // Seeded with the user's index, whose stat data lets git hash only the files changed
+    // since (from an empty one it hashed every handoff of the year); `add -A .handoff`
+    // makes the .handoff/ part what the work tree holds either way. No index yet: empty.
+    await nodeFs.promises.copyFile(path.join(gitDir, 'index'), temp).catch(() => {});
     if (!(await git.addAllInto(temp, HANDOFF_DIR))) return;
     const [index, tree, config] = await Promise.all([
       git.indexBlobs([HANDOFF_DIR], temp),
@@ -72,8 +77,9 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
       workConfigBlob(ctx),
     ]);
     const items = [...index].filter(([p]) => itemKind(p) !== undefined);
-    // A file the cache vouched for by its stat data (a closed handoff) comes without its text:
-    // it is read here, so a supersede or a done does not leave the tree unrecorded.
+    // A file the cache vouched for by its stat data comes without its text but with the blob
+    // id the cache keeps beside it; one without (the first time) is read here, so a
+    // supersede or a done does not leave the tree unrecorded.
     const blobs = await Promise.all(
       work.files.map(async (f) => {
         if (f.text !== undefined) return blobId(f.text);
@@ -82,6 +88,15 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
         return text === undefined ? undefined : blobId(text);
       }),
     );
+    // Each work-tree file's blob id beside its stat data in the cache: the next writer reads none of them.
+    const opened = await openCache(ctx.cacheFile);
+    work.files.forEach((f, i) => {
+      const blob = blobs[i];
+      if (f.stamp === undefined || blob === undefined || f.blob === blob) return;
+      const item = opened.cache.get(cacheKey(f));
+      if (item) opened.cache.set(cacheKey(f), { ...item, blob });
+    });
+    await opened.save();
     const read = new Map(work.files.map((f, i) => [f.path, blobs[i]]));
     const same = items.length === work.files.length && items.every(([p, blob]) => read.get(p) === blob);
     if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config)

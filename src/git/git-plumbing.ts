@@ -43,6 +43,43 @@ export function gitRaw(
   });
 }
 
+/**
+ * git's output line by line, the process ended as soon as `line` says it has what it needs
+ * (a walk of all history whose answer lies in its newest commits stops there). `stopped`
+ * says it was ended so; otherwise `code` is git's exit code.
+ */
+export function gitLines(
+  cwd: string,
+  args: string[],
+  line: (text: string) => boolean,
+): Promise<{ code: number; stopped: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = process.getBuiltinModule('node:child_process').spawn('git', args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let rest = '';
+    let stopped = false;
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      if (stopped) return;
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop()!;
+      for (const l of lines)
+        if (line(l)) {
+          stopped = true;
+          child.kill();
+          return;
+        }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (!stopped && rest !== '') stopped = line(rest);
+      resolve({ code: code ?? 1, stopped });
+    });
+  });
+}
+
 /** The one error text for a git command that failed: its name and git's first line (or the exit code). */
 export function gitFailed(args: readonly string[], r: Pick<GitResult, 'code' | 'stderr'>): HandoffError {
   return new HandoffError(`git ${args[0]} failed: ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`);

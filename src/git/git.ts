@@ -26,6 +26,7 @@ import {
   existingObjects,
   filesOf,
   gitFailed,
+  gitLines,
   gitRaw,
   indexBlobs,
   readObjects,
@@ -176,7 +177,7 @@ export class Git {
   }
 
   /**
-   * Everything that changed between `base` and the working tree: committed, staged,
+   * Everything outside .handoff/ that changed between `base` and the working tree: committed, staged,
    * unstaged and untracked-but-not-ignored, renames detected, binaries marked.
    * A null base means "since the empty tree" (an unborn branch, or the root).
    */
@@ -187,13 +188,15 @@ export class Git {
     // With no HEAD there is no worktree diff against a commit: compare the index instead.
     const overallArgs = hasHead ? [from] : ['--cached', from];
     const others = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'];
+    // Outside .handoff/ only: our records are not the work (the draft left them out after
+    // the fact), and each of these asked git about every handoff of the year.
     const [nameStatus, numstat, staged, unstaged, untracked, untrackedDirs] = await Promise.all([
-      this.run([...diff, '--name-status', ...overallArgs, '--']),
-      this.run([...diff, '--numstat', ...overallArgs, '--']),
-      this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--']),
-      this.run(['diff', '-z', '--no-relative', '--name-only', '--']),
-      this.run([...others, '--', ':/']),
-      this.run([...others, '--directory', '--no-empty-directory', '--', ':/']),
+      this.run([...diff, '--name-status', ...overallArgs, '--', ...WORK]),
+      this.run([...diff, '--numstat', ...overallArgs, '--', ...WORK]),
+      this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--', ...WORK]),
+      this.run(['diff', '-z', '--no-relative', '--name-only', '--', ...WORK]),
+      this.run([...others, '--', ...WORK]),
+      this.run([...others, '--directory', '--no-empty-directory', '--', ...WORK]),
     ]);
     return combineChanges({
       overall: parseNameStatus(nameStatus),
@@ -206,9 +209,13 @@ export class Git {
     });
   }
 
-  /** Tracked paths that differ between `since` and the working tree. */
+  /**
+   * Tracked paths outside .handoff/ that differ between `since` and the working tree:
+   * handoff records are not work, and leaving them out spares git a look at every one of
+   * a year's handoffs at each session start.
+   */
   async pathsChangedSince(since: string): Promise<string[]> {
-    return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--'])).sort();
+    return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--', ...WORK])).sort();
   }
 
   /** Paths changed between two commits, renames detected (old path in `from`). */
@@ -359,26 +366,34 @@ export class Git {
   async landings(paths: readonly string[]): Promise<Map<string, { commit: string; time: string }>> {
     const found = new Map<string, { commit: string; time: string }>();
     if (paths.length === 0) return found;
-    const out = await this.answer([
-      'log',
-      '--first-parent',
-      '--diff-merges=first-parent',
-      '--diff-filter=A',
-      '--no-renames',
-      '--format=%x01%H %cI',
-      '--name-only',
-      'HEAD',
-      '--',
-      ...paths.map((p) => `:(top,literal)${p}`),
-    ]);
+    const wanted = new Set(paths);
     let at: { commit: string; time: string } | undefined;
-    for (const line of (out ?? '').split('\n')) {
-      if (line.startsWith('\x01')) {
-        const [commit = '', time = ''] = line.slice(1).split(' ');
-        at = { commit, time: new Date(time).toISOString() };
-      } else if (line && at && !found.has(line)) found.set(line, at); // newest first: the latest addition
-    }
-    return found;
+    // Newest first: a path's first line is its latest addition, and once every path has one
+    // the rest of the history (a year of commits) is not walked.
+    const { code, stopped } = await gitLines(
+      this.root,
+      [
+        'log',
+        '--first-parent',
+        '--diff-merges=first-parent',
+        '--diff-filter=A',
+        '--no-renames',
+        '--format=%x01%H %cI',
+        '--name-only',
+        'HEAD',
+        '--',
+        ...paths.map((p) => `:(top,literal)${p}`),
+      ],
+      (line) => {
+        if (line.startsWith('\x01')) {
+          const [commit = '', time = ''] = line.slice(1).split(' ');
+          at = { commit, time: new Date(time).toISOString() };
+        } else if (line && at && !found.has(line)) found.set(line, at);
+        return [...wanted].every((p) => found.has(p));
+      },
+    );
+    // git failed (no HEAD yet): no answer, as before.
+    return stopped || code === 0 ? found : new Map();
   }
 
   /** `git diff --name-status -z --no-renames` from `base` to the working tree, under the pathspec. */

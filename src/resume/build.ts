@@ -49,7 +49,7 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   const paths = handoff.meta.files.map((f) => f.path);
   const lists = paths.length > 0;
   const answers = Promise.all([
-    history(ctx, git, head, lists, SHOWN_COMMITS),
+    history(ctx, git, head, paths, SHOWN_COMMITS),
     git.pathsChangedSince(head).catch(() => []),
     lists ? git.uncommittedPaths(paths.length <= PATHS_ASKED ? paths : undefined).catch(() => []) : [],
   ]);

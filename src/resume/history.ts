@@ -20,6 +20,11 @@ export interface History {
   count: number;
   /** What the commits changed, renames detected: only when asked for, and git answered. */
   committed?: RawChange[];
+  /**
+   * When the commits changed too much to remember: the handoff's listed paths, `committed`
+   * holding only the changes to them (or under a listed folder), all that since.ts asks.
+   */
+  narrowedTo?: string[];
 }
 
 /** The history from `since` to HEAD; null when git cannot answer (`since` is not here, or there is no HEAD yet). */
@@ -27,29 +32,45 @@ export async function history(
   ctx: Pick<Context, 'cacheFile'>,
   git: Git,
   since: string,
-  withChanges: boolean,
+  listed: readonly string[],
   shown: number,
 ): Promise<History | null> {
+  const withChanges = listed.length > 0;
   const tip = COMMIT_ID.test(since) ? git.fixedHead() : null;
   const opened = tip ? await openCache(ctx.cacheFile) : null;
   const key = `${since}..${tip}`;
   const known = opened ? asHistory(opened.answers.get(key)) : undefined;
-  if (known && (known.committed || !withChanges)) return known;
+  const fits = (h: History) =>
+    h.committed !== undefined && (h.narrowedTo === undefined || h.narrowedTo.join('\0') === listed.join('\0'));
+  if (known && (!withChanges || fits(known))) return known;
   // Asked of the id read, not of HEAD: the answer remembered is the answer for that id.
   const upTo = tip ?? 'HEAD';
   const [log, committed] = await Promise.all([
     known ? null : git.workSince(since, upTo),
     withChanges ? git.changesBetween(since, upTo).catch(() => undefined) : undefined,
   ]);
-  const work = known ?? (log && { commits: log.slice(0, shown), count: log.length });
+  const work = known
+    ? { commits: known.commits, count: known.count }
+    : log && { commits: log.slice(0, shown), count: log.length };
   if (!work) return null;
   // Changes to handoff records are never said (since.ts), so never kept.
   const answer: History = committed ? { ...work, committed: committed.filter((c) => !ours(c.path)) } : work;
-  if (opened && (committed || !withChanges) && (answer.committed?.length ?? 0) <= CHANGES_KEPT) {
-    opened.answers.set(key, answer);
+  // Too many changes to remember (a commit that adds a code base): those to the listed
+  // paths are, for these paths; when even they are too many, the commits alone.
+  const kept = (answer.committed?.length ?? 0) <= CHANGES_KEPT ? answer : narrowed(work, answer.committed!, listed);
+  if (opened && (committed || !withChanges) && JSON.stringify(kept) !== JSON.stringify(known)) {
+    opened.answers.set(key, kept);
     await opened.save();
   }
   return answer;
+}
+
+function narrowed(work: History, committed: readonly RawChange[], listed: readonly string[]): History {
+  const names = new Set(listed);
+  const folders = listed.filter((p) => p.endsWith('/'));
+  const touches = (p: string | undefined) => p !== undefined && (names.has(p) || folders.some((f) => p.startsWith(f)));
+  const mine = committed.filter((c) => touches(c.path) || touches(c.from));
+  return mine.length <= CHANGES_KEPT ? { ...work, committed: mine, narrowedTo: [...listed] } : work;
 }
 
 function asHistory(value: unknown): History | undefined {
@@ -57,7 +78,8 @@ function asHistory(value: unknown): History | undefined {
   return h &&
     Array.isArray(h.commits) &&
     typeof h.count === 'number' &&
-    (h.committed === undefined || Array.isArray(h.committed))
+    (h.committed === undefined || Array.isArray(h.committed)) &&
+    (h.narrowedTo === undefined || (Array.isArray(h.narrowedTo) && h.narrowedTo.every((p) => typeof p === 'string')))
     ? (h as History)
     : undefined;
 }

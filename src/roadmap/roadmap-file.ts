@@ -4,7 +4,8 @@ import { renderRoadmap } from './render.js';
 import { HANDOFF_DIR, type Tree, type TreeFile } from '../store/tree.js';
 import { exists, readText, replaceFileAtomic } from '../store/fs.js';
 import type { OpenCache } from '../store/cache.js';
-import { parseFiles, readTree } from '../store/reader.js';
+import { parseFiles } from '../store/reader.js';
+import { readTreeOnce } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
 import { assertPlainFileInside } from '../security/guard.js';
 import { HandoffError } from '../core/errors.js';
@@ -38,7 +39,7 @@ export async function renderWorkTree(
   ctx: Pick<Context, 'root' | 'cacheFile'>,
   roadmap: string,
 ): Promise<Rendered & { files: TreeFile[] }> {
-  const { tree, files } = await readTree(ctx);
+  const { tree, files } = await readTreeOnce(ctx);
   return { ...(await render(tree, roadmap)), files };
 }
 

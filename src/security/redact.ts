@@ -95,21 +95,60 @@ function allowed(c: Required<Compiled>, secret: string, match: string, text: str
   return false;
 }
 
+let keywordScan: { byPair: Map<number, string[]>; short: string[] } | undefined;
+
+/**
+ * The rules' keywords that occur in `lower`, in one pass over it (a search per keyword made
+ * listing thousands of short goals cost most of `handoff list`): at each position, only the
+ * keywords that start with the two characters there are compared. Exactly the keywords
+ * `lower.includes` would find.
+ */
+export function presentKeywords(lower: string): Set<string> {
+  if (!keywordScan) {
+    const byPair = new Map<number, string[]>();
+    const short: string[] = [];
+    for (const k of new Set(ALL_RULES.flatMap((r) => r.keywords ?? []))) {
+      if (k.length < 2) {
+        short.push(k);
+        continue;
+      }
+      const pair = k.charCodeAt(0) * 0x10000 + k.charCodeAt(1);
+      byPair.set(pair, [...(byPair.get(pair) ?? []), k]);
+    }
+    keywordScan = { byPair, short };
+  }
+  const out = new Set<string>();
+  for (const k of keywordScan.short) if (lower.includes(k)) out.add(k);
+  for (let i = 0; i + 1 < lower.length; i++) {
+    const candidates = keywordScan.byPair.get(lower.charCodeAt(i) * 0x10000 + lower.charCodeAt(i + 1));
+    if (candidates) for (const k of candidates) if (lower.startsWith(k, i)) out.add(k);
+  }
+  return out;
+}
+
+let ruleIndex: { always: number[]; byKeyword: Map<string, number[]> } | undefined;
+
+/** Which rules (by their place in ALL_RULES) each keyword calls for, and those that run on every text. */
+function keywordRules() {
+  if (!ruleIndex) {
+    ruleIndex = { always: [], byKeyword: new Map() };
+    for (const [i, rule] of ALL_RULES.entries()) {
+      if (rule.keywords === undefined) ruleIndex.always.push(i);
+      for (const k of rule.keywords ?? []) ruleIndex.byKeyword.set(k, [...(ruleIndex.byKeyword.get(k) ?? []), i]);
+    }
+  }
+  return ruleIndex;
+}
+
 /** Every secret in `text`, as gitleaks would report it, in no particular order. */
 export function findSecrets(text: string): Finding[] {
   compiled ??= ALL_RULES.map((rule) => ({ rule }));
-  const lower = text.toLowerCase();
-  const seen = new Map<string, boolean>();
-  const has = (k: string) => {
-    let v = seen.get(k);
-    if (v === undefined) seen.set(k, (v = lower.includes(k)));
-    return v;
-  };
+  // The rules to run: those without keywords, and those with a keyword in the text, in their order.
+  const chosen = new Set(keywordRules().always);
+  for (const k of presentKeywords(text.toLowerCase())) for (const i of keywordRules().byKeyword.get(k)!) chosen.add(i);
   const out: Finding[] = [];
-  for (const entry of compiled) {
-    const { keywords } = entry.rule;
-    if (keywords && !keywords.some(has)) continue;
-    const c = compile(entry);
+  for (const i of [...chosen].sort((a, b) => a - b)) {
+    const c = compile(compiled[i]!);
     for (const m of text.matchAll(c.pattern)) {
       let secret = m[0];
       if (c.rule.group !== undefined) secret = m[c.rule.group] ?? '';

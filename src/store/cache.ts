@@ -6,8 +6,9 @@
 // its whole text. A different tool build starts afresh. The parsed items live in their own
 // files (`handoff-items/`, one per .handoff/ folder), read only by a command that parses files, and written once,
 // when the command is over, keeping the entries of other kinds that other commands (the
-// pre-commit hook, a merge) wrote. A closed handoff's body is not kept (tree.ts), so the
-// files stay a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: git's
+// pre-commit hook, a merge) wrote. A closed handoff's body is not kept (tree.ts), its
+// front-matter is packed (cache-pack.ts) and keys leave out their folder, so the files
+// stay a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: git's
 // answers about pairs of commits (resume/history.ts), keyed by the two commit ids. Any
 // failure to read or write either is ignored: the cache only saves time, it never decides
 // an answer. What a session start reads is store/open-index.ts's.
@@ -15,13 +16,14 @@ import path from 'node:path';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import { writeDisposable, writeDisposableSync } from './fs.js';
+import { packMeta, unpackMeta } from './cache-pack.js';
 
 const { mkdirSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 5;
+const FORMAT = 7;
 /** How many answers about commits are kept: one per branch a session starts on. */
 const ANSWERS_KEPT = 8;
 
@@ -74,44 +76,60 @@ function readJson(file: string): Record<string, unknown> | undefined {
 export const ITEMS_DIR = 'handoff-items';
 
 /** The file of the folder a key's path is in: `.handoff/handoffs/2026-11/24` -> `_handoff_handoffs_2026-11_24`. */
+const shardNames = new Map<string, string>();
 function shardOf(key: string): string {
-  const p = key.slice(0, key.indexOf('\0'));
-  return p.slice(0, Math.max(0, p.lastIndexOf('/'))).replace(/[^A-Za-z0-9-]/g, '_') || '_';
+  const folder = key.slice(0, Math.max(0, key.lastIndexOf('/', key.indexOf('\0'))));
+  let name = shardNames.get(folder);
+  if (name === undefined) shardNames.set(folder, (name = folder.replace(/[^A-Za-z0-9-]/g, '_') || '_'));
+  return name;
 }
 
 function readItems(file: string | null): Record<string, CachedItem> {
   const data = file ? readJson(file) : undefined;
-  if (!data || !isRecord(data.keys) || !Array.isArray(data.values)) return {};
-  const values = data.values as CachedItem[];
+  if (!data || typeof data.folder !== 'string' || !isRecord(data.keys) || !Array.isArray(data.values)) return {};
+  const folder = data.folder;
+  const values = data.values as Array<CachedItem | null>;
+  for (const v of values) if (isRecord(v) && v.meta !== undefined) v.meta = unpackMeta(v.meta) as CachedItem['meta'];
   const items: Record<string, CachedItem> = {};
-  for (const [key, i] of Object.entries(data.keys)) if (typeof i === 'number' && values[i]) items[key] = values[i];
+  for (const [key, i] of Object.entries(data.keys)) {
+    const v = typeof i === 'number' ? values[i] : undefined;
+    if (v) items[folder + key] = v;
+  }
   return items;
 }
 
 /**
- * Items as stored: each distinct parse result once, and every key its index. A file's
+ * Items as stored: each distinct parse result once, its front-matter packed (cache-pack.ts),
+ * and every key, without the folder all of a file's keys share, its index. A file's
  * work-tree entry (stat data) and its index entry (blob id) parse to the same thing, and a
  * year of handoffs is tens of thousands of both.
  */
-function storedItems(kept: ReadonlyMap<string, CachedItem>): { keys: Record<string, number>; values: CachedItem[] } {
+function storedItems(kept: ReadonlyMap<string, CachedItem>): {
+  folder: string;
+  keys: Record<string, number>;
+  values: unknown[];
+} {
   const index = new Map<CachedItem, number>();
   const byText = new Map<string, number>();
-  const values: CachedItem[] = [];
+  const values: unknown[] = [];
   const keys: Record<string, number> = {};
+  const first = kept.keys().next().value ?? '';
+  const shared = first.slice(0, first.lastIndexOf('/', first.indexOf('\0')) + 1);
+  const folder = [...kept.keys()].every((k) => k.startsWith(shared)) ? shared : '';
   for (const [key, item] of kept) {
     let i = index.get(item);
     if (i === undefined) {
       const text = JSON.stringify(item);
       i = byText.get(text);
       if (i === undefined) {
-        i = values.push(item) - 1;
+        i = values.push(item.meta === undefined ? item : { ...item, meta: packMeta(item.meta) }) - 1;
         byText.set(text, i);
       }
       index.set(item, i);
     }
-    keys[key] = i;
+    keys[key.slice(folder.length)] = i;
   }
-  return { keys, values };
+  return { folder, keys, values };
 }
 
 /**
@@ -183,6 +201,8 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
   };
   // A run that looked up a work-tree file by its stat data read the whole work tree (reader.ts).
   let walked = false;
+  /** Shards with an entry added or replaced in this run. */
+  const replaced = new Set<string>();
   let itemsChanged = false;
   let changed = false;
   const answers = keptFirst(Object.entries(stored.answers), ANSWERS_KEPT, () => (changed = true));
@@ -194,8 +214,17 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
     if (!itemsDir || !itemsChanged) return;
     itemsChanged = false;
     for (const [name, all] of shards) {
-      const kept = keptItems(all, used.get(name) ?? new Map(), walked);
-      if (kept.size === Object.keys(all).length && [...kept.keys()].every((k) => Object.hasOwn(all, k))) continue;
+      const u = used.get(name) ?? new Map<string, CachedItem>();
+      // Every stored entry used as it was, and none added or replaced: nothing to write.
+      if (!replaced.has(name) && u.size === Object.keys(all).length && Object.keys(all).every((k) => u.has(k)))
+        continue;
+      const kept = keptItems(all, u, walked);
+      if (
+        !replaced.has(name) &&
+        kept.size === Object.keys(all).length &&
+        [...kept.keys()].every((k) => Object.hasOwn(all, k))
+      )
+        continue;
       try {
         mkdirSync(itemsDir, { recursive: true });
       } catch {
@@ -220,6 +249,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
         return item;
       },
       set(key, item) {
+        replaced.add(shardOf(key));
         shard(shardOf(key));
         usedIn(shardOf(key)).set(key, item);
         if (kind(key) === 'stat') walked = true;

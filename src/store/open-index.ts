@@ -101,6 +101,12 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
     const parent = d.slice(0, d.lastIndexOf('/', d.length - 2) + 1);
     children.set(parent, [...(children.get(parent) ?? []), d]);
   }
+  // The kept files by folder: a session start looks at every dated folder of a year.
+  const keptIn = new Map<string, string[]>();
+  for (const f of Object.keys(stored?.files ?? {})) {
+    const folder = f.slice(0, f.lastIndexOf('/') + 1);
+    keptIn.set(folder, [...(keptIn.get(folder) ?? []), f]);
+  }
   const toRead: TreeFile[] = [];
   let changed = !stored;
 
@@ -139,8 +145,7 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
     const before = stored?.dirs[rel];
     next.dirs[rel] = [st.ctimeMs, st.mtimeMs, st.ino, st.ctimeMs >= started - RACY ? 1 : 0];
     if (before && before[0] === st.ctimeMs && before[1] === st.mtimeMs && before[2] === st.ino && !before[3]) {
-      for (const f of Object.keys(stored!.files))
-        if (f.startsWith(rel) && !f.slice(rel.length).includes('/')) look(f, lstat(path.join(root, f)));
+      for (const f of keptIn.get(rel) ?? []) look(f, lstat(path.join(root, f)));
       for (const d of children.get(rel) ?? []) visit(d, sub === MONTH ? DAY : undefined);
       return;
     }

@@ -114,7 +114,9 @@ export async function readWorkTree(root: string, cache?: ParseCache): Promise<Tr
         const stamp = stampOf(before);
         if (before.ctimeMs < racy) {
           const f: TreeFile = { path: rel, stamp, laterBody };
-          if (cache?.get(cacheKey(f)) !== undefined) {
+          const known = cache?.get(cacheKey(f));
+          if (known !== undefined) {
+            if (known.blob !== undefined) f.blob = known.blob;
             files.push(f);
             continue;
           }

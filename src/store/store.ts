@@ -9,7 +9,17 @@ import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
 import { OPEN_FILE, readOpen } from './open-index.js';
-import { ITEM_MAX_BYTES, itemKind, tooLarge, SYMLINK_REFUSED, type ItemKind, type Problem, type Tree } from './tree.js';
+import {
+  ITEM_MAX_BYTES,
+  itemKind,
+  tooLarge,
+  SYMLINK_REFUSED,
+  type ItemKind,
+  type Problem,
+  type Tree,
+  type TreeFile,
+  withFiles,
+} from './tree.js';
 import { assertInside, isSymlink } from '../security/guard.js';
 
 export interface Loaded<T> {
@@ -21,13 +31,43 @@ export interface Loaded<T> {
 export const handoffsDir = (ctx: RunContext) => path.join(ctx.dir, 'handoffs');
 export const pinsDir = (ctx: RunContext) => path.join(ctx.dir, 'pins');
 
-/** The tree as this run last read it: the loaders share one read until a write here. */
-const read = new WeakMap<RunContext, Promise<Tree>>();
+type Where = Pick<RunContext, 'root' | 'cacheFile'>;
+
+interface Read {
+  tree: Tree;
+  files: TreeFile[];
+}
+
+/**
+ * The working tree as this run last read it, and the item files read: the loaders and the
+ * roadmap share one read, and the run's own writes patch it (written) instead of every
+ * file being read again.
+ */
+const read = new WeakMap<Where, Promise<Read>>();
+/** Writes not yet applied to `read`: each file's text and what it parsed to alone, applied at once. */
+const pending = new WeakMap<Where, Map<string, { one: TreeFile; parsed: Tree }>>();
+
+function patched(ctx: Where): Promise<Read> | undefined {
+  const t = read.get(ctx);
+  const writes = pending.get(ctx);
+  if (!t || !writes) return t;
+  pending.delete(ctx);
+  const applied = t.then(({ tree, files }) => ({
+    tree: withFiles(tree, new Map([...writes].map(([file, w]) => [file, w.parsed]))),
+    files: [...files.filter((f) => !writes.has(f.path)), ...[...writes.values()].map((w) => w.one)],
+  }));
+  read.set(ctx, applied);
+  return applied;
+}
+
+export function readTreeOnce(ctx: Where): Promise<Read> {
+  let t = patched(ctx);
+  if (!t) read.set(ctx, (t = readTree(ctx)));
+  return t;
+}
 
 function tree(ctx: RunContext): Promise<Tree> {
-  let t = read.get(ctx);
-  if (!t) read.set(ctx, (t = readTree(ctx).then((r) => r.tree)));
-  return t;
+  return readTreeOnce(ctx).then((r) => r.tree);
 }
 
 function of(tree: Tree, kind: ItemKind): Problem[] {
@@ -38,10 +78,15 @@ function of(tree: Tree, kind: ItemKind): Problem[] {
 const opened = new WeakMap<RunContext, Promise<Tree>>();
 
 export function loadOpen(ctx: RunContext): Promise<Tree> {
-  const full = read.get(ctx);
-  if (full) return full.then(openPart);
-  let t = opened.get(ctx);
-  if (!t) opened.set(ctx, (t = readOpen(ctx.root, ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), OPEN_FILE))));
+  const full = patched(ctx);
+  if (full) return full.then((r) => openPart(r.tree));
+  return opened.get(ctx) ?? readOpenIndex(ctx);
+}
+
+/** The open index read (and brought up to date on disk) now. */
+function readOpenIndex(ctx: RunContext): Promise<Tree> {
+  const t = readOpen(ctx.root, ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), OPEN_FILE));
+  opened.set(ctx, t);
   return t;
 }
 
@@ -191,11 +236,36 @@ export async function rewriteItem(ctx: RunContext, relFile: string, content: str
  * are loaded, so the next run (a session start right after \`new\`) finds every file there.
  */
 async function written(ctx: RunContext, file: string, content: string): Promise<void> {
-  read.delete(ctx);
+  const rel = ctx.rel(file);
   opened.delete(ctx);
-  await parseFiles([{ path: ctx.rel(file), text: content }], await openCache(ctx.cacheFile));
-  // The open index takes the write in now, while the parsers are loaded: the next session start parses nothing.
-  await loadOpen(ctx);
+  const one = { path: rel, text: content };
+  const parsed = await parseFiles([one], await openCache(ctx.cacheFile));
+  // A run that read the whole tree sees its writes in it, each file given by its text as a
+  // file just written is read: every other file of a year's handoffs is not read again.
+  if (read.has(ctx)) {
+    let writes = pending.get(ctx);
+    if (!writes) pending.set(ctx, (writes = new Map()));
+    writes.set(rel, { one, parsed });
+  }
+  openAtExit(ctx);
+}
+
+const toRefresh = new Set<RunContext>();
+
+/**
+ * The open index takes the run's writes in once, when the command is over, while the
+ * parsers are loaded: the next session start parses nothing (a run that closes fifty
+ * landed handoffs looked at every dated folder fifty times). A run that read the open
+ * index after its last write brought it up to date already.
+ */
+function openAtExit(ctx: RunContext): void {
+  if (toRefresh.size === 0)
+    process.once('beforeExit', () => {
+      const runs = [...toRefresh];
+      toRefresh.clear();
+      for (const run of runs) if (!opened.has(run)) readOpenIndex(run).catch(() => {});
+    });
+  toRefresh.add(ctx);
 }
 
 /** Writers clean up after writers that were killed, and say so. */

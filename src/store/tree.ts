@@ -51,7 +51,10 @@ export interface TreeFile {
   path: string;
   /** The content; may be left out when `blob` is given and the cache knows that blob. */
   text?: string;
-  /** The git blob id, from the index or a commit (a work-tree file has none: its text is its key). */
+  /**
+   * The git blob id, from the index or a commit; for a work-tree file known by its stat
+   * data, the one the cache remembers beside it (its key stays the stat data).
+   */
   blob?: string;
   /** Why the file was not read at all (a symbolic link in the work tree): reported, never parsed. */
   refused?: string;
@@ -123,6 +126,13 @@ export interface CachedItem {
   body?: string;
   misnamed?: boolean;
   problem?: Omit<Problem, 'file'>;
+  /**
+   * The blob id of the text it was parsed from: beside a work-tree file's stat data, added
+   * by the writers' record of a validated tree (git-hooks/validated.ts), which needs every
+   * file's blob, so that a file the cache knows by its stat data is never read, or hashed,
+   * again (hashing loads node:crypto, which a hook that only renders does not).
+   */
+  blob?: string;
 }
 
 export interface ParseCache {
@@ -253,7 +263,9 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
       if (f.text === undefined || !parsers)
         throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
       parsed = parseOne({ path: f.path, text: f.text }, kind, parsers);
-      cache?.set(key, kept(f, kind, parsed));
+      // A staged or committed file's blob id is kept with it too, so that its entry and the
+      // work tree's (which the writers' record adds its blob id to) are stored once.
+      cache?.set(key, f.blob === undefined ? kept(f, kind, parsed) : { ...kept(f, kind, parsed), blob: f.blob });
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });
     if (!parsed.meta) continue;
@@ -267,6 +279,29 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
   tree.handoffs.sort(byId);
   tree.pins.sort(byId);
   return tree;
+}
+
+/**
+ * The tree with some files' items and problems replaced by those of each file parsed
+ * alone, in parseTree's order: what parseTree gives for the files with those changed,
+ * without going through every other file again.
+ */
+export function withFiles(tree: Tree, parsed: ReadonlyMap<string, Tree>): Tree {
+  const byPath = <T extends { file: string }>(a: T, b: T) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  const byId = <T extends { file: string; meta: { id: string } }>(a: T, b: T) =>
+    a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : byPath(a, b);
+  const ones = [...parsed.values()];
+  const swap = <T extends { file: string }>(
+    all: readonly T[],
+    mine: (t: Tree) => readonly T[],
+    order: (a: T, b: T) => number,
+  ) => [...all.filter((x) => !parsed.has(x.file)), ...ones.flatMap(mine)].sort(order);
+  return {
+    handoffs: swap(tree.handoffs, (t) => t.handoffs, byId),
+    pins: swap(tree.pins, (t) => t.pins, byId),
+    problems: swap(tree.problems, (t) => t.problems, byPath),
+    misnamed: swap(tree.misnamed, (t) => t.misnamed, byPath),
+  };
 }
 
 function idLine(text: string): number | undefined {
