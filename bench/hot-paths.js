@@ -7,12 +7,14 @@
 // hook find a 31st that was written with work in progress (a changed file and a new one)
 // and committed with it, as a session start usually does; resume also runs where the
 // newest handoff lists no file, and right after a new commit (a prompt never seen, so
-// redacted in full). Prints medians and the overhead; asserts nothing.
+// redacted in full). Prints medians and the overhead, and on Linux the mean CPU time of
+// each run with the processes it starts (steadier than wall time on a busy machine);
+// asserts nothing.
 //   node bench/hot-paths.js [--node <binary>] [--rounds 31] [--bin <other bin/handoff.js>]...
 // Each --bin (another build or checkout of this package, e.g. before a change) is measured
 // in the same interleaved run as this one, in repositories of its own.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -65,10 +67,37 @@ function repo(name, bin, hooks, work = false) {
   return { dir, git, handoff };
 }
 
+/**
+ * CPU time (user and system) of the children reaped so far, in ms: /proc/self/stat's cutime
+ * and cstime, which count a child's own children too (the git a run starts, the hooks a
+ * commit runs). Steadier than wall time on a busy machine. null where there is no /proc.
+ */
+function childrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS;
+  } catch {
+    return null;
+  }
+}
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+/** CPU ms of the last timed run (null: not measured here). */
+let lastCpu = /** @type {number | null} */ (null);
+
 function timed(command, args, options) {
+  const cpu = childrenCpu();
   const t = process.hrtime.bigint();
   const r = spawnSync(command, args, { env, stdio: ['pipe', 'ignore', 'pipe'], ...options });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  const after = childrenCpu();
+  lastCpu = cpu === null || after === null ? null : after - cpu;
   if (r.status !== 0) throw new Error(`${path.basename(command)} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
@@ -113,19 +142,33 @@ bins.forEach((bin, n) => {
   paths[`${l}commit, hooks installed`] = (i) => commit(withHooks, i);
 });
 const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
+/** @type {Record<string, number[]>} */
+const cpus = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
 // Warm the compile cache and the file cache once, as a second run on a user's machine would be.
 for (const [name, run] of Object.entries(paths)) if (!name.startsWith('commit') && !name.includes(': commit')) run(-1);
 for (let i = 0; i < rounds; i++) {
   const order = Object.keys(paths).sort(() => Math.random() - 0.5);
-  for (const name of order) times[name].push(paths[name](i));
+  for (const name of order) {
+    times[name].push(paths[name](i));
+    if (lastCpu !== null) cpus[name].push(lastCpu);
+  }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+// Means, not medians: the kernel counts CPU time in clock ticks, which average out over the rounds.
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const c = Object.fromEntries(Object.entries(cpus).map(([k, v]) => [k, v.length === rounds ? mean(v) : null]));
+/** ", CPU n (+d over node -e 0)" where CPU time is measured. */
+const cpu = (name, over = 'node -e 0') => {
+  const mine = c[name];
+  const base = c[over];
+  return mine == null || base == null ? '' : `; CPU ${mine.toFixed(1)} (+${(mine - base).toFixed(1)})`;
+};
 const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
 console.log(
-  `Node ${version}, ${rounds} interleaved rounds, 30 handoffs and 2 pins (resume: and a 31st with 2 files, committed since); medians in ms`,
+  `Node ${version}, ${rounds} interleaved rounds, 30 handoffs and 2 pins (resume: and a 31st with 2 files, committed since); medians in ms; CPU: mean user+system ms of the run and the processes it starts`,
 );
-console.log(`  node -e 0                        ${m['node -e 0'].toFixed(1)}`);
+console.log(`  node -e 0                        ${m['node -e 0'].toFixed(1)}${cpu('node -e 0').replace(/ \(.*/, '')}`);
 bins.forEach((bin, n) => {
   const l = label(n);
   if (l) console.log(`${l}${bin}`);
@@ -136,12 +179,12 @@ bins.forEach((bin, n) => {
     'handoff resume after a commit',
   ]) {
     console.log(
-      `  ${name.padEnd(32)} ${m[l + name].toFixed(1)}  (+${(m[l + name] - m['node -e 0']).toFixed(1)} over node -e 0)`,
+      `  ${name.padEnd(32)} ${m[l + name].toFixed(1)}  (+${(m[l + name] - m['node -e 0']).toFixed(1)} over node -e 0)${cpu(l + name)}`,
     );
   }
   console.log(`  commit, no hooks                 ${m[`${l}commit, no hooks`].toFixed(1)}`);
   console.log(
-    `  commit, hooks installed          ${m[`${l}commit, hooks installed`].toFixed(1)}  (+${(m[`${l}commit, hooks installed`] - m[`${l}commit, no hooks`]).toFixed(1)} for the hooks)`,
+    `  commit, hooks installed          ${m[`${l}commit, hooks installed`].toFixed(1)}  (+${(m[`${l}commit, hooks installed`] - m[`${l}commit, no hooks`]).toFixed(1)} for the hooks)${cpu(`${l}commit, hooks installed`, `${l}commit, no hooks`)}`,
   );
 });
 rmSync(top, { recursive: true, force: true });

@@ -33,7 +33,8 @@ function loaded(
   const register = path.join(dir, 'register.mjs');
   writeFileSync(
     register,
-    `import { register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister(${JSON.stringify(`file://${hooks}`)});\n` +
+    // Taken from node, not imported: an import of node:fs loads what the probe looks for.
+    `const { register } = process.getBuiltinModule('node:module');\nconst { writeFileSync } = process.getBuiltinModule('node:fs');\nregister(${JSON.stringify(`file://${hooks}`)});\n` +
       `process.on('exit', () => writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join('\\n')));\n`,
   );
   const r = spawnSync(process.execPath, ['--import', `file://${register}`, BIN, ...args], {
@@ -58,6 +59,8 @@ function chunkWith(marker: string): string {
   return `/dist/chunks/${found[0]}`;
 }
 const CRYPTO = 'NativeModule crypto';
+/** Loaded by the ES module of node:fs (its ReadStream getters), which an `import` from node:fs builds. */
+const FS_STREAMS = 'NativeModule internal/fs/streams';
 /** The chunk every session start and commit loads (scripts/hot-path.js): that the log lists it shows the log works. */
 const hot = () => chunkWith('async function buildResume(');
 
@@ -103,10 +106,12 @@ describe('module loading on the git paths', () => {
       [['resume'], ''],
       [['hook', 'claude-session-start'], start],
     ] as const) {
-      const { modules, code } = loaded(repo.dir, [...args], input);
+      const { modules, builtins, code } = loaded(repo.dir, [...args], input);
       expect(code).toBe(0);
       expect(modules.some((m) => m.endsWith(hot()))).toBe(true); // the log works
       expect(loadsYaml(modules)).toBe(false);
+      // node:fs taken with process.getBuiltinModule, never imported (store/fs.ts says why).
+      expect(builtins).not.toContain(FS_STREAMS);
     }
     // Without the open index the files are parsed, with yaml (the probe sees it).
     rmSync(path.join(repo.dir, '.git/handoff-open.json'));

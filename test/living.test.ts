@@ -1,13 +1,16 @@
 // The pure rules of a chain: items read back from Markdown, decisions superseded by
 // marker or phrasing, and the parent's state reconciled with a new session.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseItem, renderItem, itemKey, type Item } from '../src/store/items.js';
 import { assignIds, replacedSubjects, supersede } from '../src/handoff/decisions.js';
 import { carryForward, chainCompleted, COMPLETED_KEPT, type Fresh } from '../src/handoff/living.js';
 import { parseBody } from '../src/store/markdown.js';
-import { currentDecisions } from '../src/resume/prompt.js';
+import { currentDecisions, pinsOnlyParts, renderResume, type ResumeParts } from '../src/resume/prompt.js';
 import { mergeBody } from '../src/handoff/merge-body.js';
 import { fitBudget, units, type Budgeted } from '../src/resume/budget.js';
+import { estimateTokens } from '../src/transcripts/tokens.js';
 
 const d = (text: string, id?: string): Item => ({ text, prov: '', checked: false, ...(id ? { id } : {}) });
 const fresh = (over: Partial<Fresh> = {}): Fresh => ({
@@ -231,6 +234,47 @@ describe('the resume budget', () => {
       0,
     );
     expect(total).toBeLessThanOrEqual(120);
+  });
+
+  it('counts nothing while the prompt has fewer characters than the budget has tokens, and prints what counting prints', () => {
+    const template = readFileSync(path.join(__dirname, '../templates/resume.md'), 'utf8');
+    const prompt: ResumeParts = {
+      ...pinsOnlyParts([], ''),
+      id: '01m82nhbsz8f055py1rnm6tr6v',
+      file: '.handoff/handoffs/01m82nhbsz8f055py1rnm6tr6v.md',
+      goal: 'the goal',
+      notes: 'a note',
+      in_progress: '- the task in hand\n- another task',
+      decisions: '- D1: a decision, because of a reason',
+      next_steps: '- the next step',
+      files: [{ path: 'src/a.ts', change: 'modified', state: 'unstaged' }],
+    };
+    const refusing = (tokens: number) => ({
+      tokens,
+      count: () => {
+        throw new Error('counted');
+      },
+    });
+    const counted = (tokens: number) => renderResume(template, prompt, { tokens, count: estimateTokens });
+    const counts = (tokens: number) => {
+      try {
+        renderResume(template, prompt, refusing(tokens));
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    // The fewest tokens that need no counting: the prompt's characters past the pins.
+    let least = 0;
+    while (least < 5000 && counts(least)) least++;
+    expect(least).toBeGreaterThan(100);
+    expect(least).toBeLessThan(5000);
+    expect(renderResume(template, prompt, refusing(least))).toBe(counted(least));
+    expect(() => renderResume(template, prompt, refusing(least - 1))).toThrow('counted');
+    // One token fewer is counted, and still fits: the estimate is under the characters.
+    expect(counted(least - 1)).toBe(counted(least));
+    expect(counted(least)).toBe(renderResume(template, prompt));
+    expect(counted(40)).toContain('more item');
   });
 
   it('leaves a handoff that fits as it is', () => {

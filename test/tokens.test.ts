@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../src/transcripts/tokens.js';
+import { estimateTokens, pieces } from '../src/transcripts/tokens.js';
 import { TRANSCRIPTS } from './helpers.js';
+import { prng } from './reliability/fuzz.js';
 
 const FILES: Array<[string, number]> = [
   ['specstory/2025-06-30_12-46-48Z-fix-unknown-field-error-in-api-request.md', 577],
@@ -42,5 +43,68 @@ describe('the token estimate', () => {
       ['    const x = await fetch(url, { method: "POST" });\n', 15],
     ] as const)
       expect(Math.abs(estimateTokens(text) - count), text).toBeLessThanOrEqual(Math.ceil(count * 0.25));
+  });
+});
+
+describe('the token estimate, as a bound', () => {
+  // The resume prompt counts nothing when its characters fit the budget (resume/budget.ts).
+  it('is never more than the text has characters', () => {
+    const seed = 27;
+    const random = prng(seed);
+    const alphabet = [
+      'a',
+      'Z',
+      '7',
+      ' ',
+      '\n',
+      '\r',
+      '\t',
+      '.',
+      '-',
+      "'",
+      '…',
+      'é',
+      '日',
+      '😀',
+      '\u0301',
+      '\ud800',
+      '\u2028',
+    ];
+    for (let i = 0; i < 500; i++) {
+      let text = '';
+      for (let n = Math.floor(random() * 60); n > 0; n--) {
+        const c = alphabet[Math.floor(random() * alphabet.length)]!;
+        text += random() < 0.3 ? c.repeat(1 + Math.floor(random() * 20)) : c;
+      }
+      expect(estimateTokens(text), `seed ${seed}: ${JSON.stringify(text)}`).toBeLessThanOrEqual(text.length);
+    }
+    for (const [file] of FILES) {
+      const text = readFileSync(path.join(TRANSCRIPTS, file), 'utf8');
+      expect(estimateTokens(text)).toBeLessThanOrEqual(text.length);
+    }
+  });
+});
+
+describe('the ASCII pattern', () => {
+  // ASCII text is split by the pattern restricted to ASCII (tokens.ts): the pieces must be
+  // the ones the Unicode pattern gives, on real text and on every ASCII character.
+  it('splits ASCII text as the Unicode pattern does', () => {
+    const texts = FILES.map(([file]) =>
+      readFileSync(path.join(TRANSCRIPTS, file), 'utf8').replace(/[^\x00-\x7f]/g, ''),
+    );
+    const seed = 26;
+    const random = prng(seed);
+    for (let i = 0; i < 200; i++) {
+      let text = '';
+      for (let n = Math.floor(random() * 200); n > 0; n--) {
+        // Runs of one class as often as single characters: words, numbers, spaces, punctuation.
+        const c = String.fromCharCode(Math.floor(random() * 128));
+        text += random() < 0.3 ? c.repeat(1 + Math.floor(random() * 5)) : c;
+      }
+      texts.push(text, `${text}'s ${text}'LL\r\n`);
+    }
+    for (const text of texts) {
+      expect(pieces(text, false), `seed ${seed}`).toEqual(pieces(text, true));
+    }
   });
 });

@@ -1,8 +1,10 @@
 // Whether an agent's compaction summary is waiting to be folded into its handoff: one stat
 // on the session-start path, so the harvest (harvest.ts) is loaded only when one is due.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RunContext } from '../core/context.js';
+
+// Taken, not imported: every session start loads this module (see store/fs.ts).
+const { existsSync } = process.getBuiltinModule('node:fs');
 
 /** `<git dir>/handoff-harvest.json`: never committed, one per worktree, beside the cache. */
 export function dueFile(ctx: RunContext): string | undefined {

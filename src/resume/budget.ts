@@ -49,6 +49,19 @@ function itemsIn(unit: string): number {
   return folded ? Number(folded[1]) : 1;
 }
 
+const headingOf = (key: BudgetKey) => `## ${key === 'files' ? 'Files' : TITLE[key]}\n\n`;
+
+/**
+ * The most the parts can cost in fitBudget for a count that never exceeds a text's length,
+ * as the token estimate never does (tokens.ts): each section's heading, its units and
+ * their line ends. A budget at least this large takes every unit, so nothing need be counted.
+ */
+export function mostTokens(parts: Budgeted): number {
+  let most = 0;
+  for (const key of ORDER) if (parts[key] !== '') most += headingOf(key).length + parts[key].length + 1;
+  return most;
+}
+
 export function fitBudget(
   parts: Budgeted,
   budget: number,
@@ -57,7 +70,7 @@ export function fitBudget(
 ): Fitted {
   // A section costs its heading and each unit on its lines: the pre-tokenizer splits at
   // line ends, so the sum is the whole's count without counting the whole again per unit.
-  const heading = (key: BudgetKey) => count(`## ${key === 'files' ? 'Files' : TITLE[key]}\n\n`);
+  const heading = (key: BudgetKey) => count(headingOf(key));
   const taken = new Map<BudgetKey, Array<{ unit: string; cost: number }>>();
   const left: Partial<Record<BudgetKey, number>> = {};
   let used = 0;

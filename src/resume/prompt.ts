@@ -4,7 +4,7 @@
 import type { FileChange, Handoff } from '../store/handoff.js';
 import { renderFileGroups } from '../handoff/files.js';
 import { code, fenced, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
-import { fitBudget } from './budget.js';
+import { fitBudget, mostTokens } from './budget.js';
 import type { Pin } from '../store/pin.js';
 import { fill } from '../store/template.js';
 import { renderSince, type SinceFacts } from './since.js';
@@ -129,6 +129,7 @@ const goalText = (parts: ResumeParts) =>
 export interface PromptBudget {
   /** Tokens past the pins (config resume_tokens). */
   tokens: number;
+  /** Never more than the text's length: a prompt with fewer characters than the budget is not counted. */
   count: (text: string) => number;
 }
 
@@ -137,15 +138,18 @@ export function renderResume(template: string, parts: ResumeParts, budget?: Prom
   const block = (title: string, text: string) => (text ? `## ${title}\n\n${text}` : '');
   const pins = parts.pins.map(renderPin).join('\n\n');
   const whole = { ...sectionParts((key) => parts[key]), files: renderFileGroups(parts.files) };
-  const shown = budget
-    ? fitBudget(
-        whole,
-        budget.tokens - budget.count(`${goalText(parts)}\n${parts.notes}`),
-        budget.count,
-        // Short: the prompt's last line names the handoff file.
-        (n) => `- … ${plural(n, 'more item')} in the handoff file`,
-      ).parts
-    : whole;
+  const lead = `${goalText(parts)}\n${parts.notes}`;
+  // Counting is the costly part of a session start's prompt, and a prompt is often short.
+  const shown =
+    budget && lead.length + mostTokens(whole) > budget.tokens
+      ? fitBudget(
+          whole,
+          budget.tokens - budget.count(lead),
+          budget.count,
+          // Short: the prompt's last line names the handoff file.
+          (n) => `- … ${plural(n, 'more item')} in the handoff file`,
+        ).parts
+      : whole;
   return fill(template, {
     pins: block('Pinned constraints', pins),
     notes: block('Notes', parts.notes),
