@@ -127,8 +127,8 @@ export async function roadmapView(
 /**
  * `parent` and its ancestors, newest first, for drafting from a chain: each ancestor read
  * from where its id puts it (its dated folder, or the first layout's flat folder);
- * undefined when the whole tree must be read (an ancestor in both, unreadable, or open
- * where the open index does not know it).
+ * undefined when the whole tree must be read (an ancestor not found there or in both,
+ * unreadable, or open where the open index does not know it).
  */
 export async function chainOf(ctx: Where, parent: Handoff): Promise<Handoff[] | undefined> {
   const open = await loadOpen(ctx as RunContext);
@@ -143,8 +143,8 @@ export async function chainOf(ctx: Where, parent: Handoff): Promise<Handoff[] | 
       const dated = `${HANDOFFS_PREFIX}${datedFolder(id)}/${id}.md`;
       const flat = `${HANDOFFS_PREFIX}${id}.md`;
       const there = [dated, flat].filter((f) => exists(path.join(ctx.root, f)));
-      if (there.length === 0) break;
-      if (there.length > 1) return undefined;
+      // Missing, elsewhere (a folder that is not its date's) or in both: the whole tree decides.
+      if (there.length !== 1) return undefined;
       const read = await readClosed(ctx, there);
       if (!read) return undefined;
       next = read[0]!;
