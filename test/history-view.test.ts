@@ -1,7 +1,7 @@
 // A writer reads of the history only what the roadmap shows (store/history-view.ts): the
 // roadmap it writes is the one `handoff roadmap` renders from every file, and the tree it
 // leaves is recorded as validated, asked of git against the last record.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
@@ -75,4 +75,31 @@ describe("a writer's view of the history", () => {
     expect(written).toContain('30 finished or superseded');
     ok(repo, ['roadmap', '--check']);
   });
+
+  it("keeps the items cache's entries of the closed handoffs it did not read", () => {
+    const repo = makeRepo();
+    ok(repo, ['init']);
+    history(repo);
+    // Stat data vouches for a file once it is older than the clock's resolution allows (reader.ts RACY_MS).
+    const last = path.join(repo.dir, handoffFile(id(30)));
+    while (Date.now() - statSync(last).ctimeMs <= 2500)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    ok(repo, ['list']); // every file keyed by its stat data
+    const before = statKeyed(repo);
+    for (let n = 1; n <= 30; n++) expect(before, String(n)).toContain(n % 2 ? handoffPath(id(n)) : handoffFile(id(n)));
+    ok(repo, ['new', 'the next step', '--no-edit']);
+    const after = statKeyed(repo);
+    for (const file of before) expect(after, file).toContain(file);
+  });
 });
+
+/** The files the items cache keeps an entry for by their stat data. */
+function statKeyed(repo: Repo): string[] {
+  const dir = path.join(repo.dir, '.git', 'handoff-items');
+  return readdirSync(dir).flatMap((name) => {
+    const shard = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { folder: string; keys: object };
+    return Object.keys(shard.keys)
+      .filter((k) => k.includes('\0s'))
+      .map((k) => shard.folder + k.slice(0, k.indexOf('\0')));
+  });
+}

@@ -81,7 +81,7 @@ class Duplicate extends Error {}
 async function readClosed(ctx: Where, files: readonly string[]): Promise<Handoff[] | undefined> {
   if (files.length === 0) return [];
   const opened = await openCache(ctx.cacheFile);
-  const tree = await parseFiles(readSomeFiles(ctx.root, files, opened.cache), opened);
+  const tree = await parseFiles(readSomeFiles(ctx.root, files, opened.some), opened, opened.some);
   if (tree.problems.length > 0 || tree.misnamed.length > 0 || tree.handoffs.length !== files.length) return undefined;
   if (tree.handoffs.some((h) => h.meta.status === 'open')) return undefined;
   return tree.handoffs;

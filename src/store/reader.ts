@@ -160,9 +160,13 @@ async function loadParsers(): Promise<Parsers> {
 }
 
 /** Parses files of any source through the open cache, and saves it. */
-export async function parseFiles(files: readonly TreeFile[], opened: OpenCache): Promise<Tree> {
-  const parsers = needsParsing(files, opened.cache) ? await loadParsers() : undefined;
-  const tree = parseTree(files, opened.cache, parsers);
+export async function parseFiles(
+  files: readonly TreeFile[],
+  opened: OpenCache,
+  cache: ParseCache = opened.cache,
+): Promise<Tree> {
+  const parsers = needsParsing(files, cache) ? await loadParsers() : undefined;
+  const tree = parseTree(files, cache, parsers);
   await opened.save();
   return tree;
 }
