@@ -28,6 +28,7 @@ import {
   gitFailed,
   gitLines,
   gitRaw,
+  gitRawSync,
   indexBlobs,
   readObjects,
   treeBlobs,
@@ -70,6 +71,17 @@ export class Git {
 
   private async run(args: string[]): Promise<string> {
     const result = await this.exec(args);
+    if (result.code !== 0) throw gitFailed(args, result);
+    return result.stdout.toString('utf8');
+  }
+
+  /**
+   * run, waited for in this thread (gitRawSync). For the two short questions of the work
+   * tree a session start asks first, before any other git of the run has started (the
+   * history's, when any, start after a read of the cache): nothing would overlap them.
+   */
+  private runBlocking(args: string[]): string {
+    const result = gitRawSync(this.root, args);
     if (result.code !== 0) throw gitFailed(args, result);
     return result.stdout.toString('utf8');
   }
@@ -212,10 +224,10 @@ export class Git {
   /**
    * Tracked paths outside .handoff/ that differ between `since` and the working tree:
    * handoff records are not work, and leaving them out spares git a look at every one of
-   * a year's handoffs at each session start.
+   * a year's handoffs at each session start. Waited for in this thread (runBlocking).
    */
   async pathsChangedSince(since: string): Promise<string[]> {
-    return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--', ...WORK])).sort();
+    return parsePathList(this.runBlocking(['diff', '-z', '--no-relative', '--name-only', since, '--', ...WORK])).sort();
   }
 
   /** Paths changed between two commits, renames detected (old path in `from`). */
@@ -242,12 +254,13 @@ export class Git {
    * what is under it), only those, so git looks at a few paths instead of the whole work
    * tree. One `git status` answers for nearly every path; the few it cannot settle ask
    * `git diff HEAD` (git-output.ts, parseStatus). No optional locks: status must not
-   * write the index under a command the user runs meanwhile.
+   * write the index under a command the user runs meanwhile. The status is waited for in
+   * this thread (runBlocking).
    */
   async uncommittedPaths(within?: readonly string[]): Promise<string[]> {
     const literal = within ? ['--literal-pathspecs'] : [];
     const status = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--no-renames', '--untracked-files=all'];
-    const { uncommitted, unsure } = parseStatus(await this.run([...literal, ...status, '--', ...(within ?? [])]));
+    const { uncommitted, unsure } = parseStatus(this.runBlocking([...literal, ...status, '--', ...(within ?? [])]));
     if (unsure.length === 0) return uncommitted;
     const changed = await this.run([
       '--literal-pathspecs',
