@@ -86,6 +86,12 @@ export class Git {
     return result.stdout.toString('utf8');
   }
 
+  /** answer, waited for in this thread (runBlocking says when). */
+  private answerBlocking(args: string[]): string | null {
+    const result = gitRawSync(this.root, args);
+    return result.code === 0 ? result.stdout.toString('utf8') : null;
+  }
+
   /** git's output, or null when it fails: for questions where a failure means "no answer". */
   private async answer(args: string[], indexFile?: string): Promise<string | null> {
     const result = await this.exec(args, indexFile);
@@ -304,6 +310,11 @@ export class Git {
     return (await this.answer(['config', ...(local ? ['--local'] : []), '--get', key]))?.trim() ?? null;
   }
 
+  /** The current user's `user.email`, trimmed, or null; waited for in this thread (whoAdded says why). */
+  async userEmail(): Promise<string | null> {
+    return this.answerBlocking(['config', '--get', 'user.email'])?.trim() ?? null;
+  }
+
   async setLocalConfig(key: string, value: string): Promise<void> {
     await this.run(['config', '--local', key, value]);
   }
@@ -353,6 +364,18 @@ export class Git {
   async additions(format: string, pathspecs: readonly string[], z = false): Promise<string | null> {
     const args = ['log', '--diff-filter=A', '--no-renames', `--format=${format}`, '--name-only'];
     return this.answer([...args, ...(z ? ['-z'] : []), '--', ...pathspecs]);
+  }
+
+  /**
+   * The authors (`%an <%ae>`) of the commits that added `file`, newest first; null when git
+   * cannot. Asked by a resume after a new commit, once the history's git processes have
+   * started: waited for in this thread (runBlocking), they run meanwhile.
+   */
+  async whoAdded(file: string): Promise<string[] | null> {
+    const args = ['log', '--diff-filter=A', '--no-renames', '--format=%x01%an <%ae>', '--name-only', '-z'];
+    const log = this.answerBlocking([...args, '--', `:(top,literal)${file}`]);
+    if (log === null) return null;
+    return log.split(/[\0\n]/).flatMap((token) => (token.startsWith('\x01') ? [token.slice(1)] : []));
   }
 
   /** Local and remote-tracking branches with their commits (symbolic refs such as origin/HEAD left out). */
