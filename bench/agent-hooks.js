@@ -8,6 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchEnv } from './env.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.join(here, '..', 'bin', 'handoff.js');
@@ -25,16 +26,7 @@ const dist = (file) => pathToFileURL(path.join(here, '..', 'dist', file)).href;
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));
 const dir = path.join(root, 'repo');
-const env = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-  GIT_EDITOR: ':',
-};
+const env = benchEnv();
 const git = (...args) => execFileSync('git', args, { cwd: dir, env });
 const handoff = (args, input = '') =>
   spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, input, encoding: 'utf8' });

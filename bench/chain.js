@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { internals } from './internals.js';
 import * as story from './chain-story.js';
+import { benchEnv } from './env.js';
 
 const [{ estimateTokens }] = await internals('transcripts/tokens.ts');
 
@@ -34,17 +35,7 @@ const { values } = parseArgs({
     story: { type: 'string', default: '10,20,30' },
   },
 });
-const env = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'b',
-  GIT_AUTHOR_EMAIL: 'b@example.com',
-  GIT_COMMITTER_NAME: 'b',
-  GIT_COMMITTER_EMAIL: 'b@example.com',
-  GIT_EDITOR: ':',
-};
-for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_')) delete env[k];
+const env = benchEnv();
 
 // Claude Code session lines (the 2.x envelope), just what the reader needs.
 let uuid = 0;

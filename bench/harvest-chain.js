@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { internals } from './internals.js';
+import { benchEnv } from './env.js';
 
 const [{ estimateTokens }] = await internals('transcripts/tokens.ts');
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,17 +29,7 @@ const { values } = parseArgs({
   options: { show: { type: 'boolean', default: false }, bin: { type: 'string' } },
 });
 const BIN = path.resolve(values.bin ?? path.join(here, '../bin/handoff.js'));
-const env = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'b',
-  GIT_AUTHOR_EMAIL: 'b@example.com',
-  GIT_COMMITTER_NAME: 'b',
-  GIT_COMMITTER_EMAIL: 'b@example.com',
-  GIT_EDITOR: ':',
-};
-for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_')) delete env[k];
+const env = benchEnv();
 
 /** Facts, each a phrase the last resume prompt must hold, by the session that planted it. */
 const FACTS = [

@@ -18,21 +18,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { internals } from './internals.js';
+import { benchEnv } from './env.js';
 
 const [{ serializeHandoff }, { serializePin }] = await internals('store/handoff.ts', 'store/pin.ts');
 
 const BIN = fileURLToPath(new URL('../bin/handoff.js', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
-const env = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-};
-for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_')) delete env[k];
+const env = benchEnv();
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 function id(n) {

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchEnv } from './env.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(here, '../bin/handoff.js');
@@ -26,16 +27,7 @@ const { values } = parseArgs({
 const branches = Number(values.branches);
 const total = Number(values.handoffs);
 const rounds = Number(values.rounds);
-const env = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'b',
-  GIT_AUTHOR_EMAIL: 'b@example.com',
-  GIT_COMMITTER_NAME: 'b',
-  GIT_COMMITTER_EMAIL: 'b@example.com',
-};
-for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_')) delete env[k];
+const env = benchEnv();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));
 const git = (/** @type {string[]} */ ...args) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' });

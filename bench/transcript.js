@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchEnv } from './env.js';
 import { internals } from './internals.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,16 +38,7 @@ const MB = Number(values.mb);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));
 const repo = path.join(tmp, 'repo');
 mkdirSync(repo);
-const env = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'b',
-  GIT_AUTHOR_EMAIL: 'b@example.com',
-  GIT_COMMITTER_NAME: 'b',
-  GIT_COMMITTER_EMAIL: 'b@example.com',
-  GIT_EDITOR: ':',
-};
+const env = benchEnv();
 const git = (...a) => execFileSync('git', a, { cwd: repo, env });
 git('init', '-q', '-b', 'main');
 git('commit', '-q', '--allow-empty', '-m', 'init');
