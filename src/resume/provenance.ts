@@ -10,12 +10,9 @@ import { openCache } from '../store/cache.js';
 
 /** "Name <email>" of the commit that first added the file, or null when it is not committed (the user's own work). */
 export async function firstAuthor(git: Git, file: string): Promise<string | null> {
-  const log = await git.additions('%x01%an <%ae>', [`:(top,literal)${file}`], true).catch(() => null);
-  if (!log) return null;
-  let author: string | null = null;
+  const authors = await git.whoAdded(file).catch(() => null);
   // Newest first: the last author listed added the file first.
-  for (const token of log.split(/[\0\n]/)) if (token.startsWith('\x01')) author = token.slice(1);
-  return author;
+  return authors?.at(-1) ?? null;
 }
 
 const emailOf = (author: string) => /<([^>]*)>\s*$/.exec(author)?.[1]?.trim().toLowerCase() ?? '';
@@ -43,7 +40,9 @@ export async function whoseHandoff(ctx: Pick<Context, 'cacheFile'>, git: Git, fi
   const key = `from\0${tip}\0${file}`;
   const known = opened?.answers.get(key) as { from: string | null } | undefined;
   if (known && (known.from === null || typeof known.from === 'string')) return known.from;
-  const [author, email] = await Promise.all([firstAuthor(git, file), git.config('user.email').catch(() => null)]);
+  const author = await firstAuthor(git, file);
+  // No author: the file is the user's own, whoever the user is.
+  const email = author ? await git.userEmail().catch(() => null) : null;
   const from = fromSomeoneElse(author, email);
   if (opened) {
     opened.answers.set(key, { from });
