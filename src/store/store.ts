@@ -9,6 +9,7 @@ import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
 import { OPEN_FILE, readOpen } from './open-index.js';
+import { recordOwn } from './own.js';
 import {
   ITEM_MAX_BYTES,
   itemKind,
@@ -239,7 +240,12 @@ async function written(ctx: RunContext, file: string, content: string): Promise<
   const rel = ctx.rel(file);
   opened.delete(ctx);
   const one = { path: rel, text: content };
-  const parsed = await parseFiles([one], await openCache(ctx.cacheFile));
+  const cache = await openCache(ctx.cacheFile);
+  if (itemKind(rel) === 'handoff') {
+    recordOwn(cache, rel, file);
+    await cache.save();
+  }
+  const parsed = await parseFiles([one], cache);
   // A run that read the whole tree sees its writes in it, each file given by its text as a
   // file just written is read: every other file of a year's handoffs is not read again.
   if (read.has(ctx)) {
