@@ -1,7 +1,9 @@
 // A handoff someone else committed (a pull request, merged) is served by `resume` as notes
 // to weigh, naming its author from git, not as the previous session's instructions.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from './helpers.js';
+import { makeRepo, tempDir } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 
 const NOTE =
@@ -42,5 +44,33 @@ describe('resume marks a handoff someone else committed', () => {
     const r = repo.handoff(['resume']);
     expect(r.stdout).toContain('my own work');
     expect(r.stdout).not.toContain('via a merge');
+  });
+
+  it('asks git who added a handoff only once the file is no longer as this clone wrote it', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.commit('init');
+    expect(repo.handoff(['new', 'my own work', '--no-edit']).code).toBe(0);
+    repo.commit('mine');
+    repo.commit('more', { 'a.txt': 'one\n' }); // a HEAD no session start has seen
+    const traced = (name: string) => {
+      const trace = path.join(tempDir(), name);
+      const r = repo.handoff(['resume'], { env: { GIT_TRACE: trace } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('my own work');
+      expect(r.stdout).not.toContain('via a merge');
+      return readFileSync(trace, 'utf8');
+    };
+    const asIs = traced('as-written.txt');
+    expect(asIs).toContain('git diff'); // the trace holds the session start's git processes
+    expect(asIs).not.toContain('--diff-filter=A');
+    // Rewritten with the same text, as a checkout or a pull writes it: git is asked again.
+    const [file] = repo.files('.handoff/handoffs');
+    const abs = path.join(repo.dir, '.handoff/handoffs', file ?? '');
+    const text = readFileSync(abs, 'utf8');
+    rmSync(abs);
+    writeFileSync(abs, text);
+    repo.commit('again', { 'a.txt': 'two\n' });
+    expect(traced('rewritten.txt')).toContain('--diff-filter=A');
   });
 });

@@ -44,6 +44,22 @@ export function gitRaw(
 }
 
 /**
+ * gitRaw, waited for in this thread: the same pipes, without the stream and socket objects
+ * node builds around an asynchronous child's pipes, which cost more CPU than a short git
+ * process does. Nothing else of ours runs until git exits: only for short questions asked
+ * where nothing else would overlap them (git.ts says which).
+ */
+export function gitRawSync(cwd: string, args: string[]): GitResult {
+  const r = process.getBuiltinModule('node:child_process').spawnSync('git', args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: Number.POSITIVE_INFINITY,
+  });
+  if (r.error) throw r.error;
+  return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+}
+
+/**
  * git's output line by line, the process ended as soon as `line` says it has what it needs
  * (a walk of all history whose answer lies in its newest commits stops there). `stopped`
  * says it was ended so; otherwise `code` is git's exit code.

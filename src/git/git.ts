@@ -28,6 +28,7 @@ import {
   gitFailed,
   gitLines,
   gitRaw,
+  gitRawSync,
   indexBlobs,
   readObjects,
   treeBlobs,
@@ -72,6 +73,23 @@ export class Git {
     const result = await this.exec(args);
     if (result.code !== 0) throw gitFailed(args, result);
     return result.stdout.toString('utf8');
+  }
+
+  /**
+   * run, waited for in this thread (gitRawSync). For the two short questions of the work
+   * tree a session start asks first, before any other git of the run has started (the
+   * history's, when any, start after a read of the cache): nothing would overlap them.
+   */
+  private runBlocking(args: string[]): string {
+    const result = gitRawSync(this.root, args);
+    if (result.code !== 0) throw gitFailed(args, result);
+    return result.stdout.toString('utf8');
+  }
+
+  /** answer, waited for in this thread (runBlocking says when). */
+  private answerBlocking(args: string[]): string | null {
+    const result = gitRawSync(this.root, args);
+    return result.code === 0 ? result.stdout.toString('utf8') : null;
   }
 
   /** git's output, or null when it fails: for questions where a failure means "no answer". */
@@ -212,10 +230,10 @@ export class Git {
   /**
    * Tracked paths outside .handoff/ that differ between `since` and the working tree:
    * handoff records are not work, and leaving them out spares git a look at every one of
-   * a year's handoffs at each session start.
+   * a year's handoffs at each session start. Waited for in this thread (runBlocking).
    */
   async pathsChangedSince(since: string): Promise<string[]> {
-    return parsePathList(await this.run(['diff', '-z', '--no-relative', '--name-only', since, '--', ...WORK])).sort();
+    return parsePathList(this.runBlocking(['diff', '-z', '--no-relative', '--name-only', since, '--', ...WORK])).sort();
   }
 
   /** Paths changed between two commits, renames detected (old path in `from`). */
@@ -242,12 +260,13 @@ export class Git {
    * what is under it), only those, so git looks at a few paths instead of the whole work
    * tree. One `git status` answers for nearly every path; the few it cannot settle ask
    * `git diff HEAD` (git-output.ts, parseStatus). No optional locks: status must not
-   * write the index under a command the user runs meanwhile.
+   * write the index under a command the user runs meanwhile. The status is waited for in
+   * this thread (runBlocking).
    */
   async uncommittedPaths(within?: readonly string[]): Promise<string[]> {
     const literal = within ? ['--literal-pathspecs'] : [];
     const status = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--no-renames', '--untracked-files=all'];
-    const { uncommitted, unsure } = parseStatus(await this.run([...literal, ...status, '--', ...(within ?? [])]));
+    const { uncommitted, unsure } = parseStatus(this.runBlocking([...literal, ...status, '--', ...(within ?? [])]));
     if (unsure.length === 0) return uncommitted;
     const changed = await this.run([
       '--literal-pathspecs',
@@ -289,6 +308,11 @@ export class Git {
   /** A git config value, trimmed (`local`: .git/config only); null when it is not set. */
   async config(key: string, local = false): Promise<string | null> {
     return (await this.answer(['config', ...(local ? ['--local'] : []), '--get', key]))?.trim() ?? null;
+  }
+
+  /** The current user's `user.email`, trimmed, or null; waited for in this thread (whoAdded says why). */
+  async userEmail(): Promise<string | null> {
+    return this.answerBlocking(['config', '--get', 'user.email'])?.trim() ?? null;
   }
 
   async setLocalConfig(key: string, value: string): Promise<void> {
@@ -346,6 +370,18 @@ export class Git {
   async additions(format: string, pathspecs: readonly string[], z = false): Promise<string | null> {
     const args = ['log', '--diff-filter=A', '--no-renames', `--format=${format}`, '--name-only'];
     return this.answer([...args, ...(z ? ['-z'] : []), '--', ...pathspecs]);
+  }
+
+  /**
+   * The authors (`%an <%ae>`) of the commits that added `file`, newest first; null when git
+   * cannot. Asked by a resume after a new commit, once the history's git processes have
+   * started: waited for in this thread (runBlocking), they run meanwhile.
+   */
+  async whoAdded(file: string): Promise<string[] | null> {
+    const args = ['log', '--diff-filter=A', '--no-renames', '--format=%x01%an <%ae>', '--name-only', '-z'];
+    const log = this.answerBlocking([...args, '--', `:(top,literal)${file}`]);
+    if (log === null) return null;
+    return log.split(/[\0\n]/).flatMap((token) => (token.startsWith('\x01') ? [token.slice(1)] : []));
   }
 
   /** Local and remote-tracking branches with their commits (symbolic refs such as origin/HEAD left out). */

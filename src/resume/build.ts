@@ -38,8 +38,10 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
     missingFiles: missing,
   });
   if (!head) return notFound(missingFiles());
-  // All at once, and before anything else: each is a git process, and this runs at every
-  // agent session start (the caller prepares the rest of the prompt while git answers).
+  // Before anything else: each is a git process, and this runs at every agent session
+  // start. The two questions of the work tree are waited for in this thread (git.ts,
+  // runBlocking); the history's, when it has any, answer while the caller prepares the
+  // rest of the prompt.
   // What became of a listed file (committed, renamed, put back) needs the commits'
   // changes and what is uncommitted now: a handoff that lists no file asks for neither,
   // and what is uncommitted is asked of the listed paths alone (sinceFacts looks at no

@@ -3,19 +3,18 @@
 // typed. Git knows who committed it: when the commit that added the file has an author
 // other than the current user (`git config user.email`), the prompt says so and asks the
 // agent to weigh the text as notes, not instructions. Decided offline, from git alone.
+import path from 'node:path';
 import type { Context } from '../command/context.js';
 import type { Git } from '../git/git.js';
 import { COMMIT_ID } from '../git/repo.js';
 import { openCache } from '../store/cache.js';
+import { writtenHere } from '../store/own.js';
 
 /** "Name <email>" of the commit that first added the file, or null when it is not committed (the user's own work). */
 export async function firstAuthor(git: Git, file: string): Promise<string | null> {
-  const log = await git.additions('%x01%an <%ae>', [`:(top,literal)${file}`], true).catch(() => null);
-  if (!log) return null;
-  let author: string | null = null;
+  const authors = await git.whoAdded(file).catch(() => null);
   // Newest first: the last author listed added the file first.
-  for (const token of log.split(/[\0\n]/)) if (token.startsWith('\x01')) author = token.slice(1);
-  return author;
+  return authors?.at(-1) ?? null;
 }
 
 const emailOf = (author: string) => /<([^>]*)>\s*$/.exec(author)?.[1]?.trim().toLowerCase() ?? '';
@@ -32,18 +31,27 @@ export function provenanceNote(author: string): string {
 }
 
 /**
- * The author to name for this handoff, or null: asked of git once per HEAD commit and
+ * The author to name for this handoff, or null. A handoff still exactly as this clone wrote
+ * it is the user's own (store/own.ts). Otherwise asked of git once per HEAD commit and
  * remembered in the one cache under it (who added a file is fixed for a fixed HEAD), so a
  * session start with no new commit starts no git process for it. A change of
  * `user.email` is seen at the next commit.
  */
-export async function whoseHandoff(ctx: Pick<Context, 'cacheFile'>, git: Git, file: string): Promise<string | null> {
+export async function whoseHandoff(
+  ctx: Pick<Context, 'cacheFile' | 'root'>,
+  git: Git,
+  file: string,
+): Promise<string | null> {
+  const cache = await openCache(ctx.cacheFile);
+  if (writtenHere(cache, file, path.resolve(ctx.root, file))) return null;
   const tip = git.fixedHead();
-  const opened = tip && COMMIT_ID.test(tip) ? await openCache(ctx.cacheFile) : null;
+  const opened = tip && COMMIT_ID.test(tip) ? cache : null;
   const key = `from\0${tip}\0${file}`;
   const known = opened?.answers.get(key) as { from: string | null } | undefined;
   if (known && (known.from === null || typeof known.from === 'string')) return known.from;
-  const [author, email] = await Promise.all([firstAuthor(git, file), git.config('user.email').catch(() => null)]);
+  const author = await firstAuthor(git, file);
+  // No author: the file is the user's own, whoever the user is.
+  const email = author ? await git.userEmail().catch(() => null) : null;
   const from = fromSomeoneElse(author, email);
   if (opened) {
     opened.answers.set(key, { from });

@@ -9,6 +9,7 @@ import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
 import { OPEN_FILE, readOpen } from './open-index.js';
+import { recordOwn } from './own.js';
 import {
   ITEM_MAX_BYTES,
   itemKind,
@@ -244,7 +245,12 @@ async function written(ctx: RunContext, file: string, content: string): Promise<
   const rel = ctx.rel(file);
   opened.delete(ctx);
   const one = { path: rel, text: content };
-  const parsed = await parseFiles([one], await openCache(ctx.cacheFile));
+  const cache = await openCache(ctx.cacheFile);
+  if (itemKind(rel) === 'handoff') {
+    recordOwn(cache, rel, file);
+    await cache.save();
+  }
+  const parsed = await parseFiles([one], cache);
   let own = ownWritten.get(ctx);
   if (!own) ownWritten.set(ctx, (own = new Map()));
   own.set(rel, { text: content, clean: parsed.problems.length === 0 && parsed.misnamed.length === 0 });
