@@ -12,6 +12,7 @@ import { version } from '../core/version.js';
 import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
 import { blobId, cacheKey, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
 import { openCache } from '../store/cache.js';
+import { ownWrites } from '../store/store.js';
 import type { Git } from '../git/git.js';
 import { RECORD_FILE } from './hook-script.js';
 import { GIT_DIR_TEMP, readText, sweepTemps, writeDisposable } from '../store/fs.js';
@@ -59,8 +60,9 @@ export async function recordIndex(ctx: Where, roadmap: string, indexConfig: stri
  * (same paths, same blobs, so the hook would parse the same texts), the roadmap just
  * rendered, and the config.yml this run read.
  */
-async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { files: TreeFile[] }): Promise<void> {
+async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { files?: TreeFile[] }): Promise<void> {
   if (!ctx.cacheFile || !recordable(roadmap) || work.tree.problems.length > 0) return;
+  if (!work.files) return recordFromLast(ctx, roadmap, work.content);
   const gitDir = path.dirname(ctx.cacheFile);
   await sweepTemps(gitDir, GIT_DIR_TEMP);
   const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
@@ -106,6 +108,51 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
   }
 }
 
+/** The tree id of the last record, when this build wrote it. */
+async function lastRecord(ctx: Where): Promise<string | undefined> {
+  const text = ctx.cacheFile && (await readText(path.join(path.dirname(ctx.cacheFile), RECORD_FILE)));
+  const [v, tree] = (text ?? '').trim().split(' ');
+  return v === version() && tree ? tree : undefined;
+}
+
+/**
+ * The record after a writer that did not read every file (its roadmap came from the open
+ * index, store/history-view.ts): git says what differs from the tree last found clean, and the
+ * tree is recorded when that is only files this run wrote and found clean (as git staged
+ * them), the roadmap just rendered and the config.yml this run read. Anything else, or no
+ * record yet, records nothing: the pre-commit hook then validates the index itself.
+ */
+async function recordFromLast(ctx: Where, roadmap: string, content: string): Promise<void> {
+  const before = await lastRecord(ctx);
+  if (!before || !ctx.cacheFile) return;
+  const gitDir = path.dirname(ctx.cacheFile);
+  await sweepTemps(gitDir, GIT_DIR_TEMP);
+  const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
+  const git = await ctx.git();
+  try {
+    await nodeFs.promises.copyFile(path.join(gitDir, 'index'), temp).catch(() => {});
+    if (!(await git.addAllInto(temp, HANDOFF_DIR))) return;
+    const tree = await handoffTree(git, temp);
+    if (!tree || tree === before) return;
+    const changed = (await git.treeChanges(before, tree))?.map((p) => `${HANDOFF_DIR}/${p}`);
+    if (!changed) return;
+    const [index, config] = await Promise.all([
+      changed.length > 0 ? git.indexBlobs(changed, temp) : new Map<string, string>(),
+      workConfigBlob(ctx),
+    ]);
+    const own = ownWrites(ctx);
+    const clean = changed.every((p) => {
+      if (p === roadmap) return index.get(p) === blobId(content);
+      if (p === CONFIG_PATH) return index.get(p) === config;
+      const mine = own.get(p);
+      return itemKind(p) !== undefined && mine?.clean === true && index.get(p) === blobId(mine.text);
+    });
+    if (clean) await write(ctx, tree);
+  } finally {
+    await nodeFs.promises.rm(temp, { force: true }).catch(() => {});
+  }
+}
+
 /**
  * After `new`, `done`, `reopen`, `pin`, `unpin` wrote their files: the work tree's roadmap
  * refreshed as the refresh hook does, and the result recorded when clean. Never fails the
@@ -115,7 +162,7 @@ export async function afterWrite(ctx: Context): Promise<void> {
   const roadmap = ctx.config.roadmap;
   let work: Awaited<ReturnType<typeof refreshWorkTree>>;
   try {
-    work = await refreshWorkTree(ctx, roadmap);
+    work = await refreshWorkTree(ctx, roadmap, true);
   } catch (error) {
     ctx.stderr(
       `handoff: warning: ${roadmap} was not refreshed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,

@@ -355,6 +355,12 @@ export class Git {
     return (await this.answer(['add', '-A', '--', dir], indexFile)) !== null;
   }
 
+  /** Paths that differ between two trees (relative to them), without renames; null when git cannot (a tree gone). */
+  async treeChanges(from: string, to: string): Promise<string[] | null> {
+    const out = await this.answer(['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to]);
+    return out === null ? null : parsePathList(out);
+  }
+
   /** The tree id of the index's `prefix` directory (another index with `indexFile`); undefined when git cannot (unmerged, absent). */
   async writeTree(prefix: string, indexFile?: string): Promise<string | undefined> {
     return (await this.answer(['write-tree', `--prefix=${prefix}`], indexFile))?.trim() || undefined;

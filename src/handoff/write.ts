@@ -18,6 +18,7 @@ import {
   reread,
   rewriteItem,
   warnProblems,
+  wholeTreeRead,
 } from '../store/store.js';
 import { readTemplate } from '../store/templates.js';
 import { withWriterLock } from '../store/writer-lock.js';
@@ -27,6 +28,15 @@ import { transcriptPart } from '../model/transcript-model.js';
 import { afterWrite } from '../git-hooks/validated.js';
 import { chainGoal, firstRequest } from './goal.js';
 import { chainCompleted, standingDecisions } from './living.js';
+
+/** The parent and its ancestors, read alone when this run has not read every handoff (store/history-view.ts). */
+async function parentChain(ctx: Context, parent: Handoff): Promise<Handoff[]> {
+  if (!wholeTreeRead(ctx)) {
+    const chain = await (await import('../store/history-view.js')).chainOf(ctx, parent);
+    if (chain) return chain;
+  }
+  return (await loadHandoffs(ctx)).items;
+}
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
 async function findBase(
@@ -158,7 +168,7 @@ async function writeLocked(
     commits,
     parent,
     ...(parent
-      ? { parentFile: parent.file, chainDone: chainCompleted(parent.meta, (await loadHandoffs(ctx)).items) }
+      ? { parentFile: parent.file, chainDone: chainCompleted(parent.meta, await parentChain(ctx, parent)) }
       : {}),
     base,
     ...(extraction ? { extraction } : {}),

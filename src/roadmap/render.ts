@@ -12,8 +12,10 @@ import type { Tree } from '../store/tree.js';
 import { uniquePrefixes } from '../store/id.js';
 
 /** Finished and superseded handoffs listed one line each; older ones are counted. */
-const RECENT = 20;
+export const RECENT = 20;
 const MAX_CHAIN = 8;
+/** How many links of a chain the roadmap may look up (store/history-view.ts reads that many ancestors). */
+export const CHAIN_LOOKUPS = MAX_CHAIN + 2;
 
 function section(h: Handoff, key: SectionKey): string {
   const s = findSection(h.body, TITLE[key]);
@@ -43,8 +45,17 @@ export function chain(h: Handoff, byId: ReadonlyMap<string, Handoff>, short: (id
   return parts.join(' <- ');
 }
 
-export function renderRoadmap(template: string, tree: Tree, roadmapPath: string): string {
-  const shortIds = uniquePrefixes([...tree.handoffs, ...tree.pins].map((i) => i.meta.id));
+/**
+ * `history`, when the tree holds only the handoffs shown (store/history-view.ts): every id, for
+ * the short ids, and how many handoffs are finished; the tree gives both otherwise.
+ */
+export function renderRoadmap(
+  template: string,
+  tree: Tree,
+  roadmapPath: string,
+  history?: { ids: readonly string[]; finished: number },
+): string {
+  const shortIds = uniquePrefixes(history?.ids ?? [...tree.handoffs, ...tree.pins].map((i) => i.meta.id));
   const short = (id: string) => shortIds.get(id) ?? id.slice(0, 8);
   const link = (file: string) => posix.relative(posix.dirname(roadmapPath), file);
   const byId = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
@@ -65,15 +76,16 @@ export function renderRoadmap(template: string, tree: Tree, roadmapPath: string)
     })
     .join('\n\n');
 
-  const history = finished.slice(0, RECENT).map((h) => {
+  const lines = finished.slice(0, RECENT).map((h) => {
     const when = h.meta.status === 'done' && h.meta.finished ? ` ${h.meta.finished.slice(0, 10)}` : '';
     const by = h.meta.superseded_by ? ` by ${code(short(h.meta.superseded_by))}` : '';
     return `- ${h.meta.status}${when}${by}: [${inline(h.meta.goal)}](${link(h.file)}) (${h.meta.branch ? code(h.meta.branch) : 'detached'}); chain ${chain(h, byId, short)}`;
   });
-  if (finished.length > RECENT)
-    history.push(`- ... and ${plural(finished.length - RECENT, 'older handoff')} (\`handoff list\`)`);
+  const finishedCount = history?.finished ?? finished.length;
+  if (finishedCount > RECENT)
+    lines.push(`- ... and ${plural(finishedCount - RECENT, 'older handoff')} (\`handoff list\`)`);
 
-  const summary = `${plural(open.length, 'open handoff')} on ${branches.size} ${branches.size === 1 ? 'branch' : 'branches'}, ${plural(pins.length, 'active pin')}, ${finished.length} finished or superseded.`;
+  const summary = `${plural(open.length, 'open handoff')} on ${branches.size} ${branches.size === 1 ? 'branch' : 'branches'}, ${plural(pins.length, 'active pin')}, ${finishedCount} finished or superseded.`;
   return fill(template, {
     summary,
     pins:
@@ -81,7 +93,7 @@ export function renderRoadmap(template: string, tree: Tree, roadmapPath: string)
         ? 'No active pins. Record one with `handoff pin "<constraint>"`.'
         : pins.map((p) => pinBlock(code(short(p.meta.id)), p.text, p.meta.scope)).join('\n\n'),
     open: open.length === 0 ? 'No open handoffs. Start one with `handoff new "<goal>"`.' : openText,
-    history: history.length === 0 ? 'Nothing finished yet.' : history.join('\n'),
+    history: lines.length === 0 ? 'Nothing finished yet.' : lines.join('\n'),
     resume:
       'A fresh agent session starts from `handoff resume` (the newest open handoff on the current branch) or `handoff resume <id>`; it prints the pins and the handoff, and what git says has changed since.',
   });

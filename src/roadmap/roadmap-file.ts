@@ -5,7 +5,9 @@ import { HANDOFF_DIR, type Tree, type TreeFile } from '../store/tree.js';
 import { exists, readText, replaceFileAtomic } from '../store/fs.js';
 import type { OpenCache } from '../store/cache.js';
 import { parseFiles } from '../store/reader.js';
-import { readTreeOnce } from '../store/store.js';
+import { readTreeOnce, wholeTreeRead } from '../store/store.js';
+import { roadmapView, type History } from '../store/history-view.js';
+import { CHAIN_LOOKUPS, RECENT } from './render.js';
 import { readTemplate } from '../store/templates.js';
 import { assertPlainFileInside } from '../security/guard.js';
 import { HandoffError } from '../core/errors.js';
@@ -21,12 +23,12 @@ export interface Rendered {
 
 /** The roadmap is committed and printed: a secret in a hand-written handoff or pin must reach
  *  neither, so the rendered text is redacted (the patterns load only when a roadmap renders). */
-async function render(tree: Tree, roadmap: string): Promise<Rendered> {
+async function render(tree: Tree, roadmap: string, history?: History): Promise<Rendered> {
   const [template, { redactSecrets }] = await Promise.all([
     readTemplate('roadmap.md'),
     import('../security/redact.js'),
   ]);
-  return { tree, content: redactSecrets(renderRoadmap(template, tree, roadmap)).text };
+  return { tree, content: redactSecrets(renderRoadmap(template, tree, roadmap, history)).text };
 }
 
 /** Renders the files of the index, a commit or a merge, parsed through the open cache. */
@@ -41,6 +43,20 @@ export async function renderWorkTree(
 ): Promise<Rendered & { files: TreeFile[] }> {
   const { tree, files } = await readTreeOnce(ctx);
   return { ...(await render(tree, roadmap)), files };
+}
+
+/**
+ * Renders the work tree's .handoff/ as a writer sees it: from the open index and the
+ * handoffs shown (store/history-view.ts) when this run has not read the whole tree; no `files`
+ * then, as no other file was read.
+ */
+async function renderForWriter(
+  ctx: Pick<Context, 'root' | 'cacheFile'>,
+  roadmap: string,
+): Promise<Rendered & { files?: TreeFile[] }> {
+  const view = wholeTreeRead(ctx) ? undefined : await roadmapView(ctx, RECENT, CHAIN_LOOKUPS);
+  if (!view) return renderWorkTree(ctx, roadmap);
+  return render(view.tree, roadmap, view.history);
 }
 
 /** The roadmap as it is in the work tree; undefined when missing; refused when it, or its folder, is a link leaving the repository. */
@@ -74,7 +90,17 @@ export async function writeRoadmap(root: string, roadmap: string, content: strin
 export async function refreshWorkTree(
   ctx: Pick<Context, 'root' | 'cacheFile'>,
   roadmap: string,
-): Promise<(Rendered & { files: TreeFile[]; written: boolean }) | undefined> {
+): Promise<(Rendered & { files: TreeFile[]; written: boolean }) | undefined>;
+export async function refreshWorkTree(
+  ctx: Pick<Context, 'root' | 'cacheFile'>,
+  roadmap: string,
+  writer: true,
+): Promise<(Rendered & { files?: TreeFile[]; written: boolean }) | undefined>;
+export async function refreshWorkTree(
+  ctx: Pick<Context, 'root' | 'cacheFile'>,
+  roadmap: string,
+  writer = false,
+): Promise<(Rendered & { files?: TreeFile[]; written: boolean }) | undefined> {
   const dir = path.join(ctx.root, HANDOFF_DIR);
   if (!(await exists(dir))) return undefined;
   if (
@@ -83,6 +109,6 @@ export async function refreshWorkTree(
     !(await exists(path.join(dir, 'pins')))
   )
     return undefined;
-  const rendered = await renderWorkTree(ctx, roadmap);
+  const rendered = writer ? await renderForWriter(ctx, roadmap) : await renderWorkTree(ctx, roadmap);
   return { ...rendered, written: await writeRoadmap(ctx.root, roadmap, rendered.content) };
 }

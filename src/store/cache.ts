@@ -29,6 +29,8 @@ const ANSWERS_KEPT = 8;
 
 export interface OpenCache {
   cache: ParseCache;
+  /** The same entries, for a run that reads a few work-tree files: it keeps the others' stat entries. */
+  some: ParseCache;
   /** Answers keyed by commit ids; those a run asks about or adds are kept first. */
   answers: { get(key: string): unknown; set(key: string, value: unknown): void };
   /** Writes back the entries used so far, when they differ from what was read. */
@@ -236,26 +238,30 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       );
     }
   };
-  return {
-    cache: {
-      get(key) {
-        const name = shardOf(key);
-        const all = shard(name);
-        const u = usedIn(name);
-        const item = u.get(key) ?? (Object.hasOwn(all, key) ? all[key] : undefined);
-        if (item) u.set(key, item);
-        if (kind(key) === 'stat') walked = true;
-        itemsChanged = true;
-        return item;
-      },
-      set(key, item) {
-        replaced.add(shardOf(key));
-        shard(shardOf(key));
-        usedIn(shardOf(key)).set(key, item);
-        if (kind(key) === 'stat') walked = true;
-        itemsChanged = true;
-      },
+  // `walks`: a lookup by stat data through `cache` is part of a walk of the whole work tree
+  // (which drops the stat entries of files no longer there); through `some`, of a few files.
+  const lookups = (walks: boolean): ParseCache => ({
+    get(key) {
+      const name = shardOf(key);
+      const all = shard(name);
+      const u = usedIn(name);
+      const item = u.get(key) ?? (Object.hasOwn(all, key) ? all[key] : undefined);
+      if (item) u.set(key, item);
+      if (walks && kind(key) === 'stat') walked = true;
+      itemsChanged = true;
+      return item;
     },
+    set(key, item) {
+      replaced.add(shardOf(key));
+      shard(shardOf(key));
+      usedIn(shardOf(key)).set(key, item);
+      if (walks && kind(key) === 'stat') walked = true;
+      itemsChanged = true;
+    },
+  });
+  return {
+    cache: lookups(true),
+    some: lookups(false),
     answers: { get: answers.get, set: answers.set },
     save: () => {
       if (itemsChanged && !flushing && itemsDir) {

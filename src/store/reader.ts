@@ -98,43 +98,51 @@ export async function readWorkTree(root: string, cache?: ParseCache): Promise<Tr
     await assertInside(root, dir, prefix.slice(0, -1));
     for (const { name, refused } of listItemFiles(dir)) {
       const rel = `${prefix}${name}`;
-      if (refused) {
-        files.push({ path: rel, refused });
-        continue;
-      }
-      const full = path.join(dir, name);
-      const laterBody = () => laterBodyOf(full, rel);
-      try {
-        const before = lstatSync(full);
-        // A file over the limit is refused by its size, without reading it.
-        if (before.size > ITEM_MAX_BYTES) {
-          files.push({ path: rel, refused: tooLarge(before.size) });
-          continue;
-        }
-        const stamp = stampOf(before);
-        if (before.ctimeMs < racy) {
-          const f: TreeFile = { path: rel, stamp, laterBody };
-          const known = cache?.get(cacheKey(f));
-          if (known !== undefined) {
-            if (known.blob !== undefined) f.blob = known.blob;
-            files.push(f);
-            continue;
-          }
-        }
-        const text = readFileSync(full, 'utf8');
-        const after = lstatSync(full);
-        files.push(
-          after.ctimeMs < racy && stampOf(after) === stamp
-            ? { path: rel, text, stamp, laterBody }
-            : { path: rel, text },
-        );
-      } catch (error) {
-        // Deleted between the listing and the read: it is simply not there.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
+      if (refused) files.push({ path: rel, refused });
+      else readItemFile(root, rel, racy, files, cache);
     }
   }
   return files;
+}
+
+/**
+ * Some item files of the working tree, as readWorkTree reads each (a file not there is left
+ * out): what a writer's roadmap needs of the history (store/history-view.ts).
+ */
+export function readSomeFiles(root: string, rels: readonly string[], cache?: ParseCache): TreeFile[] {
+  const files: TreeFile[] = [];
+  const racy = Date.now() - RACY_MS;
+  for (const rel of rels) readItemFile(root, rel, racy, files, cache);
+  return files;
+}
+
+function readItemFile(root: string, rel: string, racy: number, files: TreeFile[], cache?: ParseCache): void {
+  const full = path.join(root, rel);
+  const laterBody = () => laterBodyOf(full, rel);
+  try {
+    const before = lstatSync(full);
+    if (before.isSymbolicLink()) return void files.push({ path: rel, refused: SYMLINK_REFUSED });
+    if (!before.isFile()) return void files.push({ path: rel, refused: NOT_A_FILE });
+    // A file over the limit is refused by its size, without reading it.
+    if (before.size > ITEM_MAX_BYTES) return void files.push({ path: rel, refused: tooLarge(before.size) });
+    const stamp = stampOf(before);
+    if (before.ctimeMs < racy) {
+      const f: TreeFile = { path: rel, stamp, laterBody };
+      const known = cache?.get(cacheKey(f));
+      if (known !== undefined) {
+        if (known.blob !== undefined) f.blob = known.blob;
+        return void files.push(f);
+      }
+    }
+    const text = readFileSync(full, 'utf8');
+    const after = lstatSync(full);
+    files.push(
+      after.ctimeMs < racy && stampOf(after) === stamp ? { path: rel, text, stamp, laterBody } : { path: rel, text },
+    );
+  } catch (error) {
+    // Deleted between the listing and the read: it is simply not there.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 function laterBodyOf(full: string, rel: string): string {
@@ -152,9 +160,13 @@ async function loadParsers(): Promise<Parsers> {
 }
 
 /** Parses files of any source through the open cache, and saves it. */
-export async function parseFiles(files: readonly TreeFile[], opened: OpenCache): Promise<Tree> {
-  const parsers = needsParsing(files, opened.cache) ? await loadParsers() : undefined;
-  const tree = parseTree(files, opened.cache, parsers);
+export async function parseFiles(
+  files: readonly TreeFile[],
+  opened: OpenCache,
+  cache: ParseCache = opened.cache,
+): Promise<Tree> {
+  const parsers = needsParsing(files, cache) ? await loadParsers() : undefined;
+  const tree = parseTree(files, cache, parsers);
   await opened.save();
   return tree;
 }

@@ -61,6 +61,11 @@ function patched(ctx: Where): Promise<Read> | undefined {
   return applied;
 }
 
+/** Whether this run read every item file already (what a writer's roadmap then renders from). */
+export function wholeTreeRead(ctx: Where): boolean {
+  return read.has(ctx);
+}
+
 export function readTreeOnce(ctx: Where): Promise<Read> {
   let t = patched(ctx);
   if (!t) read.set(ctx, (t = readTree(ctx)));
@@ -246,6 +251,9 @@ async function written(ctx: RunContext, file: string, content: string): Promise<
     await cache.save();
   }
   const parsed = await parseFiles([one], cache);
+  let own = ownWritten.get(ctx);
+  if (!own) ownWritten.set(ctx, (own = new Map()));
+  own.set(rel, { text: content, clean: parsed.problems.length === 0 && parsed.misnamed.length === 0 });
   // A run that read the whole tree sees its writes in it, each file given by its text as a
   // file just written is read: every other file of a year's handoffs is not read again.
   if (read.has(ctx)) {
@@ -254,6 +262,13 @@ async function written(ctx: RunContext, file: string, content: string): Promise<
     writes.set(rel, { one, parsed });
   }
   openAtExit(ctx);
+}
+
+/** What this run wrote, by repository-relative path: the text and whether it parsed without a problem. */
+const ownWritten = new WeakMap<Where, Map<string, { text: string; clean: boolean }>>();
+
+export function ownWrites(ctx: Where): ReadonlyMap<string, { text: string; clean: boolean }> {
+  return ownWritten.get(ctx) ?? new Map();
 }
 
 const toRefresh = new Set<RunContext>();

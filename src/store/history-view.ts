@@ -1,0 +1,160 @@
+// What a writer (`new`, `done`, `pin`, ...) needs of .handoff/ to refresh the roadmap and
+// draft from a chain, without reading a year of closed handoffs: the open index
+// (open-index.ts: pins, open handoffs, unreadable files), the names of the handoff
+// files (one listing per folder, no file opened), and, read through the items cache, only
+// the closed handoffs shown: the newest ones and the chains of those and of the open ones.
+// The roadmap needs nothing else of the rest: their ids (for short ids, from their names)
+// and how many there are.
+//
+// Exact wherever the open index is: a closed handoff edited in place (its folder unchanged)
+// into an open or unreadable one is not seen until its folder changes, unless it is one of
+// those read here, in which case the whole tree is read instead. `handoff roadmap`, `list`,
+// `check` and the git hooks read every file.
+import path from 'node:path';
+import type { RunContext } from '../core/context.js';
+import type { Handoff } from './handoff.js';
+import { openCache } from './cache.js';
+import { itemFolders, parseFiles, readSomeFiles } from './reader.js';
+import { datedFolder, isId } from './id.js';
+import { loadOpen } from './store.js';
+import { HANDOFFS_PREFIX, itemKind, type Tree } from './tree.js';
+import { assertInside } from '../security/guard.js';
+
+type Where = Pick<RunContext, 'root' | 'cacheFile'>;
+
+export interface History {
+  /** Every handoff's and pin's id, for the short ids. */
+  ids: string[];
+  /** How many handoffs are finished or superseded. */
+  finished: number;
+}
+
+interface Listing {
+  open: Tree;
+  /** Closed handoffs' ids, oldest first (ids are times). */
+  closed: string[];
+  /** Closed handoff id -> its file. */
+  byId: Map<string, string>;
+}
+
+// Taken, not imported: see fs.ts.
+const { lstatSync, readdirSync } = process.getBuiltinModule('node:fs');
+
+/** Names alone (no file type, no file opened): a link or a folder named like a handoff is the open index's problem. */
+async function listing(ctx: Where): Promise<Listing> {
+  const open = await loadOpen(ctx as RunContext);
+  const known = new Set([
+    ...open.handoffs.map((h) => h.file),
+    ...open.problems.map((p) => p.file),
+    ...open.misnamed.map((m) => m.file),
+  ]);
+  const byId = new Map<string, string>();
+  for (const prefix of itemFolders(ctx.root)) {
+    if (!prefix.startsWith(HANDOFFS_PREFIX)) continue;
+    const dir = path.join(ctx.root, prefix);
+    await assertInside(ctx.root, dir, prefix.slice(0, -1));
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue; // gone since it was listed
+    }
+    for (const name of names) {
+      if (!name.endsWith('.md') || name.startsWith('.')) continue;
+      const file = `${prefix}${name}`;
+      // The same id twice (the flat and a dated folder): the whole tree decides.
+      if (known.has(file) || itemKind(file) !== 'handoff') continue;
+      const id = name.slice(0, -3);
+      if (byId.has(id)) throw new Duplicate();
+      byId.set(id, file);
+    }
+  }
+  return { open, closed: [...byId.keys()].sort(), byId };
+}
+
+class Duplicate extends Error {}
+
+/**
+ * Reads `files` through the items cache; undefined when one of them is not the plain closed
+ * handoff the open index says it is (the caller then reads the whole tree).
+ */
+async function readClosed(ctx: Where, files: readonly string[]): Promise<Handoff[] | undefined> {
+  if (files.length === 0) return [];
+  const opened = await openCache(ctx.cacheFile);
+  const tree = await parseFiles(readSomeFiles(ctx.root, files, opened.some), opened, opened.some);
+  if (tree.problems.length > 0 || tree.misnamed.length > 0 || tree.handoffs.length !== files.length) return undefined;
+  if (tree.handoffs.some((h) => h.meta.status === 'open')) return undefined;
+  return tree.handoffs;
+}
+
+/**
+ * The tree the roadmap renders, with the open handoffs, the newest `recent` closed ones and
+ * the ancestors of both up to `depth` links; undefined when the whole tree must be read.
+ */
+export async function roadmapView(
+  ctx: Where,
+  recent: number,
+  depth: number,
+): Promise<{ tree: Tree; history: History } | undefined> {
+  let list: Listing;
+  try {
+    list = await listing(ctx);
+  } catch (error) {
+    if (error instanceof Duplicate) return undefined;
+    throw error;
+  }
+  const { open, closed, byId } = list;
+  const loaded = new Map<string, Handoff>();
+  let wanted = closed.slice(-recent).map((id) => byId.get(id)!);
+  let from: Handoff[] = open.handoffs;
+  for (let level = 0; level <= depth && (wanted.length > 0 || from.length > 0); level++) {
+    for (const h of from) {
+      const file = h.meta.parent ? byId.get(h.meta.parent) : undefined;
+      if (file && !loaded.has(file)) wanted.push(file);
+    }
+    const read = await readClosed(ctx, [...new Set(wanted)]);
+    if (!read) return undefined;
+    for (const h of read) loaded.set(h.file, h);
+    from = read;
+    wanted = [];
+  }
+  const byHandoffId = (a: Handoff, b: Handoff) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0);
+  const tree: Tree = { ...open, handoffs: [...open.handoffs, ...loaded.values()].sort(byHandoffId) };
+  const ids = [...open.handoffs.map((h) => h.meta.id), ...closed, ...open.pins.map((p) => p.meta.id)];
+  return { tree, history: { ids, finished: closed.length } };
+}
+
+/**
+ * `parent` and its ancestors, newest first, for drafting from a chain: each ancestor read
+ * from where its id puts it (its dated folder, or the first layout's flat folder);
+ * undefined when the whole tree must be read (an ancestor not found there or in both,
+ * unreadable, or open where the open index does not know it).
+ */
+export async function chainOf(ctx: Where, parent: Handoff): Promise<Handoff[] | undefined> {
+  const open = await loadOpen(ctx as RunContext);
+  const opened = new Map(open.handoffs.map((h) => [h.meta.id, h]));
+  const out = [parent];
+  const seen = new Set([parent.meta.id]);
+  for (let id = parent.meta.parent; id && !seen.has(id); ) {
+    seen.add(id);
+    let next = opened.get(id);
+    if (!next) {
+      if (!isId(id)) return undefined;
+      const dated = `${HANDOFFS_PREFIX}${datedFolder(id)}/${id}.md`;
+      const flat = `${HANDOFFS_PREFIX}${id}.md`;
+      const there = [dated, flat].filter((f) => exists(path.join(ctx.root, f)));
+      // Missing, elsewhere (a folder that is not its date's) or in both: the whole tree decides.
+      if (there.length !== 1) return undefined;
+      const read = await readClosed(ctx, there);
+      if (!read) return undefined;
+      next = read[0]!;
+    }
+    out.push(next);
+    id = next.meta.parent;
+  }
+  return out;
+}
+
+function exists(file: string): boolean {
+  return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+}
