@@ -62,17 +62,9 @@ export async function recordIndex(ctx: Where, roadmap: string, indexConfig: stri
  */
 async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { files?: TreeFile[] }): Promise<void> {
   if (!ctx.cacheFile || !recordable(roadmap) || work.tree.problems.length > 0) return;
-  if (!work.files) return recordFromLast(ctx, roadmap, work.content);
-  const gitDir = path.dirname(ctx.cacheFile);
-  await sweepTemps(gitDir, GIT_DIR_TEMP);
-  const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
-  const git = await ctx.git();
-  try {
-    // Seeded with the user's index, whose stat data lets git hash only the files changed
-    // since (from an empty one it hashed every handoff of the year); `add -A .handoff`
-    // makes the .handoff/ part what the work tree holds either way. No index yet: empty.
-    await nodeFs.promises.copyFile(path.join(gitDir, 'index'), temp).catch(() => {});
-    if (!(await git.addAllInto(temp, HANDOFF_DIR))) return;
+  const files = work.files;
+  if (!files) return recordFromLast(ctx, roadmap, work.content);
+  await staged(ctx, ctx.cacheFile, async (git, temp) => {
     const [index, tree, config] = await Promise.all([
       git.indexBlobs([HANDOFF_DIR], temp),
       handoffTree(git, temp),
@@ -83,7 +75,7 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
     // id the cache keeps beside it; one without (the first time) is read here, so a
     // supersede or a done does not leave the tree unrecorded.
     const blobs = await Promise.all(
-      work.files.map(async (f) => {
+      files.map(async (f) => {
         if (f.text !== undefined) return blobId(f.text);
         if (f.blob !== undefined) return f.blob;
         const text = await readText(path.join(ctx.root, f.path));
@@ -92,17 +84,34 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
     );
     // Each work-tree file's blob id beside its stat data in the cache: the next writer reads none of them.
     const opened = await openCache(ctx.cacheFile);
-    work.files.forEach((f, i) => {
+    files.forEach((f, i) => {
       const blob = blobs[i];
       if (f.stamp === undefined || blob === undefined || f.blob === blob) return;
       const item = opened.cache.get(cacheKey(f));
       if (item) opened.cache.set(cacheKey(f), { ...item, blob });
     });
     await opened.save();
-    const read = new Map(work.files.map((f, i) => [f.path, blobs[i]]));
-    const same = items.length === work.files.length && items.every(([p, blob]) => read.get(p) === blob);
+    const read = new Map(files.map((f, i) => [f.path, blobs[i]]));
+    const same = items.length === files.length && items.every(([p, blob]) => read.get(p) === blob);
     if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config)
       await write(ctx, tree);
+  });
+}
+
+/**
+ * `git add -A .handoff` into a temporary index in the git directory (never the user's),
+ * handed to `use`, then removed. Seeded with the user's index, whose stat data lets git
+ * hash only the files changed since (from an empty one it hashed every handoff of the
+ * year); the .handoff/ part is what the work tree holds either way. No index yet: empty.
+ */
+async function staged(ctx: Where, cacheFile: string, use: (git: Git, temp: string) => Promise<void>): Promise<void> {
+  const gitDir = path.dirname(cacheFile);
+  await sweepTemps(gitDir, GIT_DIR_TEMP);
+  const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
+  const git = await ctx.git();
+  try {
+    await nodeFs.promises.copyFile(path.join(gitDir, 'index'), temp).catch(() => {});
+    if (await git.addAllInto(temp, HANDOFF_DIR)) await use(git, temp);
   } finally {
     await nodeFs.promises.rm(temp, { force: true }).catch(() => {});
   }
@@ -125,13 +134,7 @@ async function lastRecord(ctx: Where): Promise<string | undefined> {
 async function recordFromLast(ctx: Where, roadmap: string, content: string): Promise<void> {
   const before = await lastRecord(ctx);
   if (!before || !ctx.cacheFile) return;
-  const gitDir = path.dirname(ctx.cacheFile);
-  await sweepTemps(gitDir, GIT_DIR_TEMP);
-  const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
-  const git = await ctx.git();
-  try {
-    await nodeFs.promises.copyFile(path.join(gitDir, 'index'), temp).catch(() => {});
-    if (!(await git.addAllInto(temp, HANDOFF_DIR))) return;
+  await staged(ctx, ctx.cacheFile, async (git, temp) => {
     const tree = await handoffTree(git, temp);
     if (!tree || tree === before) return;
     const changed = (await git.treeChanges(before, tree))?.map((p) => `${HANDOFF_DIR}/${p}`);
@@ -148,9 +151,7 @@ async function recordFromLast(ctx: Where, roadmap: string, content: string): Pro
       return itemKind(p) !== undefined && mine?.clean === true && index.get(p) === blobId(mine.text);
     });
     if (clean) await write(ctx, tree);
-  } finally {
-    await nodeFs.promises.rm(temp, { force: true }).catch(() => {});
-  }
+  });
 }
 
 /**
