@@ -9,11 +9,8 @@
 import { HOOK_NAMES, type ArgsOf, type HookName, type Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
-// This order is the order the bundle's hot-path chunk evaluates them in (scripts/hot-path.js
-// makes every module import it first, so they form cycles): with the session start first,
-// resume/budget.ts ran before store/sections.ts and every hook failed at load.
-import { compact } from './hook-pre-compact.js';
 import { answer, sessionStart, startWithPins } from './hook-session-start.js';
+import { compact } from './hook-pre-compact.js';
 import { clineTaskComplete, clineTaskStart } from './hook-cline.js';
 import { meter } from './hook-meter.js';
 

@@ -16,10 +16,14 @@ export interface Fitted {
   left: Partial<Record<BudgetKey, number>>;
 }
 
-/** Current state is read with the handoff's own files: both are "the files of the last hops". */
-const ORDER: readonly BudgetKey[] = BUDGET_KEYS.flatMap((k): BudgetKey[] =>
-  k === 'goal' ? [] : k === 'current_state' ? ['files', k] : [k],
-);
+/**
+ * Current state is read with the handoff's own files: both are "the files of the last hops".
+ * Derived on first use, not at load: the hot-path chunk evaluates its modules in an order
+ * of its own (scripts/hot-path.js), so nothing here may need sections.ts to have run first.
+ */
+let order: readonly BudgetKey[] | undefined;
+const ORDER = (): readonly BudgetKey[] =>
+  (order ??= BUDGET_KEYS.flatMap((k): BudgetKey[] => (k === 'goal' ? [] : k === 'current_state' ? ['files', k] : [k])));
 const FOLDED = /^- … (\d+) (?:earlier|more)\b/;
 
 /**
@@ -58,7 +62,7 @@ const headingOf = (key: BudgetKey) => `## ${key === 'files' ? 'Files' : TITLE[ke
  */
 export function mostTokens(parts: Budgeted): number {
   let most = 0;
-  for (const key of ORDER) if (parts[key] !== '') most += headingOf(key).length + parts[key].length + 1;
+  for (const key of ORDER()) if (parts[key] !== '') most += headingOf(key).length + parts[key].length + 1;
   return most;
 }
 
@@ -75,7 +79,7 @@ export function fitBudget(
   const left: Partial<Record<BudgetKey, number>> = {};
   let used = 0;
   let full = false;
-  for (const key of ORDER) {
+  for (const key of ORDER()) {
     const mine: Array<{ unit: string; cost: number }> = [];
     taken.set(key, mine);
     for (const unit of units(parts[key])) {
@@ -93,12 +97,12 @@ export function fitBudget(
   }
   // The pointers are paid for too: the last units taken make room for them.
   const pointers = () =>
-    ORDER.reduce((n, key) => {
+    ORDER().reduce((n, key) => {
       const l = left[key];
       return l === undefined ? n : n + count(`${pointer(l)}\n`) + (taken.get(key)!.length === 0 ? heading(key) : 0);
     }, 0);
-  for (let i = ORDER.length - 1; i >= 0 && used + pointers() > budget; ) {
-    const key = ORDER[i]!;
+  for (let i = ORDER().length - 1; i >= 0 && used + pointers() > budget; ) {
+    const key = ORDER()[i]!;
     const last = taken.get(key)!.pop();
     if (last === undefined) {
       i--;
@@ -108,7 +112,7 @@ export function fitBudget(
     left[key] = (left[key] ?? 0) + itemsIn(last.unit);
   }
   const out = { ...parts };
-  for (const key of ORDER) {
+  for (const key of ORDER()) {
     const n = left[key];
     if (n !== undefined) out[key] = [...taken.get(key)!.map((t) => t.unit), pointer(n)].join('\n');
   }
