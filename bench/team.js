@@ -40,6 +40,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchEnv } from './env.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -71,17 +72,7 @@ if (LAYOUT !== 'dated' && LAYOUT !== 'flat') throw new Error(`--layout is dated 
 const BIN = path.resolve(opts.bin);
 const SEED = 20261124;
 
-const env = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-  GIT_EDITOR: ':',
-};
-for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_')) delete env[k];
+const env = benchEnv();
 
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, env, encoding: 'utf8', maxBuffer: 1 << 30 });
 
