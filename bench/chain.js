@@ -106,6 +106,28 @@ function session(cwd, i, steady) {
   return `${out.join('\n')}\n`;
 }
 
+/** Items a section of the prompt lists twice (a fold line, "- … N earlier", is not an item). */
+function duplicatesIn(prompt) {
+  let duplicates = 0;
+  for (const title of [
+    'Completed',
+    'In progress',
+    'Next steps',
+    'Open questions',
+    'Decisions',
+    'Tried and abandoned',
+  ]) {
+    const seen = new Set();
+    for (const line of section(prompt, title).split('\n')) {
+      if (!line.startsWith('- ') || line.startsWith('- …')) continue;
+      const item = key(line.slice(2));
+      if (seen.has(item)) duplicates++;
+      seen.add(item);
+    }
+  }
+  return duplicates;
+}
+
 function section(prompt, title) {
   const start = prompt.indexOf(`\n## ${title}\n`);
   if (start < 0) return '';
@@ -175,24 +197,7 @@ async function chain(hops, steady = false) {
   }
   if (/Pin candidate[^\n]*Keep going/.test(prompt)) stale.push('chatter offered as a constraint');
 
-  let duplicates = 0;
-  for (const title of [
-    'Completed',
-    'In progress',
-    'Next steps',
-    'Open questions',
-    'Decisions',
-    'Tried and abandoned',
-  ]) {
-    const seen = new Set();
-    for (const item of section(prompt, title)
-      .split('\n')
-      .filter((l) => l.startsWith('- '))
-      .map((l) => key(l.slice(2)))) {
-      if (seen.has(item)) duplicates++;
-      seen.add(item);
-    }
-  }
+  const duplicates = duplicatesIn(prompt);
   return {
     hops,
     live,
@@ -304,24 +309,7 @@ async function measureStory(n, prompt) {
   const completed = section(prompt, 'Completed');
   const fold = /… (\d+) earlier/.exec(completed);
   const claimed = completed.split('\n').filter((l) => l.startsWith('- ') && !l.startsWith('- …')).length;
-  let duplicates = 0;
-  for (const title of [
-    'Completed',
-    'In progress',
-    'Next steps',
-    'Open questions',
-    'Decisions',
-    'Tried and abandoned',
-  ]) {
-    const seen = new Set();
-    for (const item of section(prompt, title)
-      .split('\n')
-      .filter((l) => l.startsWith('- ') && !l.startsWith('- …'))
-      .map((l) => key(l.slice(2)))) {
-      if (seen.has(item)) duplicates++;
-      seen.add(item);
-    }
-  }
+  const duplicates = duplicatesIn(prompt);
   return {
     n,
     live,
