@@ -39,10 +39,11 @@ export async function uncommittedListed(
   const racy = Date.now() - RACY_MS;
   const head = git.fixedHead();
   const index = git.indexStat();
-  // Read before git is asked: a change made while it answers leaves this stale, never the answer.
-  const files = head && index && index[0] < racy ? paths.map((p) => stampOf(path.join(ctx.root, p), racy)) : [];
-  if (!head || !index || index[0] >= racy || files.includes(undefined))
-    return (await git.uncommittedAmong(paths)).paths;
+  const vouched = head !== null && index !== null && index[0] < racy;
+  // Read before git is asked: a file changed while git answers no longer has the stat data
+  // the answer is remembered beside.
+  const files = vouched ? paths.map((p) => stampOf(path.join(ctx.root, p), racy)) : [];
+  if (!vouched || files.includes(undefined)) return (await git.uncommittedAmong(paths)).paths;
   const cache = await openCache(ctx.cacheFile);
   const at = JSON.stringify([head, index, ...files]);
   const known = cache.answers.get(key(paths)) as { at?: unknown; paths?: unknown } | undefined;
