@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addBlock, CREATED_HEADER, hookBlock, removeBlock, HOOK_NAMES } from '../src/git-hooks/hook-script.js';
 import { shortId } from '../src/store/id.js';
-import { uniquePrefixes } from '../src/store/id.js';
+import { prefixLookup, uniquePrefixes } from '../src/store/id.js';
 import { blobId, cacheKey, mergeMaps } from '../src/store/tree.js';
 import { itemFiles, itemKeys, makeRepo, runHandoff, tempDir } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
@@ -63,6 +63,22 @@ describe('uniquePrefixes', () => {
       fc.property(fc.oneof(ids, near), (list) => {
         const fast = uniquePrefixes(list);
         for (const i of list) expect(fast.get(i)).toBe(shortId(i, list));
+      }),
+    );
+  });
+
+  it('gives, asked one id at a time (prefixLookup), the same prefixes, and nothing for an id not among them', () => {
+    const near = fc.array(
+      fc.stringMatching(/^[01]{6}$/).map((s) => `01jx${s}0000000000000000`),
+      { minLength: 1, maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(near, fc.stringMatching(/^[01]{6}$/), (list, other) => {
+        const all = uniquePrefixes(list);
+        const one = prefixLookup(list);
+        for (const i of list) expect(one(i)).toBe(all.get(i));
+        const absent = `01jx${other}0000000000000001`;
+        expect(one(absent)).toBeUndefined();
       }),
     );
   });

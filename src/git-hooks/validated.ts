@@ -137,12 +137,11 @@ async function recordFromLast(ctx: Where, roadmap: string, content: string): Pro
   await staged(ctx, ctx.cacheFile, async (git, temp) => {
     const tree = await handoffTree(git, temp);
     if (!tree || tree === before) return;
-    const changed = (await git.treeChanges(before, tree))?.map((p) => `${HANDOFF_DIR}/${p}`);
-    if (!changed) return;
-    const [index, config] = await Promise.all([
-      changed.length > 0 ? git.indexBlobs(changed, temp) : new Map<string, string>(),
-      workConfigBlob(ctx),
-    ]);
+    const [changes, config] = await Promise.all([git.treeChanges(before, tree), workConfigBlob(ctx)]);
+    if (!changes) return;
+    // The tree is the temporary index's: its blobs are what git staged there.
+    const index = new Map([...changes].map(([p, blob]) => [`${HANDOFF_DIR}/${p}`, blob]));
+    const changed = [...index.keys()];
     const own = ownWrites(ctx);
     const clean = changed.every((p) => {
       if (p === roadmap) return index.get(p) === blobId(content);

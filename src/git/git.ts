@@ -14,6 +14,7 @@ import {
   parseNameStatus,
   parseNumstat,
   parsePathList,
+  parseRawBlobs,
   parseStatus,
   type Commit,
   type RawChange,
@@ -129,7 +130,15 @@ export class Git {
   }
 
   async author(): Promise<string> {
-    const [name, email] = await Promise.all([this.ask(['config', 'user.name']), this.ask(['config', 'user.email'])]);
+    // One process for both keys; of a key set in several places, the last listed wins, as `git config <key>` answers.
+    const out = (await this.answer(['config', '-z', '--get-regexp', '^user\\.(name|email)$'])) ?? '';
+    const values = new Map<string, string>();
+    for (const entry of out.split('\0')) {
+      const at = entry.indexOf('\n');
+      if (at > 0) values.set(entry.slice(0, at), entry.slice(at + 1).trim());
+    }
+    const name = values.get('user.name') ?? '';
+    const email = values.get('user.email') ?? '';
     if (name && email) return `${name} <${email}>`;
     return name || email || 'unknown';
   }
@@ -197,12 +206,13 @@ export class Git {
   /**
    * Everything outside .handoff/ that changed between `base` and the working tree: committed, staged,
    * unstaged and untracked-but-not-ignored, renames detected, binaries marked.
-   * A null base means "since the empty tree" (an unborn branch, or the root).
+   * A null base means "since the empty tree" (an unborn branch, or the root). `head`:
+   * HEAD's commit (null: none yet) when the caller asked already.
    */
-  async changesSince(base: string | null, collapseOver = Infinity): Promise<FileChange[]> {
+  async changesSince(base: string | null, collapseOver = Infinity, head?: string | null): Promise<FileChange[]> {
     const from = base ?? (await this.emptyTree());
     const diff = ['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M'];
-    const hasHead = (await this.head()) !== null;
+    const hasHead = (head === undefined ? await this.head() : head) !== null;
     // With no HEAD there is no worktree diff against a commit: compare the index instead.
     const overallArgs = hasHead ? [from] : ['--cached', from];
     const others = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'];
@@ -355,10 +365,15 @@ export class Git {
     return (await this.answer(['add', '-A', '--', dir], indexFile)) !== null;
   }
 
-  /** Paths that differ between two trees (relative to them), without renames; null when git cannot (a tree gone). */
-  async treeChanges(from: string, to: string): Promise<string[] | null> {
-    const out = await this.answer(['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to]);
-    return out === null ? null : parsePathList(out);
+  /**
+   * Paths that differ between two trees (relative to them), without renames, each with its
+   * blob id in `to` as indexBlobs gives it (undefined when deleted or a submodule): one
+   * process answers what a diff and a look into the index staged as `to` did; null when
+   * git cannot (a tree gone).
+   */
+  async treeChanges(from: string, to: string): Promise<Map<string, string | undefined> | null> {
+    const out = await this.answer(['diff-tree', '-r', '-z', '--no-renames', from, to]);
+    return out === null ? null : parseRawBlobs(out);
   }
 
   /** The tree id of the index's `prefix` directory (another index with `indexFile`); undefined when git cannot (unmerged, absent). */

@@ -45,6 +45,7 @@ async function findBase(
   since: string | undefined,
   parent: Handoff | undefined,
   head: string | null,
+  parentHead: Promise<string | null> | undefined,
 ): Promise<string | null> {
   if (since !== undefined) {
     const base = await git.resolveCommit(since);
@@ -53,7 +54,7 @@ async function findBase(
   }
   if (!head) return null;
   if (parent?.meta.head) {
-    if (await git.resolveCommit(parent.meta.head)) return parent.meta.head;
+    if (await parentHead) return parent.meta.head;
     ctx.stderr(
       `handoff: warning: the parent's commit ${parent.meta.head.slice(0, 12)} is gone (rebased?); using the default branch instead`,
     );
@@ -120,17 +121,21 @@ async function writeLocked(
     return out.value;
   };
   const git = await ctx.git();
-  const [branch, head, author, pins] = await Promise.all([git.branch(), git.head(), git.author(), loadPins(ctx)]);
+  const [branch, pins] = await Promise.all([git.branch(), loadPins(ctx)]);
   const { found: open, problems } = await findOpenOnBranch(ctx, branch);
-  warnProblems(ctx, problems);
   const parent = options.fresh ? undefined : open;
+  // The parent's commit is asked about with HEAD and the author, not after them.
+  const parentHead = options.since === undefined && parent?.meta.head ? git.resolveCommit(parent.meta.head) : undefined;
+  parentHead?.catch(() => {}); // awaited only when HEAD is born; a failure then surfaces there
+  const [head, author] = await Promise.all([git.head(), git.author()]);
+  warnProblems(ctx, problems);
   if (options.fresh && open)
     ctx.stderr(
       `handoff: starting a new chain; ${open.meta.id} stays open (handoff done ${open.meta.id.slice(0, 12)} when it is finished)`,
     );
-  const base = await findBase(ctx, git, options.since, parent, head);
+  const base = await findBase(ctx, git, options.since, parent, head, parentHead);
   const [changes, commits, own, template] = await Promise.all([
-    git.changesSince(base, ctx.config.untracked_dir_files),
+    git.changesSince(base, ctx.config.untracked_dir_files, head),
     base === head ? Promise.resolve([]) : git.commitsSince(base, ctx.config.draft_commits),
     base && base !== head ? git.ownPathsSince(base) : null,
     readTemplate('handoff.md'),
