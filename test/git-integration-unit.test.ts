@@ -7,6 +7,7 @@ import { addBlock, CREATED_HEADER, hookBlock, removeBlock, HOOK_NAMES } from '..
 import { shortId } from '../src/store/id.js';
 import { prefixLookup, uniquePrefixes } from '../src/store/id.js';
 import { blobId, cacheKey, mergeMaps } from '../src/store/tree.js';
+import { parseNameStatus, parseNumstat, parseRawNumstat } from '../src/git/git-output.js';
 import { itemFiles, itemKeys, makeRepo, runHandoff, tempDir } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 import { execFileSync } from 'node:child_process';
@@ -81,6 +82,30 @@ describe('uniquePrefixes', () => {
         expect(one(absent)).toBeUndefined();
       }),
     );
+  });
+});
+
+describe('one diff printed two ways', () => {
+  it('reads --raw --numstat as the --name-status and --numstat of the same diff read alone', () => {
+    const repo = makeRepo();
+    const base = repo.commit('files', {
+      'old name.ts': 'one\ntwo\nthree\nfour\nfive\n',
+      'a.ts': 'a\n',
+      ':colon.ts': 'c\n',
+      'gone.ts': 'g\n',
+    });
+    repo.git('mv', 'old name.ts', 'new\nname.ts');
+    repo.git('rm', '-q', 'gone.ts');
+    repo.write('a.ts', 'a\nb\n');
+    repo.write(':colon.ts', 'c\nd\n');
+    writeFileSync(path.join(repo.dir, 'img.png'), Buffer.from([0, 1, 2]));
+    repo.git('add', 'img.png');
+    const diff = ['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M'];
+    const both = parseRawNumstat(repo.git(...diff, '--raw', '--numstat', base, '--'));
+    expect(both.overall).toEqual(parseNameStatus(repo.git(...diff, '--name-status', base, '--')));
+    expect(both.stats).toEqual(parseNumstat(repo.git(...diff, '--numstat', base, '--')));
+    expect(both.overall.map((c) => c.change).sort()).toEqual(['added', 'deleted', 'modified', 'modified', 'renamed']);
+    expect(parseRawNumstat('')).toEqual({ overall: [], stats: new Map() });
   });
 });
 

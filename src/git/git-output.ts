@@ -54,6 +54,25 @@ export function parseRawBlobs(out: string): Map<string, string | undefined> {
   return changes;
 }
 
+/**
+ * `git diff -z --raw --numstat`: one diff (renames detected once) printed both ways, every
+ * raw entry first, then every numstat line; read as parseNameStatus and parseNumstat read
+ * the two outputs alone.
+ */
+export function parseRawNumstat(out: string): { overall: RawChange[]; stats: Map<string, NumStat> } {
+  const tokens = out.split('\0');
+  const nameStatus: string[] = [];
+  let i = 0;
+  while (tokens[i]?.startsWith(':')) {
+    const header = tokens[i++]!;
+    const status = header.slice(header.lastIndexOf(' ') + 1);
+    const paths = status[0] === 'R' || status[0] === 'C' ? 2 : 1;
+    nameStatus.push(status, ...tokens.slice(i, i + paths));
+    i += paths;
+  }
+  return { overall: parseNameStatus(nameStatus.join('\0')), stats: parseNumstat(tokens.slice(i).join('\0')) };
+}
+
 export function parseNameStatus(out: string): RawChange[] {
   const tokens = out.split('\0');
   const changes: RawChange[] = [];

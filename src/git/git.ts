@@ -12,9 +12,9 @@ import {
   LOG_FORMAT,
   parseLog,
   parseNameStatus,
-  parseNumstat,
   parsePathList,
   parseRawBlobs,
+  parseRawNumstat,
   parseStatus,
   type Commit,
   type RawChange,
@@ -216,25 +216,41 @@ export class Git {
     // With no HEAD there is no worktree diff against a commit: compare the index instead.
     const overallArgs = hasHead ? [from] : ['--cached', from];
     const others = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'];
+    const scope = await this.untrackedScope();
     // Outside .handoff/ only: our records are not the work (the draft left them out after
     // the fact), and each of these asked git about every handoff of the year.
-    const [nameStatus, numstat, staged, unstaged, untracked, untrackedDirs] = await Promise.all([
-      this.run([...diff, '--name-status', ...overallArgs, '--', ...WORK]),
-      this.run([...diff, '--numstat', ...overallArgs, '--', ...WORK]),
+    const [overall, staged, unstaged, untracked, untrackedDirs] = await Promise.all([
+      this.run([...diff, '--raw', '--numstat', ...overallArgs, '--', ...WORK]),
       this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--', ...WORK]),
       this.run(['diff', '-z', '--no-relative', '--name-only', '--', ...WORK]),
-      this.run([...others, '--', ...WORK]),
-      this.run([...others, '--directory', '--no-empty-directory', '--', ...WORK]),
+      scope.length === 0 ? '' : this.run([...others, '--', ...scope]),
+      scope.length === 0 ? '' : this.run([...others, '--directory', '--no-empty-directory', '--', ...scope]),
     ]);
     return combineChanges({
-      overall: parseNameStatus(nameStatus),
-      stats: parseNumstat(numstat),
+      ...parseRawNumstat(overall),
       staged: new Set(parsePathList(staged)),
       unstaged: new Set(parsePathList(unstaged)),
       untracked: parsePathList(untracked),
       untrackedDirs: parsePathList(untrackedDirs),
       collapseOver,
     });
+  }
+
+  /**
+   * WORK for a search of untracked files: the work tree's top-level entries but .git and
+   * .handoff, each named, because git walks a folder a pathspec excludes (a year of
+   * handoffs) and skips one no pathspec names; WORK itself when the root cannot be read or
+   * holds more entries than a command line should carry. Empty: nothing to search.
+   */
+  private async untrackedScope(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await process.getBuiltinModule('node:fs').promises.readdir(this.root); // taken, not imported: see store/fs.ts
+    } catch {
+      return WORK;
+    }
+    const top = names.filter((n) => n !== '.git' && n !== '.handoff');
+    return top.length > 256 ? WORK : top.map((n) => `:(top,literal)${n}`);
   }
 
   /**

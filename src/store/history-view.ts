@@ -17,7 +17,7 @@ import { openCache } from './cache.js';
 import { itemFolders, parseFiles, readSomeFiles } from './reader.js';
 import { datedFolder, isId } from './id.js';
 import { loadOpen } from './store.js';
-import { HANDOFFS_PREFIX, itemKind, type Tree } from './tree.js';
+import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
 
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
@@ -49,21 +49,23 @@ async function listing(ctx: Where): Promise<Listing> {
     ...open.misnamed.map((m) => m.file),
   ]);
   const byId = new Map<string, string>();
+  // handoffs/ checked once: its dated folders are real folders (itemFolders follows no link), so inside it.
+  await assertInside(ctx.root, path.join(ctx.root, HANDOFFS_PREFIX), HANDOFFS_PREFIX.slice(0, -1));
   for (const prefix of itemFolders(ctx.root)) {
     if (!prefix.startsWith(HANDOFFS_PREFIX)) continue;
     const dir = path.join(ctx.root, prefix);
-    await assertInside(ctx.root, dir, prefix.slice(0, -1));
     let names: string[];
     try {
       names = readdirSync(dir);
     } catch {
       continue; // gone since it was listed
     }
+    // Every `<name>.md` not starting with a dot in these folders is a handoff's (tree.ts itemKind).
     for (const name of names) {
       if (!name.endsWith('.md') || name.startsWith('.')) continue;
       const file = `${prefix}${name}`;
       // The same id twice (the flat and a dated folder): the whole tree decides.
-      if (known.has(file) || itemKind(file) !== 'handoff') continue;
+      if (known.has(file)) continue;
       const id = name.slice(0, -3);
       if (byId.has(id)) throw new Duplicate();
       byId.set(id, file);
