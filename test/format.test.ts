@@ -5,7 +5,7 @@ import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff, serializeHandoff, updateHandoff, type HandoffMeta } from '../src/store/handoff.js';
-import { parseBody, renderBody } from '../src/store/markdown.js';
+import { parseBody, renderBody, thousands } from '../src/store/markdown.js';
 import { parsePin, retirePin, serializePin } from '../src/store/pin.js';
 import {
   combineChanges,
@@ -254,6 +254,11 @@ describe('ids and templates', () => {
     expect(shortId(ids[0]!, ids)).toBe('01m82nhbf');
     expect(shortId(ids[2]!, ids)).toBe('01m83000');
   });
+  it('write counts with commas as en-US does', () => {
+    for (const n of [0, 7, 999, 1000, 12345, 999999, 1234567, -1234, 2 ** 53 - 1, 1.5, 1e21])
+      expect(thousands(n)).toBe(n.toLocaleString('en-US'));
+  });
+
   it('fill placeholders exactly and drop empty ones with their blank line', () => {
     expect(fill('a\n\n{{x}}\n\n{{y}}\n\nb\n', { x: 'X  \n\n' })).toBe('a\n\nX  \n\n\n\nb\n');
     expect(fill('a\n\n{{x}}\n\n{{y}}\n', {})).toBe('a\n');

@@ -28,6 +28,7 @@ import { transcriptPart } from '../model/transcript-model.js';
 import { afterWrite } from '../git-hooks/validated.js';
 import { chainGoal, firstRequest } from './goal.js';
 import { chainCompleted, standingDecisions } from './living.js';
+import { thousands } from '../store/markdown.js';
 
 /** The parent and its ancestors, read alone when this run has not read every handoff (store/history-view.ts). */
 async function parentChain(ctx: Context, parent: Handoff): Promise<Handoff[]> {
@@ -230,7 +231,7 @@ async function writeLocked(
   }
   const fileCount = files.reduce((n, f) => n + (f.files ?? 1), 0);
   ctx.stderr(
-    `handoff: ${fileCount.toLocaleString('en-US')} file${fileCount === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`,
+    `handoff: ${thousands(fileCount)} file${fileCount === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`,
   );
   return { file, goal };
 }
