@@ -195,6 +195,9 @@ async function writeLocked(
   );
   if (notice) ctx.stderr(notice);
 
+  // Asked while the file is made, said before it is written.
+  const inProgress = git.operationInProgress();
+  inProgress.catch(() => {});
   const meta: HandoffMeta = {
     id: ctx.newId(),
     goal,
@@ -208,12 +211,13 @@ async function writeLocked(
     parent: parent?.meta.id ?? null,
     files,
   };
-  const operation = await git.operationInProgress();
+  const text = serializeHandoff(meta, body);
+  const operation = await inProgress;
   if (operation)
     ctx.stderr(
       `handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`,
     );
-  const file = await createHandoff(ctx, meta.id, serializeHandoff(meta, body));
+  const file = await createHandoff(ctx, meta.id, text);
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
     await rewriteItem(
