@@ -8,6 +8,7 @@ import { shortId } from '../src/store/id.js';
 import { prefixLookup, uniquePrefixes } from '../src/store/id.js';
 import { blobId, cacheKey, mergeMaps } from '../src/store/tree.js';
 import { parseNameStatus, parseNumstat, parseRawNumstat } from '../src/git/git-output.js';
+import { ownTempsPathspec } from '../src/store/fs.js';
 import { itemFiles, itemKeys, makeRepo, runHandoff, tempDir } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 import { execFileSync } from 'node:child_process';
@@ -106,6 +107,18 @@ describe('one diff printed two ways', () => {
     expect(both.stats).toEqual(parseNumstat(repo.git(...diff, '--numstat', base, '--')));
     expect(both.overall.map((c) => c.change).sort()).toEqual(['added', 'deleted', 'modified', 'modified', 'renamed']);
     expect(parseRawNumstat('')).toEqual({ overall: [], stats: new Map() });
+  });
+});
+
+describe('a git add beside a write', () => {
+  it("leaves out this process's temporary files beside the path, and nothing else", () => {
+    const repo = makeRepo();
+    const mine = `.handoff/.RO[AD]MAP.md.${process.pid}.0a1b2c3d.tmp`;
+    const others = [`.handoff/.RO[AD]MAP.md.${process.pid + 1}.0a1b2c3d.tmp`, '.handoff/RO[AD]MAP.md', '.handoff/x.md'];
+    for (const f of [mine, ...others]) repo.write(f, 'x\n');
+    repo.git('add', '-A', '--', '.handoff', ownTempsPathspec('.handoff/RO[AD]MAP.md'));
+    const staged = repo.git('diff', '--cached', '--name-only', '-z').split('\0').filter(Boolean);
+    expect(staged.sort()).toEqual([...others].sort());
   });
 });
 

@@ -15,7 +15,7 @@ import { openCache } from '../store/cache.js';
 import { ownWrites, wholeTreeRead } from '../store/store.js';
 import type { Git } from '../git/git.js';
 import { RECORD_FILE } from './hook-script.js';
-import { GIT_DIR_TEMP, readText, sweepTemps, writeDisposable } from '../store/fs.js';
+import { GIT_DIR_TEMP, ownTempsPathspec, readText, sweepTemps, writeDisposable } from '../store/fs.js';
 
 // Taken, not imported: see store/fs.ts.
 const nodeFs = process.getBuiltinModule('node:fs');
@@ -124,7 +124,9 @@ function startStaging(ctx: Where, cacheFile: string, roadmap: string): Staging {
     await sweepTemps(gitDir, GIT_DIR_TEMP);
     const git = await ctx.git();
     await nodeFs.promises.copyFile(path.join(gitDir, 'index'), temp).catch(() => {});
-    return { git, ok: await git.addAllInto(temp, HANDOFF_DIR, roadmap) };
+    // The roadmap is written meanwhile, through a temporary file beside it: neither is staged here.
+    const except = [`:(top,exclude,literal)${roadmap}`, ownTempsPathspec(roadmap)];
+    return { git, ok: await git.addAllInto(temp, HANDOFF_DIR, except) };
   })();
   started.catch(() => {});
   let over = false;

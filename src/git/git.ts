@@ -376,10 +376,9 @@ export class Git {
     return (await this.answer(['update-index', '--add', '--', file], indexFile)) !== null;
   }
 
-  /** `git add -A` of a directory into another index file, but the repository-relative path `except`; false when git refused. */
-  async addAllInto(indexFile: string, dir: string, except?: string): Promise<boolean> {
-    const but = except === undefined ? [] : [`:(top,exclude,literal)${except}`];
-    return (await this.answer(['add', '-A', '--', dir, ...but], indexFile)) !== null;
+  /** `git add -A` of a directory into another index file, but what the pathspecs `except` name; false when git refused. */
+  async addAllInto(indexFile: string, dir: string, except: readonly string[] = []): Promise<boolean> {
+    return (await this.answer(['add', '-A', '--', dir, ...except], indexFile)) !== null;
   }
 
   /**
