@@ -320,8 +320,12 @@ export class Git {
 
   /** A merge, rebase, cherry-pick or revert stopped half-way: its name, or null (also when git cannot tell). */
   async operationInProgress(): Promise<string | null> {
+    // Each of these lives in the work tree's own git directory, where `--git-path` puts it
+    // (no variable moves them): known already, no git started.
     const args = ['rev-parse', '--path-format=absolute', ...OPERATIONS.flatMap(([name]) => ['--git-path', name])];
-    const paths = (await this.answer(args))?.split('\n') ?? [];
+    const paths = this.gitDir
+      ? OPERATIONS.map(([name]) => path.join(this.gitDir!, name))
+      : ((await this.answer(args))?.split('\n') ?? []);
     const found = await Promise.all(OPERATIONS.map((_, i) => (paths[i] ? exists(paths[i]) : false)));
     const at = found.indexOf(true);
     return at < 0 ? null : OPERATIONS[at]![1];

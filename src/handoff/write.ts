@@ -128,7 +128,8 @@ async function writeLocked(
   // The parent's commit is asked about with HEAD and the author, not after them.
   const parentHead = options.since === undefined && parent?.meta.head ? git.resolveCommit(parent.meta.head) : undefined;
   parentHead?.catch(() => {}); // awaited only when HEAD is born; a failure then surfaces there
-  const [head, author] = await Promise.all([git.head(), git.author()]);
+  // HEAD from git's files when they say it plainly (repo.ts fixedHead), else from git.
+  const [head, author] = await Promise.all([git.fixedHead() ?? git.head(), git.author()]);
   warnProblems(ctx, problems);
   if (options.fresh && open)
     ctx.stderr(
