@@ -145,6 +145,8 @@ export function fenced(text: string, info = 'text'): string {
 
 /** Inline `code` (a path, a name), with a fence long enough for backticks inside it. */
 export function code(text: string): string {
+  // Most paths hold neither white space nor a backtick: nothing to flatten or outgrow.
+  if (!/[\s`]/.test(text)) return `\`${text}\``;
   const flat = inline(text);
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
@@ -156,6 +158,12 @@ export function code(text: string): string {
 export function pinBlock(label: string, text: string, scope?: readonly string[]): string {
   return `### Pin ${label}${scope ? ` (applies to ${scope.map(code).join(', ')})` : ''}\n\n${fenced(text)}`;
 }
+
+/**
+ * An integer with a comma between thousands, as `toLocaleString('en-US')` writes it,
+ * without loading the locale data at a session start.
+ */
+export const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** "1 handoff", "2 handoffs". */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
