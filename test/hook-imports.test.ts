@@ -160,9 +160,9 @@ describe('module loading on the git paths', () => {
     expect(after.modules.some((m) => m.endsWith(patterns))).toBe(false);
     expect(after.stdout).toBe(loaded(repo.dir, ['resume']).stdout);
     // Other rules (a file another build of the rules wrote) remember nothing. The prompt this
-    // build remembered (resume/snapshot.ts, in the cache kept under the tool's build) is set
-    // aside too: read back, it would leave no string to redact.
-    rmSync(path.join(repo.dir, '.git/handoff-cache.json'));
+    // build remembered (resume/snapshot.ts, kept under the tool's build) is set aside too:
+    // read back, it would leave no string to redact.
+    rmSync(path.join(repo.dir, '.git/handoff-resume.json'));
     const cleanFile = path.join(repo.dir, '.git/handoff-clean.json');
     writeFileSync(cleanFile, readFileSync(cleanFile, 'utf8').replace(/"rules":"[^"]*"/, '"rules":"other"'));
     expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(true);

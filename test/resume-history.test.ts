@@ -15,7 +15,7 @@ function resume(repo: Repo, args: string[] = ['resume']): string {
   const remembered = repo.handoff(args);
   expect(remembered.stderr).toBe('');
   // Every cache moved aside (a run may have written no answers file), then put back.
-  const files = ['handoff-cache.json', 'handoff-open.json', 'handoff-clean.json'].map((n) =>
+  const files = ['handoff-cache.json', 'handoff-open.json', 'handoff-clean.json', 'handoff-resume.json'].map((n) =>
     path.join(repo.dir, '.git', n),
   );
   const kept = files.map((f) => (existsSync(f) ? readFileSync(f) : undefined));

@@ -2,23 +2,22 @@
 // read back while nothing it was made from moved, and made afresh as soon as a pin, the
 // handoff, git's answers or the token budget change. A prompt with a secret redacted from
 // it is never remembered.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, type Repo } from './helpers.js';
 
-const cacheOf = (repo: Repo) => path.join(repo.dir, '.git', 'handoff-cache.json');
+const fileOf = (repo: Repo) => path.join(repo.dir, '.git', 'handoff-resume.json');
 
-type Answers = Record<string, { made?: string; prompt?: string } | undefined>;
-const answers = (repo: Repo): Answers =>
-  (JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: Answers }).answers;
-const snapshots = (repo: Repo) => Object.entries(answers(repo)).filter(([k]) => k.startsWith('resume\0'));
+type Kept = { file: string; made: string; prompt: string };
+const snapshots = (repo: Repo): Kept[] =>
+  existsSync(fileOf(repo)) ? (JSON.parse(readFileSync(fileOf(repo), 'utf8')) as { kept: Kept[] }).kept : [];
 
 /** Every remembered prompt replaced by a marker: a run that prints the marker read it back. */
 function mark(repo: Repo): void {
-  const data = JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: Answers };
-  for (const [k, v] of Object.entries(data.answers)) if (k.startsWith('resume\0') && v) v.prompt = 'REMEMBERED\n';
-  writeFileSync(cacheOf(repo), JSON.stringify(data));
+  const data = JSON.parse(readFileSync(fileOf(repo), 'utf8')) as { kept: Kept[] };
+  for (const k of data.kept) k.prompt = 'REMEMBERED\n';
+  writeFileSync(fileOf(repo), JSON.stringify(data));
 }
 
 describe('the remembered resume prompt', () => {
@@ -28,7 +27,7 @@ describe('the remembered resume prompt', () => {
     repo.handoff(['pin', 'never touch the auth module']);
     const file = repo.handoff(['new', 'ship the parser', '--no-edit']).stdout.trim();
     const first = repo.handoff(['resume']).stdout;
-    expect(snapshots(repo).map(([, v]) => v?.prompt)).toEqual([first]);
+    expect(snapshots(repo).map((k) => [k.file, k.prompt])).toEqual([[file, first]]);
     expect(repo.handoff(['resume']).stdout).toBe(first);
 
     mark(repo);
@@ -72,7 +71,8 @@ describe('the remembered resume prompt', () => {
       expect(r.stdout).not.toContain(token.slice(-12));
     }
     expect(snapshots(repo)).toEqual([]);
-    expect(readFileSync(cacheOf(repo), 'utf8')).not.toContain(token.slice(-12));
+    const git = path.join(repo.dir, '.git');
+    expect(readFileSync(path.join(git, 'handoff-cache.json'), 'utf8')).not.toContain(token.slice(-12));
     // --allow-secret prints it, and remembers nothing either.
     expect(repo.handoff(['resume', '--allow-secret']).stdout).toContain(token);
     expect(snapshots(repo)).toEqual([]);

@@ -146,7 +146,7 @@ export async function buildResume(
   const from = await whose;
   // The same handoff, pins and answers from git as last time: the same prompt (snapshot.ts).
   const made = allowSecret ? '' : madeFrom(ctx, { handoff, pins: pins.items, pinProblems: pins.problems, since, from });
-  const again = made ? await recalled(ctx, handoff, made) : undefined;
+  const again = made ? recalled(ctx, made) : undefined;
   if (again) return { ...again, redacted: [] };
   const own = handoffParts(handoff);
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
