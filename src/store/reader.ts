@@ -96,10 +96,12 @@ export async function readWorkTree(root: string, cache?: ParseCache): Promise<Tr
   for (const prefix of itemFolders(root)) {
     const dir = path.join(root, prefix);
     await assertInside(root, dir, prefix.slice(0, -1));
+    // The folder joined once: its files' names hold no separator.
+    const inDir = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const { name, refused } of listItemFiles(dir)) {
       const rel = `${prefix}${name}`;
       if (refused) files.push({ path: rel, refused });
-      else readItemFile(root, rel, racy, files, cache);
+      else readItemFile(inDir + name, rel, racy, files, cache);
     }
   }
   return files;
@@ -112,12 +114,11 @@ export async function readWorkTree(root: string, cache?: ParseCache): Promise<Tr
 export function readSomeFiles(root: string, rels: readonly string[], cache?: ParseCache): TreeFile[] {
   const files: TreeFile[] = [];
   const racy = Date.now() - RACY_MS;
-  for (const rel of rels) readItemFile(root, rel, racy, files, cache);
+  for (const rel of rels) readItemFile(path.join(root, rel), rel, racy, files, cache);
   return files;
 }
 
-function readItemFile(root: string, rel: string, racy: number, files: TreeFile[], cache?: ParseCache): void {
-  const full = path.join(root, rel);
+function readItemFile(full: string, rel: string, racy: number, files: TreeFile[], cache?: ParseCache): void {
   const laterBody = () => laterBodyOf(full, rel);
   try {
     const before = lstatSync(full);
@@ -130,6 +131,7 @@ function readItemFile(root: string, rel: string, racy: number, files: TreeFile[]
       const f: TreeFile = { path: rel, stamp, laterBody };
       const known = cache?.get(cacheKey(f));
       if (known !== undefined) {
+        f.cached = known;
         if (known.blob !== undefined) f.blob = known.blob;
         return void files.push(f);
       }
