@@ -38,13 +38,19 @@ const metas = [
 ];
 
 const folder = '.handoff/handoffs/2026-01/06/';
+/** An id made at `ms`, as the id source makes them (48 bits of time in Crockford base32, then randomness). */
+const idAt = (ms: number, n: number) => {
+  let time = '';
+  for (let t = ms, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = '0123456789abcdefghjkmnpqrstvwxyz'[t % 32] + time;
+  return `${time}${String(n).padStart(16, '0')}`;
+};
 const blob = (n: number) => n.toString(16).padStart(40, '0');
 const stat = (n: number) => `s${1_767_225_600_000 + n}.5:${1_767_225_600_000 + n}.5:1234:${n}`;
 
 /** The entries as unpackShard gives them back after a trip through JSON, items as JSON. */
 function roundTrip(entries: Map<string, CachedItem>): Map<string, string> {
   const shard = unpackShard(JSON.parse(JSON.stringify(packShard(entries))));
-  return new Map([...shard.keys].map(([k, row]) => [k, JSON.stringify(shard.item(row))]));
+  return new Map([...shard.keys()].map((k) => [k, JSON.stringify(shard.item(k))]));
 }
 
 describe('the packed folder of the items cache', () => {
@@ -60,12 +66,48 @@ describe('the packed folder of the items cache', () => {
         { meta: created, misnamed: true, problem: { message: 'misnamed', line: 2 } },
       ],
       [`${folder}notes.txt\0${blob(5)}`, { problem: { message: 'unreadable' }, blob: blob(5) }],
+      // The same item from two different texts (a closed handoff's body edited): two rows.
+      [`${folder}${id(6)}.md\0${stat(6)}`, { meta: metas[0]!, blob: blob(6) }],
+      [`${folder}${id(6)}.md\0${blob(7)}`, { meta: metas[0]!, blob: blob(7) }],
     ]);
     const back = roundTrip(entries);
     expect([...back.keys()].sort()).toEqual([...entries.keys()].sort());
     for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
-    // A file's work-tree entry and its index entry, the same, are one row.
-    expect(packShard(entries).rows).toHaveLength(5);
+    // A file's work-tree entry and its index entry, the same but for the blob id, are one row.
+    expect(packShard(entries).rows).toHaveLength(7);
+  });
+
+  it('stores a front-matter once for a work-tree entry and an index entry that differ only by the blob id', () => {
+    const one = new Map<string, CachedItem>([[`${folder}${id(2)}.md\0${stat(2)}`, { meta: metas[1]! }]]);
+    const both = new Map<string, CachedItem>([...one, [`${folder}${id(2)}.md\0${blob(2)}`, { meta: metas[1]! }]]);
+    const size = (m: Map<string, CachedItem>) => JSON.stringify(packShard(m)).length;
+    expect(size(both) - size(one)).toBeLessThan(70);
+    const back = roundTrip(both);
+    expect(back.get(`${folder}${id(2)}.md\0${blob(2)}`)).toBe(JSON.stringify({ meta: metas[1]!, blob: blob(2) }));
+    expect(back.get(`${folder}${id(2)}.md\0${stat(2)}`)).toBe(JSON.stringify({ meta: metas[1]! }));
+  });
+
+  it('gives back a folder of more values than one digit counts', () => {
+    const entries = new Map<string, CachedItem>();
+    for (let n = 1; n <= 60; n++) {
+      // Every other one written as `new` writes it: its id made a few milliseconds before `created`.
+      const created = '2026-01-06T10:00:00.000Z';
+      const meta = {
+        ...metas[1]!,
+        id: n % 2 ? idAt(Date.parse(created) - n, n) : id(n),
+        goal: `goal ${n}`,
+        created,
+        files: [{ path: `src/f${n}.ts`, change: 'modified' as const, insertions: n, state: 'committed' as const }],
+      };
+      entries.set(`${folder}${id(n)}.md\0${stat(n)}`, { meta, blob: blob(n) });
+    }
+    const packed = packShard(entries);
+    expect(packed.table.length).toBeGreaterThan(2 * 91);
+    // Half the handoffs' created times are stored as milliseconds after their id's, not as text.
+    expect(packed.table.filter((v) => v === '2026-01-06T10:00:00.000Z')).toHaveLength(1);
+    expect(packed.rows.filter((r) => String(r[2]).includes('!'))).toHaveLength(30);
+    const back = roundTrip(entries);
+    for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
   });
 
   it("keeps the front-matter in the parser's key order, and is smaller than the items", () => {
@@ -89,8 +131,14 @@ describe('the packed folder of the items cache', () => {
   });
 
   it('reads a shard of another shape, or a damaged row, as no entries, never a wrong one', () => {
-    for (const bad of [null, [], { folder: 1 }, { folder, table: [null], rows: [[7]] }, { folder, table: [], rows: 3 }])
-      expect(unpackShard(bad).keys.size).toBe(0);
+    for (const bad of [
+      null,
+      [],
+      { folder: 1 },
+      { folder, stat: '', table: [null], rows: [[7]] },
+      { folder, stat: '', table: [], rows: 3 },
+    ])
+      expect(unpackShard(bad).size).toBe(0);
   });
 
   it('list --json prints the same from a cold cache and from the packed one', () => {

@@ -155,7 +155,7 @@ export const itemEntries = (dir: string): Map<string, CachedItem> =>
   new Map(
     itemFiles(dir).flatMap((f) => {
       const shard = unpackShard(JSON.parse(readFileSync(f, 'utf8')));
-      return [...shard.keys].map(([key, row]): [string, CachedItem] => [key, shard.item(row)!]);
+      return [...shard.keys()].map((key): [string, CachedItem] => [key, shard.item(key)!]);
     }),
   );
 

@@ -48,7 +48,11 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   }));
   const all: Array<Handoff | Pin> = [...tree.handoffs, ...tree.pins, ...tree.misnamed];
   const byId = new Map<string, Array<Handoff | Pin>>();
-  for (const item of all) byId.set(item.meta.id, [...(byId.get(item.meta.id) ?? []), item]);
+  for (const item of all) {
+    const same = byId.get(item.meta.id);
+    if (same) same.push(item);
+    else byId.set(item.meta.id, [item]);
+  }
   for (const [id, items] of byId) {
     if (items.length < 2) continue;
     const files = items.map((i) => i.file).sort();
@@ -128,9 +132,12 @@ function parentCycles(handoffs: readonly Handoff[]): string[][] {
   const cycles = new Map<string, string[]>();
   // A handoff whose ancestry was walked once is not walked again: linear in the number of handoffs, however long the chains.
   const walked = new Set<string>();
+  const path: string[] = [];
+  const seen = new Set<string>();
   for (const start of parent.keys()) {
-    const path: string[] = [];
-    const seen = new Set<string>();
+    if (walked.has(start)) continue;
+    path.length = 0;
+    seen.clear();
     let id: string | null | undefined = start;
     while (id && parent.has(id) && !seen.has(id) && !walked.has(id)) {
       seen.add(id);

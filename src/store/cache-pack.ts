@@ -34,11 +34,32 @@ const FILE_PACKED = ['path', 'change', 'state', 'insertions', 'deletions', 'from
 /** Where each key of FILE is in a packed file. */
 const AT = FILE.map((k) => FILE_PACKED.indexOf(k));
 
-/** A row's columns: file name, stat data, blob id, flags, front-matter, body, problem (trailing zeros left out). */
-const BY_BLOB = 1;
+/**
+ * A row's columns: stat data (after what it shares with the row's before), blob id
+ * (base64), front-matter (a handoff's packed as text, see encode), flags, file name (when
+ * it is not `<id>.md`), body, problem; trailing zeros left out, so that the flags say what
+ * is unusual and a plain handoff's row ends at its front-matter.
+ */
+const STAT = 0;
+const BLOB = 1;
+const META_TEXT = 2;
+const FLAGS = 3;
+const NAME = 4;
+const BODY = 5;
+const PROBLEM = 6;
+/** No entry is keyed by the row's blob id: the blob id is the stat data's entry's. */
+const NO_BLOB_KEY = 1;
 const MISNAMED = 2;
 /** The name is the table's value as it is, not an id with `.md` after it (which shares the id's entry). */
 const WHOLE_NAME = 4;
+/** The entry keyed by stat data carries the blob id too (it may not know it). */
+const STAT_WITH_BLOB = 8;
+/** The stat data is stored whole: its change time is not its modification time. */
+const CTIME_DIFFERS = 16;
+/** The file is not named `<id>.md` after the handoff in it: the name column holds its name. */
+const NAMED = 32;
+
+const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? row[FLAGS] : 0);
 
 /** One folder's entries as stored. */
 export interface StoredShard {
@@ -54,20 +75,18 @@ export interface StoredShard {
  * folder share it). `created`, when it is the time the id was made plus a few milliseconds
  * (as `new` writes it), is stored as that difference, negative: -1 for none.
  */
-function packMeta(meta: HandoffMeta, intern: Intern): unknown[] {
+function packMeta(meta: HandoffMeta, intern: Intern): number[] {
   const delta = createdDelta(meta);
-  const out: unknown[] = META.map((k) =>
-    k === 'created' && delta !== undefined ? -1 - delta : intern.value(meta[k] ?? null),
-  );
-  const files: number[] = [];
+  const out = META.map((k) => (k === 'created' && delta !== undefined ? -1 - delta : intern.value(meta[k] ?? null)));
   for (const f of meta.files) {
     const t = FILE_PACKED.map((k) => intern.value((f as unknown as Record<string, unknown>)[k] ?? null));
     while (t.length > 1 && t[t.length - 1] === 0) t.pop();
-    files.push(t[0]!, intern.tuple(t.slice(1)));
+    out.push(t[0]!, intern.tuple(t.slice(1)));
   }
-  out.push(files);
   return out;
 }
+
+const CREATED = META.indexOf('created');
 
 function createdDelta(meta: HandoffMeta): number | undefined {
   try {
@@ -79,33 +98,82 @@ function createdDelta(meta: HandoffMeta): number | undefined {
   }
 }
 
-function unpackMeta(packed: readonly unknown[], table: readonly unknown[]): HandoffMeta {
+/**
+ * The indexes as text: each in base 91 digits (the characters JSON keeps as they are, from
+ * `#` to `~` but the backslash), least significant first, digits 46 and up saying that
+ * more follow (an index under 46, as the null and a folder's first values are, is one
+ * character); a `created` stored as a difference, in base 36 before a `!`. A string is one
+ * small value to parse where an array of numbers was one per index.
+ */
+function encode(packed: readonly number[]): string {
+  let out = packed[CREATED]! < 0 ? `${(-1 - packed[CREATED]!).toString(36)}!` : '';
+  for (let i = 0; i < packed.length; i++) {
+    if (i === CREATED && packed[i]! < 0) continue;
+    let n = packed[i]!;
+    while (n >= 46) {
+      out += digit(46 + (n % 45));
+      n = Math.floor(n / 45);
+    }
+    out += digit(n);
+  }
+  return out;
+}
+
+const digit = (d: number) => String.fromCharCode(35 + d >= 92 ? 36 + d : 35 + d);
+
+/** The first index of a packed front-matter: its id's. */
+function firstIndex(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf('!') + 1, scale = 1; at < text.length; scale *= 45) {
+    const c = text.charCodeAt(at++);
+    const d = c > 92 ? c - 36 : c - 35;
+    if (d < 46) return n + d * scale;
+    n += (d - 46) * scale;
+  }
+  return n;
+}
+
+function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta {
+  const bang = text.indexOf('!');
+  let at = bang + 1;
+  const next = () => {
+    let n = 0;
+    for (let scale = 1; at < text.length; scale *= 45) {
+      const c = text.charCodeAt(at++);
+      const d = c > 92 ? c - 36 : c - 35;
+      if (d < 46) return n + d * scale;
+      n += (d - 46) * scale;
+    }
+    return n;
+  };
   const meta: Record<string, unknown> = {};
   for (let i = 0; i < META.length; i++) {
-    const at = packed[i] as number;
-    const v = at < 0 ? new Date(idTime(meta.id as string) - 1 - at).toISOString() : (table[at] ?? null);
+    const v =
+      i === CREATED && bang >= 0
+        ? new Date(idTime(meta.id as string) + Number.parseInt(text.slice(0, bang), 36)).toISOString()
+        : (table[next()] ?? null);
     if (v !== null || !OPTIONAL_META.has(META[i]!)) meta[META[i]!] = v;
   }
-  const files = packed[META.length] as number[];
-  const list: FileChange[] = [];
-  for (let j = 0; j < files.length; j += 2) {
-    const rest = table[files[j + 1]!] as number[];
+  const files: FileChange[] = [];
+  while (at < text.length) {
+    const path = next();
+    const rest = table[next()] as number[];
     const f: Record<string, unknown> = {};
     for (let i = 0; i < FILE.length; i++) {
-      const at = AT[i]!;
-      const v = table[(at === 0 ? files[j] : rest[at - 1]) ?? 0] ?? null;
+      const v = table[(AT[i] === 0 ? path : rest[AT[i]! - 1]) ?? 0] ?? null;
       if (v !== null) f[FILE[i]!] = v;
     }
-    list.push(f as unknown as FileChange);
+    files.push(f as unknown as FileChange);
   }
-  meta.files = list;
+  meta.files = files;
   return meta as unknown as HandoffMeta;
 }
 
 /** A table being filled: each value, and each packed file (an array of indexes), once. */
 interface Intern {
   value(v: unknown): number;
-  tuple(t: number[]): number;
+  /** An array of indexes (and arrays of them), by its JSON text. */
+  tuple(t: unknown[]): number;
 }
 
 function interning(): { table: unknown[]; intern: Intern } {
@@ -121,7 +189,7 @@ function interning(): { table: unknown[]; intern: Intern } {
         return i;
       },
       tuple(t) {
-        const key = t.join(',');
+        const key = JSON.stringify(t);
         let i = tuples.get(key);
         if (i === undefined) tuples.set(key, (i = table.push(t) - 1));
         return i;
@@ -132,17 +200,14 @@ function interning(): { table: unknown[]; intern: Intern } {
 
 const isHandoffMeta = (meta: object): meta is HandoffMeta => 'files' in meta && Array.isArray(meta.files);
 
-/** Stat data (`ctime:mtime:size:ino`) as stored: the change time left out when it is the modification time. */
+/**
+ * Stat data (`ctime:mtime:size:ino`) as stored: the change time left out when it is the
+ * modification time (the row's flag CTIME_IS_MTIME says so).
+ */
 function packStamp(stamp: string): string {
   const colon = stamp.indexOf(':');
   const rest = stamp.slice(colon + 1);
   return rest.startsWith(`${stamp.slice(0, colon)}:`) ? rest : stamp;
-}
-
-function unpackStamp(stored: string): string {
-  let colons = 0;
-  for (let i = stored.indexOf(':'); i >= 0; i = stored.indexOf(':', i + 1)) colons++;
-  return colons === 2 ? `${stored.slice(0, stored.indexOf(':'))}:${stored}` : stored;
 }
 
 /** A key's parts: its path, and its stat data (`s...`) or blob id after the NUL. */
@@ -151,109 +216,208 @@ export function keyParts(key: string): { path: string; rest: string } {
   return { path: key.slice(0, nul), rest: key.slice(nul + 1) };
 }
 
+/** A blob id as stored: its 20 bytes in base64 (without the padding) instead of 40 hexadecimal digits. */
+const packBlob = (hex: string) =>
+  /^[0-9a-f]{40}$/.test(hex) ? Buffer.from(hex, 'hex').toString('base64').slice(0, -1) : `=${hex}`;
+const unpackBlob = (stored: string) =>
+  stored.startsWith('=') ? stored.slice(1) : Buffer.from(stored, 'base64').toString('hex');
+
+/** Text as stored after the one before it: how many characters it shares with that (one base-91 digit), then the rest. */
+function afterPrevious(text: string, previous: string): string {
+  let n = 0;
+  while (n < 45 && n < text.length && text.charCodeAt(n) === previous.charCodeAt(n)) n++;
+  return digit(n) + text.slice(n);
+}
+
+function fromPrevious(stored: string, previous: string): string {
+  const c = stored.charCodeAt(0);
+  return previous.slice(0, c > 92 ? c - 36 : c - 35) + stored.slice(1);
+}
+
 /**
  * A folder's entries as stored. Keys are `<path>\0s<stat data>` or `<path>\0<blob id>`; an
- * entry keyed by a blob id carries that id, and shares its row with the same file's entry
- * keyed by stat data when the two are the same.
+ * entry keyed by a blob id carries that id. A file's entry keyed by stat data and the one
+ * keyed by a blob id share a row when their items are the same but for the blob id, which
+ * the stat data's entry may not know.
  */
 export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard {
   const first = entries.keys().next().value ?? '';
   const shared = first.slice(0, first.lastIndexOf('/', first.indexOf('\0')) + 1);
   const folder = [...entries.keys()].every((k) => k.startsWith(shared)) ? shared : '';
   const { table, intern } = interning();
-  const rows: unknown[][] = [];
-  /** Rows by file name and item, with the kinds of key each holds. */
-  const byItem = new Map<string, { row: unknown[]; stat: boolean; blob: boolean }>();
+  /** Per file name and item but for its blob id: the rows, each with what its two keys hold. */
+  const byItem = new Map<string, Array<{ stat?: string; statBlob?: string; blob?: string; item: CachedItem }>>();
+  const all: Array<{ stat?: string; statBlob?: string; blob?: string; item: CachedItem; name: string }> = [];
   for (const [key, stored] of entries) {
     const { path, rest } = keyParts(key);
-    const byStat = rest.startsWith('s');
-    const item = byStat || stored.blob === rest ? stored : { ...stored, blob: rest };
     const name = path.slice(folder.length);
+    const { blob, ...item } = stored;
     const same = `${name}\0${JSON.stringify(item)}`;
-    const found = byItem.get(same);
-    if (found && !(byStat ? found.stat : found.blob)) {
-      if (byStat) found.row[1] = packStamp(rest.slice(1));
-      else found.row[3] = (found.row[3] as number) | BY_BLOB;
-      found[byStat ? 'stat' : 'blob'] = true;
-      continue;
+    let rows = byItem.get(same);
+    if (!rows) byItem.set(same, (rows = []));
+    if (rest.startsWith('s')) {
+      const row = rows.find(
+        (r) => r.stat === undefined && (r.blob === undefined || blob === undefined || blob === r.blob),
+      );
+      if (row) Object.assign(row, { stat: rest.slice(1), statBlob: blob });
+      else {
+        const r = { stat: rest.slice(1), statBlob: blob, item, name };
+        rows.push(r);
+        all.push(r);
+      }
+    } else {
+      const row = rows.find((r) => r.blob === undefined && (r.statBlob === undefined || r.statBlob === rest));
+      if (row) row.blob = rest;
+      else {
+        const r = { blob: rest, item, name };
+        rows.push(r);
+        all.push(r);
+      }
     }
-    const md = name.endsWith('.md');
-    const row: unknown[] = [
-      intern.value(md ? name.slice(0, -3) : name),
-      byStat ? packStamp(rest.slice(1)) : 0,
-      item.blob ?? 0,
-      (byStat ? 0 : BY_BLOB) | (item.misnamed ? MISNAMED : 0) | (md ? 0 : WHOLE_NAME),
-      packedMeta(item.meta, intern),
-      item.body ?? 0,
-      item.problem ?? 0,
-    ];
-    rows.push(row);
-    byItem.set(same, { row, stat: byStat, blob: !byStat });
   }
-  for (const row of rows) while (row.length > 1 && row[row.length - 1] === 0) row.pop();
+  // In name order, stat data after the row's before (files checked out together share most of theirs).
+  all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let previous = '';
+  const rows = all.map((r) => {
+    const stamp = r.stat === undefined ? undefined : packStamp(r.stat);
+    const md = r.name.endsWith('.md');
+    const blob = r.blob ?? r.statBlob;
+    const meta = packedMeta(r.item.meta, intern);
+    const byId = md && typeof meta === 'string' && (r.item.meta as HandoffMeta).id === r.name.slice(0, -3);
+    const row: unknown[] = [];
+    row[STAT] = stamp === undefined ? 0 : afterPrevious(stamp, previous);
+    row[BLOB] = blob === undefined ? 0 : packBlob(blob);
+    row[META_TEXT] = meta;
+    row[FLAGS] =
+      (r.blob === undefined ? NO_BLOB_KEY : 0) |
+      (r.item.misnamed ? MISNAMED : 0) |
+      (md ? 0 : WHOLE_NAME) |
+      (r.blob !== undefined && r.stat !== undefined && r.statBlob !== undefined ? STAT_WITH_BLOB : 0) |
+      (stamp !== undefined && stamp === r.stat ? CTIME_DIFFERS : 0) |
+      (byId ? 0 : NAMED);
+    row[NAME] = byId ? 0 : intern.value(md ? r.name.slice(0, -3) : r.name);
+    row[BODY] = r.item.body ?? 0;
+    row[PROBLEM] = r.item.problem ?? 0;
+    while (row.length > 1 && row[row.length - 1] === 0) row.pop();
+    if (stamp !== undefined) previous = stamp;
+    return row;
+  });
   return { folder, table, rows };
 }
 
+/** A handoff's front-matter packed as text, or what it does not know as it is. */
 function packedMeta(meta: CachedItem['meta'], intern: Intern): unknown {
   if (meta === undefined) return 0;
   if (!isHandoffMeta(meta)) return meta;
-  const packed = packMeta(meta, intern);
   // Checked on a table of its own: a value that would not come back stored as it is.
   const own = interning();
-  const again = packMeta(meta, own.intern);
-  return JSON.stringify(unpackMeta(again, JSON.parse(JSON.stringify(own.table)))) === JSON.stringify(meta)
-    ? packed
-    : meta;
+  const again = encode(packMeta(meta, own.intern));
+  if (JSON.stringify(unpackMeta(again, JSON.parse(JSON.stringify(own.table)))) !== JSON.stringify(meta)) return meta;
+  return encode(packMeta(meta, intern));
 }
 
-/** A stored folder read back: every key to its row, and each row's item, built when first asked for. */
+/** A stored folder read back: each key's row, and the item an entry holds, built when first asked for. */
 export interface Shard {
-  keys: Map<string, number>;
-  item(row: number): CachedItem | undefined;
+  /** How many keys it holds. */
+  size: number;
+  row(key: string): number | undefined;
+  keys(): IterableIterator<string>;
+  /** The keys by stat data, and the paths of the entries by blob id (which need no decoding). */
+  statKeys(): IterableIterator<string>;
+  blobPaths(): string[];
+  item(key: string): CachedItem | undefined;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const EMPTY: Shard = {
+  size: 0,
+  row: () => undefined,
+  keys: () => [][Symbol.iterator](),
+  statKeys: () => [][Symbol.iterator](),
+  blobPaths: () => [],
+  item: () => undefined,
+};
+
 /** What packShard stored, or an empty shard when it is not that shape. */
 export function unpackShard(data: unknown): Shard {
-  const keys = new Map<string, number>();
-  const none: Shard = { keys, item: () => undefined };
   if (!isRecord(data) || typeof data.folder !== 'string' || !Array.isArray(data.table) || !Array.isArray(data.rows))
-    return none;
+    return EMPTY;
   const { folder, table, rows } = data as unknown as StoredShard;
+  const paths: string[] = [];
+  const byStat = new Map<string, number>();
+  let previous = '';
+  let blobs = 0;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
-    const name = Array.isArray(row) ? table[row[0] as number] : undefined;
-    if (typeof name !== 'string') return { keys: new Map(), item: () => undefined };
-    const path = ((row![3] as number) & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
-    if (typeof row![1] === 'string') keys.set(`${path}\0s${unpackStamp(row![1])}`, i);
-    if (((row![3] as number) & BY_BLOB) !== 0 && typeof row![2] === 'string') keys.set(`${path}\0${row![2]}`, i);
+    if (!Array.isArray(row)) return EMPTY;
+    const flags = flagsOf(row);
+    const name =
+      (flags & NAMED) === 0 && typeof row[META_TEXT] === 'string'
+        ? table[firstIndex(row[META_TEXT])]
+        : table[row[NAME] as number];
+    if (typeof name !== 'string') return EMPTY;
+    const path = (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
+    paths.push(path);
+    if (typeof row[STAT] === 'string') {
+      const stamp = fromPrevious(row[STAT], previous);
+      previous = stamp;
+      const ctime = (flags & CTIME_DIFFERS) === 0 ? `${stamp.slice(0, stamp.indexOf(':'))}:` : '';
+      byStat.set(`${path}\0s${ctime}${stamp}`, i);
+    }
+    if (hasBlobKey(row)) blobs++;
   }
-  const items: Array<CachedItem | undefined> = [];
+  // Keys by blob id are built when first asked for: a walk of the work tree asks none.
+  let byBlob: Map<string, number> | undefined;
+  const blobKeys = () => {
+    if (!byBlob) {
+      byBlob = new Map();
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        if (hasBlobKey(row)) byBlob.set(`${paths[i]}\0${unpackBlob(row[BLOB] as string)}`, i);
+      }
+    }
+    return byBlob;
+  };
+  const isStat = (key: string) => key.charCodeAt(key.indexOf('\0') + 1) === 115; /* s */
+  const row = (key: string) => (isStat(key) ? byStat.get(key) : blobKeys().get(key));
+  const items = new Map<string, CachedItem>();
+  const metaOf = (text: string) => unpackMeta(text, table);
   return {
-    keys,
-    item(i) {
-      let item = items[i];
+    size: byStat.size + blobs,
+    row,
+    keys: () => [...byStat.keys(), ...blobKeys().keys()][Symbol.iterator](),
+    statKeys: () => byStat.keys(),
+    blobPaths: () => paths.filter((_, i) => hasBlobKey(rows[i]!)),
+    item(key) {
+      let item = items.get(key);
       if (item === undefined) {
+        const i = row(key);
+        if (i === undefined) return undefined;
         try {
-          items[i] = item = unpackRow(rows[i]!, table);
+          item = unpackRow(rows[i]!, metaOf, isStat(key));
         } catch {
           return undefined; // damaged: a miss
         }
+        items.set(key, item);
       }
       return item;
     },
   };
 }
 
-function unpackRow(row: readonly unknown[], table: readonly unknown[]): CachedItem {
+const hasBlobKey = (row: readonly unknown[]) => (flagsOf(row) & NO_BLOB_KEY) === 0 && typeof row[BLOB] === 'string';
+
+function unpackRow(row: readonly unknown[], metaOf: (text: string) => HandoffMeta, byStat: boolean): CachedItem {
   const item: CachedItem = {};
-  const meta = row[4];
-  if (Array.isArray(meta)) item.meta = unpackMeta(meta, table);
+  const flags = flagsOf(row);
+  const meta = row[META_TEXT];
+  if (typeof meta === 'string') item.meta = metaOf(meta);
   else if (isRecord(meta)) item.meta = meta as unknown as CachedItem['meta'];
-  if (typeof row[5] === 'string') item.body = row[5];
-  if (((row[3] as number) & MISNAMED) !== 0) item.misnamed = true;
-  if (isRecord(row[6])) item.problem = row[6] as unknown as CachedItem['problem'];
-  if (typeof row[2] === 'string') item.blob = row[2];
+  if (typeof row[BODY] === 'string') item.body = row[BODY];
+  if ((flags & MISNAMED) !== 0) item.misnamed = true;
+  if (isRecord(row[PROBLEM])) item.problem = row[PROBLEM] as unknown as CachedItem['problem'];
+  if (typeof row[BLOB] === 'string' && (!byStat || (flags & (NO_BLOB_KEY | STAT_WITH_BLOB)) !== 0))
+    item.blob = unpackBlob(row[BLOB]);
   return item;
 }

@@ -108,13 +108,13 @@ function keptItems(stored: Shard, used: ReadonlyMap<string, CachedItem>, walked:
   const usedPaths = new Set<string>();
   for (const key of used.keys()) usedPaths.add(`${kind(key)}\0${key.slice(0, key.indexOf('\0'))}`);
   const out = new Map(used);
-  for (const [key, row] of stored.keys) {
+  for (const key of stored.keys()) {
     if (out.has(key)) continue;
     const k = kind(key);
     const p = key.slice(0, key.indexOf('\0'));
     if (usedPaths.has(`${k}\0${p}`)) continue;
     if (walked && (k === 'stat' || !usedPaths.has(`stat\0${p}`))) continue;
-    const item = stored.item(row);
+    const item = stored.item(key);
     if (item) out.set(key, item);
   }
   return out;
@@ -157,6 +157,18 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
   };
 }
 
+/**
+ * Whether a walk that replaced nothing in a folder found every file the folder's entries
+ * name: then it has nothing to drop there (keptItems), and the file is not written. Another
+ * entry of a path that one used replaced is left for the next write of the folder.
+ */
+function nothingGone(stored: Shard, used: ReadonlyMap<string, CachedItem>): boolean {
+  const seen = new Set<string>();
+  for (const key of used.keys()) if (kind(key) === 'stat') seen.add(key.slice(0, key.indexOf('\0')));
+  for (const key of stored.statKeys()) if (!used.has(key)) return false;
+  return stored.blobPaths().every((p) => seen.has(p));
+}
+
 function dropShardsBut(dir: string, kept: ReadonlyMap<string, unknown>): void {
   try {
     for (const name of readdirSync(dir))
@@ -196,10 +208,10 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
     itemsChanged = false;
     for (const [name, all] of shards) {
       const u = used.get(name) ?? new Map<string, CachedItem>();
-      // Every stored entry used as it was, and none added or replaced: nothing to write.
-      if (!replaced.has(name) && u.size === all.keys.size && [...all.keys.keys()].every((k) => u.has(k))) continue;
+      // Nothing added or replaced, and nothing gone: nothing to write.
+      if (!replaced.has(name) && (!walked || nothingGone(all, u))) continue;
       const kept = keptItems(all, u, walked);
-      if (!replaced.has(name) && kept.size === all.keys.size && [...kept.keys()].every((k) => all.keys.has(k)))
+      if (!replaced.has(name) && kept.size === all.size && [...kept.keys()].every((k) => all.row(k) !== undefined))
         continue;
       try {
         mkdirSync(itemsDir, { recursive: true });
@@ -224,9 +236,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       const u = usedIn(name);
       let item = u.get(key);
       if (item === undefined) {
-        const all = shard(name);
-        const row = all.keys.get(key);
-        item = row === undefined ? undefined : all.item(row);
+        item = shard(name).item(key);
       }
       if (item) u.set(key, item);
       if (walks && kind(key) === 'stat') walked = true;
