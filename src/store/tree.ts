@@ -200,9 +200,9 @@ function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Pa
  * An item as readers see it: no YAML document (`doc`; writers re-read the one file they
  * edit, see store.ts), and a handoff's sections split only when something asks for them.
  */
-function toItem(kind: ItemKind, file: string, c: CachedItem, laterBody?: () => string): Handoff | Pin {
-  if (kind === 'pin') return { file, meta: c.meta as PinMeta, doc: NO_DOC, text: c.body ?? '' };
-  return new ReadHandoff(file, c.meta as HandoffMeta, c.body, laterBody);
+function toItem(kind: ItemKind, f: TreeFile, c: CachedItem): Handoff | Pin {
+  if (kind === 'pin') return { file: f.path, meta: c.meta as PinMeta, doc: NO_DOC, text: c.body ?? '' };
+  return new ReadHandoff(f, c.meta as HandoffMeta, c.body);
 }
 
 const NO_DOC = undefined as unknown as Handoff['doc'];
@@ -214,20 +214,21 @@ const NO_DOC = undefined as unknown as Handoff['doc'];
  */
 class ReadHandoff implements Handoff {
   readonly doc = NO_DOC;
+  readonly file: string;
   #text: string | undefined;
   #body: Body | undefined;
-  readonly #later: (() => string) | undefined;
+  readonly #from: TreeFile;
   constructor(
-    readonly file: string,
+    from: TreeFile,
     readonly meta: HandoffMeta,
     text: string | undefined,
-    later: (() => string) | undefined,
   ) {
+    this.file = from.path;
+    this.#from = from;
     this.#text = text;
-    this.#later = later;
   }
   get bodyText(): string {
-    return (this.#text ??= this.#later?.() ?? '');
+    return (this.#text ??= this.#from.laterBody?.() ?? '');
   }
   get body(): Body {
     return (this.#body ??= parseBody(this.bodyText));
@@ -289,7 +290,7 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });
     if (!parsed.meta) continue;
-    const item = toItem(kind, f.path, parsed, f.laterBody);
+    const item = toItem(kind, f, parsed);
     if (parsed.misnamed) tree.misnamed.push(item);
     else if (kind === 'handoff') tree.handoffs.push(item as Handoff);
     else tree.pins.push(item as Pin);
