@@ -23,6 +23,7 @@ function lineOfKey(text: string | undefined, key: string): number | undefined {
 /** A listed path that is absolute or climbs out of the repository. */
 function outsideRepo(p: string): boolean {
   if (p.startsWith('/') || p.startsWith('\\') || /^[a-zA-Z]:/.test(p)) return true;
+  if (!p.includes('..')) return false; // relative, and never climbs
   let depth = 0;
   for (const part of p.split(/[/\\]/)) {
     if (part === '..') depth--;
@@ -89,7 +90,7 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
       });
     }
     for (const f of h.meta.files) {
-      for (const p of [f.path, ...(f.from !== undefined ? [f.from] : [])]) {
+      for (const p of f.from === undefined ? [f.path] : [f.path, f.from]) {
         if (outsideRepo(p))
           findings.push({
             level: 'error',

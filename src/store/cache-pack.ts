@@ -10,7 +10,8 @@ import type { CachedItem } from './tree.js';
 import { digit, digitOf, firstIndex, interning, packedMeta, unpackMeta } from './cache-meta.js';
 
 /**
- * A row's columns: stat data (after what it shares with the row's before), blob id
+ * A row's columns: stat data (after what it shares with the row's before; or the whole text
+ * of a file too new for its stat data, BY_TEXT), blob id
  * (base64), front-matter (a handoff's packed as text, see encode), flags, file name (when
  * it is not `<id>.md`), body, problem; trailing zeros left out, so that the flags say what
  * is unusual and a plain handoff's row ends at its front-matter.
@@ -33,6 +34,8 @@ const STAT_WITH_BLOB = 8;
 const CTIME_DIFFERS = 16;
 /** The file is not named `<id>.md` after the handoff in it: the name column holds its name. */
 const NAMED = 32;
+/** The entry is keyed by the file's whole text (too new for its stat data), in the stat data's column. */
+const BY_TEXT = 64;
 
 const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? row[FLAGS] : 0);
 
@@ -78,8 +81,8 @@ function fromPrevious(stored: string, previous: string): string {
 }
 
 /**
- * A folder's entries as stored. Keys are `<path>\0s<stat data>` or `<path>\0<blob id>`; an
- * entry keyed by a blob id carries that id. A file's entry keyed by stat data and the one
+ * A folder's entries as stored. Keys are `<path>\0s<stat data>`, `<path>\0<blob id>` or
+ * `<path>\0\0<text>`; an entry keyed by a blob id carries that id. A file's entry keyed by stat data and the one
  * keyed by a blob id share a row when their items are the same but for the blob id, which
  * the stat data's entry may not know.
  */
@@ -90,11 +93,22 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
   const { table, intern } = interning();
   /** Per file name and item but for its blob id: the rows, each with what its two keys hold. */
   const byItem = new Map<string, Array<{ stat?: string; statBlob?: string; blob?: string; item: CachedItem }>>();
-  const all: Array<{ stat?: string; statBlob?: string; blob?: string; item: CachedItem; name: string }> = [];
+  const all: Array<{
+    stat?: string;
+    statBlob?: string;
+    blob?: string;
+    text?: string;
+    item: CachedItem;
+    name: string;
+  }> = [];
   for (const [key, stored] of entries) {
     const { path, rest } = keyParts(key);
     const name = path.slice(folder.length);
     const { blob, ...item } = stored;
+    if (rest.startsWith('\0')) {
+      all.push({ text: rest.slice(1), statBlob: blob, item, name });
+      continue;
+    }
     const same = `${name}\0${JSON.stringify(item)}`;
     let rows = byItem.get(same);
     if (!rows) byItem.set(same, (rows = []));
@@ -128,7 +142,7 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     const meta = packedMeta(r.item.meta, intern);
     const byId = md && typeof meta === 'string' && (r.item.meta as HandoffMeta).id === r.name.slice(0, -3);
     const row: unknown[] = [];
-    row[STAT] = stamp === undefined ? 0 : afterPrevious(stamp, previous);
+    row[STAT] = r.text ?? (stamp === undefined ? 0 : afterPrevious(stamp, previous));
     row[BLOB] = blob === undefined ? 0 : packBlob(blob);
     row[META_TEXT] = meta;
     row[FLAGS] =
@@ -137,7 +151,8 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
       (md ? 0 : WHOLE_NAME) |
       (r.blob !== undefined && r.stat !== undefined && r.statBlob !== undefined ? STAT_WITH_BLOB : 0) |
       (stamp !== undefined && stamp === r.stat ? CTIME_DIFFERS : 0) |
-      (byId ? 0 : NAMED);
+      (byId ? 0 : NAMED) |
+      (r.text === undefined ? 0 : BY_TEXT);
     row[NAME] = byId ? 0 : intern.value(md ? r.name.slice(0, -3) : r.name);
     row[BODY] = r.item.body ?? 0;
     row[PROBLEM] = r.item.problem ?? 0;
@@ -154,9 +169,12 @@ export interface Shard {
   size: number;
   row(key: string): number | undefined;
   keys(): IterableIterator<string>;
-  /** The keys by stat data, and the paths of the entries by blob id (which need no decoding). */
-  statKeys(): IterableIterator<string>;
-  blobPaths(): string[];
+  /**
+   * Whether a walk of the work tree that used these entries found every file this folder's
+   * entries name: each entry by stat data used, and each file with only an entry by blob id
+   * looked up by its stat data.
+   */
+  allFound(used: ReadonlyMap<string, unknown>): boolean;
   item(key: string): CachedItem | undefined;
 }
 
@@ -166,8 +184,7 @@ const EMPTY: Shard = {
   size: 0,
   row: () => undefined,
   keys: () => [][Symbol.iterator](),
-  statKeys: () => [][Symbol.iterator](),
-  blobPaths: () => [],
+  allFound: () => true,
   item: () => undefined,
 };
 
@@ -178,6 +195,7 @@ export function unpackShard(data: unknown): Shard {
   const { folder, table, rows } = data as unknown as StoredShard;
   const paths: string[] = [];
   const byStat = new Map<string, number>();
+  const statKeys: Array<string | undefined> = [];
   let previous = '';
   let blobs = 0;
   for (let i = 0; i < rows.length; i++) {
@@ -191,11 +209,17 @@ export function unpackShard(data: unknown): Shard {
     if (typeof name !== 'string') return EMPTY;
     const path = (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
     paths.push(path);
-    if (typeof row[STAT] === 'string') {
+    if (typeof row[STAT] === 'string' && (flags & BY_TEXT) !== 0) {
+      const key = `${path}\0\0${row[STAT]}`;
+      byStat.set(key, i);
+      statKeys[i] = key;
+    } else if (typeof row[STAT] === 'string') {
       const stamp = fromPrevious(row[STAT], previous);
       previous = stamp;
       const ctime = (flags & CTIME_DIFFERS) === 0 ? `${stamp.slice(0, stamp.indexOf(':'))}:` : '';
-      byStat.set(`${path}\0s${ctime}${stamp}`, i);
+      const key = `${path}\0s${ctime}${stamp}`;
+      byStat.set(key, i);
+      statKeys[i] = key;
     }
     if (hasBlobKey(row)) blobs++;
   }
@@ -211,7 +235,11 @@ export function unpackShard(data: unknown): Shard {
     }
     return byBlob;
   };
-  const isStat = (key: string) => key.charCodeAt(key.indexOf('\0') + 1) === 115; /* s */
+  /** A key by stat data or by text (rows' STAT column), not by blob id. */
+  const isStat = (key: string) => {
+    const c = key.charCodeAt(key.indexOf('\0') + 1);
+    return c === 115 /* s */ || c === 0;
+  };
   const row = (key: string) => (isStat(key) ? byStat.get(key) : blobKeys().get(key));
   const items = new Map<string, CachedItem>();
   const metaOf = (text: string) => unpackMeta(text, table);
@@ -219,8 +247,23 @@ export function unpackShard(data: unknown): Shard {
     size: byStat.size + blobs,
     row,
     keys: () => [...byStat.keys(), ...blobKeys().keys()][Symbol.iterator](),
-    statKeys: () => byStat.keys(),
-    blobPaths: () => paths.filter((_, i) => hasBlobKey(rows[i]!)),
+    allFound(used) {
+      let found: Set<string> | undefined;
+      for (let i = 0; i < rows.length; i++) {
+        const key = statKeys[i];
+        if (key !== undefined) {
+          if (!used.has(key)) return false;
+        } else if (hasBlobKey(rows[i]!)) {
+          if (!found) {
+            found = new Set();
+            for (const k of used.keys())
+              if (k.charCodeAt(k.indexOf('\0') + 1) === 115 /* s */) found.add(k.slice(0, k.indexOf('\0')));
+          }
+          if (!found.has(paths[i]!)) return false;
+        }
+      }
+      return true;
+    },
     item(key) {
       let item = items.get(key);
       if (item === undefined) {

@@ -3,8 +3,8 @@
 // small key that changes with its content, so it can never be stale: a work-tree file's
 // stat data (ctime, mtime, size, inode, as git's index keeps them; reader.ts), or a staged
 // or committed file's blob id, or, for a file too new for its stat data to vouch for it,
-// the blob id of its text (the key the same text has once staged). A different tool build
-// starts afresh. The parsed items live in their own files (`handoff-items/`, one per
+// its whole text (hashing it would load node:crypto in the git hooks; such entries are
+// kept only until a run that does not use them). A different tool build starts afresh. The parsed items live in their own files (`handoff-items/`, one per
 // .handoff/ folder, packed by cache-pack.ts), read only by a command that parses files,
 // and written once, when the command is over, keeping the entries of other kinds that
 // other commands (the pre-commit hook, a merge) wrote. A closed handoff's body is not kept
@@ -14,7 +14,7 @@
 // read or write either is ignored: the cache only saves time, it never decides an answer.
 // What a session start reads is store/open-index.ts's.
 import path from 'node:path';
-import { blobId, type CachedItem, type ParseCache } from './tree.js';
+import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import { writeDisposable, writeDisposableSync } from './fs.js';
 import { packShard, unpackShard, type Shard } from './cache-pack.js';
@@ -102,7 +102,10 @@ function readItems(file: string | null): Shard {
  * or committed one by its blob id; per path, an entry of the kind the run used replaces
  * the stored one, and a run that read the whole work tree drops the paths no longer there.
  */
-const kind = (key: string) => (key.charCodeAt(key.indexOf('\0') + 1) === 115 /* s */ ? 'stat' : 'blob');
+const kind = (key: string) => {
+  const c = key.charCodeAt(key.indexOf('\0') + 1);
+  return c === 115 /* s */ ? 'stat' : c === 0 ? 'text' : 'blob';
+};
 
 function keptItems(stored: Shard, used: ReadonlyMap<string, CachedItem>, walked: boolean): Map<string, CachedItem> {
   const usedPaths = new Set<string>();
@@ -112,26 +115,12 @@ function keptItems(stored: Shard, used: ReadonlyMap<string, CachedItem>, walked:
     if (out.has(key)) continue;
     const k = kind(key);
     const p = key.slice(0, key.indexOf('\0'));
-    if (usedPaths.has(`${k}\0${p}`)) continue;
+    if (k === 'text' || usedPaths.has(`${k}\0${p}`)) continue;
     if (walked && (k === 'stat' || !usedPaths.has(`stat\0${p}`))) continue;
     const item = stored.item(key);
     if (item) out.set(key, item);
   }
   return out;
-}
-
-/**
- * A key as stored: a file too new for its stat data is known by its text (tree.ts
- * cacheKey), stored as the blob id of that text, which is also the key of the same text
- * staged or committed: no key holds a whole file.
- */
-const textKeys = new Map<string, string>();
-function storedKey(key: string): string {
-  const nul = key.indexOf('\0');
-  if (key.charCodeAt(nul + 1) !== 0) return key;
-  let k = textKeys.get(key);
-  if (k === undefined) textKeys.set(key, (k = `${key.slice(0, nul)}\0${blobId(key.slice(nul + 2))}`));
-  return k;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -162,12 +151,7 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
  * name: then it has nothing to drop there (keptItems), and the file is not written. Another
  * entry of a path that one used replaced is left for the next write of the folder.
  */
-function nothingGone(stored: Shard, used: ReadonlyMap<string, CachedItem>): boolean {
-  const seen = new Set<string>();
-  for (const key of used.keys()) if (kind(key) === 'stat') seen.add(key.slice(0, key.indexOf('\0')));
-  for (const key of stored.statKeys()) if (!used.has(key)) return false;
-  return stored.blobPaths().every((p) => seen.has(p));
-}
+const nothingGone = (stored: Shard, used: ReadonlyMap<string, CachedItem>) => stored.allFound(used);
 
 function dropShardsBut(dir: string, kept: ReadonlyMap<string, unknown>): void {
   try {
@@ -230,8 +214,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
   // `walks`: a lookup by stat data through `cache` is part of a walk of the whole work tree
   // (which drops the stat entries of files no longer there); through `some`, of a few files.
   const lookups = (walks: boolean): ParseCache => ({
-    get(asked) {
-      const key = storedKey(asked);
+    get(key) {
       const name = shardOf(key);
       const u = usedIn(name);
       let item = u.get(key);
@@ -243,8 +226,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       itemsChanged = true;
       return item;
     },
-    set(asked, item) {
-      const key = storedKey(asked);
+    set(key, item) {
       replaced.add(shardOf(key));
       shard(shardOf(key));
       usedIn(shardOf(key)).set(key, item);
