@@ -69,13 +69,13 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   }
   const handoffs = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
   for (const h of tree.handoffs) {
-    // Read only for a finding's line: most files have none, and check reads every file's front-matter from the cache.
-    const text = () => texts.get(h.file);
+    // The text is read only for a finding's line: most files have none, and check reads
+    // every file's front-matter from the cache.
     if (h.meta.parent && !handoffs.has(h.meta.parent)) {
       findings.push({
         level: 'error',
         file: h.file,
-        line: lineOfKey(text(), 'parent'),
+        line: lineOfKey(texts.get(h.file), 'parent'),
         rule: 'parent',
         message: `parent ${h.meta.parent} is not a handoff in .handoff/handoffs/`,
       });
@@ -84,22 +84,16 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
       findings.push({
         level: 'error',
         file: h.file,
-        line: lineOfKey(text(), 'superseded_by'),
+        line: lineOfKey(texts.get(h.file), 'superseded_by'),
         rule: 'superseded-by',
         message: `superseded_by ${h.meta.superseded_by} is not a handoff in .handoff/handoffs/`,
       });
     }
-    for (const f of h.meta.files) {
-      for (const p of f.from === undefined ? [f.path] : [f.path, f.from]) {
-        if (outsideRepo(p))
-          findings.push({
-            level: 'error',
-            file: h.file,
-            line: lineOfKey(text(), 'files'),
-            rule: 'path',
-            message: `listed path '${p}' points outside the repository; paths are relative to its root`,
-          });
-      }
+    const files = h.meta.files;
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i]!;
+      if (outsideRepo(f.path)) findings.push(pathFinding(h.file, f.path, texts));
+      if (f.from !== undefined && outsideRepo(f.from)) findings.push(pathFinding(h.file, f.from, texts));
     }
   }
   for (const cycle of parentCycles(tree.handoffs)) {
@@ -125,6 +119,16 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
     }
   }
   return findings;
+}
+
+function pathFinding(file: string, p: string, texts: Texts): Finding {
+  return {
+    level: 'error',
+    file,
+    line: lineOfKey(texts.get(file), 'files'),
+    rule: 'path',
+    message: `listed path '${p}' points outside the repository; paths are relative to its root`,
+  };
 }
 
 /** Each cycle once, as ids starting from its smallest. */
