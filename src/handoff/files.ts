@@ -1,6 +1,6 @@
 // How files are shown to people and agents: grouped by what they are for.
 import type { FileChange } from '../store/handoff.js';
-import { code } from '../store/markdown.js';
+import { code, thousands } from '../store/markdown.js';
 
 const GROUPS: ReadonlyArray<[string, RegExp]> = [
   ['Tests', /(^|\/)(tests?|__tests__|specs?|e2e|fixtures)\/|[._-](test|spec)\.[^/.]+$|_test\.go$/i],
@@ -18,7 +18,7 @@ function fileGroup(path: string): string {
 function describeFile(f: FileChange): string {
   const parts: string[] = [];
   if (f.files !== undefined)
-    return `- ${code(f.path)} (${f.files.toLocaleString('en-US')} ${f.state} ${f.files === 1 ? 'file' : 'files'})`;
+    return `- ${code(f.path)} (${thousands(f.files)} ${f.state} ${f.files === 1 ? 'file' : 'files'})`;
   parts.push(f.from !== undefined ? `${f.change} from ${code(f.from)}` : f.change);
   if (f.binary) parts.push('binary');
   else if (f.insertions !== undefined) parts.push(`+${f.insertions} -${f.deletions ?? 0}`);
