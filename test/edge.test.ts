@@ -189,6 +189,20 @@ describe('repository states', () => {
     expect(resume.stdout).toContain('written before the first commit');
   });
 
+  it('untracked files anywhere but .handoff/, names with pathspec magic taken literally, ignored ones left out', () => {
+    const repo = makeRepo();
+    repo.commit('ignore', { '.gitignore': 'ignored.txt\n', 'src/kept.ts': 'k\n' });
+    for (const f of ['*.md', ':odd', '[x].txt', 'ignored.txt', 'src/new.ts', '.handoff/notes.txt'])
+      repo.write(f, 'u\n');
+    for (let i = 0; i < 25; i++) repo.write(`gen/f${i}.txt`, 'g\n');
+    const made = repo.handoff(['new', 'untracked work']);
+    expect(made.code).toBe(0);
+    const text = repo.read(made.stdout.trim());
+    const untracked = [...text.matchAll(/path: "([^"]+)"\n(?: {4}.*\n)*? {4}state: "untracked"/g)].map((m) => m[1]);
+    // A wholly untracked folder past untracked_dir_files (20) is one entry, as git status shows it.
+    expect(untracked.sort()).toEqual(['*.md', ':odd', '[x].txt', 'gen/', 'src/new.ts']);
+  });
+
   it('detached HEAD, a subdirectory, a path with spaces and non-ASCII names', () => {
     const repo = makeRepo({ name: 'my repö with spaces' });
     repo.commit('files', { 'sub dir/naïve file.ts': 'x\n' });

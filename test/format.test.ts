@@ -5,17 +5,19 @@ import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff, serializeHandoff, updateHandoff, type HandoffMeta } from '../src/store/handoff.js';
-import { parseBody, renderBody } from '../src/store/markdown.js';
+import { parseBody, renderBody, thousands } from '../src/store/markdown.js';
 import { parsePin, retirePin, serializePin } from '../src/store/pin.js';
 import {
   combineChanges,
   parseLog,
   parseNameStatus,
   parseNumstat,
+  parseRawBlobs,
   UNTRACKED_CAP,
   untrackedEntries,
 } from '../src/git/git-output.js';
 import { resolveId, shortId } from '../src/store/id.js';
+import { LINK_PREFIX } from '../src/store/tree.js';
 import { fill } from '../src/store/template.js';
 
 const meta: HandoffMeta = {
@@ -173,6 +175,33 @@ describe('git output parsers', () => {
     ]);
   });
 
+  it("read -z raw diff-tree output as each path's new blob: a link marked, a deletion or a submodule none", () => {
+    const a = 'a'.repeat(40);
+    const b = 'b'.repeat(40);
+    const z = '0'.repeat(40);
+    const out = [
+      `:100644 100644 ${a} ${b} M`,
+      'handoffs/2026-11/24/x y.md',
+      `:000000 100644 ${z} ${b} A`,
+      'pins/new.md',
+      `:100644 000000 ${a} ${z} D`,
+      'pins/gone.md',
+      `:100644 120000 ${a} ${b} T`,
+      'ROADMAP.md',
+      `:000000 160000 ${z} ${b} A`,
+      'sub',
+      '',
+    ].join('\0');
+    expect([...parseRawBlobs(out)]).toEqual([
+      ['handoffs/2026-11/24/x y.md', b],
+      ['pins/new.md', b],
+      ['pins/gone.md', undefined],
+      ['ROADMAP.md', `${LINK_PREFIX}${b}`],
+      ['sub', undefined],
+    ]);
+    expect(parseRawBlobs('').size).toBe(0);
+  });
+
   it('read git log in LOG_FORMAT: subjects keep their spaces, an empty log is no commits', () => {
     const a = 'a'.repeat(40);
     const b = 'b'.repeat(40);
@@ -225,6 +254,11 @@ describe('ids and templates', () => {
     expect(shortId(ids[0]!, ids)).toBe('01m82nhbf');
     expect(shortId(ids[2]!, ids)).toBe('01m83000');
   });
+  it('write counts with commas as en-US does', () => {
+    for (const n of [0, 7, 999, 1000, 12345, 999999, 1234567, -1234, 2 ** 53 - 1, 1.5, 1e21])
+      expect(thousands(n)).toBe(n.toLocaleString('en-US'));
+  });
+
   it('fill placeholders exactly and drop empty ones with their blank line', () => {
     expect(fill('a\n\n{{x}}\n\n{{y}}\n\nb\n', { x: 'X  \n\n' })).toBe('a\n\nX  \n\n\n\nb\n');
     expect(fill('a\n\n{{x}}\n\n{{y}}\n', {})).toBe('a\n');

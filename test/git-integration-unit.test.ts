@@ -5,8 +5,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addBlock, CREATED_HEADER, hookBlock, removeBlock, HOOK_NAMES } from '../src/git-hooks/hook-script.js';
 import { shortId } from '../src/store/id.js';
-import { uniquePrefixes } from '../src/store/id.js';
+import { prefixLookup, uniquePrefixes } from '../src/store/id.js';
 import { blobId, cacheKey, mergeMaps } from '../src/store/tree.js';
+import { parseNameStatus, parseNumstat, parseRawNumstat } from '../src/git/git-output.js';
+import { ownTempsPathspec } from '../src/store/fs.js';
 import { itemFiles, itemKeys, makeRepo, runHandoff, tempDir } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 import { execFileSync } from 'node:child_process';
@@ -65,6 +67,58 @@ describe('uniquePrefixes', () => {
         for (const i of list) expect(fast.get(i)).toBe(shortId(i, list));
       }),
     );
+  });
+
+  it('gives, asked one id at a time (prefixLookup), the same prefixes, and nothing for an id not among them', () => {
+    const near = fc.array(
+      fc.stringMatching(/^[01]{6}$/).map((s) => `01jx${s}0000000000000000`),
+      { minLength: 1, maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(near, fc.stringMatching(/^[01]{6}$/), (list, other) => {
+        const all = uniquePrefixes(list);
+        const one = prefixLookup(list);
+        for (const i of list) expect(one(i)).toBe(all.get(i));
+        const absent = `01jx${other}0000000000000001`;
+        expect(one(absent)).toBeUndefined();
+      }),
+    );
+  });
+});
+
+describe('one diff printed two ways', () => {
+  it('reads --raw --numstat as the --name-status and --numstat of the same diff read alone', () => {
+    const repo = makeRepo();
+    const base = repo.commit('files', {
+      'old name.ts': 'one\ntwo\nthree\nfour\nfive\n',
+      'a.ts': 'a\n',
+      ':colon.ts': 'c\n',
+      'gone.ts': 'g\n',
+    });
+    repo.git('mv', 'old name.ts', 'new\nname.ts');
+    repo.git('rm', '-q', 'gone.ts');
+    repo.write('a.ts', 'a\nb\n');
+    repo.write(':colon.ts', 'c\nd\n');
+    writeFileSync(path.join(repo.dir, 'img.png'), Buffer.from([0, 1, 2]));
+    repo.git('add', 'img.png');
+    const diff = ['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M'];
+    const both = parseRawNumstat(repo.git(...diff, '--raw', '--numstat', base, '--'));
+    expect(both.overall).toEqual(parseNameStatus(repo.git(...diff, '--name-status', base, '--')));
+    expect(both.stats).toEqual(parseNumstat(repo.git(...diff, '--numstat', base, '--')));
+    expect(both.overall.map((c) => c.change).sort()).toEqual(['added', 'deleted', 'modified', 'modified', 'renamed']);
+    expect(parseRawNumstat('')).toEqual({ overall: [], stats: new Map() });
+  });
+});
+
+describe('a git add beside a write', () => {
+  it("leaves out this process's temporary files beside the path, and nothing else", () => {
+    const repo = makeRepo();
+    const mine = `.handoff/.RO[AD]MAP.md.${process.pid}.0a1b2c3d.tmp`;
+    const others = [`.handoff/.RO[AD]MAP.md.${process.pid + 1}.0a1b2c3d.tmp`, '.handoff/RO[AD]MAP.md', '.handoff/x.md'];
+    for (const f of [mine, ...others]) repo.write(f, 'x\n');
+    repo.git('add', '-A', '--', '.handoff', ownTempsPathspec('.handoff/RO[AD]MAP.md'));
+    const staged = repo.git('diff', '--cached', '--name-only', '-z').split('\0').filter(Boolean);
+    expect(staged.sort()).toEqual([...others].sort());
   });
 });
 

@@ -12,10 +12,10 @@ import { version } from '../core/version.js';
 import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
 import { blobId, cacheKey, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
 import { openCache } from '../store/cache.js';
-import { ownWrites } from '../store/store.js';
+import { ownWrites, wholeTreeRead } from '../store/store.js';
 import type { Git } from '../git/git.js';
 import { RECORD_FILE } from './hook-script.js';
-import { GIT_DIR_TEMP, readText, sweepTemps, writeDisposable } from '../store/fs.js';
+import { GIT_DIR_TEMP, ownTempsPathspec, readText, sweepTemps, writeDisposable } from '../store/fs.js';
 
 // Taken, not imported: see store/fs.ts.
 const nodeFs = process.getBuiltinModule('node:fs');
@@ -60,11 +60,16 @@ export async function recordIndex(ctx: Where, roadmap: string, indexConfig: stri
  * (same paths, same blobs, so the hook would parse the same texts), the roadmap just
  * rendered, and the config.yml this run read.
  */
-async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { files?: TreeFile[] }): Promise<void> {
-  if (!ctx.cacheFile || !recordable(roadmap) || work.tree.problems.length > 0) return;
+async function recordWorkTree(
+  ctx: Where,
+  roadmap: string,
+  work: Rendered & { files?: TreeFile[] },
+  stage: () => Staging,
+): Promise<void> {
+  if (!ctx.cacheFile || work.tree.problems.length > 0) return;
   const files = work.files;
-  if (!files) return recordFromLast(ctx, roadmap, work.content);
-  await staged(ctx, ctx.cacheFile, async (git, temp) => {
+  if (!files) return recordFromLast(ctx, roadmap, work.content, stage);
+  await stage().use(roadmap, async (git, temp) => {
     const [index, tree, config] = await Promise.all([
       git.indexBlobs([HANDOFF_DIR], temp),
       handoffTree(git, temp),
@@ -98,23 +103,55 @@ async function recordWorkTree(ctx: Where, roadmap: string, work: Rendered & { fi
   });
 }
 
+/** `git add -A .handoff` into a temporary index, under way: used once, or discarded; either removes it. */
+interface Staging {
+  use(roadmap: string, then: (git: Git, temp: string) => Promise<void>): Promise<void>;
+  discard(): Promise<void>;
+}
+
 /**
- * `git add -A .handoff` into a temporary index in the git directory (never the user's),
- * handed to `use`, then removed. Seeded with the user's index, whose stat data lets git
- * hash only the files changed since (from an empty one it hashed every handoff of the
- * year); the .handoff/ part is what the work tree holds either way. No index yet: empty.
+ * `git add -A .handoff` but the roadmap into a temporary index in the git directory (never
+ * the user's), started before the roadmap renders so that git stages meanwhile; `use`
+ * stages the roadmap as written and hands the index over. Seeded with the user's index,
+ * whose stat data lets git hash only the files changed since (from an empty one it hashed
+ * every handoff of the year); the .handoff/ part is what the work tree holds either way.
+ * No index yet: empty.
  */
-async function staged(ctx: Where, cacheFile: string, use: (git: Git, temp: string) => Promise<void>): Promise<void> {
+function startStaging(ctx: Where, cacheFile: string, roadmap: string): Staging {
   const gitDir = path.dirname(cacheFile);
-  await sweepTemps(gitDir, GIT_DIR_TEMP);
   const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
-  const git = await ctx.git();
-  try {
+  const started = (async () => {
+    await sweepTemps(gitDir, GIT_DIR_TEMP);
+    const git = await ctx.git();
     await nodeFs.promises.copyFile(path.join(gitDir, 'index'), temp).catch(() => {});
-    if (await git.addAllInto(temp, HANDOFF_DIR)) await use(git, temp);
-  } finally {
+    // The roadmap is written meanwhile, through a temporary file beside it: neither is staged here.
+    const except = [`:(top,exclude,literal)${roadmap}`, ownTempsPathspec(roadmap)];
+    return { git, ok: await git.addAllInto(temp, HANDOFF_DIR, except) };
+  })();
+  started.catch(() => {});
+  let over = false;
+  // Removed only once git is done with it: a git still running would leave its lock behind.
+  const end = async () => {
+    await started.catch(() => {});
     await nodeFs.promises.rm(temp, { force: true }).catch(() => {});
-  }
+  };
+  return {
+    async use(shown, then) {
+      if (over) return;
+      over = true;
+      try {
+        const { git, ok } = await started;
+        if (ok && (await git.stageInto(temp, shown))) await then(git, temp);
+      } finally {
+        await end();
+      }
+    },
+    async discard() {
+      if (over) return;
+      over = true;
+      await end();
+    },
+  };
 }
 
 /** The tree id of the last record, when this build wrote it. */
@@ -131,18 +168,17 @@ async function lastRecord(ctx: Where): Promise<string | undefined> {
  * them), the roadmap just rendered and the config.yml this run read. Anything else, or no
  * record yet, records nothing: the pre-commit hook then validates the index itself.
  */
-async function recordFromLast(ctx: Where, roadmap: string, content: string): Promise<void> {
+async function recordFromLast(ctx: Where, roadmap: string, content: string, stage: () => Staging): Promise<void> {
   const before = await lastRecord(ctx);
-  if (!before || !ctx.cacheFile) return;
-  await staged(ctx, ctx.cacheFile, async (git, temp) => {
+  if (!before) return;
+  await stage().use(roadmap, async (git, temp) => {
     const tree = await handoffTree(git, temp);
     if (!tree || tree === before) return;
-    const changed = (await git.treeChanges(before, tree))?.map((p) => `${HANDOFF_DIR}/${p}`);
-    if (!changed) return;
-    const [index, config] = await Promise.all([
-      changed.length > 0 ? git.indexBlobs(changed, temp) : new Map<string, string>(),
-      workConfigBlob(ctx),
-    ]);
+    const [changes, config] = await Promise.all([git.treeChanges(before, tree), workConfigBlob(ctx)]);
+    if (!changes) return;
+    // The tree is the temporary index's: its blobs are what git staged there.
+    const index = new Map([...changes].map(([p, blob]) => [`${HANDOFF_DIR}/${p}`, blob]));
+    const changed = [...index.keys()];
     const own = ownWrites(ctx);
     const clean = changed.every((p) => {
       if (p === roadmap) return index.get(p) === blobId(content);
@@ -161,14 +197,25 @@ async function recordFromLast(ctx: Where, roadmap: string, content: string): Pro
  */
 export async function afterWrite(ctx: Context): Promise<void> {
   const roadmap = ctx.config.roadmap;
+  const cacheFile = ctx.cacheFile;
+  let staging: Staging | undefined;
+  const stage = () => (staging ??= startStaging(ctx, cacheFile!, roadmap));
+  // Staged while the roadmap renders when a record may follow: the roadmap comes from every
+  // file, or from the open index with a last record to compare with.
+  if (cacheFile && recordable(roadmap) && (wholeTreeRead(ctx) || (await lastRecord(ctx)))) stage();
   let work: Awaited<ReturnType<typeof refreshWorkTree>>;
   try {
     work = await refreshWorkTree(ctx, roadmap, true);
   } catch (error) {
+    await staging?.discard();
     ctx.stderr(
       `handoff: warning: ${roadmap} was not refreshed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
     );
     return;
   }
-  if (work) await recordWorkTree(ctx, roadmap, work).catch(() => {});
+  try {
+    if (work && cacheFile && recordable(roadmap)) await recordWorkTree(ctx, roadmap, work, stage).catch(() => {});
+  } finally {
+    await staging?.discard();
+  }
 }

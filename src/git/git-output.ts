@@ -2,6 +2,7 @@
 // one format we ask for, and the rule that folds base->worktree changes and the
 // staged/unstaged/untracked sets into one list.
 import type { ChangeKind, FileChange, FileState } from '../store/handoff.js';
+import { LINK_PREFIX } from '../store/tree.js';
 
 export interface Commit {
   hash: string;
@@ -35,6 +36,43 @@ const KINDS: Record<string, ChangeKind> = {
 };
 
 /** `git diff -z --name-status`: STATUS NUL path NUL, or STATUS NUL old NUL new NUL for R/C. */
+/**
+ * `git diff-tree -r -z` raw output (`:<mode> <mode> <id> <id> <status>` then the path, no
+ * renames): path -> its blob id on the new side, in the form of the index's blobs (a link's
+ * id marked with LINK_PREFIX), undefined for a deletion or a submodule.
+ */
+export function parseRawBlobs(out: string): Map<string, string | undefined> {
+  const tokens = out.split('\0');
+  const changes = new Map<string, string | undefined>();
+  for (let i = 0; i + 1 < tokens.length; i += 2) {
+    const m = /^:\d+ (\d+) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(tokens[i]!);
+    if (!m) break;
+    const [, mode, id] = m;
+    const gone = mode === '000000' || mode === '160000';
+    changes.set(tokens[i + 1]!, gone ? undefined : mode === '120000' ? `${LINK_PREFIX}${id}` : id);
+  }
+  return changes;
+}
+
+/**
+ * `git diff -z --raw --numstat`: one diff (renames detected once) printed both ways, every
+ * raw entry first, then every numstat line; read as parseNameStatus and parseNumstat read
+ * the two outputs alone.
+ */
+export function parseRawNumstat(out: string): { overall: RawChange[]; stats: Map<string, NumStat> } {
+  const tokens = out.split('\0');
+  const nameStatus: string[] = [];
+  let i = 0;
+  while (tokens[i]?.startsWith(':')) {
+    const header = tokens[i++]!;
+    const status = header.slice(header.lastIndexOf(' ') + 1);
+    const paths = status[0] === 'R' || status[0] === 'C' ? 2 : 1;
+    nameStatus.push(status, ...tokens.slice(i, i + paths));
+    i += paths;
+  }
+  return { overall: parseNameStatus(nameStatus.join('\0')), stats: parseNumstat(tokens.slice(i).join('\0')) };
+}
+
 export function parseNameStatus(out: string): RawChange[] {
   const tokens = out.split('\0');
   const changes: RawChange[] = [];

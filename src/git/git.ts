@@ -12,8 +12,9 @@ import {
   LOG_FORMAT,
   parseLog,
   parseNameStatus,
-  parseNumstat,
   parsePathList,
+  parseRawBlobs,
+  parseRawNumstat,
   parseStatus,
   type Commit,
   type RawChange,
@@ -129,7 +130,15 @@ export class Git {
   }
 
   async author(): Promise<string> {
-    const [name, email] = await Promise.all([this.ask(['config', 'user.name']), this.ask(['config', 'user.email'])]);
+    // One process for both keys; of a key set in several places, the last listed wins, as `git config <key>` answers.
+    const out = (await this.answer(['config', '-z', '--get-regexp', '^user\\.(name|email)$'])) ?? '';
+    const values = new Map<string, string>();
+    for (const entry of out.split('\0')) {
+      const at = entry.indexOf('\n');
+      if (at > 0) values.set(entry.slice(0, at), entry.slice(at + 1).trim());
+    }
+    const name = values.get('user.name') ?? '';
+    const email = values.get('user.email') ?? '';
     if (name && email) return `${name} <${email}>`;
     return name || email || 'unknown';
   }
@@ -197,34 +206,51 @@ export class Git {
   /**
    * Everything outside .handoff/ that changed between `base` and the working tree: committed, staged,
    * unstaged and untracked-but-not-ignored, renames detected, binaries marked.
-   * A null base means "since the empty tree" (an unborn branch, or the root).
+   * A null base means "since the empty tree" (an unborn branch, or the root). `head`:
+   * HEAD's commit (null: none yet) when the caller asked already.
    */
-  async changesSince(base: string | null, collapseOver = Infinity): Promise<FileChange[]> {
+  async changesSince(base: string | null, collapseOver = Infinity, head?: string | null): Promise<FileChange[]> {
     const from = base ?? (await this.emptyTree());
     const diff = ['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M'];
-    const hasHead = (await this.head()) !== null;
+    const hasHead = (head === undefined ? await this.head() : head) !== null;
     // With no HEAD there is no worktree diff against a commit: compare the index instead.
     const overallArgs = hasHead ? [from] : ['--cached', from];
     const others = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'];
+    const scope = await this.untrackedScope();
     // Outside .handoff/ only: our records are not the work (the draft left them out after
     // the fact), and each of these asked git about every handoff of the year.
-    const [nameStatus, numstat, staged, unstaged, untracked, untrackedDirs] = await Promise.all([
-      this.run([...diff, '--name-status', ...overallArgs, '--', ...WORK]),
-      this.run([...diff, '--numstat', ...overallArgs, '--', ...WORK]),
+    const [overall, staged, unstaged, untracked, untrackedDirs] = await Promise.all([
+      this.run([...diff, '--raw', '--numstat', ...overallArgs, '--', ...WORK]),
       this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--', ...WORK]),
       this.run(['diff', '-z', '--no-relative', '--name-only', '--', ...WORK]),
-      this.run([...others, '--', ...WORK]),
-      this.run([...others, '--directory', '--no-empty-directory', '--', ...WORK]),
+      scope.length === 0 ? '' : this.run([...others, '--', ...scope]),
+      scope.length === 0 ? '' : this.run([...others, '--directory', '--no-empty-directory', '--', ...scope]),
     ]);
     return combineChanges({
-      overall: parseNameStatus(nameStatus),
-      stats: parseNumstat(numstat),
+      ...parseRawNumstat(overall),
       staged: new Set(parsePathList(staged)),
       unstaged: new Set(parsePathList(unstaged)),
       untracked: parsePathList(untracked),
       untrackedDirs: parsePathList(untrackedDirs),
       collapseOver,
     });
+  }
+
+  /**
+   * WORK for a search of untracked files: the work tree's top-level entries but .git and
+   * .handoff, each named, because git walks a folder a pathspec excludes (a year of
+   * handoffs) and skips one no pathspec names; WORK itself when the root cannot be read or
+   * holds more entries than a command line should carry. Empty: nothing to search.
+   */
+  private async untrackedScope(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await process.getBuiltinModule('node:fs').promises.readdir(this.root); // taken, not imported: see store/fs.ts
+    } catch {
+      return WORK;
+    }
+    const top = names.filter((n) => n !== '.git' && n !== '.handoff');
+    return top.length > 256 ? WORK : top.map((n) => `:(top,literal)${n}`);
   }
 
   /**
@@ -294,8 +320,12 @@ export class Git {
 
   /** A merge, rebase, cherry-pick or revert stopped half-way: its name, or null (also when git cannot tell). */
   async operationInProgress(): Promise<string | null> {
+    // Each of these lives in the work tree's own git directory, where `--git-path` puts it
+    // (no variable moves them): known already, no git started.
     const args = ['rev-parse', '--path-format=absolute', ...OPERATIONS.flatMap(([name]) => ['--git-path', name])];
-    const paths = (await this.answer(args))?.split('\n') ?? [];
+    const paths = this.gitDir
+      ? OPERATIONS.map(([name]) => path.join(this.gitDir!, name))
+      : ((await this.answer(args))?.split('\n') ?? []);
     const found = await Promise.all(OPERATIONS.map((_, i) => (paths[i] ? exists(paths[i]) : false)));
     const at = found.indexOf(true);
     return at < 0 ? null : OPERATIONS[at]![1];
@@ -350,15 +380,20 @@ export class Git {
     return (await this.answer(['update-index', '--add', '--', file], indexFile)) !== null;
   }
 
-  /** `git add -A` of a directory into another index file; false when git refused. */
-  async addAllInto(indexFile: string, dir: string): Promise<boolean> {
-    return (await this.answer(['add', '-A', '--', dir], indexFile)) !== null;
+  /** `git add -A` of a directory into another index file, but what the pathspecs `except` name; false when git refused. */
+  async addAllInto(indexFile: string, dir: string, except: readonly string[] = []): Promise<boolean> {
+    return (await this.answer(['add', '-A', '--', dir, ...except], indexFile)) !== null;
   }
 
-  /** Paths that differ between two trees (relative to them), without renames; null when git cannot (a tree gone). */
-  async treeChanges(from: string, to: string): Promise<string[] | null> {
-    const out = await this.answer(['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to]);
-    return out === null ? null : parsePathList(out);
+  /**
+   * Paths that differ between two trees (relative to them), without renames, each with its
+   * blob id in `to` as indexBlobs gives it (undefined when deleted or a submodule): one
+   * process answers what a diff and a look into the index staged as `to` did; null when
+   * git cannot (a tree gone).
+   */
+  async treeChanges(from: string, to: string): Promise<Map<string, string | undefined> | null> {
+    const out = await this.answer(['diff-tree', '-r', '-z', '--no-renames', from, to]);
+    return out === null ? null : parseRawBlobs(out);
   }
 
   /** The tree id of the index's `prefix` directory (another index with `indexFile`); undefined when git cannot (unmerged, absent). */

@@ -97,6 +97,9 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
     throw new UsageError('--sections - and -F - both read stdin; give one of them a file');
   // Read before the writer lock is taken: a file that is not there writes nothing.
   const sections = await readSections(ctx, args.values.sections);
+  // Neither new nor its hooks set up what init does: asked now, beside the writing, printed after.
+  const hint = import('../init/init-hint.js').then((m) => m.initHint(ctx));
+  hint.catch(() => {});
   const written = await writeHandoff(ctx, goal, {
     since: args.values.since,
     from,
@@ -110,6 +113,7 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
   });
   if (written !== null) {
     ctx.stdout(`${ctx.rel(written.file)}\n`);
-    await (await import('../init/init-hint.js')).hintInit(ctx);
+    const line = await hint;
+    if (line) ctx.stderr(line);
   }
 }

@@ -28,6 +28,7 @@ import { transcriptPart } from '../model/transcript-model.js';
 import { afterWrite } from '../git-hooks/validated.js';
 import { chainGoal, firstRequest } from './goal.js';
 import { chainCompleted, standingDecisions } from './living.js';
+import { thousands } from '../store/markdown.js';
 
 /** The parent and its ancestors, read alone when this run has not read every handoff (store/history-view.ts). */
 async function parentChain(ctx: Context, parent: Handoff): Promise<Handoff[]> {
@@ -45,6 +46,7 @@ async function findBase(
   since: string | undefined,
   parent: Handoff | undefined,
   head: string | null,
+  parentHead: Promise<string | null> | undefined,
 ): Promise<string | null> {
   if (since !== undefined) {
     const base = await git.resolveCommit(since);
@@ -53,7 +55,7 @@ async function findBase(
   }
   if (!head) return null;
   if (parent?.meta.head) {
-    if (await git.resolveCommit(parent.meta.head)) return parent.meta.head;
+    if (await parentHead) return parent.meta.head;
     ctx.stderr(
       `handoff: warning: the parent's commit ${parent.meta.head.slice(0, 12)} is gone (rebased?); using the default branch instead`,
     );
@@ -120,17 +122,22 @@ async function writeLocked(
     return out.value;
   };
   const git = await ctx.git();
-  const [branch, head, author, pins] = await Promise.all([git.branch(), git.head(), git.author(), loadPins(ctx)]);
+  const [branch, pins] = await Promise.all([git.branch(), loadPins(ctx)]);
   const { found: open, problems } = await findOpenOnBranch(ctx, branch);
-  warnProblems(ctx, problems);
   const parent = options.fresh ? undefined : open;
+  // The parent's commit is asked about with HEAD and the author, not after them.
+  const parentHead = options.since === undefined && parent?.meta.head ? git.resolveCommit(parent.meta.head) : undefined;
+  parentHead?.catch(() => {}); // awaited only when HEAD is born; a failure then surfaces there
+  // HEAD from git's files when they say it plainly (repo.ts fixedHead), else from git.
+  const [head, author] = await Promise.all([git.fixedHead() ?? git.head(), git.author()]);
+  warnProblems(ctx, problems);
   if (options.fresh && open)
     ctx.stderr(
       `handoff: starting a new chain; ${open.meta.id} stays open (handoff done ${open.meta.id.slice(0, 12)} when it is finished)`,
     );
-  const base = await findBase(ctx, git, options.since, parent, head);
+  const base = await findBase(ctx, git, options.since, parent, head, parentHead);
   const [changes, commits, own, template] = await Promise.all([
-    git.changesSince(base, ctx.config.untracked_dir_files),
+    git.changesSince(base, ctx.config.untracked_dir_files, head),
     base === head ? Promise.resolve([]) : git.commitsSince(base, ctx.config.draft_commits),
     base && base !== head ? git.ownPathsSince(base) : null,
     readTemplate('handoff.md'),
@@ -189,6 +196,9 @@ async function writeLocked(
   );
   if (notice) ctx.stderr(notice);
 
+  // Asked while the file is made, said before it is written.
+  const inProgress = git.operationInProgress();
+  inProgress.catch(() => {});
   const meta: HandoffMeta = {
     id: ctx.newId(),
     goal,
@@ -202,12 +212,13 @@ async function writeLocked(
     parent: parent?.meta.id ?? null,
     files,
   };
-  const operation = await git.operationInProgress();
+  const text = serializeHandoff(meta, body);
+  const operation = await inProgress;
   if (operation)
     ctx.stderr(
       `handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`,
     );
-  const file = await createHandoff(ctx, meta.id, serializeHandoff(meta, body));
+  const file = await createHandoff(ctx, meta.id, text);
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
     await rewriteItem(
@@ -225,7 +236,7 @@ async function writeLocked(
   }
   const fileCount = files.reduce((n, f) => n + (f.files ?? 1), 0);
   ctx.stderr(
-    `handoff: ${fileCount.toLocaleString('en-US')} file${fileCount === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`,
+    `handoff: ${thousands(fileCount)} file${fileCount === 1 ? '' : 's'} and ${commits.length} commit${commits.length === 1 ? '' : 's'} since ${base ? base.slice(0, 12) : 'the start'}`,
   );
   return { file, goal };
 }

@@ -5,11 +5,15 @@ import { exists } from '../store/fs.js';
 import { driverConfigured } from '../git-hooks/hook-files.js';
 
 export async function hintInit(ctx: Context): Promise<void> {
+  const hint = await initHint(ctx);
+  if (hint) ctx.stderr(hint);
+}
+
+/** The hint's line, or undefined when init has been run; asked while a writer works, printed after. */
+export async function initHint(ctx: Context): Promise<string | undefined> {
   const [config, driver] = await Promise.all([exists(ctx.configFile), driverConfigured(await ctx.git())]);
-  if (config && driver) return;
-  ctx.stderr(
-    `handoff: hint: run 'handoff init' once in this repository: it ${driver ? 'writes .handoff/config.yml' : 'registers the merge driver, so merges of the roadmap and of handoffs do not conflict'}`,
-  );
+  if (config && driver) return undefined;
+  return `handoff: hint: run 'handoff init' once in this repository: it ${driver ? 'writes .handoff/config.yml' : 'registers the merge driver, so merges of the roadmap and of handoffs do not conflict'}`;
 }
 
 /** After a file with conflict markers was reported: init only when the merge driver is missing here. */

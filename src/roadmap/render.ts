@@ -9,7 +9,7 @@ import { activePins } from '../store/pin-scope.js';
 import { fill } from '../store/template.js';
 import { TITLE, type SectionKey } from '../store/sections.js';
 import type { Tree } from '../store/tree.js';
-import { uniquePrefixes } from '../store/id.js';
+import { prefixLookup } from '../store/id.js';
 
 /** Finished and superseded handoffs listed one line each; older ones are counted. */
 export const RECENT = 20;
@@ -55,8 +55,8 @@ export function renderRoadmap(
   roadmapPath: string,
   history?: { ids: readonly string[]; finished: number },
 ): string {
-  const shortIds = uniquePrefixes(history?.ids ?? [...tree.handoffs, ...tree.pins].map((i) => i.meta.id));
-  const short = (id: string) => shortIds.get(id) ?? id.slice(0, 8);
+  const shortIds = prefixLookup(history?.ids ?? [...tree.handoffs, ...tree.pins].map((i) => i.meta.id));
+  const short = (id: string) => shortIds(id) ?? id.slice(0, 8);
   const link = (file: string) => posix.relative(posix.dirname(roadmapPath), file);
   const byId = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
   const newestFirst = [...tree.handoffs].reverse();

@@ -31,6 +31,17 @@ async function writeTemp(target: string, content: string): Promise<string> {
   return temp;
 }
 
+/**
+ * The temporary files this process writes beside `rel` (repository-relative, `/`) before
+ * renaming them over it, as a pathspec with git's glob magic: what a `git add` running
+ * meanwhile leaves out.
+ */
+export function ownTempsPathspec(rel: string): string {
+  const literal = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
+  const dir = path.posix.dirname(rel);
+  return `:(top,exclude,glob)${dir === '.' ? '' : `${literal(dir)}/`}.${literal(path.posix.basename(rel))}.${process.pid}.*.tmp`;
+}
+
 /** Creates `target` with `content`; fails, changing nothing, if it already exists. */
 export async function createFileAtomic(target: string, content: string): Promise<void> {
   await nodeFs.promises.mkdir(path.dirname(target), { recursive: true });

@@ -17,7 +17,7 @@ import { openCache } from './cache.js';
 import { itemFolders, parseFiles, readSomeFiles } from './reader.js';
 import { datedFolder, isId } from './id.js';
 import { loadOpen } from './store.js';
-import { HANDOFFS_PREFIX, itemKind, type Tree } from './tree.js';
+import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
 
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
@@ -43,33 +43,45 @@ const { lstatSync, readdirSync } = process.getBuiltinModule('node:fs');
 /** Names alone (no file type, no file opened): a link or a folder named like a handoff is the open index's problem. */
 async function listing(ctx: Where): Promise<Listing> {
   const open = await loadOpen(ctx as RunContext);
-  const known = new Set([
-    ...open.handoffs.map((h) => h.file),
-    ...open.problems.map((p) => p.file),
-    ...open.misnamed.map((m) => m.file),
-  ]);
+  // The files the open index holds, by folder: names are compared, no path is made per name.
+  const known = new Map<string, Set<string>>();
+  for (const file of [...open.handoffs, ...open.problems, ...open.misnamed].map((i) => i.file)) {
+    const at = file.lastIndexOf('/') + 1;
+    const folder = file.slice(0, at);
+    let names = known.get(folder);
+    if (!names) known.set(folder, (names = new Set()));
+    names.add(file.slice(at));
+  }
   const byId = new Map<string, string>();
+  // handoffs/ checked once: its dated folders are real folders (itemFolders follows no link), so inside it.
+  await assertInside(ctx.root, path.join(ctx.root, HANDOFFS_PREFIX), HANDOFFS_PREFIX.slice(0, -1));
   for (const prefix of itemFolders(ctx.root)) {
     if (!prefix.startsWith(HANDOFFS_PREFIX)) continue;
     const dir = path.join(ctx.root, prefix);
-    await assertInside(ctx.root, dir, prefix.slice(0, -1));
     let names: string[];
     try {
       names = readdirSync(dir);
     } catch {
       continue; // gone since it was listed
     }
+    const skip = known.get(prefix);
+    // Every `<name>.md` not starting with a dot in these folders is a handoff's (tree.ts itemKind).
     for (const name of names) {
-      if (!name.endsWith('.md') || name.startsWith('.')) continue;
-      const file = `${prefix}${name}`;
       // The same id twice (the flat and a dated folder): the whole tree decides.
-      if (known.has(file) || itemKind(file) !== 'handoff') continue;
+      if (!name.endsWith('.md') || name.startsWith('.') || skip?.has(name)) continue;
       const id = name.slice(0, -3);
       if (byId.has(id)) throw new Duplicate();
-      byId.set(id, file);
+      byId.set(id, `${prefix}${name}`);
     }
   }
-  return { open, closed: [...byId.keys()].sort(), byId };
+  // Dated folders are listed in date order and ids are times: sorted already, unless the first layout's folder holds some.
+  const closed = [...byId.keys()];
+  return { open, closed: ascending(closed) ? closed : closed.sort(), byId };
+}
+
+function ascending(ids: readonly string[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
+  return true;
 }
 
 class Duplicate extends Error {}

@@ -64,10 +64,38 @@ export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, str
   return out;
 }
 
+/**
+ * uniquePrefixes() asked one id at a time, for a caller that shows a few ids of many (the
+ * roadmap, of a year's handoffs): the same answer, an id's neighbours found by binary
+ * search in sorted order, no prefix made for an id nobody asks about; undefined for an id
+ * not among `ids`.
+ */
+export function prefixLookup(ids: readonly string[], min = 8): (id: string) => string | undefined {
+  const sorted = [...new Set(ids)].sort();
+  const common = (a: string | undefined, b: string) => {
+    let i = 0;
+    if (a === undefined) return 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return i;
+  };
+  return (id) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < id) lo = mid + 1;
+      else hi = mid;
+    }
+    if (sorted[lo] !== id) return undefined;
+    const length = Math.max(min, common(sorted[lo - 1], id) + 1, common(sorted[lo + 1], id) + 1);
+    return id.slice(0, Math.min(length, id.length));
+  };
+}
+
 /** The time an id was made, in milliseconds: its first 10 characters. */
 export function idTime(id: string): number {
   let ms = 0;
-  for (const c of id.slice(0, 10)) ms = ms * 32 + CROCKFORD.indexOf(c);
+  for (let i = 0; i < 10 && i < id.length; i++) ms = ms * 32 + CROCKFORD.indexOf(id[i]!);
   return ms;
 }
 

@@ -167,3 +167,10 @@ export const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',
 
 /** "1 handoff", "2 handoffs". */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * A whole number with commas between thousands, as `toLocaleString('en-US')` writes it,
+ * without the first call's load of the locale data (a command that prints one count pays it).
+ */
+export const thousands = (n: number): string =>
+  Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en-US');
