@@ -159,12 +159,6 @@ export function pinBlock(label: string, text: string, scope?: readonly string[])
   return `### Pin ${label}${scope ? ` (applies to ${scope.map(code).join(', ')})` : ''}\n\n${fenced(text)}`;
 }
 
-/**
- * An integer with a comma between thousands, as `toLocaleString('en-US')` writes it,
- * without loading the locale data at a session start.
- */
-export const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
-
 /** "1 handoff", "2 handoffs". */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
