@@ -25,7 +25,13 @@ const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = process.getBu
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
 const FORMAT = 8;
-/** How many answers about commits are kept: one per branch a session starts on. */
+/**
+ * How many answers of each kind are kept (the kind: what a key names before its first NUL,
+ * `from`, `own`, or nothing for the commits between two ids): one per branch a session
+ * starts on. Per kind, so that a command that writes many handoffs (`check` closing those
+ * that landed records each as this clone's, store/own.ts) does not push out the answers a
+ * session start reads.
+ */
 const ANSWERS_KEPT = 8;
 
 export interface OpenCache {
@@ -125,9 +131,11 @@ function keptItems(stored: Shard, used: ReadonlyMap<string, CachedItem>, walked:
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const kindOf = (key: string) => key.slice(0, Math.max(0, key.indexOf('\0')));
+
 /**
  * Entries remembered across runs beside the parsed items: those a run asks about or adds
- * come first, and `limit` are kept.
+ * come first, and `limit` of each kind are kept.
  */
 function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onAdd: () => void) {
   const known = new Map(stored);
@@ -142,7 +150,14 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
       used.set(key, value);
       onAdd();
     },
-    kept: (): Array<[string, V]> => [...used, ...[...known].filter(([k]) => !used.has(k))].slice(0, limit),
+    kept: (): Array<[string, V]> => {
+      const counts = new Map<string, number>();
+      return [...used, ...[...known].filter(([k]) => !used.has(k))].filter(([k]) => {
+        const n = counts.get(kindOf(k)) ?? 0;
+        counts.set(kindOf(k), n + 1);
+        return n < limit;
+      });
+    },
   };
 }
 
