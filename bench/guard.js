@@ -100,6 +100,7 @@ git('commit', '-q', '-m', 'slow word');
 const slow = [];
 for (let i = 0; i < rounds; i++) {
   rmSync(path.join(dir, '.git/handoff-clean.json'), { force: true });
+  rmSync(path.join(dir, '.git/handoff-resume.json'), { force: true });
   const t = process.hrtime.bigint();
   const r = spawnSync(node, [BIN, 'hook', 'claude-session-start'], { cwd: dir, env, input: '{}', encoding: 'utf8' });
   slow.push(Number(process.hrtime.bigint() - t) / 1e6);

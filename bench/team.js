@@ -303,7 +303,14 @@ function run(dir, args, input) {
   return ms;
 }
 
-const CACHES = ['handoff-cache.json', 'handoff-clean.json', 'handoff-open.json', 'handoff-items', 'handoff-validated'];
+const CACHES = [
+  'handoff-cache.json',
+  'handoff-clean.json',
+  'handoff-open.json',
+  'handoff-items',
+  'handoff-validated',
+  'handoff-resume.json',
+];
 
 /** Runs `fn` with every cache of the tool moved aside, then puts them back: a cold run leaves the other steps warm. */
 function cold(dir, fn) {

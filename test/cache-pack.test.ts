@@ -1,12 +1,13 @@
-// The items cache stores a handoff's front-matter packed (store/cache-pack.ts): what it
-// gives back is exactly what the parser gave, keys in the same order, whatever the optional
-// keys; what it does not know is stored as it is. And through the CLI: `list --json` from a
-// cold cache and from the packed one print the same bytes.
+// The items cache stores each .handoff/ folder's entries packed (store/cache-pack.ts): what
+// it gives back is exactly what was stored, keys and items, front-matter keys in the same
+// order whatever the optional keys; what it does not know is stored as it is. And through
+// the CLI: `list --json` from a cold cache and from the packed one print the same bytes.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { packMeta, unpackMeta } from '../src/store/cache-pack.js';
+import { packShard, unpackShard } from '../src/store/cache-pack.js';
 import { parseHandoff } from '../src/store/handoff.js';
 import { parsePin } from '../src/store/pin.js';
+import type { CachedItem } from '../src/store/tree.js';
 import { handoffText, id, pinText } from './fixtures-items.js';
 import { handoffFile, itemFiles, makeRepo } from './helpers.js';
 
@@ -36,23 +37,110 @@ const metas = [
   ).meta,
 ];
 
-describe('the packed front-matter of the items cache', () => {
-  it('gives back what the parser gave, byte for byte as JSON, and is smaller', () => {
+const folder = '.handoff/handoffs/2026-01/06/';
+/** An id made at `ms`, as the id source makes them (48 bits of time in Crockford base32, then randomness). */
+const idAt = (ms: number, n: number) => {
+  let time = '';
+  for (let t = ms, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = '0123456789abcdefghjkmnpqrstvwxyz'[t % 32] + time;
+  return `${time}${String(n).padStart(16, '0')}`;
+};
+const blob = (n: number) => n.toString(16).padStart(40, '0');
+const stat = (n: number) => `s${1_767_225_600_000 + n}.5:${1_767_225_600_000 + n}.5:1234:${n}`;
+
+/** The entries as unpackShard gives them back after a trip through JSON, items as JSON. */
+function roundTrip(entries: Map<string, CachedItem>): Map<string, string> {
+  const shard = unpackShard(JSON.parse(JSON.stringify(packShard(entries))));
+  return new Map([...shard.keys()].map((k) => [k, JSON.stringify(shard.item(k))]));
+}
+
+describe('the packed folder of the items cache', () => {
+  it('gives back every key and item, front-matter byte for byte as JSON, whatever the optional keys', () => {
+    const created = { ...metas[0]!, created: '2026-01-06T10:00:00.000Z' }; // not the id's time
+    const entries = new Map<string, CachedItem>([
+      [`${folder}${id(1)}.md\0${stat(1)}`, { meta: metas[0]!, body: 'the body\n', blob: blob(1) }],
+      [`${folder}${id(1)}.md\0${blob(1)}`, { meta: metas[0]!, body: 'the body\n', blob: blob(1) }],
+      [`${folder}${id(2)}.md\0${stat(2)}`, { meta: metas[1]! }],
+      [`${folder}${id(2)}.md\0${blob(3)}`, { meta: { ...metas[1]!, goal: 'staged' }, blob: blob(3) }],
+      [
+        `${folder}${id(4)}.md\0${stat(4)}`,
+        { meta: created, misnamed: true, problem: { message: 'misnamed', line: 2 } },
+      ],
+      [`${folder}notes.txt\0${blob(5)}`, { problem: { message: 'unreadable' }, blob: blob(5) }],
+      // The same item from two different texts (a closed handoff's body edited): two rows.
+      [`${folder}${id(6)}.md\0${stat(6)}`, { meta: metas[0]!, blob: blob(6) }],
+      [`${folder}${id(6)}.md\0${blob(7)}`, { meta: metas[0]!, blob: blob(7) }],
+      // A file too new for its stat data, keyed by its text.
+      [`${folder}${id(8)}.md\0\0---\nid: x\n---\nthe text\n`, { meta: metas[0]!, body: 'the text\n' }],
+    ]);
+    const back = roundTrip(entries);
+    expect([...back.keys()].sort()).toEqual([...entries.keys()].sort());
+    for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
+    // A file's work-tree entry and its index entry, the same but for the blob id, are one row.
+    expect(packShard(entries).rows).toHaveLength(8);
+  });
+
+  it('stores a front-matter once for a work-tree entry and an index entry that differ only by the blob id', () => {
+    const one = new Map<string, CachedItem>([[`${folder}${id(2)}.md\0${stat(2)}`, { meta: metas[1]! }]]);
+    const both = new Map<string, CachedItem>([...one, [`${folder}${id(2)}.md\0${blob(2)}`, { meta: metas[1]! }]]);
+    const size = (m: Map<string, CachedItem>) => JSON.stringify(packShard(m)).length;
+    expect(size(both) - size(one)).toBeLessThan(70);
+    const back = roundTrip(both);
+    expect(back.get(`${folder}${id(2)}.md\0${blob(2)}`)).toBe(JSON.stringify({ meta: metas[1]!, blob: blob(2) }));
+    expect(back.get(`${folder}${id(2)}.md\0${stat(2)}`)).toBe(JSON.stringify({ meta: metas[1]! }));
+  });
+
+  it('gives back a folder of more values than one digit counts', () => {
+    const entries = new Map<string, CachedItem>();
+    for (let n = 1; n <= 60; n++) {
+      // Every other one written as `new` writes it: its id made a few milliseconds before `created`.
+      const created = '2026-01-06T10:00:00.000Z';
+      const meta = {
+        ...metas[1]!,
+        id: n % 2 ? idAt(Date.parse(created) - n, n) : id(n),
+        goal: `goal ${n}`,
+        created,
+        files: [{ path: `src/f${n}.ts`, change: 'modified' as const, insertions: n, state: 'committed' as const }],
+      };
+      entries.set(`${folder}${id(n)}.md\0${stat(n)}`, { meta, blob: blob(n) });
+    }
+    const packed = packShard(entries);
+    expect(packed.table.length).toBeGreaterThan(2 * 91);
+    // Half the handoffs' created times are stored as milliseconds after their id's, not as text.
+    expect(packed.table.filter((v) => v === '2026-01-06T10:00:00.000Z')).toHaveLength(1);
+    expect(packed.rows.filter((r) => String(r[2]).includes('!'))).toHaveLength(30);
+    const back = roundTrip(entries);
+    for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
+  });
+
+  it("keeps the front-matter in the parser's key order, and is smaller than the items", () => {
     for (const meta of metas) {
-      const packed = packMeta(meta);
-      expect(Array.isArray(packed)).toBe(true);
-      const back = JSON.parse(JSON.stringify(unpackMeta(JSON.parse(JSON.stringify(packed)))));
-      expect(JSON.stringify(back)).toBe(JSON.stringify(meta));
-      expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(meta).length);
+      const entries = new Map<string, CachedItem>([[`${folder}${meta.id}.md\0${stat(1)}`, { meta }]]);
+      const item = roundTrip(entries).get(`${folder}${meta.id}.md\0${stat(1)}`)!;
+      expect(Object.keys(JSON.parse(item).meta)).toEqual(Object.keys(meta));
+      expect(JSON.stringify(packShard(entries)).length).toBeLessThan(JSON.stringify([...entries]).length);
     }
   });
 
   it('stores what it does not know as it is: a pin, an unknown key', () => {
     const pin = parsePin(pinText({ id: id(4) }, 'never touch the auth module'), 'p.md').meta;
-    expect(packMeta(pin)).toBe(pin);
     const odd = { ...metas[0]!, extra: 'kept' };
-    expect(packMeta(odd)).toBe(odd);
-    expect(unpackMeta(odd)).toBe(odd);
+    const entries = new Map<string, CachedItem>([
+      [`.handoff/pins/${id(4)}.md\0${stat(1)}`, { meta: pin, body: 'never touch the auth module\n' }],
+      [`.handoff/pins/${id(5)}.md\0${stat(2)}`, { meta: odd as unknown as typeof pin }],
+    ]);
+    const back = roundTrip(entries);
+    for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
+  });
+
+  it('reads a shard of another shape, or a damaged row, as no entries, never a wrong one', () => {
+    for (const bad of [
+      null,
+      [],
+      { folder: 1 },
+      { folder, stat: '', table: [null], rows: [[7]] },
+      { folder, stat: '', table: [], rows: 3 },
+    ])
+      expect(unpackShard(bad).size).toBe(0);
   });
 
   it('list --json prints the same from a cold cache and from the packed one', () => {
@@ -76,6 +164,7 @@ describe('the packed front-matter of the items cache', () => {
     const stored = itemFiles(repo.dir).map((f) => readFileSync(f, 'utf8'));
     expect(stored.join('')).toContain('"src/y.ts"');
     expect(stored.join('')).not.toContain('"insertions"');
+    expect(stored.join('')).not.toContain('"path"');
     const warm = repo.handoff(['list', '--json']);
     expect(warm.stdout).toBe(cold.stdout);
     expect(JSON.parse(warm.stdout).handoffs.map((h: { id: string }) => h.id)).toEqual([b, a]);

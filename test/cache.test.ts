@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from '
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handoffText, id } from './fixtures-items.js';
-import { handoffFile, itemKeys, makeRepo, type Repo } from './helpers.js';
+import { handoffFile, itemEntries, itemKeys, makeRepo, type Repo } from './helpers.js';
 
 const ok = (repo: Repo, args: string[]) => {
   const r = repo.handoff(args);
@@ -115,17 +115,9 @@ describe('the blob id beside the stat data', () => {
     const open = JSON.parse(ok(repo, ['list', '--status', 'open', '--json']).stdout).handoffs[0].id as string;
     ok(repo, ['done', open]);
     const st = statSync(file);
-    const key = `${path.basename(file)}\0s${st.ctimeMs}:${st.mtimeMs}:${st.size}:${st.ino}`;
-    const shards = readdirSync(path.join(repo.dir, '.git', 'handoff-items')).map(
-      (n) =>
-        JSON.parse(readFileSync(path.join(repo.dir, '.git', 'handoff-items', n), 'utf8')) as {
-          folder: string;
-          keys: Record<string, number>;
-          values: Array<{ blob?: string }>;
-        },
-    );
-    const entries = shards.filter((s) => s.folder === `${path.dirname(rel)}/` && key in s.keys);
-    expect(entries.length, rel).toBe(1);
-    expect(entries[0]!.values[entries[0]!.keys[key]!]!.blob).toBe(repo.git('hash-object', '--', rel).trim());
+    const key = `${rel}\0s${st.ctimeMs}:${st.mtimeMs}:${st.size}:${st.ino}`;
+    const entry = itemEntries(repo.dir).get(key);
+    expect(entry, rel).toBeDefined();
+    expect(entry!.blob).toBe(repo.git('hash-object', '--', rel).trim());
   });
 });

@@ -34,6 +34,23 @@ describe('resume marks a handoff someone else committed', () => {
     expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toContain(NOTE);
   });
 
+  it("still someone else's after this clone rewrites it (closed and reopened here)", () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.commit('init');
+    repo.git('checkout', '-q', '-b', 'pr');
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'ship the teams page' }));
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '--author', 'Mallory <mallory@example.com>', '-m', 'handoff');
+    repo.git('checkout', '-q', 'main');
+    repo.git('merge', '-q', '--no-ff', '-m', 'merge pr', 'pr');
+    expect(repo.handoff(['done', id(1)]).code).toBe(0);
+    expect(repo.handoff(['reopen', id(1)]).code).toBe(0);
+    const r = repo.handoff(['resume']);
+    expect(r.stdout).toContain('ship the teams page');
+    expect(r.stdout.startsWith(NOTE)).toBe(true);
+  });
+
   it("the user's own handoff, committed or not, carries no such note", () => {
     const repo = makeRepo();
     expect(repo.handoff(['init']).code).toBe(0);

@@ -4,6 +4,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readFileSync, readdirSyn
 import os from 'node:os';
 import path from 'node:path';
 import { datedFolder } from '../src/store/id.js';
+import { unpackShard } from '../src/store/cache-pack.js';
+import type { CachedItem } from '../src/store/tree.js';
 import { afterEach } from 'vitest';
 
 export const BIN = path.resolve(__dirname, '../bin/handoff.js');
@@ -148,9 +150,14 @@ export function itemFiles(dir: string): string[] {
   }
 }
 
+/** Every entry in the parse cache, by key, as the cache reads it back (store/cache-pack.ts). */
+export const itemEntries = (dir: string): Map<string, CachedItem> =>
+  new Map(
+    itemFiles(dir).flatMap((f) => {
+      const shard = unpackShard(JSON.parse(readFileSync(f, 'utf8')));
+      return [...shard.keys()].map((key): [string, CachedItem] => [key, shard.item(key)!]);
+    }),
+  );
+
 /** Every key in the parse cache. */
-export const itemKeys = (dir: string): string[] =>
-  itemFiles(dir).flatMap((f) => {
-    const data = JSON.parse(readFileSync(f, 'utf8')) as { folder: string; keys: object };
-    return Object.keys(data.keys).map((k) => data.folder + k);
-  });
+export const itemKeys = (dir: string): string[] => [...itemEntries(dir).keys()];

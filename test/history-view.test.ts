@@ -1,11 +1,11 @@
 // A writer reads of the history only what the roadmap shows (store/history-view.ts): the
 // roadmap it writes is the one `handoff roadmap` renders from every file, and the tree it
 // leaves is recorded as validated, asked of git against the last record.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
-import { handoffFile, makeRepo, type Repo } from './helpers.js';
+import { handoffFile, itemKeys, makeRepo, type Repo } from './helpers.js';
 
 const ok = (repo: Repo, args: string[]) => {
   const r = repo.handoff(args);
@@ -95,11 +95,7 @@ describe("a writer's view of the history", () => {
 
 /** The files the items cache keeps an entry for by their stat data. */
 function statKeyed(repo: Repo): string[] {
-  const dir = path.join(repo.dir, '.git', 'handoff-items');
-  return readdirSync(dir).flatMap((name) => {
-    const shard = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { folder: string; keys: object };
-    return Object.keys(shard.keys)
-      .filter((k) => k.includes('\0s'))
-      .map((k) => shard.folder + k.slice(0, k.indexOf('\0')));
-  });
+  return itemKeys(repo.dir)
+    .filter((k) => k.includes('\0s'))
+    .map((k) => k.slice(0, k.indexOf('\0')));
 }

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, gitEnv, makeRepo, tempDir } from './helpers.js';
-import { handoffPath, handoffText, id } from './fixtures-items.js';
+import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
 
 // Heavy packages stay outside the bundle (scripts/bundle.js), so loading one shows as its
 // node_modules path; our own rarely used modules are lazy chunks named after their file.
@@ -159,10 +159,46 @@ describe('module loading on the git paths', () => {
     const after = loaded(repo.dir, ['resume']);
     expect(after.modules.some((m) => m.endsWith(patterns))).toBe(false);
     expect(after.stdout).toBe(loaded(repo.dir, ['resume']).stdout);
-    // Other rules (a file another build of the rules wrote) remember nothing.
+    // Other rules (a file another build of the rules wrote) remember nothing. The prompt this
+    // build remembered (resume/snapshot.ts, kept under the tool's build) is set aside too:
+    // read back, it would leave no string to redact.
+    rmSync(path.join(repo.dir, '.git/handoff-resume.json'));
     const cleanFile = path.join(repo.dir, '.git/handoff-clean.json');
     writeFileSync(cleanFile, readFileSync(cleanFile, 'utf8').replace(/"rules":"[^"]*"/, '"rules":"other"'));
     expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(true);
     expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(false);
+  });
+
+  it('remembers every string of a prompt with many pins, and a long list of paths as one entry', () => {
+    const patterns = chunkWith('function redactSecrets(');
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    // More strings than the 64 once kept: a prompt's own strings were then cut off, and
+    // every session start redacted some of them again.
+    const pins = Object.fromEntries(
+      Array.from({ length: 80 }, (_, i) => [pinPath(id(i + 1)), pinText({ id: id(i + 1) }, `rule ${i + 1}: keep it`)]),
+    );
+    repo.commit('pins', pins);
+    repo.handoff(['new', 'first', '--no-edit']);
+    const paths = Array.from({ length: 300 }, (_, i) => `src/f${i}.ts`);
+    repo.commit('many files', Object.fromEntries(paths.map((p) => [p, 'export {};\n'])));
+    const first = loaded(repo.dir, ['resume']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('rule 80: keep it');
+    expect(first.stdout).toContain('`src/f299.ts`');
+    expect(first.modules.some((m) => m.endsWith(patterns))).toBe(true);
+    const again = loaded(repo.dir, ['resume']);
+    expect(again.modules.some((m) => m.endsWith(patterns))).toBe(false);
+    expect(again.stdout).toBe(first.stdout);
+    const kept = JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-clean.json'), 'utf8')) as {
+      clean: string[];
+      lists: string[];
+    };
+    for (let i = 1; i <= 80; i++) expect(kept.clean).toContain(`rule ${i}: keep it`);
+    // The changed paths: one entry, not one string each.
+    expect(kept.clean.filter((t) => /^src\/f\d+\.ts$/.test(t))).toEqual([]);
+    expect(kept.lists.map((l) => JSON.parse(l) as string[]).filter((l) => l.includes('src/f0.ts'))).toEqual([
+      [...paths].sort(),
+    ]);
   });
 });

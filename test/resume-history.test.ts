@@ -17,7 +17,7 @@ function resume(repo: Repo, args: string[] = ['resume']): string {
   const remembered = repo.handoff(args);
   expect(remembered.stderr).toBe('');
   // Every cache moved aside (a run may have written no answers file), then put back.
-  const files = ['handoff-cache.json', 'handoff-open.json', 'handoff-clean.json'].map((n) =>
+  const files = ['handoff-cache.json', 'handoff-open.json', 'handoff-clean.json', 'handoff-resume.json'].map((n) =>
     path.join(repo.dir, '.git', n),
   );
   const kept = files.map((f) => (existsSync(f) ? readFileSync(f) : undefined));
@@ -91,6 +91,24 @@ describe('commits since a handoff, remembered', () => {
     writeFileSync(cacheOf(repo), JSON.stringify(data));
     expect(gitRuns(repo, ['resume', id])).toContain('log');
     expect(resume(repo, ['resume', id])).toContain('1 commit since it was written');
+  });
+
+  it('outlives commands that write many handoffs between two session starts', () => {
+    const { repo, id } = withHandoff();
+    // Put back by git, the handoff is no longer as this clone wrote it: whose it is, asked of
+    // git once, is remembered beside the commits.
+    rmSync(path.join(repo.dir, handoffFile(id)));
+    repo.git('checkout', '--', handoffFile(id));
+    repo.commit('more', { 'more.js': 'm\n' });
+    const before = resume(repo);
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    // Each write records its file as this clone's (store/own.ts): more of those than the
+    // cache keeps answers of one kind, on another branch so the handoff resumed stays the same.
+    repo.git('checkout', '-q', '-b', 'elsewhere');
+    for (let i = 0; i < 9; i++) expect(repo.handoff(['new', `other ${i}`, '--no-edit']).code).toBe(0);
+    repo.git('checkout', '-q', 'main');
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(resume(repo)).toBe(before);
   });
 
   it('is not remembered where a commit id does not fix the answer: a shortened id, replaced commits', () => {

@@ -9,6 +9,7 @@ import { buildResume } from '../resume/build.js';
 import { BudgetSpent, sessionBudgetMs, within } from '../resume/time-budget.js';
 import { HandoffError } from '../core/errors.js';
 import { exists } from '../store/fs.js';
+import { thousands } from '../store/markdown.js';
 import { harvestIsDue } from './harvest-due.js';
 
 /** Claude Code, Codex CLI, Gemini CLI, Qwen Code: hookSpecificOutput; Copilot CLI: a top-level additionalContext. */
@@ -76,7 +77,7 @@ export async function sessionStart(
       pointedPins > 0 && form !== 'pointer'
         ? ` (${pointedPins} pin${pointedPins === 1 ? '' : 's'} too long alone: pointed to ${pointedPins === 1 ? 'its file' : 'their files'})`
         : '';
-    const line = `handoff: the resume prompt is ${built.prompt.length.toLocaleString('en-US')} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what}${pointed} and pointed the agent to ${file ?? '`handoff resume`'}`;
+    const line = `handoff: the resume prompt is ${thousands(built.prompt.length)} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what}${pointed} and pointed the agent to ${file ?? '`handoff resume`'}`;
     output.systemMessage = line;
     ctx.stderr(line);
   } else if (id === null) {

@@ -8,7 +8,8 @@ import { HandoffError, UsageError } from '../core/errors.js';
 import { editedPinFinding, treeFindings, type Finding, type Texts } from './rules.js';
 import { readTextNow } from '../store/fs.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
-import { parsePin, type Pin } from '../store/pin.js';
+import type { Pin } from '../store/pin.js';
+import { splitFrontMatter } from '../store/split.js';
 import { activePins } from '../store/pin-scope.js';
 import { nothingSince, renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
@@ -19,7 +20,6 @@ import { estimateTokens } from '../transcripts/tokens.js';
 import { plural, printJson } from '../command/output.js';
 import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
 import { handoffReviewFindings, type HandoffToReview } from './handoff-review.js';
-import { parseHandoff } from '../store/handoff.js';
 import { closeLanded } from '../git-hooks/close-landed.js';
 import { redactSecrets } from '../security/redact.js';
 import { kindList } from '../security/notice.js';
@@ -44,6 +44,13 @@ async function editedPins(git: Git, tree: Tree, texts: Texts): Promise<Finding[]
     const commitOf = added.get(pin.file)!;
     const text = originals.get(`${commitOf}:${pin.file}`);
     if (text === undefined) continue;
+    // A pin's text is its body: the same body needs no front-matter parsed (nor the YAML library loaded).
+    try {
+      if (splitFrontMatter(text, pin.file).body === pin.text) continue;
+    } catch {
+      continue; // committed broken; the format rule reports the current file
+    }
+    const { parsePin } = await import('../store/pin.js');
     let original: Pin;
     try {
       original = parsePin(text, pin.file);
@@ -226,6 +233,7 @@ async function changedPins(git: Git, tree: Tree, base: string, changes: Map<stri
     ),
   ]);
   const out: PinToReview[] = [];
+  const { parsePin } = await import('../store/pin.js');
   for (const [file, change] of changed) {
     const now = tree.pins.find((p) => p.file === file);
     const id = path.basename(file, '.md');
@@ -276,6 +284,7 @@ async function changedHandoffs(
     ),
   ]);
   const out: HandoffToReview[] = [];
+  const { parseHandoff } = await import('../store/handoff.js');
   for (const [file, change] of changed) {
     const now = tree.handoffs.find((h) => h.file === file) ?? tree.misnamed.find((h) => h.file === file);
     if (!now || !('bodyText' in now)) continue; // unreadable: the format rule reports it

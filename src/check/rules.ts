@@ -23,6 +23,7 @@ function lineOfKey(text: string | undefined, key: string): number | undefined {
 /** A listed path that is absolute or climbs out of the repository. */
 function outsideRepo(p: string): boolean {
   if (p.startsWith('/') || p.startsWith('\\') || /^[a-zA-Z]:/.test(p)) return true;
+  if (!p.includes('..')) return false; // relative, and never climbs
   let depth = 0;
   for (const part of p.split(/[/\\]/)) {
     if (part === '..') depth--;
@@ -48,7 +49,11 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   }));
   const all: Array<Handoff | Pin> = [...tree.handoffs, ...tree.pins, ...tree.misnamed];
   const byId = new Map<string, Array<Handoff | Pin>>();
-  for (const item of all) byId.set(item.meta.id, [...(byId.get(item.meta.id) ?? []), item]);
+  for (const item of all) {
+    const same = byId.get(item.meta.id);
+    if (same) same.push(item);
+    else byId.set(item.meta.id, [item]);
+  }
   for (const [id, items] of byId) {
     if (items.length < 2) continue;
     const files = items.map((i) => i.file).sort();
@@ -64,13 +69,13 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   }
   const handoffs = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
   for (const h of tree.handoffs) {
-    // Read only for a finding's line: most files have none, and check reads every file's front-matter from the cache.
-    const text = () => texts.get(h.file);
+    // The text is read only for a finding's line: most files have none, and check reads
+    // every file's front-matter from the cache.
     if (h.meta.parent && !handoffs.has(h.meta.parent)) {
       findings.push({
         level: 'error',
         file: h.file,
-        line: lineOfKey(text(), 'parent'),
+        line: lineOfKey(texts.get(h.file), 'parent'),
         rule: 'parent',
         message: `parent ${h.meta.parent} is not a handoff in .handoff/handoffs/`,
       });
@@ -79,22 +84,16 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
       findings.push({
         level: 'error',
         file: h.file,
-        line: lineOfKey(text(), 'superseded_by'),
+        line: lineOfKey(texts.get(h.file), 'superseded_by'),
         rule: 'superseded-by',
         message: `superseded_by ${h.meta.superseded_by} is not a handoff in .handoff/handoffs/`,
       });
     }
-    for (const f of h.meta.files) {
-      for (const p of [f.path, ...(f.from !== undefined ? [f.from] : [])]) {
-        if (outsideRepo(p))
-          findings.push({
-            level: 'error',
-            file: h.file,
-            line: lineOfKey(text(), 'files'),
-            rule: 'path',
-            message: `listed path '${p}' points outside the repository; paths are relative to its root`,
-          });
-      }
+    const files = h.meta.files;
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i]!;
+      if (outsideRepo(f.path)) findings.push(pathFinding(h.file, f.path, texts));
+      if (f.from !== undefined && outsideRepo(f.from)) findings.push(pathFinding(h.file, f.from, texts));
     }
   }
   for (const cycle of parentCycles(tree.handoffs)) {
@@ -122,15 +121,28 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   return findings;
 }
 
+function pathFinding(file: string, p: string, texts: Texts): Finding {
+  return {
+    level: 'error',
+    file,
+    line: lineOfKey(texts.get(file), 'files'),
+    rule: 'path',
+    message: `listed path '${p}' points outside the repository; paths are relative to its root`,
+  };
+}
+
 /** Each cycle once, as ids starting from its smallest. */
 function parentCycles(handoffs: readonly Handoff[]): string[][] {
   const parent = new Map(handoffs.map((h) => [h.meta.id, h.meta.parent]));
   const cycles = new Map<string, string[]>();
   // A handoff whose ancestry was walked once is not walked again: linear in the number of handoffs, however long the chains.
   const walked = new Set<string>();
+  const path: string[] = [];
+  const seen = new Set<string>();
   for (const start of parent.keys()) {
-    const path: string[] = [];
-    const seen = new Set<string>();
+    if (walked.has(start)) continue;
+    path.length = 0;
+    seen.clear();
     let id: string | null | undefined = start;
     while (id && parent.has(id) && !seen.has(id) && !walked.has(id)) {
       seen.add(id);

@@ -4,7 +4,6 @@
 // bytes. The post-merge hook runs this after a local merge or pull, and `handoff check`
 // on the default branch for merges made on a server.
 import type { Context } from '../command/context.js';
-import { updateHandoff } from '../store/handoff.js';
 import { loadHandoffs, reread, rewriteItem } from '../store/store.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from './validated.js';
@@ -28,6 +27,8 @@ export async function closeLanded(ctx: Context): Promise<Closed[]> {
   if (candidates.length === 0) return [];
   const landings = await git.landings(candidates.map((h) => h.file));
   const closed: Closed[] = [];
+  // handoff.ts loads the YAML library: only when a handoff closes (`check` runs this first).
+  const { updateHandoff } = await import('../store/handoff.js');
   await withWriterLock(ctx, 'closing landed handoffs', async () => {
     for (const h of candidates) {
       const landing = landings.get(h.file);

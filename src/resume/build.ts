@@ -20,6 +20,7 @@ import { readTemplate } from '../store/templates.js';
 import type { Within } from './time-budget.js';
 import { provenanceNote, whoseHandoff } from './provenance.js';
 import { estimateTokens } from '../transcripts/tokens.js';
+import { madeFrom, recalled, remember } from './snapshot.js';
 
 const SHOWN_COMMITS = 20;
 /** Paths passed to one git command at most (Windows allows 32,767 characters in a command line). */
@@ -145,9 +146,13 @@ export async function buildResume(
   asked.catch(() => {}); // awaited below: should handoffParts throw, its failure is still handled
   const whose = whoseHandoff(ctx, git, handoff.file);
   whose.catch(() => {});
-  const own = handoffParts(handoff);
   const since = await asked;
   const from = await whose;
+  // The same handoff, pins and answers from git as last time: the same prompt (snapshot.ts).
+  const made = allowSecret ? '' : madeFrom(ctx, { handoff, pins: pins.items, pinProblems: pins.problems, since, from });
+  const again = made ? recalled(ctx, made) : undefined;
+  if (again) return { ...again, redacted: [] };
+  const own = handoffParts(handoff);
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
   const parts: ResumeParts = {
     ...own,
@@ -164,7 +169,15 @@ export async function buildResume(
   }
   notes.push(...pinNotes(pins.problems));
   const rendered = renderResume(template, parts, { tokens: ctx.config.resume_tokens, count: estimateTokens });
-  return finish(ctx, notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered, parts, allowSecret, budget);
+  const done = await finish(
+    ctx,
+    notes.length > 0 ? `${notes.join('\n')}\n\n${rendered}` : rendered,
+    parts,
+    allowSecret,
+    budget,
+  );
+  if (made && done.redacted.length === 0) await remember(ctx, handoff, made, done.prompt, done.parts);
+  return done;
 }
 
 function pinNotes(problems: readonly Problem[]): string[] {

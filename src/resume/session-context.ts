@@ -6,7 +6,7 @@
 // pin that alone cannot fit is replaced by a pointer to its file, so one long pin never
 // costs the agent the short ones. Nothing is dropped without a word.
 import { renderPin, type PromptPin, type ResumeParts } from './prompt.js';
-import { code } from '../store/markdown.js';
+import { code, thousands } from '../store/markdown.js';
 import { TITLE } from '../store/sections.js';
 import { provenanceNote } from './provenance.js';
 
@@ -27,7 +27,7 @@ function fence(text: string): string {
 }
 
 const pinPointer = (p: PromptPin) =>
-  `### Pin ${p.id}\n\nThis pin is too long to pass here (${p.text.length.toLocaleString('en-US')} characters). Read ${code(p.file)} now and follow it exactly, as written.`;
+  `### Pin ${p.id}\n\nThis pin is too long to pass here (${thousands(p.text.length)} characters). Read ${code(p.file)} now and follow it exactly, as written.`;
 
 /** The pins within `budget` characters: verbatim, shortest first, a pointer for each that does not fit. */
 export function fitPins(pins: readonly PromptPin[], budget: number): { text: string; pointed: number } | null {
@@ -54,7 +54,7 @@ export function fitPins(pins: readonly PromptPin[], budget: number): { text: str
 
 export function sessionContext(prompt: string, parts: ResumeParts, limit = SESSION_CONTEXT_LIMIT): SessionContext {
   if (prompt.length <= limit) return { text: prompt, form: 'full', pointedPins: 0 };
-  const size = prompt.length.toLocaleString('en-US');
+  const size = thousands(prompt.length);
   const where = parts.file
     ? `read the handoff file ${code(parts.file)} or run \`handoff resume\` and read its whole output`
     : 'run `handoff resume` and read its whole output';

@@ -13,3 +13,20 @@ export function mapStrings<T>(value: T, fn: (text: string) => string): T {
   };
   return walk(value) as T;
 }
+
+/**
+ * Visits what redaction is remembered by, without copying `value`: each string, except
+ * that a list of strings only (a prompt part's paths) is one visit of the whole list.
+ */
+export function eachText(
+  value: unknown,
+  onText: (text: string) => void,
+  onList: (list: readonly string[]) => void,
+): void {
+  if (typeof value === 'string') onText(value);
+  else if (Array.isArray(value)) {
+    if (value.length > 0 && value.every((v) => typeof v === 'string')) onList(value as string[]);
+    else for (const v of value) eachText(v, onText, onList);
+  } else if (value !== null && typeof value === 'object')
+    for (const v of Object.values(value)) eachText(v, onText, onList);
+}

@@ -1,67 +1,298 @@
-// How the items cache stores a handoff's front-matter: as a list of values in the order the
-// parser gives its keys (handoff.ts validateMeta), each listed file as one too, instead of
-// objects that repeat every key name. A year of handoffs is tens of thousands of entries
-// whose key names were most of the cache. Pure; a form that would not give back exactly
-// what was packed (a key this version does not know) is stored as it is.
-import type { FileChange, HandoffMeta } from './handoff.js';
+// How the items cache stores one .handoff/ folder's entries (cache.ts): one row per file and
+// parse result, holding both of its keys (the work tree's stat data and the blob id), and
+// every value of the rows' front-matter written once per folder in a table the rows point
+// into (cache-meta.ts). A year of handoffs is tens of thousands of entries that share their
+// authors, branches, statuses and file paths, and whose ids come back as the next one's
+// parent and the previous one's superseded_by. Pure; a row that does not read back is a
+// miss, never a wrong answer.
+import type { HandoffMeta } from './handoff.js';
+import type { CachedItem } from './tree.js';
+import { digit, digitOf, firstIndex, interning, packedMeta, unpackMeta } from './cache-meta.js';
 
-/** The front-matter's keys in the parser's order; optional ones are left out when null. */
-const META = [
-  'id',
-  'goal',
-  'step',
-  'status',
-  'created',
-  'author',
-  'branch',
-  'base',
-  'head',
-  'parent',
-  'superseded_by',
-  'finished',
-  'landed',
-] as const;
-const OPTIONAL_META = new Set(['step', 'superseded_by', 'finished', 'landed']);
-/** A listed file's keys in the parser's order, and as packed: the keys most files leave out last. */
-const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'files', 'state'] as const;
-const FILE_PACKED = ['path', 'change', 'state', 'insertions', 'deletions', 'from', 'binary', 'files'] as const;
+/**
+ * A row's columns: stat data (after what it shares with the row's before; or the whole text
+ * of a file too new for its stat data, BY_TEXT), blob id
+ * (base64), front-matter (a handoff's packed as text, see encode), flags, file name (when
+ * it is not `<id>.md`), body, problem; trailing zeros left out, so that the flags say what
+ * is unusual and a plain handoff's row ends at its front-matter.
+ */
+const STAT = 0;
+const BLOB = 1;
+const META_TEXT = 2;
+const FLAGS = 3;
+const NAME = 4;
+const BODY = 5;
+const PROBLEM = 6;
+/** No entry is keyed by the row's blob id: the blob id is the stat data's entry's. */
+const NO_BLOB_KEY = 1;
+const MISNAMED = 2;
+/** The name is the table's value as it is, not an id with `.md` after it (which shares the id's entry). */
+const WHOLE_NAME = 4;
+/** The entry keyed by stat data carries the blob id too (it may not know it). */
+const STAT_WITH_BLOB = 8;
+/** The stat data is stored whole: its change time is not its modification time. */
+const CTIME_DIFFERS = 16;
+/** The file is not named `<id>.md` after the handoff in it: the name column holds its name. */
+const NAMED = 32;
+/** The entry is keyed by the file's whole text (too new for its stat data), in the stat data's column. */
+const BY_TEXT = 64;
 
-type Packed = unknown[];
+const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? row[FLAGS] : 0);
 
-function packFile(f: FileChange): Packed {
-  const out: unknown[] = FILE_PACKED.map((k) => (f as unknown as Record<string, unknown>)[k] ?? null);
-  while (out.length > 0 && out[out.length - 1] === null) out.pop();
-  return out;
+/** One folder's entries as stored. */
+export interface StoredShard {
+  folder: string;
+  /** Every value the rows point to, once; 0 is null. */
+  table: unknown[];
+  rows: unknown[][];
 }
 
-/** Where each key of FILE is in a packed file. */
-const AT = FILE.map((k) => FILE_PACKED.indexOf(k));
+/**
+ * Stat data (`ctime:mtime:size:ino`) as stored: the change time left out when it is the
+ * modification time (the row's flag CTIME_IS_MTIME says so).
+ */
+function packStamp(stamp: string): string {
+  const colon = stamp.indexOf(':');
+  const rest = stamp.slice(colon + 1);
+  return rest.startsWith(`${stamp.slice(0, colon)}:`) ? rest : stamp;
+}
 
-function unpackFile(t: readonly unknown[]): FileChange {
-  const f: Record<string, unknown> = {};
-  for (let i = 0; i < FILE.length; i++) {
-    const v = t[AT[i]!];
-    if (v !== null && v !== undefined) f[FILE[i]!] = v;
+/** A key's parts: its path, and its stat data (`s...`) or blob id after the NUL. */
+export function keyParts(key: string): { path: string; rest: string } {
+  const nul = key.indexOf('\0');
+  return { path: key.slice(0, nul), rest: key.slice(nul + 1) };
+}
+
+/** A blob id as stored: its 20 bytes in base64 (without the padding) instead of 40 hexadecimal digits. */
+const packBlob = (hex: string) =>
+  /^[0-9a-f]{40}$/.test(hex) ? Buffer.from(hex, 'hex').toString('base64').slice(0, -1) : `=${hex}`;
+const unpackBlob = (stored: string) =>
+  stored.startsWith('=') ? stored.slice(1) : Buffer.from(stored, 'base64').toString('hex');
+
+/** Text as stored after the one before it: how many characters it shares with that (one base-91 digit), then the rest. */
+function afterPrevious(text: string, previous: string): string {
+  let n = 0;
+  while (n < 45 && n < text.length && text.charCodeAt(n) === previous.charCodeAt(n)) n++;
+  return digit(n) + text.slice(n);
+}
+
+function fromPrevious(stored: string, previous: string): string {
+  return previous.slice(0, digitOf(stored.charCodeAt(0))) + stored.slice(1);
+}
+
+/**
+ * A folder's entries as stored. Keys are `<path>\0s<stat data>`, `<path>\0<blob id>` or
+ * `<path>\0\0<text>`; an entry keyed by a blob id carries that id. A file's entry keyed by stat data and the one
+ * keyed by a blob id share a row when their items are the same but for the blob id, which
+ * the stat data's entry may not know.
+ */
+export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard {
+  const first = entries.keys().next().value ?? '';
+  const shared = first.slice(0, first.lastIndexOf('/', first.indexOf('\0')) + 1);
+  const folder = [...entries.keys()].every((k) => k.startsWith(shared)) ? shared : '';
+  const { table, intern } = interning();
+  /** Per file name and item but for its blob id: the rows, each with what its two keys hold. */
+  const byItem = new Map<string, Array<{ stat?: string; statBlob?: string; blob?: string; item: CachedItem }>>();
+  const all: Array<{
+    stat?: string;
+    statBlob?: string;
+    blob?: string;
+    text?: string;
+    item: CachedItem;
+    name: string;
+  }> = [];
+  for (const [key, stored] of entries) {
+    const { path, rest } = keyParts(key);
+    const name = path.slice(folder.length);
+    const { blob, ...item } = stored;
+    if (rest.startsWith('\0')) {
+      all.push({ text: rest.slice(1), statBlob: blob, item, name });
+      continue;
+    }
+    const same = `${name}\0${JSON.stringify(item)}`;
+    let rows = byItem.get(same);
+    if (!rows) byItem.set(same, (rows = []));
+    if (rest.startsWith('s')) {
+      const row = rows.find(
+        (r) => r.stat === undefined && (r.blob === undefined || blob === undefined || blob === r.blob),
+      );
+      if (row) Object.assign(row, { stat: rest.slice(1), statBlob: blob });
+      else {
+        const r = { stat: rest.slice(1), statBlob: blob, item, name };
+        rows.push(r);
+        all.push(r);
+      }
+    } else {
+      const row = rows.find((r) => r.blob === undefined && (r.statBlob === undefined || r.statBlob === rest));
+      if (row) row.blob = rest;
+      else {
+        const r = { blob: rest, item, name };
+        rows.push(r);
+        all.push(r);
+      }
+    }
   }
-  return f as unknown as FileChange;
+  // In name order, stat data after the row's before (files checked out together share most of theirs).
+  all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let previous = '';
+  const rows = all.map((r) => {
+    const stamp = r.stat === undefined ? undefined : packStamp(r.stat);
+    const md = r.name.endsWith('.md');
+    const blob = r.blob ?? r.statBlob;
+    const meta = packedMeta(r.item.meta, intern);
+    const byId = md && typeof meta === 'string' && (r.item.meta as HandoffMeta).id === r.name.slice(0, -3);
+    const row: unknown[] = [];
+    row[STAT] = r.text ?? (stamp === undefined ? 0 : afterPrevious(stamp, previous));
+    row[BLOB] = blob === undefined ? 0 : packBlob(blob);
+    row[META_TEXT] = meta;
+    row[FLAGS] =
+      (r.blob === undefined ? NO_BLOB_KEY : 0) |
+      (r.item.misnamed ? MISNAMED : 0) |
+      (md ? 0 : WHOLE_NAME) |
+      (r.blob !== undefined && r.stat !== undefined && r.statBlob !== undefined ? STAT_WITH_BLOB : 0) |
+      (stamp !== undefined && stamp === r.stat ? CTIME_DIFFERS : 0) |
+      (byId ? 0 : NAMED) |
+      (r.text === undefined ? 0 : BY_TEXT);
+    row[NAME] = byId ? 0 : intern.value(md ? r.name.slice(0, -3) : r.name);
+    row[BODY] = r.item.body ?? 0;
+    row[PROBLEM] = r.item.problem ?? 0;
+    while (row.length > 1 && row[row.length - 1] === 0) row.pop();
+    if (stamp !== undefined) previous = stamp;
+    return row;
+  });
+  return { folder, table, rows };
 }
 
-/** A handoff's front-matter as stored; anything else (a pin's) as it is. */
-export function packMeta(meta: object): unknown {
-  if (!('files' in meta) || !Array.isArray(meta.files)) return meta;
-  const m = meta as HandoffMeta;
-  const packed = [...META.map((k) => m[k] ?? null), m.files.map(packFile)];
-  return JSON.stringify(unpackMeta(packed)) === JSON.stringify(meta) ? packed : meta;
+/** A stored folder read back: each key's row, and the item an entry holds, built when first asked for. */
+export interface Shard {
+  /** How many keys it holds. */
+  size: number;
+  row(key: string): number | undefined;
+  keys(): IterableIterator<string>;
+  /**
+   * Whether a walk of the work tree that used these entries found every file this folder's
+   * entries name: each entry by stat data used, and each file with only an entry by blob id
+   * looked up by its stat data.
+   */
+  allFound(used: ReadonlyMap<string, unknown>): boolean;
+  item(key: string): CachedItem | undefined;
 }
 
-/** What packMeta stored, back as the parser gave it. */
-export function unpackMeta(stored: unknown): unknown {
-  if (!Array.isArray(stored)) return stored;
-  const meta: Record<string, unknown> = {};
-  for (let i = 0; i < META.length; i++) {
-    const v = stored[i] ?? null;
-    if (v !== null || !OPTIONAL_META.has(META[i]!)) meta[META[i]!] = v;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const EMPTY: Shard = {
+  size: 0,
+  row: () => undefined,
+  keys: () => [][Symbol.iterator](),
+  allFound: () => true,
+  item: () => undefined,
+};
+
+/** What packShard stored, or an empty shard when it is not that shape. */
+export function unpackShard(data: unknown): Shard {
+  if (!isRecord(data) || typeof data.folder !== 'string' || !Array.isArray(data.table) || !Array.isArray(data.rows))
+    return EMPTY;
+  const { folder, table, rows } = data as unknown as StoredShard;
+  const paths: string[] = [];
+  const byStat = new Map<string, number>();
+  const statKeys: Array<string | undefined> = [];
+  let previous = '';
+  let blobs = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (!Array.isArray(row)) return EMPTY;
+    const flags = flagsOf(row);
+    const name =
+      (flags & NAMED) === 0 && typeof row[META_TEXT] === 'string'
+        ? table[firstIndex(row[META_TEXT])]
+        : table[row[NAME] as number];
+    if (typeof name !== 'string') return EMPTY;
+    const path = (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
+    paths.push(path);
+    if (typeof row[STAT] === 'string' && (flags & BY_TEXT) !== 0) {
+      const key = `${path}\0\0${row[STAT]}`;
+      byStat.set(key, i);
+      statKeys[i] = key;
+    } else if (typeof row[STAT] === 'string') {
+      const stamp = fromPrevious(row[STAT], previous);
+      previous = stamp;
+      const ctime = (flags & CTIME_DIFFERS) === 0 ? `${stamp.slice(0, stamp.indexOf(':'))}:` : '';
+      const key = `${path}\0s${ctime}${stamp}`;
+      byStat.set(key, i);
+      statKeys[i] = key;
+    }
+    if (hasBlobKey(row)) blobs++;
   }
-  meta.files = (stored[META.length] as unknown[][]).map(unpackFile);
-  return meta;
+  // Keys by blob id are built when first asked for: a walk of the work tree asks none.
+  let byBlob: Map<string, number> | undefined;
+  const blobKeys = () => {
+    if (!byBlob) {
+      byBlob = new Map();
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        if (hasBlobKey(row)) byBlob.set(`${paths[i]}\0${unpackBlob(row[BLOB] as string)}`, i);
+      }
+    }
+    return byBlob;
+  };
+  /** A key by stat data or by text (rows' STAT column), not by blob id. */
+  const isStat = (key: string) => {
+    const c = key.charCodeAt(key.indexOf('\0') + 1);
+    return c === 115 /* s */ || c === 0;
+  };
+  const row = (key: string) => (isStat(key) ? byStat.get(key) : blobKeys().get(key));
+  const items = new Map<string, CachedItem>();
+  const metaOf = (text: string) => unpackMeta(text, table);
+  return {
+    size: byStat.size + blobs,
+    row,
+    keys: () => [...byStat.keys(), ...blobKeys().keys()][Symbol.iterator](),
+    allFound(used) {
+      let found: Set<string> | undefined;
+      for (let i = 0; i < rows.length; i++) {
+        const key = statKeys[i];
+        if (key !== undefined) {
+          if (!used.has(key)) return false;
+        } else if (hasBlobKey(rows[i]!)) {
+          if (!found) {
+            found = new Set();
+            for (const k of used.keys())
+              if (k.charCodeAt(k.indexOf('\0') + 1) === 115 /* s */) found.add(k.slice(0, k.indexOf('\0')));
+          }
+          if (!found.has(paths[i]!)) return false;
+        }
+      }
+      return true;
+    },
+    item(key) {
+      let item = items.get(key);
+      if (item === undefined) {
+        const i = row(key);
+        if (i === undefined) return undefined;
+        try {
+          item = unpackRow(rows[i]!, metaOf, isStat(key));
+        } catch {
+          return undefined; // damaged: a miss
+        }
+        items.set(key, item);
+      }
+      return item;
+    },
+  };
+}
+
+const hasBlobKey = (row: readonly unknown[]) => (flagsOf(row) & NO_BLOB_KEY) === 0 && typeof row[BLOB] === 'string';
+
+function unpackRow(row: readonly unknown[], metaOf: (text: string) => HandoffMeta, byStat: boolean): CachedItem {
+  const item: CachedItem = {};
+  const flags = flagsOf(row);
+  const meta = row[META_TEXT];
+  if (typeof meta === 'string') item.meta = metaOf(meta);
+  else if (isRecord(meta)) item.meta = meta as unknown as CachedItem['meta'];
+  if (typeof row[BODY] === 'string') item.body = row[BODY];
+  if ((flags & MISNAMED) !== 0) item.misnamed = true;
+  if (isRecord(row[PROBLEM])) item.problem = row[PROBLEM] as unknown as CachedItem['problem'];
+  if (typeof row[BLOB] === 'string' && (!byStat || (flags & (NO_BLOB_KEY | STAT_WITH_BLOB)) !== 0))
+    item.blob = unpackBlob(row[BLOB]);
+  return item;
 }

@@ -3,28 +3,35 @@
 // small key that changes with its content, so it can never be stale: a work-tree file's
 // stat data (ctime, mtime, size, inode, as git's index keeps them; reader.ts), or a staged
 // or committed file's blob id, or, for a file too new for its stat data to vouch for it,
-// its whole text. A different tool build starts afresh. The parsed items live in their own
-// files (`handoff-items/`, one per .handoff/ folder), read only by a command that parses files, and written once,
-// when the command is over, keeping the entries of other kinds that other commands (the
-// pre-commit hook, a merge) wrote. A closed handoff's body is not kept (tree.ts), its
-// front-matter is packed (cache-pack.ts) and keys leave out their folder, so the files
-// stay a small fraction of .handoff/. Beside the items, in `handoff-cache.json`: git's
-// answers about pairs of commits (resume/history.ts), keyed by the two commit ids. Any
-// failure to read or write either is ignored: the cache only saves time, it never decides
-// an answer. What a session start reads is store/open-index.ts's.
+// its whole text (hashing it would load node:crypto in the git hooks; such entries are
+// kept only until a run that does not use them). A different tool build starts afresh. The parsed items live in their own files (`handoff-items/`, one per
+// .handoff/ folder, packed by cache-pack.ts), read only by a command that parses files,
+// and written once, when the command is over, keeping the entries of other kinds that
+// other commands (the pre-commit hook, a merge) wrote. A closed handoff's body is not kept
+// (tree.ts), and each value a folder's rows share is stored once, so the files stay a
+// small fraction of .handoff/. Beside the items, in `handoff-cache.json`: git's answers
+// about pairs of commits (resume/history.ts), keyed by the two commit ids. Any failure to
+// read or write either is ignored: the cache only saves time, it never decides an answer.
+// What a session start reads is store/open-index.ts's.
 import path from 'node:path';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import { writeDisposable, writeDisposableSync } from './fs.js';
-import { packMeta, unpackMeta } from './cache-pack.js';
+import { packShard, unpackShard, type Shard } from './cache-pack.js';
 
-const { mkdirSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
+const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 7;
-/** How many answers about commits are kept: one per branch a session starts on. */
+const FORMAT = 8;
+/**
+ * How many answers of each kind are kept (the kind: what a key names before its first NUL,
+ * `from`, `own`, or nothing for the commits between two ids): one per branch a session
+ * starts on. Per kind, so that a command that writes many handoffs (`check` closing those
+ * that landed records each as this clone's, store/own.ts) does not push out the answers a
+ * session start reads.
+ */
 const ANSWERS_KEPT = 8;
 
 export interface OpenCache {
@@ -79,59 +86,20 @@ export const ITEMS_DIR = 'handoff-items';
 
 /** The file of the folder a key's path is in: `.handoff/handoffs/2026-11/24` -> `_handoff_handoffs_2026-11_24`. */
 const shardNames = new Map<string, string>();
+/** The last folder asked about: a walk asks about each folder's files one after another. */
+let last = { folder: '\0', name: '' };
 function shardOf(key: string): string {
-  const folder = key.slice(0, Math.max(0, key.lastIndexOf('/', key.indexOf('\0'))));
+  const end = Math.max(0, key.lastIndexOf('/', key.indexOf('\0')));
+  if (end === last.folder.length && key.startsWith(last.folder)) return last.name;
+  const folder = key.slice(0, end);
   let name = shardNames.get(folder);
   if (name === undefined) shardNames.set(folder, (name = folder.replace(/[^A-Za-z0-9-]/g, '_') || '_'));
+  last = { folder, name };
   return name;
 }
 
-function readItems(file: string | null): Record<string, CachedItem> {
-  const data = file ? readJson(file) : undefined;
-  if (!data || typeof data.folder !== 'string' || !isRecord(data.keys) || !Array.isArray(data.values)) return {};
-  const folder = data.folder;
-  const values = data.values as Array<CachedItem | null>;
-  for (const v of values) if (isRecord(v) && v.meta !== undefined) v.meta = unpackMeta(v.meta) as CachedItem['meta'];
-  const items: Record<string, CachedItem> = {};
-  for (const [key, i] of Object.entries(data.keys)) {
-    const v = typeof i === 'number' ? values[i] : undefined;
-    if (v) items[folder + key] = v;
-  }
-  return items;
-}
-
-/**
- * Items as stored: each distinct parse result once, its front-matter packed (cache-pack.ts),
- * and every key, without the folder all of a file's keys share, its index. A file's
- * work-tree entry (stat data) and its index entry (blob id) parse to the same thing, and a
- * year of handoffs is tens of thousands of both.
- */
-function storedItems(kept: ReadonlyMap<string, CachedItem>): {
-  folder: string;
-  keys: Record<string, number>;
-  values: unknown[];
-} {
-  const index = new Map<CachedItem, number>();
-  const byText = new Map<string, number>();
-  const values: unknown[] = [];
-  const keys: Record<string, number> = {};
-  const first = kept.keys().next().value ?? '';
-  const shared = first.slice(0, first.lastIndexOf('/', first.indexOf('\0')) + 1);
-  const folder = [...kept.keys()].every((k) => k.startsWith(shared)) ? shared : '';
-  for (const [key, item] of kept) {
-    let i = index.get(item);
-    if (i === undefined) {
-      const text = JSON.stringify(item);
-      i = byText.get(text);
-      if (i === undefined) {
-        i = values.push(item.meta === undefined ? item : { ...item, meta: packMeta(item.meta) }) - 1;
-        byText.set(text, i);
-      }
-      index.set(item, i);
-    }
-    keys[key.slice(folder.length)] = i;
-  }
-  return { folder, keys, values };
+function readItems(file: string | null): Shard {
+  return unpackShard(file ? readJson(file) : undefined);
 }
 
 /**
@@ -141,34 +109,33 @@ function storedItems(kept: ReadonlyMap<string, CachedItem>): {
  * the stored one, and a run that read the whole work tree drops the paths no longer there.
  */
 const kind = (key: string) => {
-  const rest = key.slice(key.indexOf('\0') + 1);
-  return rest.startsWith('s') ? 'stat' : rest.startsWith('\0') ? 'text' : 'blob';
+  const c = key.charCodeAt(key.indexOf('\0') + 1);
+  return c === 115 /* s */ ? 'stat' : c === 0 ? 'text' : 'blob';
 };
 
-function keptItems(
-  stored: Record<string, CachedItem>,
-  used: ReadonlyMap<string, CachedItem>,
-  walked: boolean,
-): Map<string, CachedItem> {
+function keptItems(stored: Shard, used: ReadonlyMap<string, CachedItem>, walked: boolean): Map<string, CachedItem> {
   const usedPaths = new Set<string>();
   for (const key of used.keys()) usedPaths.add(`${kind(key)}\0${key.slice(0, key.indexOf('\0'))}`);
   const out = new Map(used);
-  for (const [key, item] of Object.entries(stored)) {
+  for (const key of stored.keys()) {
     if (out.has(key)) continue;
     const k = kind(key);
     const p = key.slice(0, key.indexOf('\0'));
     if (k === 'text' || usedPaths.has(`${k}\0${p}`)) continue;
     if (walked && (k === 'stat' || !usedPaths.has(`stat\0${p}`))) continue;
-    out.set(key, item);
+    const item = stored.item(key);
+    if (item) out.set(key, item);
   }
   return out;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const kindOf = (key: string) => key.slice(0, Math.max(0, key.indexOf('\0')));
+
 /**
  * Entries remembered across runs beside the parsed items: those a run asks about or adds
- * come first, and `limit` are kept.
+ * come first, and `limit` of each kind are kept.
  */
 function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onAdd: () => void) {
   const known = new Map(stored);
@@ -183,13 +150,36 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
       used.set(key, value);
       onAdd();
     },
-    kept: (): Array<[string, V]> => [...used, ...[...known].filter(([k]) => !used.has(k))].slice(0, limit),
+    kept: (): Array<[string, V]> => {
+      const counts = new Map<string, number>();
+      return [...used, ...[...known].filter(([k]) => !used.has(k))].filter(([k]) => {
+        const n = counts.get(kindOf(k)) ?? 0;
+        counts.set(kindOf(k), n + 1);
+        return n < limit;
+      });
+    },
   };
+}
+
+/**
+ * Whether a walk that replaced nothing in a folder found every file the folder's entries
+ * name: then it has nothing to drop there (keptItems), and the file is not written. Another
+ * entry of a path that one used replaced is left for the next write of the folder.
+ */
+const nothingGone = (stored: Shard, used: ReadonlyMap<string, CachedItem>) => stored.allFound(used);
+
+function dropShardsBut(dir: string, kept: ReadonlyMap<string, unknown>): void {
+  try {
+    for (const name of readdirSync(dir))
+      if (name.endsWith('.json') && !kept.has(name.slice(0, -5))) rmSync(path.join(dir, name), { force: true });
+  } catch {
+    // none yet, or unreadable: the cache only saves time
+  }
 }
 
 function open(file: string | null, stored: Stored = { answers: {} }): OpenCache {
   const itemsDir = file && path.join(path.dirname(file), ITEMS_DIR);
-  const shards = new Map<string, Record<string, CachedItem>>();
+  const shards = new Map<string, Shard>();
   const used = new Map<string, Map<string, CachedItem>>();
   const shard = (name: string) => {
     let s = shards.get(name);
@@ -217,15 +207,10 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
     itemsChanged = false;
     for (const [name, all] of shards) {
       const u = used.get(name) ?? new Map<string, CachedItem>();
-      // Every stored entry used as it was, and none added or replaced: nothing to write.
-      if (!replaced.has(name) && u.size === Object.keys(all).length && Object.keys(all).every((k) => u.has(k)))
-        continue;
+      // Nothing added or replaced, and nothing gone: nothing to write.
+      if (!replaced.has(name) && (!walked || nothingGone(all, u))) continue;
       const kept = keptItems(all, u, walked);
-      if (
-        !replaced.has(name) &&
-        kept.size === Object.keys(all).length &&
-        [...kept.keys()].every((k) => Object.hasOwn(all, k))
-      )
+      if (!replaced.has(name) && kept.size === all.size && [...kept.keys()].every((k) => all.row(k) !== undefined))
         continue;
       try {
         mkdirSync(itemsDir, { recursive: true });
@@ -234,18 +219,23 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       }
       writeDisposableSync(
         path.join(itemsDir, `${name}.json`),
-        JSON.stringify({ format: FORMAT, version: toolVersion(), ...storedItems(kept) }),
+        JSON.stringify({ format: FORMAT, version: toolVersion(), ...packShard(kept) }),
       );
     }
+    // A run that read the whole work tree knows every folder there is: the files of folders
+    // gone (moved, or emptied by a checkout) would otherwise stay forever.
+    if (walked) dropShardsBut(itemsDir, shards);
   };
   // `walks`: a lookup by stat data through `cache` is part of a walk of the whole work tree
   // (which drops the stat entries of files no longer there); through `some`, of a few files.
   const lookups = (walks: boolean): ParseCache => ({
     get(key) {
       const name = shardOf(key);
-      const all = shard(name);
       const u = usedIn(name);
-      const item = u.get(key) ?? (Object.hasOwn(all, key) ? all[key] : undefined);
+      let item = u.get(key);
+      if (item === undefined) {
+        item = shard(name).item(key);
+      }
       if (item) u.set(key, item);
       if (walks && kind(key) === 'stat') walked = true;
       itemsChanged = true;

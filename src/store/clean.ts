@@ -9,43 +9,74 @@ import { readTextNow, writeDisposable } from './fs.js';
 
 /** Its name in the git directory, beside the cache. */
 export const CLEAN_FILE = 'handoff-clean.json';
-/** How many clean texts are remembered: a resume prompt and the strings of its parts make about 20. */
-const KEPT = 64;
+/**
+ * What is remembered beyond the texts of the run that saves them, which are all kept,
+ * however many (a resume prompt and the strings of its parts make about a hundred with
+ * twenty pins; were some cut off, the next session start would redact them again, and the
+ * one after it others): the newest other texts, up to this many and this many characters,
+ * so that a prompt of a few megabytes (the paths of a large commit) is not read back at
+ * every session start once it is no longer the prompt.
+ */
+const KEPT = 256;
+const KEPT_CHARS = 1 << 20;
 
-/** The clean strings remembered beside `cacheFile` for `rules`; they are written back by save(), the newest first. */
-export function openClean(cacheFile: string | null, rules: string) {
-  const file = cacheFile && path.join(path.dirname(cacheFile), CLEAN_FILE);
-  const known = new Set<string>(file ? read(file, rules) : []);
+/** Texts found clean, those a run used written back first. */
+function remembered(stored: readonly string[]) {
+  const known = new Set(stored);
   const used = new Set<string>();
   let added = false;
   return {
-    clean: {
-      has(text: string): boolean {
-        if (!known.has(text) && !used.has(text)) return false;
-        used.add(text);
-        return true;
-      },
-      add(text: string): void {
-        used.add(text);
-        added = true;
-      },
+    has(text: string): boolean {
+      if (!known.has(text) && !used.has(text)) return false;
+      used.add(text);
+      return true;
     },
-    save: async (): Promise<void> => {
-      if (!file || !added) return;
-      added = false;
-      const clean = [...used, ...[...known].filter((t) => !used.has(t))].slice(0, KEPT);
-      await writeDisposable(file, JSON.stringify({ rules, clean }));
+    add(text: string): void {
+      used.add(text);
+      added = true;
+    },
+    added: () => added,
+    kept(): string[] {
+      const out = [...used];
+      let chars = 0;
+      for (const t of known) {
+        if (out.length >= used.size + KEPT) break;
+        if (used.has(t) || chars + t.length > KEPT_CHARS) continue;
+        chars += t.length;
+        out.push(t);
+      }
+      return out;
     },
   };
 }
 
-function read(file: string, rules: string): string[] {
+/**
+ * The clean strings and lists of strings (by their JSON text) remembered beside
+ * `cacheFile` for `rules`; written back by save() when one was added, the newest first.
+ */
+export function openClean(cacheFile: string | null, rules: string) {
+  const file = cacheFile && path.join(path.dirname(cacheFile), CLEAN_FILE);
+  const stored = file ? read(file, rules) : { clean: [], lists: [] };
+  const clean = remembered(stored.clean);
+  const lists = remembered(stored.lists);
+  return {
+    clean: { has: clean.has, add: clean.add },
+    lists: { has: lists.has, add: lists.add },
+    save: async (): Promise<void> => {
+      if (!file || !(clean.added() || lists.added())) return;
+      await writeDisposable(file, JSON.stringify({ rules, clean: clean.kept(), lists: lists.kept() }));
+    },
+  };
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []);
+
+function read(file: string, rules: string): { clean: string[]; lists: string[] } {
   try {
-    const data = JSON.parse(readTextNow(file) ?? '{}') as { rules?: unknown; clean?: unknown };
-    if (data.rules === rules && Array.isArray(data.clean))
-      return data.clean.filter((t): t is string => typeof t === 'string');
+    const data = JSON.parse(readTextNow(file) ?? '{}') as { rules?: unknown; clean?: unknown; lists?: unknown };
+    if (data.rules === rules) return { clean: strings(data.clean), lists: strings(data.lists) };
   } catch {
     // unreadable: nothing remembered
   }
-  return [];
+  return { clean: [], lists: [] };
 }

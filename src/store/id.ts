@@ -95,7 +95,7 @@ export function prefixLookup(ids: readonly string[], min = 8): (id: string) => s
 /** The time an id was made, in milliseconds: its first 10 characters. */
 export function idTime(id: string): number {
   let ms = 0;
-  for (const c of id.slice(0, 10)) ms = ms * 32 + CROCKFORD.indexOf(c);
+  for (let i = 0; i < 10 && i < id.length; i++) ms = ms * 32 + CROCKFORD.indexOf(id[i]!);
   return ms;
 }
 

@@ -145,6 +145,8 @@ export function fenced(text: string, info = 'text'): string {
 
 /** Inline `code` (a path, a name), with a fence long enough for backticks inside it. */
 export function code(text: string): string {
+  // Most paths hold neither white space nor a backtick: nothing to flatten or outgrow.
+  if (!/[\s`]/.test(text)) return `\`${text}\``;
   const flat = inline(text);
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);

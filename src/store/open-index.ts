@@ -70,6 +70,12 @@ function load(file: string | null): Stored | undefined {
   return undefined;
 }
 
+function add(m: Map<string, string[]>, key: string, value: string): void {
+  const list = m.get(key);
+  if (list) list.push(value);
+  else m.set(key, [value]);
+}
+
 function lstat(file: string): Stats | undefined {
   try {
     return lstatSync(file);
@@ -94,26 +100,24 @@ export function plainlyClosed(text: string): boolean {
 /** The pins, open handoffs and unreadable item files of the working tree (see the top of this file). */
 export async function readOpen(root: string, file: string | null): Promise<Tree> {
   const started = Date.now();
+  // Joined by hand: every name below is one of our folders or a name readdir gave, so
+  // there is nothing for path.join to normalize, and it would, character by character,
+  // for each of a year's hundreds of folders.
+  const at = (rel: string) => `${root}/${rel}`;
   const stored = load(file);
   const next: Stored = { dirs: {}, files: {} };
   const children = new Map<string, string[]>();
-  for (const d of Object.keys(stored?.dirs ?? {})) {
-    const parent = d.slice(0, d.lastIndexOf('/', d.length - 2) + 1);
-    children.set(parent, [...(children.get(parent) ?? []), d]);
-  }
+  for (const d of Object.keys(stored?.dirs ?? {})) add(children, d.slice(0, d.lastIndexOf('/', d.length - 2) + 1), d);
   // The kept files by folder: a session start looks at every dated folder of a year.
   const keptIn = new Map<string, string[]>();
-  for (const f of Object.keys(stored?.files ?? {})) {
-    const folder = f.slice(0, f.lastIndexOf('/') + 1);
-    keptIn.set(folder, [...(keptIn.get(folder) ?? []), f]);
-  }
+  for (const f of Object.keys(stored?.files ?? {})) add(keptIn, f.slice(0, f.lastIndexOf('/') + 1), f);
   const toRead: TreeFile[] = [];
   let changed = !stored;
 
   const keep = (rel: string, st: Stats, old: Kept | undefined): boolean => {
     if (!old || !same(old.st, stat(st))) return false;
     if (old.text !== undefined) {
-      const text = readText(path.join(root, rel));
+      const text = readText(at(rel));
       if (text !== old.text) return false;
       if (st.ctimeMs < started - RACY) {
         next.files[rel] = { st: old.st, item: old.item };
@@ -134,23 +138,23 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
     }
     if (keep(rel, st, stored?.files[rel])) return;
     changed = true;
-    const text = readText(path.join(root, rel));
+    const text = readText(at(rel));
     if (text === undefined) return;
     if (itemKind(rel) === 'handoff' && plainlyClosed(text)) return;
     toRead.push({ path: rel, text });
   };
   const visit = (rel: string, sub: RegExp | undefined) => {
-    const st = lstat(path.join(root, rel));
+    const st = lstat(at(rel));
     if (!st?.isDirectory()) return void (changed ||= stored?.dirs[rel] !== undefined);
     const before = stored?.dirs[rel];
     next.dirs[rel] = [st.ctimeMs, st.mtimeMs, st.ino, st.ctimeMs >= started - RACY ? 1 : 0];
     if (before && before[0] === st.ctimeMs && before[1] === st.mtimeMs && before[2] === st.ino && !before[3]) {
-      for (const f of keptIn.get(rel) ?? []) look(f, lstat(path.join(root, f)));
+      for (const f of keptIn.get(rel) ?? []) look(f, lstat(at(f)));
       for (const d of children.get(rel) ?? []) visit(d, sub === MONTH ? DAY : undefined);
       return;
     }
     changed = true;
-    for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+    for (const entry of readdirSync(at(rel), { withFileTypes: true })) {
       const name = entry.name;
       if (entry.isDirectory() && sub?.test(name)) {
         visit(`${rel}${name}/`, sub === MONTH ? DAY : undefined);
@@ -158,7 +162,7 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
       }
       const f = `${rel}${name}`;
       if (!name.endsWith('.md') || name.startsWith('.') || !itemKind(f)) continue;
-      const fst = lstat(path.join(root, f));
+      const fst = lstat(at(f));
       // Unchanged since the folder was last seen, and not kept then: a closed handoff.
       if (before && fst && fst.ctimeMs < before[0] && !stored!.files[f] && fst.isFile()) continue;
       look(f, fst);
@@ -181,7 +185,7 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
       // Not parsed: over the size limit (parseTree refuses it before it is a cache key).
       const large = parsed.get(f.path) === undefined;
       const item = parsed.get(f.path) ?? { problem: { message: tooLarge(Buffer.byteLength(f.text ?? '')) } };
-      const st = lstat(path.join(root, f.path));
+      const st = lstat(at(f.path));
       const open = itemKind(f.path) === 'pin' || item.problem || (item.meta as { status?: string }).status === 'open';
       if (!open || !st) continue;
       next.files[f.path] = { st: stat(st), item, ...(st.ctimeMs >= started - RACY && !large ? { text: f.text } : {}) };

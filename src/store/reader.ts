@@ -20,6 +20,7 @@ import {
   SYMLINK_REFUSED,
   tooLarge,
   cacheKey,
+  type CachedItem,
   type ParseCache,
   type Parsers,
   type Tree,
@@ -96,10 +97,12 @@ export async function readWorkTree(root: string, cache?: ParseCache): Promise<Tr
   for (const prefix of itemFolders(root)) {
     const dir = path.join(root, prefix);
     await assertInside(root, dir, prefix.slice(0, -1));
+    // The folder joined once: its files' names hold no separator.
+    const inDir = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const { name, refused } of listItemFiles(dir)) {
       const rel = `${prefix}${name}`;
       if (refused) files.push({ path: rel, refused });
-      else readItemFile(root, rel, racy, files, cache);
+      else readItemFile(inDir + name, rel, racy, files, cache);
     }
   }
   return files;
@@ -112,44 +115,58 @@ export async function readWorkTree(root: string, cache?: ParseCache): Promise<Tr
 export function readSomeFiles(root: string, rels: readonly string[], cache?: ParseCache): TreeFile[] {
   const files: TreeFile[] = [];
   const racy = Date.now() - RACY_MS;
-  for (const rel of rels) readItemFile(root, rel, racy, files, cache);
+  for (const rel of rels) readItemFile(path.join(root, rel), rel, racy, files, cache);
   return files;
 }
 
-function readItemFile(root: string, rel: string, racy: number, files: TreeFile[], cache?: ParseCache): void {
-  const full = path.join(root, rel);
-  const laterBody = () => laterBodyOf(full, rel);
+/**
+ * A work-tree file as read: its body is read again when asked for (the cache keeps no
+ * closed handoff's body), by a method all of them share.
+ */
+class WorkTreeFile implements TreeFile {
+  text?: string;
+  blob?: string;
+  stamp?: string;
+  cached?: CachedItem;
+  constructor(
+    readonly path: string,
+    private readonly full: string,
+  ) {}
+  laterBody(): string {
+    try {
+      return splitFrontMatter(readFileSync(this.full, 'utf8'), this.path).body;
+    } catch {
+      return '';
+    }
+  }
+}
+
+function readItemFile(full: string, rel: string, racy: number, files: TreeFile[], cache?: ParseCache): void {
   try {
     const before = lstatSync(full);
     if (before.isSymbolicLink()) return void files.push({ path: rel, refused: SYMLINK_REFUSED });
     if (!before.isFile()) return void files.push({ path: rel, refused: NOT_A_FILE });
     // A file over the limit is refused by its size, without reading it.
     if (before.size > ITEM_MAX_BYTES) return void files.push({ path: rel, refused: tooLarge(before.size) });
+    const f = new WorkTreeFile(rel, full);
     const stamp = stampOf(before);
     if (before.ctimeMs < racy) {
-      const f: TreeFile = { path: rel, stamp, laterBody };
+      f.stamp = stamp;
       const known = cache?.get(cacheKey(f));
       if (known !== undefined) {
+        f.cached = known;
         if (known.blob !== undefined) f.blob = known.blob;
         return void files.push(f);
       }
     }
-    const text = readFileSync(full, 'utf8');
+    f.text = readFileSync(full, 'utf8');
     const after = lstatSync(full);
-    files.push(
-      after.ctimeMs < racy && stampOf(after) === stamp ? { path: rel, text, stamp, laterBody } : { path: rel, text },
-    );
+    // Changed while read, or too new to vouch for the text: keyed by the text instead.
+    f.stamp = after.ctimeMs < racy && stampOf(after) === stamp ? stamp : undefined;
+    files.push(f);
   } catch (error) {
     // Deleted between the listing and the read: it is simply not there.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-}
-
-function laterBodyOf(full: string, rel: string): string {
-  try {
-    return splitFrontMatter(readFileSync(full, 'utf8'), rel).body;
-  } catch {
-    return '';
   }
 }
 

@@ -9,7 +9,7 @@ import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.
 import { openCache } from './cache.js';
 import { parseFiles, readTree } from './reader.js';
 import { OPEN_FILE, readOpen } from './open-index.js';
-import { recordOwn } from './own.js';
+import { recordOwn, writtenHere } from './own.js';
 import {
   ITEM_MAX_BYTES,
   itemKind,
@@ -204,7 +204,7 @@ export async function createItem(ctx: RunContext, dir: string, id: string, conte
   const file = path.join(dir, `${id}.md`);
   await sweep(ctx, dir);
   await createFileAtomic(file, content);
-  await written(ctx, file, content);
+  await written(ctx, file, content, true);
   return file;
 }
 
@@ -233,20 +233,23 @@ export async function rewriteItem(ctx: RunContext, relFile: string, content: str
   assertSize(ctx, file, content);
   await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
   await sweep(ctx, path.dirname(file));
+  // A rewrite keeps whose the file is: only a file this clone wrote and nobody changed since stays its own.
+  const mine =
+    itemKind(ctx.rel(file)) === 'handoff' && writtenHere(await openCache(ctx.cacheFile), ctx.rel(file), file);
   await replaceFileAtomic(file, content);
-  await written(ctx, file, content);
+  await written(ctx, file, content, mine);
 }
 
 /**
  * The next read sees the write; and the file goes into the cache now, while the parsers
  * are loaded, so the next run (a session start right after \`new\`) finds every file there.
  */
-async function written(ctx: RunContext, file: string, content: string): Promise<void> {
+async function written(ctx: RunContext, file: string, content: string, mine: boolean): Promise<void> {
   const rel = ctx.rel(file);
   opened.delete(ctx);
   const one = { path: rel, text: content };
   const cache = await openCache(ctx.cacheFile);
-  if (itemKind(rel) === 'handoff') {
+  if (mine && itemKind(rel) === 'handoff') {
     recordOwn(cache, rel, file);
     await cache.save();
   }

@@ -65,6 +65,8 @@ export interface TreeFile {
   stamp?: string;
   /** A work-tree file's body, read again when asked: the cache keeps no closed handoff's body (see kept). */
   laterBody?: () => string;
+  /** What the cache gave for this file when the reader looked it up by its stat data: one lookup per file. */
+  cached?: CachedItem;
 }
 
 /** What could not be read, whatever the source: a repository-relative file, its line when known, and why. */
@@ -198,23 +200,39 @@ function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Pa
  * An item as readers see it: no YAML document (`doc`; writers re-read the one file they
  * edit, see store.ts), and a handoff's sections split only when something asks for them.
  */
-function toItem(kind: ItemKind, file: string, c: CachedItem, laterBody?: () => string): Handoff | Pin {
-  const doc = undefined as unknown as Handoff['doc'];
-  if (kind === 'pin') return { file, meta: c.meta as PinMeta, doc, text: c.body ?? '' };
-  let text = c.body;
-  const bodyText = () => (text ??= laterBody?.() ?? '');
-  let body: Body | undefined;
-  return {
-    file,
-    meta: c.meta as HandoffMeta,
-    doc,
-    get bodyText() {
-      return bodyText();
-    },
-    get body() {
-      return (body ??= parseBody(bodyText()));
-    },
-  };
+function toItem(kind: ItemKind, f: TreeFile, c: CachedItem): Handoff | Pin {
+  if (kind === 'pin') return { file: f.path, meta: c.meta as PinMeta, doc: NO_DOC, text: c.body ?? '' };
+  return new ReadHandoff(f, c.meta as HandoffMeta, c.body);
+}
+
+const NO_DOC = undefined as unknown as Handoff['doc'];
+
+/**
+ * A handoff read through the cache: its body (a closed handoff's, read again from its
+ * file) and its sections come when first asked for. A class, so that tens of thousands of
+ * them share their accessors instead of each carrying its own.
+ */
+class ReadHandoff implements Handoff {
+  readonly doc = NO_DOC;
+  readonly file: string;
+  #text: string | undefined;
+  #body: Body | undefined;
+  readonly #from: TreeFile;
+  constructor(
+    from: TreeFile,
+    readonly meta: HandoffMeta,
+    text: string | undefined,
+  ) {
+    this.file = from.path;
+    this.#from = from;
+    this.#text = text;
+  }
+  get bodyText(): string {
+    return (this.#text ??= this.#from.laterBody?.() ?? '');
+  }
+  get body(): Body {
+    return (this.#body ??= parseBody(this.bodyText));
+  }
 }
 
 /**
@@ -238,6 +256,7 @@ export function needsParsing(files: readonly TreeFile[], cache?: ParseCache): bo
       f.refused === undefined &&
       itemKind(f.path) !== undefined &&
       (f.text === undefined || overLimit(f.text) === undefined) &&
+      f.cached === undefined &&
       cache?.get(cacheKey(f)) === undefined,
   );
 }
@@ -257,19 +276,21 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
       tree.problems.push({ file: f.path, message: tooLarge(large) });
       continue;
     }
-    const key = cacheKey(f);
-    let parsed = cache?.get(key);
+    let parsed = f.cached ?? cache?.get(cacheKey(f));
     if (!parsed) {
       if (f.text === undefined || !parsers)
         throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
       parsed = parseOne({ path: f.path, text: f.text }, kind, parsers);
       // A staged or committed file's blob id is kept with it too, so that its entry and the
       // work tree's (which the writers' record adds its blob id to) are stored once.
-      cache?.set(key, f.blob === undefined ? kept(f, kind, parsed) : { ...kept(f, kind, parsed), blob: f.blob });
+      cache?.set(
+        cacheKey(f),
+        f.blob === undefined ? kept(f, kind, parsed) : { ...kept(f, kind, parsed), blob: f.blob },
+      );
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });
     if (!parsed.meta) continue;
-    const item = toItem(kind, f.path, parsed, f.laterBody);
+    const item = toItem(kind, f, parsed);
     if (parsed.misnamed) tree.misnamed.push(item);
     else if (kind === 'handoff') tree.handoffs.push(item as Handoff);
     else tree.pins.push(item as Pin);

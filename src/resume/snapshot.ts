@@ -1,0 +1,102 @@
+// The last resume prompt of each handoff, remembered under everything it was made from:
+// the handoff's file and text, the pins, what git says happened since, whose handoff it
+// is and the token budget (the template and the code are the tool build's, which the file
+// is kept under). A session start in a repository where none of these moved (git's
+// questions are still asked: their answers are part of the key) gives back the prompt and
+// its parts as they were, without rendering, counting tokens or walking them for
+// redaction again. Kept in its own file beside the cache, `<git dir>/handoff-resume.json`,
+// which only a session start reads. Remembered only when nothing was redacted (the key
+// holds the files' text), and only a prompt a session-start hook could pass whole or
+// nearly: one that lists the hundred thousand paths of a large commit costs as much to
+// read back and compare as to render.
+import type { Context } from '../command/context.js';
+import type { Handoff } from '../store/handoff.js';
+import type { Pin } from '../store/pin.js';
+import type { Problem } from '../store/tree.js';
+import path from 'node:path';
+import { toolVersion } from '../store/cache.js';
+import { readTextNow, writeDisposable } from '../store/fs.js';
+import type { ResumeParts } from './prompt.js';
+import type { SinceFacts } from './since.js';
+
+/** Its name in the git directory, beside the cache. */
+export const RESUME_FILE = 'handoff-resume.json';
+/** Prompts longer than this are rendered each time. */
+const KEPT_CHARS = 64 * 1024;
+/** Prompts kept besides the last one, the newest first, while they are this small in all. */
+const OTHERS_CHARS = 256 * 1024;
+
+interface Kept {
+  file: string;
+  made: string;
+  prompt: string;
+  parts: ResumeParts;
+}
+
+export interface Made {
+  handoff: Handoff;
+  pins: readonly Pin[];
+  pinProblems: readonly Problem[];
+  since: SinceFacts;
+  from: string | null;
+}
+
+/** What a prompt is made from, as one string compared whole. */
+export function madeFrom(ctx: Pick<Context, 'config'>, m: Made): string {
+  return JSON.stringify([
+    m.handoff.file,
+    m.handoff.meta,
+    m.handoff.bodyText,
+    m.pins.map((p) => [p.file, p.meta, p.text]),
+    m.pinProblems,
+    m.since,
+    m.from,
+    ctx.config.resume_tokens ?? null,
+  ]);
+}
+
+const fileOf = (ctx: Pick<Context, 'cacheFile'>) =>
+  ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), RESUME_FILE);
+
+/** The prompts remembered by this tool build, the newest first; none when the file is missing or unreadable. */
+function read(file: string | null): Kept[] {
+  if (!file) return [];
+  try {
+    const data = JSON.parse(readTextNow(file) ?? '{}') as { version?: unknown; kept?: unknown };
+    if (data.version === toolVersion() && Array.isArray(data.kept))
+      return (data.kept as Kept[]).filter((k) => typeof k?.made === 'string' && typeof k.prompt === 'string');
+  } catch {
+    // unreadable: nothing remembered
+  }
+  return [];
+}
+
+/** The prompt and parts remembered for exactly `made`, if any. */
+export function recalled(
+  ctx: Pick<Context, 'cacheFile'>,
+  made: string,
+): { prompt: string; parts: ResumeParts } | undefined {
+  const kept = read(fileOf(ctx)).find((k) => k.made === made);
+  return kept && { prompt: kept.prompt, parts: kept.parts };
+}
+
+/** Remembers a prompt that was redacted of nothing, first; any failure to write is ignored. */
+export async function remember(
+  ctx: Pick<Context, 'cacheFile'>,
+  handoff: Handoff,
+  made: string,
+  prompt: string,
+  parts: ResumeParts,
+): Promise<void> {
+  const file = fileOf(ctx);
+  if (!file || prompt.length > KEPT_CHARS) return;
+  const kept: Kept[] = [{ file: handoff.file, made, prompt, parts }];
+  let chars = 0;
+  for (const k of read(file)) {
+    if (k.file === handoff.file) continue;
+    chars += k.made.length + 3 * k.prompt.length; // the parts hold about twice the prompt
+    if (chars > OTHERS_CHARS) break;
+    kept.push(k);
+  }
+  await writeDisposable(file, JSON.stringify({ version: toolVersion(), kept }));
+}

@@ -1,0 +1,176 @@
+// How the items cache (cache-pack.ts) stores a handoff's front-matter: as a short string of
+// indexes into its folder's table of values, in the order the parser gives the keys
+// (handoff.ts validateMeta), each listed file as its path and the rest of it (most files
+// of a folder share that). A year of handoffs is tens of thousands of front-matters whose
+// key names and repeated values were most of the cache. Pure; a front-matter that would not
+// come back exactly as it was (a key this version does not know) is not packed.
+import type { FileChange, HandoffMeta } from './handoff.js';
+import type { CachedItem } from './tree.js';
+import { idTime } from './id.js';
+
+/** The front-matter's keys in the parser's order; optional ones are left out when null. */
+const META = [
+  'id',
+  'goal',
+  'step',
+  'status',
+  'created',
+  'author',
+  'branch',
+  'base',
+  'head',
+  'parent',
+  'superseded_by',
+  'finished',
+  'landed',
+] as const;
+const OPTIONAL_META = new Set(['step', 'superseded_by', 'finished', 'landed']);
+/** A listed file's keys in the parser's order, and as packed: the keys most files leave out last. */
+const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'files', 'state'] as const;
+const FILE_PACKED = ['path', 'change', 'state', 'insertions', 'deletions', 'from', 'binary', 'files'] as const;
+/** Where each key of FILE is in a packed file. */
+const AT = FILE.map((k) => FILE_PACKED.indexOf(k));
+
+/**
+ * What a row stores of a handoff's front-matter: table indexes in META's order, then the
+ * files, two indexes each: the path, and the rest of the file packed (most files of a
+ * folder share it). `created`, when it is the time the id was made plus a few milliseconds
+ * (as `new` writes it), is stored as that difference, negative: -1 for none.
+ */
+function packMeta(meta: HandoffMeta, intern: Intern): number[] {
+  const delta = createdDelta(meta);
+  const out = META.map((k) => (k === 'created' && delta !== undefined ? -1 - delta : intern.value(meta[k] ?? null)));
+  for (const f of meta.files) {
+    const t = FILE_PACKED.map((k) => intern.value((f as unknown as Record<string, unknown>)[k] ?? null));
+    while (t.length > 1 && t[t.length - 1] === 0) t.pop();
+    out.push(t[0]!, intern.tuple(t.slice(1)));
+  }
+  return out;
+}
+
+const CREATED = META.indexOf('created');
+
+function createdDelta(meta: HandoffMeta): number | undefined {
+  try {
+    const made = idTime(meta.id);
+    const delta = Date.parse(meta.created) - made;
+    return delta >= 0 && delta < 1e9 && new Date(made + delta).toISOString() === meta.created ? delta : undefined;
+  } catch {
+    return undefined; // not a time a Date holds
+  }
+}
+
+/**
+ * The indexes as text: each in base 91 digits (the characters JSON keeps as they are, from
+ * `#` to `~` but the backslash), least significant first, digits 46 and up saying that
+ * more follow (an index under 46, as the null and a folder's first values are, is one
+ * character); a `created` stored as a difference, in base 36 before a `!`. A string is one
+ * small value to parse where an array of numbers was one per index.
+ */
+function encode(packed: readonly number[]): string {
+  let out = packed[CREATED]! < 0 ? `${(-1 - packed[CREATED]!).toString(36)}!` : '';
+  for (let i = 0; i < packed.length; i++) {
+    if (i === CREATED && packed[i]! < 0) continue;
+    let n = packed[i]!;
+    while (n >= 46) {
+      out += digit(46 + (n % 45));
+      n = Math.floor(n / 45);
+    }
+    out += digit(n);
+  }
+  return out;
+}
+
+/** One base-91 digit as a character (see encode), and back. */
+export const digit = (d: number) => String.fromCharCode(35 + d >= 92 ? 36 + d : 35 + d);
+export const digitOf = (c: number) => (c > 92 ? c - 36 : c - 35);
+
+/** The first index of a packed front-matter: its id's. */
+export function firstIndex(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf('!') + 1, scale = 1; at < text.length; scale *= 45) {
+    const c = text.charCodeAt(at++);
+    const d = digitOf(c);
+    if (d < 46) return n + d * scale;
+    n += (d - 46) * scale;
+  }
+  return n;
+}
+
+export function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta {
+  const bang = text.indexOf('!');
+  let at = bang + 1;
+  const next = () => {
+    let n = 0;
+    for (let scale = 1; at < text.length; scale *= 45) {
+      const c = text.charCodeAt(at++);
+      const d = digitOf(c);
+      if (d < 46) return n + d * scale;
+      n += (d - 46) * scale;
+    }
+    return n;
+  };
+  const meta: Record<string, unknown> = {};
+  for (let i = 0; i < META.length; i++) {
+    const v =
+      i === CREATED && bang >= 0
+        ? new Date(idTime(meta.id as string) + Number.parseInt(text.slice(0, bang), 36)).toISOString()
+        : (table[next()] ?? null);
+    if (v !== null || !OPTIONAL_META.has(META[i]!)) meta[META[i]!] = v;
+  }
+  const files: FileChange[] = [];
+  while (at < text.length) {
+    const path = next();
+    const rest = table[next()] as number[];
+    const f: Record<string, unknown> = {};
+    for (let i = 0; i < FILE.length; i++) {
+      const v = table[(AT[i] === 0 ? path : rest[AT[i]! - 1]) ?? 0] ?? null;
+      if (v !== null) f[FILE[i]!] = v;
+    }
+    files.push(f as unknown as FileChange);
+  }
+  meta.files = files;
+  return meta as unknown as HandoffMeta;
+}
+
+/** A table being filled: each value, and each packed file (an array of indexes), once. */
+export interface Intern {
+  value(v: unknown): number;
+  /** An array of indexes (and arrays of them), by its JSON text. */
+  tuple(t: unknown[]): number;
+}
+
+export function interning(): { table: unknown[]; intern: Intern } {
+  const table: unknown[] = [null];
+  const values = new Map<unknown, number>([[null, 0]]);
+  const tuples = new Map<string, number>();
+  return {
+    table,
+    intern: {
+      value(v) {
+        let i = values.get(v);
+        if (i === undefined) values.set(v, (i = table.push(v) - 1));
+        return i;
+      },
+      tuple(t) {
+        const key = JSON.stringify(t);
+        let i = tuples.get(key);
+        if (i === undefined) tuples.set(key, (i = table.push(t) - 1));
+        return i;
+      },
+    },
+  };
+}
+
+const isHandoffMeta = (meta: object): meta is HandoffMeta => 'files' in meta && Array.isArray(meta.files);
+
+/** A handoff's front-matter packed as text, or what it does not know as it is. */
+export function packedMeta(meta: CachedItem['meta'], intern: Intern): unknown {
+  if (meta === undefined) return 0;
+  if (!isHandoffMeta(meta)) return meta;
+  // Checked on a table of its own: a value that would not come back stored as it is.
+  const own = interning();
+  const again = encode(packMeta(meta, own.intern));
+  if (JSON.stringify(unpackMeta(again, JSON.parse(JSON.stringify(own.table)))) !== JSON.stringify(meta)) return meta;
+  return encode(packMeta(meta, intern));
+}
