@@ -2,7 +2,9 @@
 // what resume says with the answer remembered is what it says from nothing, in every
 // state HEAD can be in, and a session start with no new commit asks git nothing about
 // commits. HEAD's commit is read from git's files only where that is safe (git/repo.ts).
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// What is uncommitted among the listed files, remembered under the stat data it rests on
+// (resume/uncommitted.ts): asked again whenever HEAD, the index or a listed file moves.
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedHead } from '../src/git/repo.js';
@@ -150,6 +152,56 @@ describe('commits since a handoff that changed too much to remember', () => {
     expect(moved).toContain('docs-notes.md');
     expect(gitRuns(repo)).toEqual(['diff', 'status']);
     expect(resume(repo)).toBe(moved);
+  });
+});
+
+/** Waits, on the clock, until the files' stat data can vouch for them (store/reader.ts RACY_MS). */
+function aged(repo: Repo, ...files: string[]): void {
+  const newest = () => Math.max(...files.map((f) => statSync(path.join(repo.dir, f)).ctimeMs));
+  while (Date.now() - newest() <= 2500) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+}
+
+describe('what is uncommitted among the listed files, remembered', () => {
+  it('is asked of git once while HEAD, the index and the listed files stay as they were, and again when one moves', () => {
+    const { repo } = withHandoff();
+    aged(repo, '.git/index', 'app.js', 'notes.md');
+    expect(resume(repo)).toContain('Uncommitted when it was written, committed since: `app.js`, `notes.md`');
+    expect(gitRuns(repo)).toEqual(['diff']);
+    // The index alone moves: notes.md no longer tracked, its stat data the same.
+    repo.git('rm', '-q', '--cached', 'notes.md');
+    aged(repo, '.git/index');
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(resume(repo)).toContain('still not committed: `notes.md`');
+    repo.git('add', 'notes.md');
+    aged(repo, '.git/index');
+    expect(resume(repo)).toContain('committed since: `app.js`, `notes.md`');
+    expect(gitRuns(repo)).toEqual(['diff']);
+    // A listed file alone moves, to text of the same length.
+    repo.write('app.js', 'v3\n');
+    aged(repo, 'app.js');
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(resume(repo)).toContain('still not committed: `app.js`');
+    expect(gitRuns(repo)).toEqual(['diff']);
+    // HEAD alone moves, back to the handoff's commit.
+    repo.git('update-ref', 'refs/heads/main', 'HEAD~1');
+    expect(gitRuns(repo)).toContain('status');
+    expect(resume(repo)).toContain('still not committed: `app.js`, `notes.md`');
+    expect(gitRuns(repo)).toEqual(['diff']);
+  });
+
+  it('is asked of git every time while a listed file is outside the index: the ignore rules decide it too', () => {
+    const repo = makeRepo();
+    repo.write('notes.md', 'left\n');
+    expect(repo.handoff(['new', 'work', '--no-edit']).code).toBe(0);
+    repo.git('add', '.handoff');
+    repo.git('commit', '-q', '-m', 'handoff');
+    aged(repo, '.git/index', 'notes.md');
+    expect(resume(repo)).toContain('still not committed: `notes.md`');
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    // Ignored now: neither the file nor the index moved, and git's answer did.
+    writeFileSync(path.join(repo.dir, '.git', 'info', 'exclude'), 'notes.md\n');
+    expect(resume(repo)).toContain('back to their committed content now');
+    expect(gitRuns(repo)).toEqual(['diff', 'status']);
   });
 });
 

@@ -82,6 +82,15 @@ describe('uncommitted paths from git status', () => {
       expect.arrayContaining(['t/twice', 't/conflict', 't/type', 't/mode', 't/new\nline', 'n/ita', 'u/dir/two']),
     );
     expect(now).not.toContain('ign.log');
+    // Asked with --ignored too, the answer is the same; it says whether a path is outside the index.
+    expect(await git.uncommittedAmong(listed)).toEqual({
+      paths: await git.uncommittedPaths(listed),
+      outsideIndex: true,
+    });
+    const tracked = ['t/clean', 't/mod', 't/del', 't/twice', 'missing'];
+    expect(await git.uncommittedAmong(tracked)).toEqual({ paths: ['t/del', 't/mod', 't/twice'], outsideIndex: false });
+    expect((await git.uncommittedAmong(['ign.log'])).outsideIndex).toBe(true);
+    expect((await git.uncommittedAmong(['u/one'])).outsideIndex).toBe(true);
   });
 
   it('sorts status entries into settled and unsure', () => {
@@ -95,6 +104,8 @@ describe('uncommitted paths from git status', () => {
       '# stash 1',
       '',
     ].join('\0');
-    expect(parseStatus(out)).toEqual({ uncommitted: ['b c', 'h i'], unsure: ['d e', 'sm', 'f g'] });
+    expect(parseStatus(out)).toEqual({ uncommitted: ['b c', 'h i'], unsure: ['d e', 'sm', 'f g'], outside: true });
+    expect(parseStatus('1 .M N... 100644 100644 100644 a a b\0').outside).toBe(false);
+    expect(parseStatus('! j\0').outside).toBe(true);
   });
 });

@@ -94,13 +94,18 @@ export function parseNameStatus(out: string): RawChange[] {
  * `git status --porcelain=v2 -z --no-renames`: the paths not committed (worktree differs
  * from HEAD, or untracked and not ignored), and the paths status cannot settle: staged
  * and then changed again (the work tree may match HEAD once more), a conflict, or a
- * submodule. Those are asked of `git diff HEAD` instead.
+ * submodule. Those are asked of `git diff HEAD` instead. `outside`: some path is untracked,
+ * or ignored (listed with `--ignored`).
  */
-export function parseStatus(out: string): { uncommitted: string[]; unsure: string[] } {
+export function parseStatus(out: string): { uncommitted: string[]; unsure: string[]; outside: boolean } {
   const uncommitted: string[] = [];
   const unsure: string[] = [];
+  let outside = false;
   for (const entry of out.split('\0')) {
-    if (entry.startsWith('? ')) uncommitted.push(entry.slice(2));
+    if (entry.startsWith('? ')) {
+      uncommitted.push(entry.slice(2));
+      outside = true;
+    } else if (entry.startsWith('! ')) outside = true;
     else if (entry.startsWith('u ')) unsure.push(fieldsAfter(entry, 10));
     else if (entry.startsWith('1 ')) {
       const [, xy = '', sub = ''] = entry.split(' ', 3);
@@ -108,7 +113,7 @@ export function parseStatus(out: string): { uncommitted: string[]; unsure: strin
       (settled ? uncommitted : unsure).push(fieldsAfter(entry, 8));
     }
   }
-  return { uncommitted, unsure };
+  return { uncommitted, unsure, outside };
 }
 
 /** What follows the first `n` space-separated fields (a path may hold spaces). */

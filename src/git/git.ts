@@ -36,7 +36,7 @@ import {
   type GitResult,
 } from './git-plumbing.js';
 import type { ParseCache, TreeFile } from '../store/tree.js';
-import { COMMIT_ID, fixedHead } from './repo.js';
+import { COMMIT_ID, fixedHead, indexStat, type IndexStat } from './repo.js';
 
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -118,6 +118,11 @@ export class Git {
   /** HEAD's commit read without starting git, where answers about commits are fixed by their ids (repo.ts says when); else null. */
   fixedHead(): string | null {
     return this.gitDir ? fixedHead(this.gitDir, this.env) : null;
+  }
+
+  /** The stat data of the index git reads here, read without starting git (repo.ts); null where it cannot be told. */
+  indexStat(): IndexStat | null {
+    return this.gitDir ? indexStat(this.gitDir, this.env) : null;
   }
 
   /** The commit HEAD points at, or null on an unborn branch. */
@@ -290,10 +295,28 @@ export class Git {
    * this thread (runBlocking).
    */
   async uncommittedPaths(within?: readonly string[]): Promise<string[]> {
+    return (await this.uncommitted(within, [])).paths;
+  }
+
+  /**
+   * uncommittedPaths of a few paths, and whether git's answer rests on its ignore rules
+   * too: some path is outside the index (untracked, or ignored: listed by `--ignored`, which
+   * does not change the answer). Otherwise HEAD, the index and the files alone decide it.
+   */
+  uncommittedAmong(paths: readonly string[]): Promise<{ paths: string[]; outsideIndex: boolean }> {
+    return this.uncommitted(paths, ['--ignored=matching']);
+  }
+
+  private async uncommitted(
+    within: readonly string[] | undefined,
+    options: string[],
+  ): Promise<{ paths: string[]; outsideIndex: boolean }> {
     const literal = within ? ['--literal-pathspecs'] : [];
     const status = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--no-renames', '--untracked-files=all'];
-    const { uncommitted, unsure } = parseStatus(this.runBlocking([...literal, ...status, '--', ...(within ?? [])]));
-    if (unsure.length === 0) return uncommitted;
+    const { uncommitted, unsure, outside } = parseStatus(
+      this.runBlocking([...literal, ...status, ...options, '--', ...(within ?? [])]),
+    );
+    if (unsure.length === 0) return { paths: uncommitted, outsideIndex: outside };
     const changed = await this.run([
       '--literal-pathspecs',
       'diff',
@@ -304,7 +327,7 @@ export class Git {
       '--',
       ...unsure,
     ]);
-    return [...uncommitted, ...parsePathList(changed)];
+    return { paths: [...uncommitted, ...parsePathList(changed)], outsideIndex: outside };
   }
 
   /** Every path in the index: what "exists in the repository" means when checking a model's claims. */

@@ -9,6 +9,7 @@ import { activePins, pinsInPlay } from '../store/pin-scope.js';
 import { handoffParts, pinsOnlyParts, promptPins, renderPinsOnly, renderResume, type ResumeParts } from './prompt.js';
 import { sinceFacts, type SinceFacts } from './since.js';
 import { history } from './history.js';
+import { uncommittedListed } from './uncommitted.js';
 import { RULES, scrubRemembered } from '../security/remembered.js';
 import { openClean } from '../store/clean.js';
 import { present } from '../store/fs.js';
@@ -47,14 +48,17 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   // changes and what is uncommitted now: a handoff that lists no file asks for neither,
   // and what is uncommitted is asked of the listed paths alone (sinceFacts looks at no
   // other), unless they are too many for one command line. The commits, and what they
-  // changed, are remembered under the two commit ids (history.ts): with no new commit,
-  // only the work tree is asked about.
+  // changed, are remembered under the two commit ids (history.ts), and what is
+  // uncommitted under the stat data it rests on (uncommitted.ts): with no new commit and
+  // no change to the listed files or the index, only the diff is asked.
   const paths = handoff.meta.files.map((f) => f.path);
   const lists = paths.length > 0;
   const answers = Promise.all([
     history(ctx, git, head, paths, SHOWN_COMMITS),
     git.pathsChangedSince(head).catch(() => []),
-    lists ? git.uncommittedPaths(paths.length <= PATHS_ASKED ? paths : undefined).catch(() => []) : [],
+    !lists
+      ? []
+      : (paths.length <= PATHS_ASKED ? uncommittedListed(ctx, git, paths) : git.uncommittedPaths()).catch(() => []),
   ]);
   const missing = missingFiles();
   const [work, differing, uncommittedNow] = await answers;

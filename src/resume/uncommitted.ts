@@ -1,0 +1,58 @@
+// What is uncommitted now among the files a handoff lists (since.ts says what became of
+// each). Git's status of files that are all in the index rests on three things: HEAD's
+// commit, the index, and the files themselves. Where each is known without git (HEAD's id
+// from git's files, git/repo.ts; the stat data of the index and of every listed file, as
+// git's index vouches for a file by its stat data), the answer is remembered in the one
+// cache beside them, and a session start where none of them moved asks git one question
+// fewer. Not remembered: an answer about a file outside the index (git's ignore rules
+// decide it too), a listed folder (what is inside it has stat data of its own), stat data
+// too young to vouch for a change in the same clock tick (store/reader.ts, RACY_MS).
+import path from 'node:path';
+import type { Context } from '../command/context.js';
+import type { Git } from '../git/git.js';
+import { openCache } from '../store/cache.js';
+import { RACY_MS } from '../store/reader.js';
+
+// Taken, not imported: see store/fs.ts.
+const { lstatSync } = process.getBuiltinModule('node:fs');
+
+const key = (paths: readonly string[]) => `uncommitted\0${paths.join('\0')}`;
+
+/** A listed path's stat data; null when there is nothing there; undefined when it cannot vouch (a folder, too young). */
+function stampOf(file: string, racy: number): [number, number, number, number] | null | undefined {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // a parent that is not a folder, no permission: git is asked
+  }
+  if (!st) return null;
+  return st.isDirectory() || st.ctimeMs >= racy ? undefined : [st.ctimeMs, st.mtimeMs, st.size, st.ino];
+}
+
+/** The listed paths (repository-relative) that are not committed now: what git status says, or what it said for the same state. */
+export async function uncommittedListed(
+  ctx: Pick<Context, 'cacheFile' | 'root'>,
+  git: Git,
+  paths: readonly string[],
+): Promise<string[]> {
+  const racy = Date.now() - RACY_MS;
+  const head = git.fixedHead();
+  const index = git.indexStat();
+  const vouched = head !== null && index !== null && index[0] < racy;
+  // Read before git is asked: a file changed while git answers no longer has the stat data
+  // the answer is remembered beside.
+  const files = vouched ? paths.map((p) => stampOf(path.join(ctx.root, p), racy)) : [];
+  if (!vouched || files.includes(undefined)) return (await git.uncommittedAmong(paths)).paths;
+  const cache = await openCache(ctx.cacheFile);
+  const at = JSON.stringify([head, index, ...files]);
+  const known = cache.answers.get(key(paths)) as { at?: unknown; paths?: unknown } | undefined;
+  if (known?.at === at && Array.isArray(known.paths) && known.paths.every((p) => typeof p === 'string'))
+    return known.paths;
+  const answer = await git.uncommittedAmong(paths);
+  if (!answer.outsideIndex) {
+    cache.answers.set(key(paths), { at, paths: answer.paths });
+    await cache.save();
+  }
+  return answer.paths;
+}
