@@ -82,6 +82,39 @@ describe('a handoff whose branch lands', () => {
     expect(repo.read(file)).toBe(first);
   });
 
+  it('closes every handoff that landed in one check, each with its own merge as evidence', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.commit('set up handoff');
+    const landed: Array<{ file: string; merge: string; branch: string }> = [];
+    for (const branch of ['teams', 'billing', 'search']) {
+      repo.git('checkout', '-q', '-b', branch);
+      repo.write(`src/${branch}.ts`, `export const ${branch} = 1;\n`);
+      const file = repo.handoff(['new', `${branch} work`]).stdout.trim();
+      repo.commit(`${branch}, with its handoff`);
+      repo.git('checkout', '-q', 'main');
+      repo.commit(`meanwhile on main before ${branch}`, { [`${branch}.txt`]: 'x\n' });
+      // No hooks: as on a server.
+      expect(gitRun(repo, ['merge', '-q', '--no-ff', '--no-edit', branch]).code).toBe(0);
+      landed.push({ file, merge: repo.git('rev-parse', 'HEAD').trim(), branch });
+    }
+    const check = repo.handoff(['check', '--json']);
+    expect(check.code, check.stderr).toBe(0);
+    expect(JSON.parse(check.stdout).closed).toEqual(landed.map((l) => l.file));
+    for (const l of landed) {
+      expect(check.stderr).toContain(`branch '${l.branch}' landed on main in ${l.merge.slice(0, 12)} (${l.file}`);
+      expect(front(repo, l.file)).toMatchObject({ status: 'done', landed: l.merge });
+    }
+    expect(repo.handoff(['roadmap', '--check']).code).toBe(0);
+    const texts = landed.map((l) => repo.read(l.file));
+    // Again from the committed files: the same bytes.
+    repo.git('checkout', '-q', '--', '.handoff');
+    expect(front(repo, landed[0]!.file).status).toBe('open');
+    expect(repo.handoff(['check']).code).toBe(0);
+    expect(landed.map((l) => repo.read(l.file))).toEqual(texts);
+    expect(JSON.parse(repo.handoff(['check', '--json']).stdout).closed).toEqual([]);
+  });
+
   it('stays open when it was never committed on the default branch', () => {
     const repo = makeRepo();
     expect(repo.handoff(['init']).code).toBe(0);

@@ -4,7 +4,7 @@
 // bytes. The post-merge hook runs this after a local merge or pull, and `handoff check`
 // on the default branch for merges made on a server.
 import type { Context } from '../command/context.js';
-import { loadHandoffs, reread, rewriteItem } from '../store/store.js';
+import { loadHandoffs, reread, rewriteItems } from '../store/store.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from './validated.js';
 import { landedCandidates, localName } from './landed.js';
@@ -30,18 +30,20 @@ export async function closeLanded(ctx: Context): Promise<Closed[]> {
   // handoff.ts loads the YAML library: only when a handoff closes (`check` runs this first).
   const { updateHandoff } = await import('../store/handoff.js');
   await withWriterLock(ctx, 'closing landed handoffs', async () => {
+    const writes: Array<{ file: string; content: string }> = [];
     for (const h of candidates) {
       const landing = landings.get(h.file);
       if (!landing) continue; // not committed on this branch: nothing landed yet
       const fresh = await reread(ctx, h);
       if (fresh.meta.status !== 'open') continue;
-      await rewriteItem(
-        ctx,
-        h.file,
-        updateHandoff(fresh, { status: 'done', finished: landing.time, landed: landing.commit }),
-      );
+      writes.push({
+        file: h.file,
+        content: updateHandoff(fresh, { status: 'done', finished: landing.time, landed: landing.commit }),
+      });
       closed.push({ id: h.meta.id, file: h.file, branch: fresh.meta.branch ?? '', commit: landing.commit });
     }
+    // Written together: each folder checked and swept once, the cache patched once the files are in place.
+    await rewriteItems(ctx, writes);
   });
   if (closed.length === 0) return closed;
   await afterWrite(ctx);

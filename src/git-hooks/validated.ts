@@ -15,7 +15,7 @@ import { openCache } from '../store/cache.js';
 import { ownWrites, wholeTreeRead } from '../store/store.js';
 import type { Git } from '../git/git.js';
 import { RECORD_FILE } from './hook-script.js';
-import { GIT_DIR_TEMP, ownTempsPathspec, readText, sweepTemps, writeDisposable } from '../store/fs.js';
+import { GIT_DIR_TEMP, ownTempsPathspec, readText, readTextNow, sweepTemps, writeDisposable } from '../store/fs.js';
 
 // Taken, not imported: see store/fs.ts.
 const nodeFs = process.getBuiltinModule('node:fs');
@@ -79,14 +79,13 @@ async function recordWorkTree(
     // A file the cache vouched for by its stat data comes without its text but with the blob
     // id the cache keeps beside it; one without (the first time) is read here, so a
     // supersede or a done does not leave the tree unrecorded.
-    const blobs = await Promise.all(
-      files.map(async (f) => {
-        if (f.text !== undefined) return blobId(f.text);
-        if (f.blob !== undefined) return f.blob;
-        const text = await readText(path.join(ctx.root, f.path));
-        return text === undefined ? undefined : blobId(text);
-      }),
-    );
+    // Synchronous: a promise per file of a year's handoffs cost more than the few reads.
+    const blobs = files.map((f) => {
+      if (f.text !== undefined) return blobId(f.text);
+      if (f.blob !== undefined) return f.blob;
+      const text = readTextNow(path.join(ctx.root, f.path));
+      return text === undefined ? undefined : blobId(text);
+    });
     // Each work-tree file's blob id beside its stat data in the cache: the next writer reads none of them.
     const opened = await openCache(ctx.cacheFile);
     files.forEach((f, i) => {

@@ -229,15 +229,32 @@ export async function datedDir(ctx: RunContext, id: string): Promise<string> {
 }
 
 export async function rewriteItem(ctx: RunContext, relFile: string, content: string): Promise<void> {
-  const file = path.resolve(ctx.root, relFile);
-  assertSize(ctx, file, content);
-  await assertInside(ctx.root, path.dirname(file), ctx.rel(path.dirname(file)));
-  await sweep(ctx, path.dirname(file));
+  await rewriteItems(ctx, [{ file: relFile, content }]);
+}
+
+/**
+ * Rewrites several files at once (`check` closing the handoffs that landed): each folder is
+ * checked and swept once, and the files are written side by side, each still synced and
+ * renamed into place, so that closing many costs their writes and not a round per file.
+ */
+export async function rewriteItems(
+  ctx: RunContext,
+  writes: ReadonlyArray<{ file: string; content: string }>,
+): Promise<void> {
+  const files = writes.map((w) => path.resolve(ctx.root, w.file));
+  files.forEach((file, i) => assertSize(ctx, file, writes[i]!.content));
+  for (const dir of new Set(files.map((f) => path.dirname(f)))) {
+    await assertInside(ctx.root, dir, ctx.rel(dir));
+    await sweep(ctx, dir);
+  }
   // A rewrite keeps whose the file is: only a file this clone wrote and nobody changed since stays its own.
-  const mine =
-    itemKind(ctx.rel(file)) === 'handoff' && writtenHere(await openCache(ctx.cacheFile), ctx.rel(file), file);
-  await replaceFileAtomic(file, content);
-  await written(ctx, file, content, mine);
+  const cache = await openCache(ctx.cacheFile);
+  const mine = files.map((file) => itemKind(ctx.rel(file)) === 'handoff' && writtenHere(cache, ctx.rel(file), file));
+  const done = await Promise.allSettled(files.map((file, i) => replaceFileAtomic(file, writes[i]!.content)));
+  for (const [i, d] of done.entries())
+    if (d.status === 'fulfilled') await written(ctx, files[i]!, writes[i]!.content, mine[i]!);
+  const failed = done.find((d) => d.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**
