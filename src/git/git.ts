@@ -21,10 +21,10 @@ import {
   type RawChange,
 } from './git-output.js';
 import type { FileChange } from '../store/handoff.js';
-import { readText } from '../store/fs.js';
+import { readText, type Stamp } from '../store/fs.js';
 import path from 'node:path';
 import { GitRecords } from './git-records.js';
-import { COMMIT_ID, fixedHead, indexStat, type IndexStat } from './repo.js';
+import { COMMIT_ID, fixedHead, indexStat } from './repo.js';
 
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -54,7 +54,7 @@ export class Git extends GitRecords {
   }
 
   /** The stat data of the index git reads here, read without starting git (repo.ts); null where it cannot be told. */
-  indexStat(): IndexStat | null {
+  indexStat(): Stamp | null {
     return this.gitDir ? indexStat(this.gitDir, this.env) : null;
   }
 

@@ -3,7 +3,7 @@
 // reads, as on every path a session start takes (store/fs.ts says why).
 import path from 'node:path';
 import { HandoffError } from '../core/errors.js';
-import { readTextNow } from '../store/fs.js';
+import { fileStamp, readTextNow, type Stamp } from '../store/fs.js';
 
 // Taken, not imported: see store/fs.ts.
 const { existsSync, lstatSync, readFileSync } = process.getBuiltinModule('node:fs');
@@ -83,16 +83,11 @@ export function fixedHead(gitDir: string, env: NodeJS.ProcessEnv): string | null
   }
 }
 
-/** ctime and mtime in ms, size, inode: what changes when git writes a file anew (as git's index keeps a file's). */
-export type IndexStat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
-
 /**
  * The stat data of the work tree's index, read without starting git: git replaces the file
  * at every change of the index, so its stat data changes too. null where git reads another
  * index (GIT_INDEX_FILE, as inside some hooks) or there is none yet.
  */
-export function indexStat(gitDir: string, env: NodeJS.ProcessEnv): IndexStat | null {
-  if (env.GIT_INDEX_FILE !== undefined) return null;
-  const st = lstatSync(path.join(gitDir, 'index'), { throwIfNoEntry: false });
-  return st?.isFile() ? [st.ctimeMs, st.mtimeMs, st.size, st.ino] : null;
+export function indexStat(gitDir: string, env: NodeJS.ProcessEnv): Stamp | null {
+  return env.GIT_INDEX_FILE === undefined ? fileStamp(path.join(gitDir, 'index')) : null;
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Context } from '../command/context.js';
 import type { Git } from '../git/git.js';
 import { openCache } from '../store/cache.js';
+import type { Stamp } from '../store/fs.js';
 import { RACY_MS } from '../store/reader.js';
 
 // Taken, not imported: see store/fs.ts.
@@ -19,7 +20,7 @@ const { lstatSync } = process.getBuiltinModule('node:fs');
 const key = (paths: readonly string[]) => `uncommitted\0${paths.join('\0')}`;
 
 /** A listed path's stat data; null when there is nothing there; undefined when it cannot vouch (a folder, too young). */
-function stampOf(file: string, racy: number): [number, number, number, number] | null | undefined {
+function stampOf(file: string, racy: number): Stamp | null | undefined {
   let st: ReturnType<typeof lstatSync>;
   try {
     st = lstatSync(file, { throwIfNoEntry: false });

@@ -99,6 +99,15 @@ export async function readText(file: string): Promise<string | undefined> {
   return readTextNow(file);
 }
 
+/** ctime and mtime in ms, size, inode: what changes when a file is written anew (as git's index keeps a file's). */
+export type Stamp = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
+
+/** The stamp of the regular file at `file` (a link is not followed); null when there is none. */
+export function fileStamp(file: string): Stamp | null {
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  return st?.isFile() ? [st.ctimeMs, st.mtimeMs, st.size, st.ino] : null;
+}
+
 /** readText(), for a caller that must not wait: the text, or undefined when there is no such file. */
 export function readTextNow(file: string): string | undefined {
   try {

@@ -5,21 +5,13 @@
 // (resume/provenance.ts). A checkout, merge or pull that rewrites the file changes its stat
 // data, and then git is asked as before. The cache only saves time: a lost entry means git.
 import type { OpenCache } from './cache.js';
-
-const { lstatSync } = process.getBuiltinModule('node:fs');
-
-type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
+import { fileStamp } from './fs.js';
 
 const key = (rel: string) => `own\0${rel}`;
 
-function statOf(file: string): Stat | null {
-  const st = lstatSync(file, { throwIfNoEntry: false });
-  return st?.isFile() ? [st.ctimeMs, st.mtimeMs, st.size, st.ino] : null;
-}
-
 /** After a write of `rel` (at `file`): remember its stat data as this clone's. */
 export function recordOwn(cache: OpenCache, rel: string, file: string): void {
-  const st = statOf(file);
+  const st = fileStamp(file);
   if (st) cache.answers.set(key(rel), st);
 }
 
@@ -27,6 +19,6 @@ export function recordOwn(cache: OpenCache, rel: string, file: string): void {
 export function writtenHere(cache: OpenCache, rel: string, file: string): boolean {
   const kept = cache.answers.get(key(rel));
   if (!Array.isArray(kept) || kept.length !== 4) return false;
-  const st = statOf(file);
+  const st = fileStamp(file);
   return st?.every((v, i) => v === kept[i]) ?? false;
 }
