@@ -8,21 +8,32 @@
 import { itemKey, type Item } from '../store/items.js';
 
 const MARKER = /\b(?:supersedes|replaces|overrides)\s+(D\d+)\b/gi;
-// The word after the phrase is the subject the newer decision turns away from.
-const PHRASES = [
-  /\binstead of\s+(?:using\s+|the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
-  /\brather than\s+(?:using\s+|the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
-  /\bdrop(?:s|ped|ping)?\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
-  /\bswitch(?:es|ed|ing)?\s+(?:away\s+)?from\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
-  /\bno longer\s+(?:use\s+|using\s+|need\s+|call\s+|support\s+|write\s+|keep\s+|the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
-  /\breplac(?:e|es|ed|ing)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+// The word after the phrase is the subject the newer decision turns away from. Each phrasing
+// comes with the words it starts with: a text holding none of them cannot match it, and its
+// pattern (Unicode classes, costly to compile) is not run; most runs of `new` never need one.
+const PHRASES: ReadonlyArray<[starts: readonly string[], pattern: RegExp]> = [
+  [['instead of'], /\binstead of\s+(?:using\s+|the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu],
+  [['rather than'], /\brather than\s+(?:using\s+|the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu],
+  [['drop'], /\bdrop(?:s|ped|ping)?\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu],
+  [['switch'], /\bswitch(?:es|ed|ing)?\s+(?:away\s+)?from\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu],
+  [
+    ['no longer'],
+    /\bno longer\s+(?:use\s+|using\s+|need\s+|call\s+|support\s+|write\s+|keep\s+|the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  ],
+  [['replac'], /\breplac(?:e|es|ed|ing)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu],
   // Moving off, giving up, or swapping out what was chosen.
-  /\b(?:mov|migrat)(?:e|es|ed|ing)\s+(?:away\s+)?(?:off|from)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
-  /\b(?:abandon(?:s|ed|ing)?|scrap(?:s|ped|ping)?|ditch(?:es|ed|ing)?|forget(?:\s+about)?)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
-  /\bnot\s+(?:use|using)\s+(?:the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)\s+(?:after all|any ?more)/iu,
-  /\bno more\s+(?:the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
-  /\bswap(?:s|ped|ping)?\s+(?:out\s+)?(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
-  /~~\s*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  [
+    ['mov', 'migrat'],
+    /\b(?:mov|migrat)(?:e|es|ed|ing)\s+(?:away\s+)?(?:off|from)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  ],
+  [
+    ['abandon', 'scrap', 'ditch', 'forget'],
+    /\b(?:abandon(?:s|ed|ing)?|scrap(?:s|ped|ping)?|ditch(?:es|ed|ing)?|forget(?:\s+about)?)\s+(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu,
+  ],
+  [['not'], /\bnot\s+(?:use|using)\s+(?:the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)\s+(?:after all|any ?more)/iu],
+  [['no more'], /\bno more\s+(?:the\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu],
+  [['swap'], /\bswap(?:s|ped|ping)?\s+(?:out\s+)?(?:the\s+|a\s+|an\s+)*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu],
+  [['~~'], /~~\s*([\p{L}\p{N}][\p{L}\p{N}._/-]*)/iu],
 ];
 const VAGUE = new Set([
   'it',
@@ -47,19 +58,12 @@ const VAGUE = new Set([
   'with',
 ]);
 
-/**
- * The words each phrasing starts with, under the same flags: a text without any matches no
- * phrasing, and this one pattern is far cheaper to compile than the twelve with their
- * Unicode classes (most decisions, and most runs of `new`, never need them).
- */
-const STARTS =
-  /\b(?:instead of|rather than|drop|switch|no longer|replac|mov|migrat|abandon|scrap|ditch|forget|not|no more|swap)|~~/iu;
-
 /** What a decision turns away from, as folded words, by the phrasing rule. */
 export function replacedSubjects(text: string): string[] {
-  if (!STARTS.test(text)) return [];
+  const lower = text.toLowerCase();
   const out: string[] = [];
-  for (const phrase of PHRASES) {
+  for (const [starts, phrase] of PHRASES) {
+    if (!starts.some((word) => lower.includes(word))) continue;
     const m = phrase.exec(text);
     const subject = m ? itemKey(m[1]!) : '';
     if (subject !== '' && !VAGUE.has(subject)) out.push(subject);
