@@ -13,7 +13,8 @@
 // The second table is the long story of bench/chain-story.js (natural wording, written
 // before the mechanisms were tuned), one chain measured at each hop count of --story.
 //
-//   node bench/chain.js [--hops 2,4,5,20] [--show 4] [--story 10,20,30]
+//   node bench/chain.js [--hops 2,4,5,20] [--show 4] [--story 10,20,30] [--bin <path>]
+// (`--bin` runs another build's bin/handoff.js, to compare before and after a change)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -27,14 +28,15 @@ import { benchEnv } from './env.js';
 const [{ estimateTokens }] = await internals('transcripts/tokens.ts');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const BIN = path.resolve(here, '../bin/handoff.js');
 const { values } = parseArgs({
   options: {
     hops: { type: 'string', default: '2,4,5,20' },
     show: { type: 'string', default: '4' },
     story: { type: 'string', default: '10,20,30' },
+    bin: { type: 'string' },
   },
 });
+const BIN = path.resolve(values.bin ?? path.join(here, '../bin/handoff.js'));
 const env = benchEnv();
 
 // Claude Code session lines (the 2.x envelope), just what the reader needs.

@@ -2,15 +2,16 @@
 // Precision, recall and F1 per class of the transcript sentence classifier on the labelled
 // corpus (test/fixtures/sentence-corpus.jsonl), and the confusion between classes.
 //
-//   node bench/sentences.js            the classifier and the rules alone, on the tune part
-//                                      and on the held part (the held part is looked at once,
-//                                      at the end of a change: it stays out of tuning), and on
-//                                      the fresh part (written after the model, never trained on)
-//   node bench/sentences.js --cv       the tune part only: the rules, the classifier on the
-//                                      sentences it was trained on, and the whole method
-//                                      (training and floors) cross-validated by folds of the
-//                                      tune part; --grid adds other training options beside it
-//   node bench/sentences.js --misses   the tune part's errors (never the held part's)
+//   node bench/sentences.js            the classifier and the rules alone on the parts it is
+//                                      trained on (tune and fresh), on the held part (looked at
+//                                      once, at the end of a change: it stays out of tuning) and
+//                                      on the unseen part when there is one (written after the
+//                                      model, in wording it never met, never trained on)
+//   node bench/sentences.js --cv       the parts trained on only: the whole method (training and
+//                                      floors) cross-validated by folds of them, per part, and the
+//                                      rules alone; --grid adds other training options beside it
+//   node bench/sentences.js --misses   the cross-validated errors of the parts trained on (never
+//                                      the held or unseen part's)
 //   node bench/sentences.js --cv --speed [rounds]   adds the time a sentence takes (default 20 rounds)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,14 +20,13 @@ import { internals } from './internals.js';
 
 if (process.argv.includes('--help')) {
   console.log(
-    'node bench/sentences.js [--cv [--grid]] [--misses] [--speed [rounds, 20 suggested]]: precision/recall per class of the sentence classifier; --cv stays on the tune part (cross-validated), without it the held part is printed too',
+    'node bench/sentences.js [--cv [--grid]] [--misses] [--speed [rounds, 20 suggested]]: precision/recall per class of the sentence classifier; --cv and --misses stay on the parts trained on (tune + fresh, cross-validated); without them the held and unseen parts are printed too',
   );
   process.exit(0);
 }
-const [{ classify, CLASSES }, { ruleClass }, { features }, train] = await internals(
+const [{ classify, CLASSES }, { ruleClass }, train] = await internals(
   'transcripts/sentence-class.ts',
   'transcripts/rule-class.ts',
-  'transcripts/sentence-features.ts',
   'transcripts/sentence-train.ts',
 );
 
@@ -36,13 +36,7 @@ const rows = readFileSync(path.join(here, '../test/fixtures/sentence-corpus.json
   .filter((l) => l.trim() !== '')
   .map((l) => JSON.parse(l));
 
-// What the extractor knows at the sentence, from the row's context.
-const context = (row) => ({
-  speaker: row.speaker,
-  earlier: row.context?.earlier === undefined ? [] : [row.context.earlier],
-  afterFailure: row.context?.failed !== undefined,
-  ...(row.context?.question === undefined ? {} : { question: row.context.question }),
-});
+const context = train.rowContext;
 const model = (row) => classify(row.text, context(row));
 const rules = (row) => ruleClass(row.text, context(row));
 const pct = (n, d) => (d === 0 ? '  n/a' : `${((100 * n) / d).toFixed(0).padStart(4)}%`);
@@ -90,13 +84,21 @@ function brief(title, part, guesses) {
   console.log(`${title.padEnd(44)}${cells.map((c) => c.padStart(12)).join('')}`);
 }
 
-const tune = rows.filter((r) => r.split === 'tune');
+const trained = rows.filter((r) => train.TRAINED_ON.includes(r.split));
+const examples = train.trainingExamples(rows);
+/** Each trained row's guess by the whole method (weights and floors) cross-validated on the other folds. */
+const crossValidated = (o = train.DEFAULTS) => train.crossValidate(examples, o);
+/** The guesses of the rows of one part, out of guesses for every trained row. @returns {[any[], string[]]} */
+const partOf = (split, guesses) => [
+  rows.filter((r) => r.split === split),
+  guesses.filter((_, i) => trained[i].split === split),
+];
 if (process.argv.includes('--cv')) {
-  const examples = tune.map((row) => ({ feats: features(row.text, context(row)), label: row.class }));
-  table('tune, the rules alone', tune, tune.map(rules));
-  table('tune, the classifier (trained on these sentences)', tune, tune.map(model));
-  const cv = train.crossValidate(examples, train.DEFAULTS);
-  table(`tune, cross-validated (${train.DEFAULTS.folds} folds; weights and floors from the other folds)`, tune, cv);
+  const cv = crossValidated();
+  const title = `cross-validated (${train.DEFAULTS.folds} folds of ${train.TRAINED_ON.join(' + ')}; weights and floors from the other folds)`;
+  table(`${train.TRAINED_ON.join(' + ')}, ${title}`, trained, cv);
+  for (const split of train.TRAINED_ON) table(`${split}, ${title}`, ...partOf(split, cv));
+  table(`${train.TRAINED_ON.join(' + ')}, the rules alone`, trained, trained.map(rules));
   if (process.argv.includes('--grid')) {
     console.log(
       `\ncross-validated three times, precision/recall${' '.repeat(1)}decision    reversal   abandoned    question`,
@@ -104,39 +106,42 @@ if (process.argv.includes('--cv')) {
     const D = train.DEFAULTS;
     for (const o of [
       D,
-      { ...D, l2: 3 },
-      { ...D, l2: 30 },
+      { ...D, l2: D.l2 / 2 },
+      { ...D, l2: D.l2 * 2 },
       { ...D, dropRules: 0 },
-      { ...D, dropRules: 100 },
       { ...D, dropRules: 50 },
-      { ...D, epochs: 6 },
-      { ...D, epochs: 24 },
+      { ...D, epochs: D.epochs / 2 },
       { ...D, minCount: 2 },
+      { ...D, minCount: 5 },
+      { ...D, noneWeight: 100 },
+      { ...D, noneWeight: 30 },
+      { ...D, standing: 0 },
       { ...D, precision: 0.93 },
     ]) {
       const changed = Object.entries(o)
         .filter(([k, v]) => D[k] !== v)
         .map(([k, v]) => `${k}=${v}`)
         .join(' ');
+      const mine = o.standing === D.standing ? examples : train.trainingExamples(rows, o.standing);
       // Three splits into folds, pooled: one split alone moves a figure by several points.
-      const pooled = [1, 2, 3].flatMap((k) => train.crossValidate(examples, { ...o, seed: o.seed + 100 * k }));
-      brief(changed || 'defaults', [...tune, ...tune, ...tune], pooled);
+      const pooled = [1, 2, 3].flatMap((k) => train.crossValidate(mine, { ...o, seed: o.seed + 100 * k }));
+      brief(changed || 'defaults', [...trained, ...trained, ...trained], pooled);
     }
   }
 } else if (!['--misses', '--speed'].some((flag) => process.argv.includes(flag))) {
-  table('tune, the classifier', tune, tune.map(model));
-  table('tune, the rules alone', tune, tune.map(rules));
-  const held = rows.filter((r) => r.split === 'held');
-  table('held, the classifier', held, held.map(model));
-  table('held, the rules alone', held, held.map(rules));
-  // The first batch was written before any rule changed; the second after, so its held part may
-  // lean towards wording the rules know.
-  const first = held.filter((r) => r.batch === undefined);
-  if (first.length < held.length) table('held, first batch only, the classifier', first, first.map(model));
-  // Written after the model was trained, and never trained or tuned on.
-  const fresh = rows.filter((r) => r.split === 'fresh');
-  table('fresh, the classifier', fresh, fresh.map(model));
-  table('fresh, the rules alone', fresh, fresh.map(rules));
+  for (const split of train.TRAINED_ON) {
+    const part = rows.filter((r) => r.split === split);
+    table(`${split}, the classifier (trained on these sentences)`, part, part.map(model));
+  }
+  table(`${train.TRAINED_ON.join(' + ')}, the rules alone`, trained, trained.map(rules));
+  // Never trained on: the held part (hashed out of the first two batches) is looked at once, at
+  // the end of a change; the unseen part was written after this model, in wording it never met.
+  for (const split of ['held', 'unseen']) {
+    const part = rows.filter((r) => r.split === split);
+    if (part.length === 0) continue;
+    table(`${split}, the classifier`, part, part.map(model));
+    table(`${split}, the rules alone`, part, part.map(rules));
+  }
 }
 if (process.argv.includes('--speed')) {
   // What a sentence costs the extractor: the rules alone, and the model over them (which runs them too).
@@ -147,22 +152,24 @@ if (process.argv.includes('--speed')) {
     ['the classifier', model],
   ];
   for (const [name, f] of timed) {
-    for (const row of tune) f(row); // warm-up
+    for (const row of trained) f(row); // warm-up
     const t = process.hrtime.bigint();
-    for (let i = 0; i < rounds; i++) for (const row of tune) f(row);
-    const us = Number(process.hrtime.bigint() - t) / 1000 / (rounds * tune.length);
+    for (let i = 0; i < rounds; i++) for (const row of trained) f(row);
+    const us = Number(process.hrtime.bigint() - t) / 1000 / (rounds * trained.length);
     console.log(
-      `${name.padEnd(16)} ${us.toFixed(1)} µs a sentence (${rounds} rounds of the ${tune.length} tune sentences)`,
+      `${name.padEnd(16)} ${us.toFixed(1)} µs a sentence (${rounds} rounds of the ${trained.length} sentences trained on)`,
     );
   }
 }
 if (process.argv.includes('--misses')) {
-  console.log('\ntune errors (label -> classifier):');
-  for (const row of tune) {
-    const guess = model(row);
-    if (guess !== row.class)
+  // Out-of-fold errors: what the method gets wrong on sentences it was not trained on, among the
+  // parts it trains on (never the held or unseen part's).
+  const cv = crossValidated();
+  console.log('\ncross-validated errors of the parts trained on (label -> guess):');
+  trained.forEach((row, i) => {
+    if (cv[i] !== row.class)
       console.log(
-        `  ${row.class} -> ${guess} [${row.speaker}${row.context ? ` ${Object.keys(row.context).join(',')}` : ''}] ${row.text.slice(0, 110)}`,
+        `  ${row.class} -> ${cv[i]} [${row.split} ${row.speaker}${row.context ? ` ${Object.keys(row.context).join(',')}` : ''}] ${row.text.slice(0, 110)}`,
       );
-  }
+  });
 }

@@ -1,6 +1,6 @@
 // The sentence classifier against the labelled corpus (test/fixtures/sentence-corpus.jsonl):
 // the corpus stays well-formed, and the classifier (the model over the rules) stays above floors
-// set a little below what it reaches on its tune part, so a change that loses a class of
+// set a little below what it reaches on the parts it is trained on, so a change that loses a class of
 // wording fails here. The figures, the held
 // part's among them, are printed by bench/sentences.js.
 import { createHash } from 'node:crypto';
@@ -72,8 +72,8 @@ describe('the sentence corpus', () => {
   });
 });
 
-describe('the classifier on the tune part of the corpus', () => {
-  const tune = rows.filter((r) => r.split === 'tune');
+describe('the classifier on the parts of the corpus it is trained on (tune, fresh)', () => {
+  const tune = rows.filter((r) => r.split === 'tune' || r.split === 'fresh');
   // What the extractor knows at the sentence, from the row's context.
   const said = tune.map((r) =>
     classify(r.text, {
@@ -84,7 +84,7 @@ describe('the classifier on the tune part of the corpus', () => {
     }),
   );
   const floors: Record<Exclude<SentenceClass, 'none'>, [precision: number, recall: number]> = {
-    decision: [0.93, 0.76],
+    decision: [0.93, 0.72],
     reversal: [0.9, 0.92],
     abandoned: [0.95, 0.92],
     question: [0.93, 0.95],

@@ -1,42 +1,40 @@
 // The learned sentence model: the weights in src/transcripts/sentence-weights.ts are exactly
-// what scripts/train-sentences.js makes of the tune part of the corpus (so nobody edits them by
+// what scripts/train-sentences.js makes of the parts of the corpus it trains on (tune, fresh) (so nobody edits them by
 // hand, and a change to the corpus, the features or the training comes with its weights), the
 // weights' text format round-trips, and the floors hold a weak guess back.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLASSES, type SentenceClass, type SentenceContext } from '../src/transcripts/sentence-class.js';
-import { features } from '../src/transcripts/sentence-features.js';
+import { CLASSES, type SentenceClass } from '../src/transcripts/sentence-class.js';
 import { decide, formatWeights, parseWeights } from '../src/transcripts/sentence-model.js';
-import { DEFAULTS, renderModel, trainModel } from '../src/transcripts/sentence-train.js';
-
-interface Row {
-  text: string;
-  class: SentenceClass;
-  speaker: 'user' | 'assistant';
-  context?: { earlier?: string; failed?: string; question?: string };
-  split: 'tune' | 'held';
-}
+import {
+  type CorpusRow,
+  DEFAULTS,
+  renderModel,
+  TRAINED_ON,
+  trainModel,
+  trainingExamples,
+} from '../src/transcripts/sentence-train.js';
 
 const root = path.resolve(__dirname, '..');
 const rows = readFileSync(path.join(root, 'test/fixtures/sentence-corpus.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l !== '')
-  .map((l) => JSON.parse(l) as Row);
-const context = (r: Row): SentenceContext => ({
-  speaker: r.speaker,
-  earlier: r.context?.earlier === undefined ? [] : [r.context.earlier],
-  afterFailure: r.context?.failed !== undefined,
-  ...(r.context?.question === undefined ? {} : { question: r.context.question }),
-});
-const tune = rows
-  .filter((r) => r.split === 'tune')
-  .map((r) => ({ feats: features(r.text, context(r)), label: r.class }));
+  .map((l) => JSON.parse(l) as CorpusRow);
+const trained = trainingExamples(rows);
 
 describe('the sentence model', () => {
-  it('is what scripts/train-sentences.js writes from the tune part of the corpus, byte for byte', () => {
+  it('is what scripts/train-sentences.js writes from the tune and fresh parts of the corpus, byte for byte', () => {
     const generated = readFileSync(path.join(root, 'src/transcripts/sentence-weights.ts'), 'utf8');
-    expect(renderModel(trainModel(tune, DEFAULTS), DEFAULTS, tune.length)).toBe(generated);
+    expect(renderModel(trainModel(trained, DEFAULTS), DEFAULTS, trained.length)).toBe(generated);
+  });
+
+  it('is never trained on the held part or the unseen part', () => {
+    expect(TRAINED_ON).not.toContain('held');
+    expect(TRAINED_ON).not.toContain('unseen');
+    const counted = rows.filter((r) => TRAINED_ON.includes(r.split)).length;
+    expect(trained.length).toBe(counted);
+    expect(counted).toBeLessThan(rows.length);
   });
 
   it('writes its weights as text that reads back the same, zeros and negatives included', () => {

@@ -42,22 +42,55 @@ export function words(text: string): string[] {
 // with X" both commit and choose). Each word is given as written and reduced by stem().
 const LEXICON: Record<string, string> = {
   choose:
-    'use adopt pick choose chose chosen select opt prefer preferred settle stick standardize standardise go went decide decided decision favor favour default keep stay land agree agreed finalize lock approach design call plan choice option winner verdict conclusion',
+    'use adopt pick choose chose chosen select opt prefer preferred settle stick standardize standardise go went decide decided decision favor favour default keep stay land agree agreed finalize lock approach design call plan choice option winner verdict conclusion recommend recommendation reach wire model represent route serve treat handle host own target',
   change:
-    'instead rather switch replace swap migrate move revert change reconsider rethink actually scratch scrap undo reverse back anymore longer supersede revise turn pivot flip ditch retire deprecate rework correction update revisit overturn',
-  fail: 'fail failed failure error crash broke broken break timeout hang hangs flaky flake worse slow wrong mismatch regress regression unable impossible leak panic exception blocked stuck race deadlock segfault red nope nothing still again same',
-  drop: 'abandon give drop scrap remove revert undo discard ditch shelve park skip stop quit forget ignore rollback roll bail table shelved dead',
+    'instead rather switch replace swap migrate move revert change reconsider rethink actually scratch scrap undo reverse back anymore longer supersede superseding revise turn pivot flip ditch retire deprecate rework correction update revisit overturn retract unwind cancel cancelled away again opposite redo return anyway finally',
+  fail: 'fail failed failure error crash broke broken break timeout hang hangs flaky flake worse slow wrong mismatch regress regression unable impossible leak panic exception blocked stuck race deadlock segfault red nope nothing still again same cannot viable dead trouble hurt overkill corrupt corrupts exceed exceeds differ differs ignore ignores starve lost lose apart messy fragile complicated tangled bad',
+  drop: 'abandon give drop scrap remove removed revert undo discard ditch shelve park skip stop quit forget ignore rollback roll bail table shelved dead delete deleted kill pursue pursuing withdraw withdrawn closed out leave disable disabled off',
   neg: 'not no never none neither nor without',
   future: 'will shall going gonna let should must would plan next from henceforth onward onwards forward',
   ask: 'which whether what how or want ok okay confirm thoughts think wonder unsure sure prefer either',
-  why: 'because since so due as reason avoid simpler faster safer cleaner better easier cheaper consistent consistency simplicity enough',
-  tried: 'tried try attempt attempted experimented tested trying gave',
+  why: 'because since so due as reason avoid simpler faster safer cleaner better easier cheaper consistent consistency simplicity enough worth matters given considering',
+  tried: 'tried try attempt attempted experimented tested trying gave trialled trial',
   self: 'i we us let our my',
   you: 'you your',
+  // A next step acts on the work as it is; a decision shapes it.
+  step: 'read look check run open see inspect investigate search grep find debug verify print rerun examine explore start begin continue show list dig review',
+  hedge:
+    'might could maybe perhaps probably possibly option options consider considering if either alternatively whereas suppose hypothetically',
+  report:
+    'now already expected done finished pass passed works worked succeed succeeded green correctly fine ok published printed returned took',
+  // What a decision is about: the parts of a design.
+  part: 'format layout schema module library api interface policy layer store storage cache queue table key config configuration protocol pattern structure type dependency service endpoint framework flag strategy backend database driver client server migration architecture stack runner default convention rule',
 };
 const MEANING = new Map<string, string>();
 for (const [meaning, list] of Object.entries(LEXICON))
   for (const w of list.split(' ')) if (!MEANING.has(stem(w))) MEANING.set(stem(w), meaning);
+
+// Between a subject and its verb: "we will", "I am going to", "we have just".
+const AUX = new Set(
+  [
+    'will',
+    'would',
+    'am',
+    'are',
+    'is',
+    'be',
+    'going',
+    'to',
+    'have',
+    'has',
+    'just',
+    'now',
+    'also',
+    'then',
+    'gonna',
+    'should',
+    'shall',
+    'can',
+    'must',
+  ].map(stem),
+);
 
 // Words too common to say whether an earlier decision is being named again.
 const COMMON = new Set(
@@ -78,6 +111,54 @@ function contentWords(text: string): Set<string> {
     known.set(text, w);
   }
   return w;
+}
+
+// The sentence's shape, the same whatever its words: a label before a colon ("Cache: ..."), an
+// alternative turned down ("X, not Y"), a fragment opening on a gerund ("Sharding the index"),
+// a passive, "I'm doing"/"we'll do", a past report.
+const BULLET = /^\s*(?:[-*+•]|\d+[.)])\s+/;
+const LABELLED = /^(?:\*\*)?[\p{L}`][^:.!?]{0,40}?(?:\*\*)?\s*(?::(?!\/\/)|\s[—–]|\s->|\s→)\s*\S/u;
+const NOT_ALT = /(?:,|;|\(|\s)\s*not\s+[^,.;:]{1,40}[.)]?$|,\s*not\b|\bno\s+\S+\s+in\b/i;
+const ALT = /\b(?:rather than|instead of|in favou?r of|over the|vs\.?|versus)\b/i;
+const GERUND = /^(?!(?:nothing|something|everything|anything|during|according)\b)[a-z]+ing\b/i;
+const PASSIVE = /\b(?:is|are|be|been|being|gets?|got)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|ne|lt|ht)\b/i;
+const PROGRESSIVE = /\b(?:i['’]m|i am|we['’]re|we are)\s+(?:\w+ly\s+)?\w+ing\b/i;
+const WILL = /\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|i['’]m going to|we['’]re going to)\b/i;
+const THING_WILL =
+  /^(?:the|our|all|every|each|this|these|new)\b[^,.;]{1,40}?\s(?:will|is going to|are going to|goes|go|gets|get|stays?|lives?|runs?|uses?)\b/i;
+const PAST_SELF = /\b(?:i|we)\s+(?:\w+ly\s+)?\w+ed\b/i;
+const REASON =
+  /\b(?:because|since|so that|so (?!far)|to (?:keep|avoid|make|stay|get)|which (?:lets|keeps|means|avoids|gives)|given)\b|[;—–]\s*\S|\s-\s/i;
+// A verb in any form, roughly: an auxiliary or modal, a common verb, or an -ed/-ing form. A
+// sentence with none is a fragment ("Thumbnails: WebP, quality 80", "postgres, not mongo").
+const VERBISH = new Set(
+  'is are was were be been being am has have had do does did will would shall should can could may might must let lets use uses go goes run runs get gets make makes take takes keep keeps put puts need needs want wants see sees think know like try add adds set sets move moves stay stays live lives give gives come comes work works read reads write writes call calls send sends pass passes fail fails break breaks leave prefer'.split(
+    ' ',
+  ),
+);
+const isVerbish = (w: string) => VERBISH.has(w) || (w.length > 4 && /(?:ed|ing)$/.test(w));
+function shape(s: string): string[] {
+  const out: string[] = [];
+  const body = s.replace(BULLET, '');
+  const raw = body
+    .toLowerCase()
+    .replace(/`[^`]*`/g, ' ')
+    .replace(CONTRACTION, expand)
+    .match(/\p{L}+/gu);
+  if (raw !== null && raw.length > 0 && !raw.some(isVerbish)) out.push('verbless');
+  if (body !== s) out.push('bullet');
+  if (LABELLED.test(body)) out.push('label');
+  if (NOT_ALT.test(body)) out.push('not-alt');
+  if (ALT.test(body)) out.push('alt');
+  if (GERUND.test(body)) out.push('gerund');
+  if (PASSIVE.test(body)) out.push('passive');
+  if (PROGRESSIVE.test(body)) out.push('progressive');
+  if (WILL.test(body)) out.push('will');
+  if (THING_WILL.test(body)) out.push('thing-will');
+  if (PAST_SELF.test(body)) out.push('past-self');
+  if (REASON.test(body)) out.push('reason');
+  if (out.length === 0) out.push('plain');
+  return out;
 }
 
 /** The features of one sentence in its context, each a short string, without repeats. */
@@ -112,6 +193,17 @@ export function features(text: string, ctx: SentenceContext): string[] {
     out.add(`${sp}m:${meant[i]}`);
     for (let j = i + 1; j < meant.length && j < i + 4; j++) out.add(`mm:${meant[i]}_${meant[j]}`);
   }
+  // What the speaker does ("we'll adopt", "I'll read"): the meaning of the first verb-like word
+  // after I/we, and of the sentence's first word.
+  for (let i = 0; i < w.length; i++) {
+    if (MEANING.get(w[i]!) !== 'self') continue;
+    let j = i + 1;
+    while (j < w.length && AUX.has(w[j]!)) j++;
+    const m = j < w.length ? MEANING.get(w[j]!) : undefined;
+    out.add(`sv:${m ?? 'other'}`);
+    break;
+  }
+  if (w.length > 0) out.add(`fm:${MEANING.get(w[0]!) ?? 'other'}`);
   if (w.length > 0) {
     out.add(`b:${w.at(-1)}_$`);
     out.add(`first:${sp}:${w[0]}`);
@@ -121,6 +213,11 @@ export function features(text: string, ctx: SentenceContext): string[] {
   else if (trimmed.includes('?')) out.add('has:?');
   if (trimmed.endsWith(':')) out.add('end::');
   if (/^\s*#/.test(trimmed)) out.add('heading');
+  for (const f of shape(trimmed)) {
+    out.add(`s:${f}`);
+    out.add(`${sp}s:${f}`);
+    for (const g of flags) out.add(`${g}s:${f}`);
+  }
   out.add(`len:${w.length < 4 ? 's' : w.length < 12 ? 'm' : w.length < 30 ? 'l' : 'xl'}`);
   if (named > 0) out.add(`ov:e${named}`);
   if (ctx.question) out.add(`ov:q${overlap(ctx.question)}`);
