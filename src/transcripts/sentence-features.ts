@@ -213,12 +213,17 @@ export function features(text: string, ctx: SentenceContext): string[] {
   else if (trimmed.includes('?')) out.add('has:?');
   if (trimmed.endsWith(':')) out.add('end::');
   if (/^\s*#/.test(trimmed)) out.add('heading');
-  for (const f of shape(trimmed)) {
+  const shapes = shape(trimmed);
+  const size = w.length < 4 ? 's' : w.length < 12 ? 'm' : w.length < 30 ? 'l' : 'xl';
+  for (const [i, f] of shapes.entries()) {
     out.add(`s:${f}`);
     out.add(`${sp}s:${f}`);
+    out.add(`${size}s:${f}`);
     for (const g of flags) out.add(`${g}s:${f}`);
+    // Shapes together: a fragment that turns an alternative down ("postgres, not mongo").
+    for (const h of shapes.slice(i + 1)) out.add(`ss:${f}_${h}`);
   }
-  out.add(`len:${w.length < 4 ? 's' : w.length < 12 ? 'm' : w.length < 30 ? 'l' : 'xl'}`);
+  out.add(`len:${size}`);
   if (named > 0) out.add(`ov:e${named}`);
   if (ctx.question) out.add(`ov:q${overlap(ctx.question)}`);
   // The rules' verdicts: strong on the wording they know, silent on the rest.
