@@ -113,8 +113,8 @@ if (process.argv.includes('--cv')) {
       { ...D, epochs: D.epochs / 2 },
       { ...D, minCount: 2 },
       { ...D, minCount: 5 },
-      { ...D, noneWeight: 100 },
-      { ...D, noneWeight: 30 },
+      { ...D, noneOdds: 1 },
+      { ...D, noneOdds: 4 },
       { ...D, standing: 0 },
       { ...D, precision: 0.93 },
     ]) {
