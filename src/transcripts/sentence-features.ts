@@ -125,9 +125,7 @@ const PASSIVE = /\b(?:is|are|be|been|being|gets?|got)\s+(?:\w+ly\s+)?\w+(?:ed|en
 const PROGRESSIVE = /\b(?:i['’]m|i am|we['’]re|we are)\s+(?:\w+ly\s+)?\w+ing\b/i;
 const WILL = /\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|i['’]m going to|we['’]re going to)\b/i;
 const THING_WILL =
-  /^(?:the|our|all|every|each|this|these|new)\b(?! (?:changes?|commits?|diffs?|edits?|patch|fix|updates?)\b)[^,.;]{1,40}?\s(?:will|is going to|are going to|goes|go|gets|get|stays?|lives?|runs?|uses?)\b/i;
-// Telling what a change already made does, not choosing: "This change will print ...", "These changes:".
-const REPORTED = /^(?:this|these|the|that|my|our) (?:changes?|commits?|diffs?|edits?|patch|fix|updates?)\b/i;
+  /^(?:the|our|all|every|each|this|these|new)\b[^,.;]{1,40}?\s(?:will|is going to|are going to|goes|go|gets|get|stays?|lives?|runs?|uses?)\b/i;
 const PAST_SELF = /\b(?:i|we)\s+(?:\w+ly\s+)?\w+ed\b/i;
 const REASON =
   /\b(?:because|since|so that|so (?!far)|to (?:keep|avoid|make|stay|get)|which (?:lets|keeps|means|avoids|gives)|given)\b|[;—–]\s*\S|\s-\s/i;
@@ -158,7 +156,6 @@ function shape(s: string): string[] {
   if (WILL.test(body)) out.push('will');
   if (THING_WILL.test(body)) out.push('thing-will');
   if (PAST_SELF.test(body)) out.push('past-self');
-  if (REPORTED.test(body)) out.push('reported');
   if (REASON.test(body)) out.push('reason');
   if (out.length === 0) out.push('plain');
   return out;

@@ -76,14 +76,17 @@ export interface TrainOptions {
   folds: number;
   /** The L2 penalty per sentence, in thousandths. */
   l2: number;
+  /** Out of 100: the weight of a sentence labelled `none` in training against the others' 100. */
+  noneWeight: number;
   /**
    * How many times a wrong guess on a sentence labelled `none` counts when the floors are chosen:
    * in a real session nearly every sentence is none (the corpus's real rows: 468 of 525, against
    * 580 of the 1391 trained on), so a floor that holds precision on the corpus lets many more
-   * false choices through there. Measured on the real transcript fixtures (decisions drafted
-   * from the aider, pi and SpecStory sessions): at 1, several times what the rules alone drafted,
-   * most of them false; at 2 and above, decisions of the long chain's natural wording are lost
-   * too, and at 4 they all but vanish from the corpus's figures (bench/sentences.js --cv --grid).
+   * false choices through there. Left at 1 (the floors hold precision 0.9 on the corpus): on
+   * the real transcript fixtures (the aider, pi and SpecStory sessions) it drafts two to five
+   * times the decisions the rules alone drafted, about half of them false; at 1.5 and 2 fewer, and
+   * decisions of the long chain's natural wording are lost with them; at 4 decisions all but
+   * vanish from the corpus's figures (bench/sentences.js --cv --grid prints them).
    */
   noneOdds: number;
   /** How many other rows' decisions stand behind each training row (trainingExamples). */
@@ -98,7 +101,8 @@ export const DEFAULTS: TrainOptions = {
   precision: 0.9,
   folds: 5,
   l2: 5,
-  noneOdds: 1.5,
+  noneWeight: 50,
+  noneOdds: 1,
   standing: 3,
 };
 
@@ -140,8 +144,11 @@ export function train(examples: readonly Example[], o: TrainOptions = DEFAULTS):
   for (const e of examples) {
     const feats = e.feats.filter((f) => index.has(f)).map((f) => index.get(f)!);
     const label = CLASSES.indexOf(e.label);
-    if (drop < 1) data.push({ feats, label, weight: 1 - drop });
-    if (drop > 0) data.push({ feats: feats.filter((f) => !isRule[f]), label, weight: drop });
+    // Weighted down in training (the floors, not the weights, keep near misses out): with them at
+    // full weight a choice between two classes (decision or reversal) leads by too little.
+    const cw = e.label === 'none' ? o.noneWeight / 100 : 1;
+    if (drop < 1) data.push({ feats, label, weight: cw * (1 - drop) });
+    if (drop > 0) data.push({ feats: feats.filter((f) => !isRule[f]), label, weight: cw * drop });
   }
   const l2 = (o.l2 * examples.length) / 1000;
   const w = new Float64Array(names.length * K);
