@@ -5,8 +5,9 @@
 // and the extractor must see the same features for the same sentence.
 import { classOf, type SentenceContext, verdicts } from './rule-class.js';
 
-/** Features the training drops at random for some sentences, so the model also learns the words. */
-export const RULE_PREFIX = 'r:';
+import { RULE_PREFIX } from './sentence-model.js';
+
+export { RULE_PREFIX };
 
 // Contractions carry the negation and the modal that matter here ("didn't", "we'll"), in one pass.
 const CONTRACTION = /\b(can|won)['’]t\b|n['’]t\b|['’](ll|re|ve|d|m|s)\b/g;

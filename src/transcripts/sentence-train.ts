@@ -5,7 +5,7 @@
 // it). Pure and deterministic: full-batch steps over the sentences in a fixed order, folds
 // from a seeded shuffle, weights rounded to integers, so every machine writes the same file.
 import { features, RULE_PREFIX } from './sentence-features.js';
-import { best, formatWeights, type Model, scores } from './sentence-model.js';
+import { best, decide, formatWeights, type Model, rulesAgree, scores } from './sentence-model.js';
 import { CLASSES, type SentenceClass, type SentenceContext } from './rule-class.js';
 
 /** One line of test/fixtures/sentence-corpus.jsonl (sentence-corpus.md says what each field means). */
@@ -211,6 +211,8 @@ export interface Guess {
   label: SentenceClass;
   guess: SentenceClass;
   lead: number;
+  /** The rules say the same as the guess: the floor does not apply. */
+  agreed: boolean;
 }
 
 /** Each example's guess by a model trained on the other folds. */
@@ -225,7 +227,8 @@ export function outOfFold(examples: readonly Example[], o: TrainOptions): Guess[
     examples.forEach((e, i) => {
       if (fold[i] !== f) return;
       const { index, lead } = best(scores(weights, e.feats));
-      out[i] = { label: e.label, guess: CLASSES[index]!, lead };
+      const guess = CLASSES[index]!;
+      out[i] = { label: e.label, guess, lead, agreed: rulesAgree(e.feats, guess) };
     });
   }
   return out;
@@ -242,10 +245,16 @@ export function chooseFloors(
 ): Record<SentenceClass, number> {
   const floors = {} as Record<SentenceClass, number>;
   for (const c of CLASSES) {
-    const mine = guesses.filter((g) => g.guess === c).sort((a, b) => b.lead - a.lead);
-    let floor = Number.MAX_SAFE_INTEGER;
+    // The guesses the rules agree with are given whatever the floor: they count from the start.
     let right = 0;
     let wrong = 0;
+    for (const g of guesses)
+      if (g.guess === c && g.agreed) {
+        if (g.label === c) right++;
+        else wrong += g.label === 'none' ? noneOdds : 1;
+      }
+    const mine = guesses.filter((g) => g.guess === c && !g.agreed).sort((a, b) => b.lead - a.lead);
+    let floor = Number.MAX_SAFE_INTEGER;
     mine.forEach((g, i) => {
       if (g.label === c) right++;
       else wrong += g.label === 'none' ? noneOdds : 1;
@@ -274,9 +283,7 @@ export function crossValidate(examples: readonly Example[], o: TrainOptions = DE
     );
     examples.forEach((e, i) => {
       if (fold[i] !== f) return;
-      const { index, lead } = best(scores(model.weights, e.feats));
-      const c = CLASSES[index]!;
-      out[i] = lead >= model.floors[c] ? c : 'none';
+      out[i] = decide(model, e.feats);
     });
   }
   return out;

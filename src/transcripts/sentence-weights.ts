@@ -6,12 +6,12 @@
 import type { SentenceClass } from './rule-class.js';
 
 export const FLOORS: Record<SentenceClass, number> = {
-  decision: 80,
+  decision: 120,
   reversal: 0,
   abandoned: 0,
-  question: 19,
-  answer: 42,
-  constraint: 8,
+  question: 70,
+  answer: 9007199254740991,
+  constraint: 9007199254740991,
   none: 0,
 };
 
