@@ -21,9 +21,24 @@ export interface Rendered {
   content: string;
 }
 
+/**
+ * What a tree of this run rendered to, by the roadmap's path: a writer's refresh renders the
+ * tree it read, and `check` the same tree again after closing the handoffs that landed.
+ */
+const renders = new WeakMap<Tree, Map<string, Promise<Rendered>>>();
+
 /** The roadmap is committed and printed: a secret in a hand-written handoff or pin must reach
  *  neither, so the rendered text is redacted (the patterns load only when a roadmap renders). */
-async function render(tree: Tree, roadmap: string, history?: History): Promise<Rendered> {
+function render(tree: Tree, roadmap: string, history?: History): Promise<Rendered> {
+  if (history) return renderNow(tree, roadmap, history);
+  let byPath = renders.get(tree);
+  if (!byPath) renders.set(tree, (byPath = new Map()));
+  let rendered = byPath.get(roadmap);
+  if (!rendered) byPath.set(roadmap, (rendered = renderNow(tree, roadmap)));
+  return rendered;
+}
+
+async function renderNow(tree: Tree, roadmap: string, history?: History): Promise<Rendered> {
   const [template, { redactSecrets }] = await Promise.all([
     readTemplate('roadmap.md'),
     import('../security/redact.js'),
