@@ -1,6 +1,6 @@
 // `handoff check`: every rule, the --base limit, and the three formats.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitEnv, makeRepo, runHandoff, type Repo } from './helpers.js';
@@ -64,6 +64,42 @@ describe('handoff check', () => {
     repo.write(pinPath(id(1)), pinText({ id: id(1), status: 'retired' }, 'never touch src/auth\n'));
     repo.handoff(['roadmap']);
     expect(check(repo).code).toBe(0);
+  });
+
+  it('finds pins edited after later commits, with or without the first additions it remembers', () => {
+    const repo = setUp();
+    const commitWith = (message: string, pins: Record<string, string>) => {
+      for (const [pin, text] of Object.entries(pins)) repo.write(pinPath(pin), pinText({ id: pin }, text));
+      repo.handoff(['roadmap']);
+      return repo.commit(message);
+    };
+    const since = (r: ReturnType<typeof check>) =>
+      r.report!.findings.map((f) => `${f.rule} ${f.file} ${/since ([0-9a-f]{12})/.exec(f.message)?.[1]}`);
+    const added1 = repo.git('rev-parse', 'HEAD').trim();
+    expect(check(repo).code).toBe(0); // remembers which commit added each pin, at this HEAD
+    const added3 = commitWith('another pin', { [id(3)]: 'keep the API stable\n' });
+    expect(check(repo).code).toBe(0); // walks the new commit only
+    commitWith('soften a rule', { [id(3)]: 'keep the API stable, mostly\n' });
+    expect(since(check(repo))).toEqual([`pin-edited ${pinPath(id(3))} ${added3.slice(0, 12)}`]);
+    // Added, deleted and added again: the first addition counts, found by a walk of the whole history.
+    const added4 = commitWith('a third pin', { [id(4)]: 'no new dependencies\n' });
+    expect(since(check(repo))).toHaveLength(1);
+    repo.git('rm', '-q', pinPath(id(4)));
+    repo.handoff(['roadmap']);
+    repo.commit('drop it');
+    commitWith('bring it back, softer', {
+      [id(4)]: 'no new dependencies at all\n',
+      [id(1)]: 'never touch src/auth!\n',
+    });
+    const expected = [
+      `pin-edited ${pinPath(id(1))} ${added1.slice(0, 12)}`,
+      `pin-edited ${pinPath(id(3))} ${added3.slice(0, 12)}`,
+      `pin-edited ${pinPath(id(4))} ${added4.slice(0, 12)}`,
+    ];
+    expect(since(check(repo))).toEqual(expected);
+    expect(since(check(repo))).toEqual(expected); // the answer kept for this HEAD
+    rmSync(path.join(repo.dir, '.git', 'handoff-cache.json'));
+    expect(since(check(repo))).toEqual(expected);
   });
 
   it('reports two handoffs with the same id arriving from two branches', () => {

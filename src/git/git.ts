@@ -256,10 +256,19 @@ export class Git extends GitRecords {
     return out.split('\n').slice(0, names.length);
   }
 
-  /** `git log --name-only` of the commits that added files under the pathspecs, in `format`; null when git cannot. */
-  async additions(format: string, pathspecs: readonly string[], z = false): Promise<string | null> {
+  /**
+   * `git log --name-only` of the commits that added files under the pathspecs, in `format`,
+   * in the history of `revs` (HEAD's when none); null when git cannot.
+   */
+  async additions(
+    format: string,
+    pathspecs: readonly string[],
+    z = false,
+    revs: readonly string[] = [],
+  ): Promise<string | null> {
     const args = ['log', '--diff-filter=A', '--no-renames', `--format=${format}`, '--name-only'];
-    return this.answer([...args, ...(z ? ['-z'] : []), '--', ...pathspecs]);
+    const from = revs.length > 0 ? ['--end-of-options', ...revs] : [];
+    return this.answer([...args, ...(z ? ['-z'] : []), ...from, '--', ...pathspecs]);
   }
 
   /**
