@@ -47,15 +47,23 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
     rule: 'format',
     message: p.message,
   }));
-  const all: Array<Handoff | Pin> = [...tree.handoffs, ...tree.pins, ...tree.misnamed];
-  const byId = new Map<string, Array<Handoff | Pin>>();
-  for (const item of all) {
-    const same = byId.get(item.meta.id);
-    if (same) same.push(item);
-    else byId.set(item.meta.id, [item]);
-  }
-  for (const [id, items] of byId) {
-    if (items.length < 2) continue;
+  // Each id's first item, and the items of an id used more than once: ids are nearly all
+  // unique, and an array for each of a year's handoffs was garbage.
+  const first = new Map<string, Handoff | Pin>();
+  const shared = new Map<string, Array<Handoff | Pin>>();
+  for (const items of [tree.handoffs, tree.pins, tree.misnamed])
+    for (const item of items) {
+      const id = item.meta.id;
+      const one = first.get(id);
+      const more = shared.get(id);
+      if (one === undefined) first.set(id, item);
+      else if (more) more.push(item);
+      else shared.set(id, [one, item]);
+    }
+  // In the order of each id's first item.
+  for (const id of shared.size > 0 ? first.keys() : []) {
+    const items = shared.get(id);
+    if (!items) continue;
     const files = items.map((i) => i.file).sort();
     for (const file of files) {
       findings.push({
@@ -67,7 +75,9 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
       });
     }
   }
-  const handoffs = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
+  // Of handoffs sharing an id, the last one.
+  const handoffs = new Map<string, Handoff>();
+  for (const h of tree.handoffs) handoffs.set(h.meta.id, h);
   for (const h of tree.handoffs) {
     // The text is read only for a finding's line: most files have none, and check reads
     // every file's front-matter from the cache.
@@ -96,7 +106,7 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
       if (f.from !== undefined && outsideRepo(f.from)) findings.push(pathFinding(h.file, f.from, texts));
     }
   }
-  for (const cycle of parentCycles(tree.handoffs)) {
+  for (const cycle of parentCycles(handoffs)) {
     const first = handoffs.get(cycle[0]!)!;
     findings.push({
       level: 'error',
@@ -132,25 +142,25 @@ function pathFinding(file: string, p: string, texts: Texts): Finding {
 }
 
 /** Each cycle once, as ids starting from its smallest. */
-function parentCycles(handoffs: readonly Handoff[]): string[][] {
-  const parent = new Map(handoffs.map((h) => [h.meta.id, h.meta.parent]));
+function parentCycles(handoffs: ReadonlyMap<string, Handoff>): string[][] {
   const cycles = new Map<string, string[]>();
-  // A handoff whose ancestry was walked once is not walked again: linear in the number of handoffs, however long the chains.
-  const walked = new Set<string>();
+  // Which walk reached each id: a handoff whose ancestry was walked once is not walked
+  // again, so this is linear in the number of handoffs however long the chains.
+  const walkOf = new Map<string, number>();
   const path: string[] = [];
-  const seen = new Set<string>();
-  for (const start of parent.keys()) {
-    if (walked.has(start)) continue;
+  let walk = 0;
+  for (const start of handoffs.keys()) {
+    if (walkOf.has(start)) continue;
+    walk++;
     path.length = 0;
-    seen.clear();
     let id: string | null | undefined = start;
-    while (id && parent.has(id) && !seen.has(id) && !walked.has(id)) {
-      seen.add(id);
+    while (id && handoffs.has(id) && !walkOf.has(id)) {
+      walkOf.set(id, walk);
       path.push(id);
-      id = parent.get(id);
+      id = handoffs.get(id)!.meta.parent;
     }
-    for (const p of path) walked.add(p);
-    if (id && seen.has(id)) {
+    // Back at an id of this walk: the ids from there on are a cycle.
+    if (id && walkOf.get(id) === walk) {
       const cycle = path.slice(path.indexOf(id));
       const min = [...cycle].sort()[0]!;
       const rotated = [...cycle.slice(cycle.indexOf(min)), ...cycle.slice(0, cycle.indexOf(min))];

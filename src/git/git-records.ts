@@ -222,8 +222,8 @@ export class GitRecords {
         if (line.startsWith('\x01')) {
           const [commit = '', time = ''] = line.slice(1).split(' ');
           at = { commit, time: new Date(time).toISOString() };
-        } else if (line && at && !found.has(line)) found.set(line, at);
-        return [...wanted].every((p) => found.has(p));
+        } else if (line && at && wanted.has(line) && !found.has(line)) found.set(line, at);
+        return found.size === wanted.size;
       },
     );
     // git failed (no HEAD yet): no answer, as before.
