@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitEnv, makeRepo, runHandoff, type Repo } from './helpers.js';
+import { gitEnv, handoffFile, makeRepo, runHandoff, type Repo } from './helpers.js';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
 
 function setUp(): Repo {
@@ -119,6 +119,23 @@ describe('handoff check', () => {
       `duplicate-id ${handoffPath(id(6))}`,
       `format ${handoffPath(id(6))}`,
     ]);
+  });
+
+  it('reports an id used by a handoff in both layouts and by a pin, and a handoff that is its own parent', () => {
+    const repo = setUp();
+    repo.write(handoffFile(id(2)), handoffText({ id: id(2), goal: 'first, moved' }));
+    repo.write(pinPath(id(2)), pinText({ id: id(2) }, 'a pin with a handoff id\n'));
+    repo.write(handoffPath(id(3)), handoffText({ id: id(3), parent: id(3) }));
+    repo.handoff(['roadmap']);
+    const r = check(repo);
+    expect(r.code).toBe(1);
+    expect(rules(r)).toEqual([
+      `duplicate-id ${handoffPath(id(2))}`,
+      `cycle ${handoffPath(id(3))}`,
+      `duplicate-id ${handoffFile(id(2))}`,
+      `duplicate-id ${pinPath(id(2))}`,
+    ]);
+    expect(r.report!.findings[0]!.message).toContain(`is also used by ${handoffFile(id(2))}, ${pinPath(id(2))}`);
   });
 
   it('reports a parent cycle, a missing parent and paths outside the repository', () => {

@@ -47,37 +47,21 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
     rule: 'format',
     message: p.message,
   }));
-  // Each id's first item, and the items of an id used more than once: ids are nearly all
-  // unique, and an array for each of a year's handoffs was garbage.
-  const first = new Map<string, Handoff | Pin>();
-  const shared = new Map<string, Array<Handoff | Pin>>();
-  for (const items of [tree.handoffs, tree.pins, tree.misnamed])
-    for (const item of items) {
-      const id = item.meta.id;
-      const one = first.get(id);
-      const more = shared.get(id);
-      if (one === undefined) first.set(id, item);
-      else if (more) more.push(item);
-      else shared.set(id, [one, item]);
-    }
-  // In the order of each id's first item.
-  for (const id of shared.size > 0 ? first.keys() : []) {
-    const items = shared.get(id);
-    if (!items) continue;
-    const files = items.map((i) => i.file).sort();
-    for (const file of files) {
-      findings.push({
-        level: 'error',
-        file,
-        line: lineOfKey(texts.get(file), 'id'),
-        rule: 'duplicate-id',
-        message: `id ${id} is also used by ${files.filter((f) => f !== file).join(', ')}; ids must be unique (give one a new id, e.g. recreate it with handoff new / handoff pin)`,
-      });
-    }
-  }
-  // Of handoffs sharing an id, the last one.
+  // Of handoffs sharing an id, the last one (what a link resolves to).
   const handoffs = new Map<string, Handoff>();
-  for (const h of tree.handoffs) handoffs.set(h.meta.id, h);
+  let shared = false;
+  for (const h of tree.handoffs) {
+    if (handoffs.has(h.meta.id)) shared = true;
+    handoffs.set(h.meta.id, h);
+  }
+  const others = new Set<string>();
+  for (const items of [tree.pins, tree.misnamed])
+    for (const item of items) {
+      if (handoffs.has(item.meta.id) || others.has(item.meta.id)) shared = true;
+      others.add(item.meta.id);
+    }
+  // Ids are nearly all unique: the items are grouped by id only when one is not.
+  if (shared) findings.push(...duplicateIds(tree, texts));
   for (const h of tree.handoffs) {
     // The text is read only for a finding's line: most files have none, and check reads
     // every file's front-matter from the cache.
@@ -131,6 +115,32 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   return findings;
 }
 
+/** Each item whose id another item uses too, in the order of each id's first item. */
+function duplicateIds(tree: Tree, texts: Texts): Finding[] {
+  const byId = new Map<string, Array<Handoff | Pin>>();
+  for (const items of [tree.handoffs, tree.pins, tree.misnamed])
+    for (const item of items) {
+      const same = byId.get(item.meta.id);
+      if (same) same.push(item);
+      else byId.set(item.meta.id, [item]);
+    }
+  const findings: Finding[] = [];
+  for (const [id, items] of byId) {
+    if (items.length < 2) continue;
+    const files = items.map((i) => i.file).sort();
+    for (const file of files) {
+      findings.push({
+        level: 'error',
+        file,
+        line: lineOfKey(texts.get(file), 'id'),
+        rule: 'duplicate-id',
+        message: `id ${id} is also used by ${files.filter((f) => f !== file).join(', ')}; ids must be unique (give one a new id, e.g. recreate it with handoff new / handoff pin)`,
+      });
+    }
+  }
+  return findings;
+}
+
 function pathFinding(file: string, p: string, texts: Texts): Finding {
   return {
     level: 'error',
@@ -143,6 +153,15 @@ function pathFinding(file: string, p: string, texts: Texts): Finding {
 
 /** Each cycle once, as ids starting from its smallest. */
 function parentCycles(handoffs: ReadonlyMap<string, Handoff>): string[][] {
+  // Ids are times: links that all go to an older id never lead back, and a cycle needs one
+  // to an id not older than its own. Only then are the chains walked.
+  let back = false;
+  for (const [id, h] of handoffs)
+    if (h.meta.parent && h.meta.parent >= id) {
+      back = true;
+      break;
+    }
+  if (!back) return [];
   const cycles = new Map<string, string[]>();
   // Which walk reached each id: a handoff whose ancestry was walked once is not walked
   // again, so this is linear in the number of handoffs however long the chains.
