@@ -217,6 +217,43 @@ describe('handoff check', () => {
     expect(md).toContain('```mermaid\ngraph TD\n');
   });
 
+  it('--base asks git about what the branch changed alone, and reports the same', () => {
+    const repo = setUp();
+    const missing = (n: number, head: string) =>
+      handoffText({
+        id: id(n),
+        head,
+        files: [{ path: 'src/never-committed.ts', change: 'added', state: 'committed' }],
+      });
+    repo.write(handoffPath(id(5)), missing(5, repo.git('rev-parse', 'HEAD').trim()));
+    repo.write(pinPath(id(1)), pinText({ id: id(1) }, 'never touch src/auth, except on Fridays\n'));
+    repo.handoff(['roadmap']);
+    const base = repo.commit('wrong before the branch');
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.write(handoffPath(id(6)), missing(6, base));
+    repo.handoff(['roadmap']);
+    repo.commit('feature');
+    expect(rules(check(repo, '--base', base))).toEqual([
+      `files ${handoffPath(id(6))}`,
+      `handoff-review ${handoffPath(id(6))}`,
+    ]);
+    expect(rules(check(repo))).toEqual([
+      `files ${handoffPath(id(5))}`,
+      `files ${handoffPath(id(6))}`,
+      `pin-edited ${pinPath(id(1))}`,
+    ]);
+    // A branch that changes a pin has it compared with its first version.
+    repo.write(pinPath(id(1)), pinText({ id: id(1) }, 'never touch src/auth, not even on Fridays\n'));
+    repo.handoff(['roadmap']);
+    repo.commit('edit the pin again');
+    expect(rules(check(repo, '--base', base))).toEqual([
+      `files ${handoffPath(id(6))}`,
+      `handoff-review ${handoffPath(id(6))}`,
+      `pin-review ${pinPath(id(1))}`,
+      `pin-edited ${pinPath(id(1))}`,
+    ]);
+  });
+
   it('says clearly when --base is not in a shallow clone', () => {
     const repo = setUp();
     const old = repo.git('rev-parse', 'HEAD').trim();

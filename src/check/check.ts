@@ -9,6 +9,7 @@ import { treeFindings, type Finding, type Texts } from './rules.js';
 import { editedPins, pinAdditions } from './edited-pins.js';
 import { readTextNow } from '../store/fs.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
+import type { Handoff } from '../store/handoff.js';
 import type { Pin } from '../store/pin.js';
 import { activePins } from '../store/pin-scope.js';
 import { nothingSince, renderResume, resumeParts } from '../resume/prompt.js';
@@ -28,9 +29,9 @@ const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
 
 /** Files a handoff lists as committed must exist at its head commit. */
-async function missingCommittedFiles(git: Git, tree: Tree): Promise<Finding[]> {
-  const heads = [...new Set(tree.handoffs.map((h) => h.meta.head).filter((h): h is string => Boolean(h)))];
-  const specs = tree.handoffs.flatMap((h) =>
+async function missingCommittedFiles(git: Git, handoffs: readonly Handoff[]): Promise<Finding[]> {
+  const heads = [...new Set(handoffs.map((h) => h.meta.head).filter((h): h is string => Boolean(h)))];
+  const specs = handoffs.flatMap((h) =>
     h.meta.head
       ? h.meta.files
           .filter((f) => f.state === 'committed' && f.change !== 'deleted')
@@ -39,7 +40,7 @@ async function missingCommittedFiles(git: Git, tree: Tree): Promise<Finding[]> {
   );
   const found = await git.existingObjects([...heads.map((h) => `${h}^{commit}`), ...specs]);
   const findings: Finding[] = [];
-  for (const h of tree.handoffs) {
+  for (const h of handoffs) {
     if (!h.meta.head) continue;
     if (!found.has(`${h.meta.head}^{commit}`)) {
       findings.push({
@@ -93,9 +94,10 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const git = await ctx.git();
   const baseArg = args.values.base;
   const base = baseArg === undefined ? null : await resolveBase(git, baseArg);
-  // Asked first: git walks the history for the pins' first additions while the files are read.
-  const additions = pinAdditions(ctx, git);
-  additions.catch(() => {}); // awaited below, where a failure is reported
+  // Asked first: git walks the history for the pins' first additions while the files are read
+  // (with --base, once the pins the branch changed are known: there may be none).
+  const early = base === null ? pinAdditions(ctx, git) : undefined;
+  early?.catch(() => {}); // awaited below, where a failure is reported
   // On the default branch (CI after a push, where merges made on a server arrive), the
   // handoffs of the branches that landed close first, as the post-merge hook does locally.
   const closed = base === null ? await closeLanded(ctx) : [];
@@ -121,14 +123,20 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
       message: `${currentRoadmap === undefined ? 'is missing' : 'is out of date'}: run 'handoff roadmap' and commit it ('handoff roadmap --check' shows the difference)`,
     });
   }
-  const hasHead = (await git.head()) !== null;
-  if (hasHead)
-    findings.push(
-      ...(await editedPins(git, tree, texts, await additions)),
-      ...(await missingCommittedFiles(git, tree)),
-    );
-
   const changes = base ? await changedSince(git, base) : null;
+  // With --base only what the branch changed is reported: git is asked about that alone (a
+  // year of handoffs' committed files at their heads was seconds of git's time).
+  const asked = <T extends { file: string }>(items: readonly T[]) =>
+    changes ? items.filter((i) => changes.has(i.file)) : items;
+  const hasHead = (await git.head()) !== null;
+  if (hasHead) {
+    const pins = asked(tree.pins);
+    const additions = early ?? (pins.length > 0 ? pinAdditions(ctx, git) : null);
+    findings.push(
+      ...(await editedPins(git, pins, texts, await additions)),
+      ...(await missingCommittedFiles(git, asked(tree.handoffs))),
+    );
+  }
   const pinChanges = changes && base ? await changedPins(git, tree, base, changes) : [];
   findings.push(...pinReviewFindings(pinChanges));
   if (changes && base) {

@@ -10,7 +10,7 @@ import type { Git } from '../git/git.js';
 import { openCache } from '../store/cache.js';
 import type { Pin } from '../store/pin.js';
 import { splitFrontMatter } from '../store/split.js';
-import { PINS_PREFIX, type Tree } from '../store/tree.js';
+import { PINS_PREFIX } from '../store/tree.js';
 import { editedPinFinding, type Finding, type Texts } from './rules.js';
 
 /** One answer, whichever commit it is about: a newer one replaces it. */
@@ -80,15 +80,15 @@ export async function pinAdditions(ctx: Pick<Context, 'cacheFile'>, git: Git): P
   return new Map(Object.entries(answer.added));
 }
 
-/** Pins whose text differs from the version that first added them to history. */
+/** Of `current`, the pins whose text differs from the version that first added them to history. */
 export async function editedPins(
   git: Git,
-  tree: Tree,
+  current: readonly Pin[],
   texts: Texts,
   additions: Map<string, string> | null,
 ): Promise<Finding[]> {
   if (additions === null) return [];
-  const pins = tree.pins.filter((p) => additions.has(p.file));
+  const pins = current.filter((p) => additions.has(p.file));
   const originals = await git.readObjects(pins.map((p) => `${additions.get(p.file)}:${p.file}`));
   const findings: Finding[] = [];
   for (const pin of pins) {
