@@ -13,6 +13,8 @@ import {
   gitRawSync,
   indexBlobs,
   readObjects,
+  readTrees,
+  type TreeEntry,
   treeBlobs,
   type GitResult,
 } from './git-plumbing.js';
@@ -241,6 +243,10 @@ export class GitRecords {
 
   dirBlobs(commits: readonly string[], dir: string): Promise<Map<string, Map<string, string>>> {
     return dirBlobs(this.root, commits, dir);
+  }
+
+  readTrees(specs: readonly string[]): Promise<Map<string, TreeEntry[]>> {
+    return readTrees(this.root, specs);
   }
 
   readObjects(specs: readonly string[]): Promise<Map<string, string>> {
