@@ -81,8 +81,14 @@ describe("a writer's record", () => {
     const repo = makeRepo();
     history(repo);
     const starts = countNodeStarts(repo);
-    ok(repo, ['new', 'the first step', '--no-edit']);
+    const trace = path.join(path.dirname(repo.dir), 'git-trace.log');
+    const first = repo.handoff(['new', 'the first step', '--no-edit'], { env: { GIT_TRACE: trace } });
+    expect(first.code, first.stderr).toBe(0);
     expect(recordedTree(repo)).toBe(stagedTree(repo));
+    // From the last record: git read its folders, and staged nothing.
+    const ran = readFileSync(trace, 'utf8');
+    expect(ran).toContain('git cat-file --batch');
+    expect(ran).not.toMatch(/git (add|update-index|write-tree)/);
     ok(repo, ['pin', 'keep the public API stable']);
     expect(recordedTree(repo)).toBe(stagedTree(repo));
     ok(repo, ['new', 'the second step', '--no-edit']);

@@ -27,11 +27,11 @@ export interface Seen {
 
 /** The hash of a set of files' names (SHA-256 of the sorted names, one a line). */
 export function namesHash(files: Iterable<string>): string {
-  return process
-    .getBuiltinModule('node:crypto')
-    .createHash('sha256')
-    .update([...files].sort().join('\n'))
-    .digest('hex');
+  return hashSorted([...files].sort());
+}
+
+function hashSorted(sorted: readonly string[]): string {
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(sorted.join('\n')).digest('hex');
 }
 
 /** What a view of a tree read whole and found clean is made of; undefined when a file's blob is not known. */
@@ -127,9 +127,12 @@ export function nextRecord(input: {
   // The pins and open handoffs: the last tree's with this run's files, byte for byte.
   if (open.size !== view.open.size) return undefined;
   for (const [file, blob] of view.open) if (open.get(file) !== blob) return undefined;
-  // The closed names: the last tree's, once this run's files are taken out of both.
-  const before = [...view.closed.filter((f) => !own.has(f)), ...closedBefore];
-  if (namesHash(before) !== last.closed) return undefined;
+  // The closed names: the last tree's, once this run's files are taken out of both (sorted
+  // once: a year's names, and this run's few put back in their places).
+  const closed = [...view.closed].sort();
+  const before = closed.filter((f) => !own.has(f));
+  for (const f of closedBefore) before.splice(sortedIndex(before, f), 0, f);
+  if (hashSorted(before) !== last.closed) return undefined;
   // The closed handoffs shown: the tree's blobs.
   for (const [file, blob] of view.read) {
     const w = own.get(file);
@@ -142,5 +145,17 @@ export function nextRecord(input: {
   edits.set(rel, roadmap.blob);
   const tree = editedTree(trees, edits);
   if (tree === undefined) return undefined;
-  return { tree, seen: { open: Object.fromEntries(open), closed: namesHash(view.closed) } };
+  return { tree, seen: { open: Object.fromEntries(open), closed: hashSorted(closed) } };
+}
+
+/** Where `name` goes in sorted `names`. */
+function sortedIndex(names: readonly string[], name: string): number {
+  let lo = 0;
+  let hi = names.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (names[mid]! < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

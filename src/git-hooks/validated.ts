@@ -212,13 +212,14 @@ async function recordFromLast(ctx: Where, roadmap: string, content: string, sour
     ctx.root,
     [...sources.open.pins, ...sources.open.handoffs].map((i) => i.file),
   );
-  const read = blobsNow(ctx.root, sources.read);
-  if (!openFiles || !read) return;
+  if (!openFiles) return;
   const own = ownWrites(ctx);
-  const view: ViewSeen = { open: openFiles, closed: sources.closed, read };
-  // Decided before git is asked: most misses are a view that is not the last tree's.
+  // Decided before anything else is read or git asked: most misses are open files that are not the last tree's.
   const seen = last.seen;
   if (![...openFiles].every(([f, b]) => own.has(f) || seen.open[f] === b)) return;
+  const read = blobsNow(ctx.root, sources.read);
+  if (!read) return;
+  const view: ViewSeen = { open: openFiles, closed: sources.closed(), read };
   const folders = foldersNeeded(own.keys(), view, roadmap);
   const git = await ctx.git();
   const [found, config] = await Promise.all([

@@ -33,8 +33,8 @@ export interface History {
 export interface ViewSources {
   /** The open index as read: pins, open handoffs, unreadable files. */
   open: Tree;
-  /** The files of the closed handoffs, by name alone. */
-  closed: string[];
+  /** The files of the closed handoffs, by name alone (made when asked: most runs record nothing). */
+  closed: () => string[];
   /** The closed handoffs read (and shown), by file. */
   read: string[];
 }
@@ -146,7 +146,7 @@ export async function roadmapView(
   return {
     tree,
     history: { ids, finished: closed.length },
-    sources: { open, closed: closed.map((id) => byId.get(id)!), read: [...loaded.keys()] },
+    sources: { open, closed: () => closed.map((id) => byId.get(id)!), read: [...loaded.keys()] },
   };
 }
 
