@@ -208,15 +208,16 @@ function blobsNow(root: string, files: Iterable<string>): Map<string, string> | 
 async function recordFromLast(ctx: Where, roadmap: string, content: string, sources: ViewSources): Promise<void> {
   const last = await lastRecord(ctx);
   if (!last?.seen || sources.open.problems.length > 0 || sources.open.misnamed.length > 0) return;
-  const openFiles = blobsNow(
-    ctx.root,
-    [...sources.open.pins, ...sources.open.handoffs].map((i) => i.file),
-  );
-  if (!openFiles) return;
   const own = ownWrites(ctx);
-  // Decided before anything else is read or git asked: most misses are open files that are not the last tree's.
   const seen = last.seen;
-  if (![...openFiles].every(([f, b]) => own.has(f) || seen.open[f] === b)) return;
+  // Decided before anything else is read or git asked: most misses are open files that are
+  // not the last tree's, by name (the last tree's open ones and this run's), then by blob.
+  const openNow = [...sources.open.pins, ...sources.open.handoffs].map((i) => i.file);
+  const expected = new Set(Object.keys(seen.open).filter((f) => !own.has(f)));
+  for (const [f, w] of own) if (w.open) expected.add(f);
+  if (openNow.length !== expected.size || !openNow.every((f) => expected.has(f))) return;
+  const openFiles = blobsNow(ctx.root, openNow);
+  if (!openFiles || ![...openFiles].every(([f, b]) => own.has(f) || seen.open[f] === b)) return;
   const read = blobsNow(ctx.root, sources.read);
   if (!read) return;
   const view: ViewSeen = { open: openFiles, closed: sources.closed(), read };
