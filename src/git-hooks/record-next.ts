@@ -34,21 +34,22 @@ function hashSorted(sorted: readonly string[]): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(sorted.join('\n')).digest('hex');
 }
 
-/** What a view of a tree read whole and found clean is made of; undefined when a file's blob is not known. */
+/** What a view of a tree read whole and found clean is made of; undefined when an open file's blob is not known. */
 export function seenOfTree(tree: Tree, blobs: ReadonlyMap<string, string | undefined>): Seen | undefined {
+  // What the open index keeps: every pin, the open handoffs. A closed one is only a name here.
   const open: Record<string, string> = {};
   const closed: string[] = [];
-  for (const item of [...tree.pins, ...tree.handoffs]) {
-    const blob = blobs.get(item.file);
-    if (blob === undefined || !/^[0-9a-f]+$/.test(blob)) return undefined;
-    open[item.file] = blob;
+  const keep = (file: string): boolean => {
+    const blob = blobs.get(file);
+    if (blob === undefined || !/^[0-9a-f]+$/.test(blob)) return false;
+    open[file] = blob;
+    return true;
+  };
+  for (const p of tree.pins) if (!keep(p.file)) return undefined;
+  for (const h of tree.handoffs) {
+    if (h.meta.status !== 'open') closed.push(h.file);
+    else if (!keep(h.file)) return undefined;
   }
-  // What the open index keeps: every pin, the open handoffs.
-  for (const h of tree.handoffs)
-    if (h.meta.status !== 'open') {
-      delete open[h.file];
-      closed.push(h.file);
-    }
   return { open, closed: namesHash(closed) };
 }
 
