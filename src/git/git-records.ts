@@ -2,7 +2,7 @@
 // root, with one error text (gitFailed); the settings and the repository's state; and the
 // index, trees and objects that the git hooks' records, merges and landings ask about.
 import path from 'node:path';
-import { parsePathList, parseRawBlobs } from './git-output.js';
+import { parsePathList } from './git-output.js';
 import {
   dirBlobs,
   existingObjects,
@@ -13,6 +13,8 @@ import {
   gitRawSync,
   indexBlobs,
   readObjects,
+  readTrees,
+  type TreeEntry,
   treeBlobs,
   type GitResult,
 } from './git-plumbing.js';
@@ -160,17 +162,6 @@ export class GitRecords {
     return (await this.answer(['add', '-A', '--', dir, ...except], indexFile)) !== null;
   }
 
-  /**
-   * Paths that differ between two trees (relative to them), without renames, each with its
-   * blob id in `to` as indexBlobs gives it (undefined when deleted or a submodule): one
-   * process answers what a diff and a look into the index staged as `to` did; null when
-   * git cannot (a tree gone).
-   */
-  async treeChanges(from: string, to: string): Promise<Map<string, string | undefined> | null> {
-    const out = await this.answer(['diff-tree', '-r', '-z', '--no-renames', from, to]);
-    return out === null ? null : parseRawBlobs(out);
-  }
-
   /** The tree id of the index's `prefix` directory (another index with `indexFile`); undefined when git cannot (unmerged, absent). */
   async writeTree(prefix: string, indexFile?: string): Promise<string | undefined> {
     return (await this.answer(['write-tree', `--prefix=${prefix}`], indexFile))?.trim() || undefined;
@@ -241,6 +232,10 @@ export class GitRecords {
 
   dirBlobs(commits: readonly string[], dir: string): Promise<Map<string, Map<string, string>>> {
     return dirBlobs(this.root, commits, dir);
+  }
+
+  readTrees(specs: readonly string[]): Promise<Map<string, TreeEntry[]>> {
+    return readTrees(this.root, specs);
   }
 
   readObjects(specs: readonly string[]): Promise<Map<string, string>> {
