@@ -36,6 +36,9 @@ function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
   return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!).sort();
 }
 
+/** gitRuns but the status of the listed files, which is remembered under the stat data it rests on (tested below). */
+const commitsAsked = (repo: Repo, args?: string[]) => gitRuns(repo, args).filter((c) => c !== 'status');
+
 // No cache file is nothing remembered: the parsed items live in their own files, so a run that remembers no answer writes none.
 /** The remembered histories (`<since>..<tip>`); whose a handoff is is remembered beside them. */
 const remembered = (repo: Repo) =>
@@ -60,7 +63,7 @@ describe('commits since a handoff, remembered', () => {
   it('says what git says in every state HEAD moves through, and asks git about commits only for a new one', () => {
     const { repo, id } = withHandoff();
     expect(resume(repo)).toContain('1 commit since it was written');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual(['diff']);
     repo.write('other.js', 'x\n');
     repo.git('add', 'other.js');
     expect(resume(repo)).toContain('1 commit since it was written');
@@ -68,11 +71,11 @@ describe('commits since a handoff, remembered', () => {
     const afterCommit = resume(repo);
     expect(afterCommit).toContain('2 commits since it was written');
     expect(afterCommit).toContain(' other\n');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual(['diff']);
     // Refs packed, then a loose ref again over the packed one.
     repo.git('pack-refs', '--all');
     expect(resume(repo)).toBe(afterCommit);
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual(['diff']);
     repo.commit('third', { 'third.js': '3\n' });
     expect(resume(repo)).toContain('3 commits since it was written');
     // Back to an earlier commit, then forward to a new one that replaces it.
@@ -83,7 +86,7 @@ describe('commits since a handoff, remembered', () => {
     // Detached, and resumed by id.
     repo.git('checkout', '-q', '--detach', 'HEAD~1');
     expect(resume(repo, ['resume', id])).toContain('1 commit since it was written');
-    expect(gitRuns(repo, ['resume', id])).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo, ['resume', id])).toEqual(['diff']);
     expect(remembered(repo).length).toBeGreaterThan(3);
     // A damaged answer is not trusted: git is asked again.
     const data = JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: Record<string, unknown> };
@@ -101,13 +104,13 @@ describe('commits since a handoff, remembered', () => {
     repo.git('checkout', '--', handoffFile(id));
     repo.commit('more', { 'more.js': 'm\n' });
     const before = resume(repo);
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual(['diff']);
     // Each write records its file as this clone's (store/own.ts): more of those than the
     // cache keeps answers of one kind, on another branch so the handoff resumed stays the same.
     repo.git('checkout', '-q', '-b', 'elsewhere');
     for (let i = 0; i < 9; i++) expect(repo.handoff(['new', `other ${i}`, '--no-edit']).code).toBe(0);
     repo.git('checkout', '-q', 'main');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual(['diff']);
     expect(resume(repo)).toBe(before);
   });
 
@@ -140,8 +143,8 @@ describe('commits since a handoff that changed too much to remember', () => {
     repo.commit('a code base', files);
     expect(resume(repo)).toContain('2 commits since it was written');
     expect(remembered(repo).length).toBe(1);
-    // Only the work tree is asked about: one diff against the handoff's commit, one status of its files.
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    // Only the work tree is asked about: one diff against the handoff's commit (and a status of its files, unless remembered).
+    expect(commitsAsked(repo)).toEqual(['diff']);
     // The handoff's file committed and renamed by a commit of more than can be remembered: said, then remembered.
     const more: Record<string, string> = {};
     for (let i = 0; i < 1100; i++) more[`lib/g${i}.js`] = `${i}\n`;
@@ -150,7 +153,7 @@ describe('commits since a handoff that changed too much to remember', () => {
     const moved = resume(repo);
     expect(moved).toContain('3 commits since it was written');
     expect(moved).toContain('docs-notes.md');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual(['diff']);
     expect(resume(repo)).toBe(moved);
   });
 });
@@ -167,6 +170,11 @@ describe('what is uncommitted among the listed files, remembered', () => {
     aged(repo, '.git/index', 'app.js', 'notes.md');
     expect(resume(repo)).toContain('Uncommitted when it was written, committed since: `app.js`, `notes.md`');
     expect(gitRuns(repo)).toEqual(['diff']);
+    // The index moves elsewhere only, and is too young for its stat data: the listed files' entries in it vouch.
+    repo.write('other.txt', 'other\n');
+    repo.git('add', 'other.txt');
+    expect(gitRuns(repo)).toEqual(['diff']);
+    expect(resume(repo)).toContain('Uncommitted when it was written, committed since: `app.js`, `notes.md`');
     // The index alone moves: notes.md no longer tracked, its stat data the same.
     repo.git('rm', '-q', '--cached', 'notes.md');
     aged(repo, '.git/index');

@@ -25,6 +25,7 @@ import { readText, type Stamp } from '../store/fs.js';
 import path from 'node:path';
 import { GitRecords } from './git-records.js';
 import { COMMIT_ID, fixedHead, indexStat } from './repo.js';
+import { indexEntries } from './index-file.js';
 
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -56,6 +57,12 @@ export class Git extends GitRecords {
   /** The stat data of the index git reads here, read without starting git (repo.ts); null where it cannot be told. */
   indexStat(): Stamp | null {
     return this.gitDir ? indexStat(this.gitDir, this.env) : null;
+  }
+
+  /** The index's entries for `paths`, read without starting git (index-file.ts; ids of `hashBytes`); null where it cannot be told. */
+  indexEntries(paths: readonly string[], hashBytes: number): string[][] | null {
+    const read = this.gitDir !== null && this.env.GIT_INDEX_FILE === undefined;
+    return read ? indexEntries(path.join(this.gitDir!, 'index'), paths, hashBytes) : null;
   }
 
   /** The commit HEAD points at, or null on an unborn branch. */
