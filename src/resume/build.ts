@@ -20,7 +20,7 @@ import { readTemplate } from '../store/templates.js';
 import type { Within } from './time-budget.js';
 import { provenanceNote, whoseHandoff } from './provenance.js';
 import { estimateTokens } from '../transcripts/tokens.js';
-import { madeFrom, recalled, remember } from './snapshot.js';
+import { madeFrom, mayBeKept, recalled, remember } from './snapshot.js';
 
 const SHOWN_COMMITS = 20;
 /** Paths passed to one git command at most (Windows allows 32,767 characters in a command line). */
@@ -149,7 +149,10 @@ export async function buildResume(
   const since = await asked;
   const from = await whose;
   // The same handoff, pins and answers from git as last time: the same prompt (snapshot.ts).
-  const made = allowSecret ? '' : madeFrom(ctx, { handoff, pins: pins.items, pinProblems: pins.problems, since, from });
+  const made =
+    allowSecret || !mayBeKept(since)
+      ? ''
+      : madeFrom(ctx, { handoff, pins: pins.items, pinProblems: pins.problems, since, from });
   const again = made ? recalled(ctx, made) : undefined;
   if (again) return { ...again, redacted: [] };
   const own = handoffParts(handoff);
