@@ -6,10 +6,20 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { entriesIn, indexEntries } from '../src/git/index-file.js';
+import { entriesIn, entriesOutside } from '../src/git/index-file.js';
 import { makeRepo, type Repo } from './helpers.js';
 
 const indexOf = (repo: Repo) => path.join(repo.dir, '.git', 'index');
+/** The entries as a session start reads them: the file's bytes, then entriesIn; null when it cannot be read. */
+function indexEntries(file: string, paths: string[], hashBytes: number): string[][] | null {
+  let data: Buffer;
+  try {
+    data = readFileSync(file);
+  } catch {
+    return null;
+  }
+  return entriesIn(data, paths, hashBytes);
+}
 const SHA1 = 20;
 
 /** What git says of each path's entries: object id and stage, and the stat data it keeps. */
@@ -86,5 +96,24 @@ describe("the index's entries for a few paths", () => {
     writeFileSync(index, '');
     expect(indexEntries(index, ['a.txt'], SHA1)).toBeNull();
     expect(indexEntries(path.join(repo.dir, 'no-such-index'), ['a.txt'], SHA1)).toBeNull();
+  });
+
+  it('outside a folder are the files git tracks there, and none when one is a submodule or they are too many', () => {
+    const repo = makeRepo();
+    repo.commit('base', { 'a.txt': 'a\n', '.handoff/h.md': 'h\n', '.handoffs.txt': 'x\n', 'z/é.txt': 'z\n' });
+    const data = () => readFileSync(indexOf(repo));
+    const tracked = repo.git('-c', 'core.quotePath=false', 'ls-files', '--', ':(exclude).handoff').trim().split('\n');
+    const outside = entriesOutside(data(), '.handoff/', 10, SHA1);
+    expect(outside?.paths).toEqual(tracked);
+    expect(entriesOutside(data(), '.handoff/', tracked.length - 1, SHA1)).toBeNull();
+    // The key moves with an entry outside, not with one inside.
+    repo.write('.handoff/h.md', 'changed\n');
+    repo.git('add', '.handoff/h.md');
+    expect(entriesOutside(data(), '.handoff/', 10, SHA1)).toEqual(outside);
+    repo.write('a.txt', 'changed\n');
+    repo.git('add', 'a.txt');
+    expect(entriesOutside(data(), '.handoff/', 10, SHA1)?.key).not.toBe(outside?.key);
+    repo.git('update-index', '--add', '--cacheinfo', `160000,${repo.git('rev-parse', 'HEAD').trim()},sub`);
+    expect(entriesOutside(data(), '.handoff/', 10, SHA1)).toBeNull();
   });
 });

@@ -15,6 +15,7 @@ import {
   parseLog,
   parseNameStatus,
   parsePathList,
+  sortedPaths,
   parseRawNumstat,
   parseStatus,
   type Commit,
@@ -24,8 +25,7 @@ import type { FileChange } from '../store/handoff.js';
 import { readText, type Stamp } from '../store/fs.js';
 import path from 'node:path';
 import { GitRecords } from './git-records.js';
-import { COMMIT_ID, fixedHead, indexStat } from './repo.js';
-import { indexEntries } from './index-file.js';
+import { COMMIT_ID, fixedHead, indexData, indexStat } from './repo.js';
 
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -36,12 +36,6 @@ const EMPTY_TREE: Record<string, string> = {
 const WORK = [':/', ':(top,exclude).handoff'];
 
 export type { Commit };
-
-/** Sorted as JavaScript sorts strings: git's order (by bytes) nearly always is that already, and a look costs less than a sort. */
-function sorted(paths: string[]): string[] {
-  for (let i = 1; i < paths.length; i++) if (paths[i - 1]! > paths[i]!) return paths.sort();
-  return paths;
-}
 
 export class Git extends GitRecords {
   async branch(): Promise<string | null> {
@@ -65,10 +59,9 @@ export class Git extends GitRecords {
     return this.gitDir ? indexStat(this.gitDir, this.env) : null;
   }
 
-  /** The index's entries for `paths`, read without starting git (index-file.ts; ids of `hashBytes`); null where it cannot be told. */
-  indexEntries(paths: readonly string[], hashBytes: number): string[][] | null {
-    const read = this.gitDir !== null && this.env.GIT_INDEX_FILE === undefined;
-    return read ? indexEntries(path.join(this.gitDir!, 'index'), paths, hashBytes) : null;
+  /** The bytes of the index git reads here (index-file.ts reads its entries), without starting git (repo.ts); null where it cannot be told. */
+  indexData(): Buffer | null {
+    return this.gitDir ? indexData(this.gitDir, this.env) : null;
   }
 
   /** The commit HEAD points at, or null on an unborn branch. */
@@ -192,7 +185,7 @@ export class Git extends GitRecords {
    * a year's handoffs at each session start. Waited for in this thread (runBlocking).
    */
   async pathsChangedSince(since: string): Promise<string[]> {
-    return sorted(
+    return sortedPaths(
       parsePathList(this.runBlocking(['diff', '-z', '--no-relative', '--name-only', since, '--', ...WORK])),
     );
   }

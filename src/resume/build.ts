@@ -10,6 +10,7 @@ import { handoffParts, pinsOnlyParts, promptPins, renderPinsOnly, renderResume, 
 import { sinceFacts, type SinceFacts } from './since.js';
 import { history } from './history.js';
 import { uncommittedListed } from './uncommitted.js';
+import { changedSince } from './changed-since.js';
 import { RULES, scrubRemembered } from '../security/remembered.js';
 import { openClean } from '../store/clean.js';
 import { present } from '../store/fs.js';
@@ -49,13 +50,14 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   // and what is uncommitted is asked of the listed paths alone (sinceFacts looks at no
   // other), unless they are too many for one command line. The commits, and what they
   // changed, are remembered under the two commit ids (history.ts), and what is
-  // uncommitted under the stat data it rests on (uncommitted.ts): with no new commit and
-  // no change to the listed files or the index, only the diff is asked.
+  // uncommitted under the stat data it rests on (uncommitted.ts), and what differs from
+  // the handoff's commit likewise (changed-since.ts): where nothing of the work moved, a
+  // session start asks git nothing.
   const paths = handoff.meta.files.map((f) => f.path);
   const lists = paths.length > 0;
   const answers = Promise.all([
     history(ctx, git, head, paths, SHOWN_COMMITS),
-    git.pathsChangedSince(head).catch(() => []),
+    changedSince(ctx, git, head).catch(() => []),
     !lists
       ? []
       : (paths.length <= PATHS_ASKED ? uncommittedListed(ctx, git, paths) : git.uncommittedPaths()).catch(() => []),

@@ -13,6 +13,7 @@
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import type { Git } from '../git/git.js';
+import { entriesIn } from '../git/index-file.js';
 import { openCache } from '../store/cache.js';
 import type { Stamp } from '../store/fs.js';
 import { RACY_MS } from '../store/reader.js';
@@ -65,7 +66,8 @@ export async function uncommittedListed(
   const known = asKnown(cache.answers.get(key(paths)));
   if (at !== undefined && known?.at === at) return known.paths;
   // The index moved, or is too young for its stat data to vouch for it: its entries for these paths do.
-  const entries = git.indexEntries(paths, head.length / 2);
+  const data = git.indexData();
+  const entries = data && entriesIn(data, paths, head.length / 2);
   const by = entries ? JSON.stringify([head, entries, ...files]) : undefined;
   if (by !== undefined && known?.by === by) {
     if (at !== undefined) {
