@@ -86,7 +86,10 @@ export async function changedSince(
   const indexKey = index[0] < racy ? JSON.stringify(index) : undefined;
   const cache = await openCache(ctx.cacheFile);
   const key = `work\0${since}`;
-  const known = asKnown(cache.answers.get(key));
+  const value = cache.answers.get(key) as { none?: unknown; index?: unknown } | undefined;
+  // Too many work files, or a submodule, the last time this index was read: git is asked, and the index not read again.
+  if (indexKey !== undefined && value?.none === true && value.index === indexKey) return git.pathsChangedSince(since);
+  const known = asKnown(value);
   const hashBytes = since.length / 2;
   let work: { paths: string[]; key: string } | null | undefined;
   if (known && stampsOf(root, known.files, racy) === known.stamps) {
@@ -113,6 +116,9 @@ export async function changedSince(
   if (work && stamps !== undefined) {
     const kept: Known = { index: indexKey, entries: work.key, files: work.paths, stamps, paths: answer };
     cache.answers.set(key, kept);
+    await cache.save();
+  } else if (work === null && indexKey !== undefined) {
+    cache.answers.set(key, { index: indexKey, none: true });
     await cache.save();
   }
   return answer;
