@@ -61,8 +61,13 @@ export class Git extends GitRecords {
 
   /** The bytes of the index git reads here (index-file.ts reads its entries), without starting git (repo.ts); null where it cannot be told. */
   indexData(): Buffer | null {
-    return this.gitDir ? indexData(this.gitDir, this.env) : null;
+    // Read once a run while its stat data stays the same: a session start asks two questions of it.
+    const stat = JSON.stringify(this.indexStat());
+    if (this.index?.stat !== stat) this.index = { stat, data: this.gitDir ? indexData(this.gitDir, this.env) : null };
+    return this.index.data;
   }
+
+  private index: { stat: string; data: Buffer | null } | undefined;
 
   /** The commit HEAD points at, or null on an unborn branch. */
   async head(): Promise<string | null> {

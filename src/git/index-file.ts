@@ -86,11 +86,15 @@ export function entriesOutside(
   hashBytes: number,
 ): { paths: string[]; key: string } | null {
   const prefix = Buffer.from(outside, 'utf8');
+  const inside = (nameAt: number, length: number) => {
+    if (length < prefix.length) return false;
+    for (let k = 0; k < prefix.length; k++) if (data[nameAt + k] !== prefix[k]) return false;
+    return true;
+  };
   const paths: string[] = [];
   const keys: string[] = [];
   const read = walk(data, hashBytes, (at, nameAt, length) => {
-    if (length >= prefix.length && data.compare(prefix, 0, prefix.length, nameAt, nameAt + prefix.length) === 0)
-      return true;
+    if (inside(nameAt, length)) return true;
     if (paths.length === max || (data.readUInt32BE(at + MODE_AT) & 0o170000) === GITLINK) return false;
     paths.push(data.toString('utf8', nameAt, nameAt + length));
     keys.push(data.toString('hex', at + MODE_AT, at + MODE_AT + 4) + data.toString('hex', at + STAT_BYTES, nameAt));
