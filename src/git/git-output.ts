@@ -132,6 +132,12 @@ export function parsePathList(out: string): string[] {
   return out.split('\0').filter((p) => p !== '');
 }
 
+/** Sorted as JavaScript sorts strings: git's order (by bytes) nearly always is that already, and a look costs less than a sort. */
+export function sortedPaths(paths: string[]): string[] {
+  for (let i = 1; i < paths.length; i++) if (paths[i - 1]! > paths[i]!) return paths.sort();
+  return paths;
+}
+
 export interface ChangeSets {
   /** base -> working tree, tracked files, renames detected. */
   overall: RawChange[];

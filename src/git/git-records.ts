@@ -117,6 +117,12 @@ export class GitRecords {
     return (await this.answer(['config', ...(local ? ['--local'] : []), '--get', key]))?.trim() ?? null;
   }
 
+  /** A commit's parents' ids (none for a root commit); null when git cannot say. Waited for in this thread, as whoAdded, which it spares. */
+  parentsOf(commit: string): string[] | null {
+    const out = this.answerBlocking(['log', '-1', '--format=%P', '--end-of-options', commit]);
+    return out === null ? null : out.trim().split(' ').filter(Boolean);
+  }
+
   /** The current user's `user.email`, trimmed, or null; waited for in this thread (whoAdded says why). */
   async userEmail(): Promise<string | null> {
     return this.answerBlocking(['config', '--get', 'user.email'])?.trim() ?? null;
