@@ -143,6 +143,8 @@ if (process.argv.includes('--cv')) {
     if (part.length === 0) continue;
     table(`${split}, the classifier`, part, part.map(model));
     table(`${split}, the rules alone`, part, part.map(rules));
+    const real = part.filter((r) => r.source !== 'written');
+    if (split === 'unseen') table('unseen, real sentences only, the classifier', real, real.map(model));
   }
 }
 if (process.argv.includes('--speed')) {

@@ -18,8 +18,8 @@ interface Row {
   source: string;
   line?: number;
   style: string;
-  split: 'tune' | 'held' | 'fresh';
-  batch?: 2 | 3;
+  split: 'tune' | 'held' | 'fresh' | 'unseen';
+  batch?: 2 | 3 | 4;
 }
 
 const file = path.join(__dirname, 'fixtures/sentence-corpus.jsonl');
@@ -39,7 +39,7 @@ describe('the sentence corpus', () => {
       expect(CLASSES, where).toContain(row.class);
       expect(['user', 'assistant'], where).toContain(row.speaker);
       expect(row.style, where).toMatch(/^[a-z-]+$/);
-      expect([undefined, 2, 3], where).toContain(row.batch);
+      expect([undefined, 2, 3, 4], where).toContain(row.batch);
       for (const key of Object.keys(row.context ?? {})) expect(['earlier', 'failed', 'question'], where).toContain(key);
       if (row.source !== 'written') {
         expect(row.source, where).toMatch(/^transcripts\//);
@@ -52,9 +52,25 @@ describe('the sentence corpus', () => {
         expect(row.source, where).toBe('written');
         continue;
       }
+      // The fourth batch, the unseen part: real and written sentences gathered after the fresh
+      // part, never trained or tuned on, so that it stays a fair measure once the fresh part is.
+      if (row.batch === 4 || row.split === 'unseen') {
+        expect(row.split, where).toBe('unseen');
+        expect(row.batch, where).toBe(4);
+        continue;
+      }
       const bucket = Number.parseInt(createHash('sha256').update(row.text).digest('hex').slice(0, 8), 16) % 100;
       expect(row.split, where).toBe(bucket < 30 ? 'held' : 'tune');
     }
+  });
+
+  it('keeps an unseen part of 450 sentences or more, with real ones and enough of each class the goal names', () => {
+    const unseen = rows.filter((r) => r.split === 'unseen');
+    expect(unseen.length).toBeGreaterThanOrEqual(450);
+    const least = { decision: 90, reversal: 60, abandoned: 60, question: 60 } as const;
+    for (const [c, n] of Object.entries(least))
+      expect(unseen.filter((r) => r.class === c).length, c).toBeGreaterThanOrEqual(n);
+    expect(unseen.filter((r) => r.source !== 'written').length).toBeGreaterThan(unseen.length / 3);
   });
 
   it('holds at least 50 sentences of each class the goal names, some of them from real sessions', () => {
@@ -65,7 +81,7 @@ describe('the sentence corpus', () => {
         c,
       ).toBe(true);
     }
-    const hashed = rows.filter((r) => r.split !== 'fresh');
+    const hashed = rows.filter((r) => r.split === 'tune' || r.split === 'held');
     const held = hashed.filter((r) => r.split === 'held').length / hashed.length;
     expect(held).toBeGreaterThan(0.2);
     expect(held).toBeLessThan(0.4);
