@@ -8,6 +8,7 @@
 import type { HandoffMeta } from './handoff.js';
 import type { CachedItem } from './tree.js';
 import { digit, digitOf, firstIndex, interning, packedMeta, unpackMeta } from './cache-meta.js';
+import { idTime } from './id.js';
 
 /**
  * A row's columns: stat data (after what it shares with the row's before; or the whole text
@@ -57,6 +58,38 @@ function packStamp(stamp: string): string {
   return rest.startsWith(`${stamp.slice(0, colon)}:`) ? rest : stamp;
 }
 
+/** A month of the dated layout: its days' folders are one shard. */
+const MONTH_FOLDER = /^\.handoff\/handoffs\/(\d{4})-(\d{2})\/$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * The folder whose files one shard holds, for a file's path: its own, but for a handoff of
+ * the dated layout, its month's (`.handoff/handoffs/2026-11/`): a shard per day held a few
+ * handoffs each, and the values they share (authors, branches, file paths, the ids of their
+ * parents) were written again in each day's table.
+ */
+export function shardFolder(path: string): string {
+  const dir = path.slice(0, path.lastIndexOf('/') + 1);
+  const up = dir.lastIndexOf('/', dir.length - 2) + 1;
+  const month = dir.slice(0, up);
+  return /^\d{2}\/$/.test(dir.slice(up)) && MONTH_FOLDER.test(month) ? month : dir;
+}
+
+/**
+ * The name (after the folder) of the file of a handoff with this id, as `handoff new` names
+ * it: `<id>.md`, in a month's shard under the day of its id (`24/<id>.md`); a row whose file
+ * is named so stores no name. The day counted from the month's first (no Date per row).
+ */
+function defaultName(folder: string): (id: string) => string {
+  const m = MONTH_FOLDER.exec(folder);
+  if (!m) return (id) => `${id}.md`;
+  const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, 1);
+  return (id) => {
+    const day = Math.floor((idTime(id) - start) / DAY_MS) + 1;
+    return `${day < 10 ? `0${day}` : day}/${id}.md`;
+  };
+}
+
 /** A key's parts: its path, and its stat data (`s...`) or blob id after the NUL. */
 export function keyParts(key: string): { path: string; rest: string } {
   const nul = key.indexOf('\0');
@@ -88,8 +121,9 @@ function fromPrevious(stored: string, previous: string): string {
  */
 export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard {
   const first = entries.keys().next().value ?? '';
-  const shared = first.slice(0, first.lastIndexOf('/', first.indexOf('\0')) + 1);
+  const shared = shardFolder(first.slice(0, Math.max(0, first.indexOf('\0'))));
   const folder = [...entries.keys()].every((k) => k.startsWith(shared)) ? shared : '';
+  const nameOf = defaultName(folder);
   const { table, intern } = interning();
   /** Per file name and item but for its blob id: the rows, each with what its two keys hold. */
   const byItem = new Map<string, Array<{ stat?: string; statBlob?: string; blob?: string; item: CachedItem }>>();
@@ -140,7 +174,7 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     const md = r.name.endsWith('.md');
     const blob = r.blob ?? r.statBlob;
     const meta = packedMeta(r.item.meta, intern);
-    const byId = md && typeof meta === 'string' && (r.item.meta as HandoffMeta).id === r.name.slice(0, -3);
+    const byId = md && typeof meta === 'string' && nameOf((r.item.meta as HandoffMeta).id) === r.name;
     const row: unknown[] = [];
     row[STAT] = r.text ?? (stamp === undefined ? 0 : afterPrevious(stamp, previous));
     row[BLOB] = blob === undefined ? 0 : packBlob(blob);
@@ -148,12 +182,12 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     row[FLAGS] =
       (r.blob === undefined ? NO_BLOB_KEY : 0) |
       (r.item.misnamed ? MISNAMED : 0) |
-      (md ? 0 : WHOLE_NAME) |
+      (md && !r.name.includes('/') ? 0 : WHOLE_NAME) |
       (r.blob !== undefined && r.stat !== undefined && r.statBlob !== undefined ? STAT_WITH_BLOB : 0) |
       (stamp !== undefined && stamp === r.stat ? CTIME_DIFFERS : 0) |
       (byId ? 0 : NAMED) |
       (r.text === undefined ? 0 : BY_TEXT);
-    row[NAME] = byId ? 0 : intern.value(md ? r.name.slice(0, -3) : r.name);
+    row[NAME] = byId ? 0 : intern.value(md && !r.name.includes('/') ? r.name.slice(0, -3) : r.name);
     row[BODY] = r.item.body ?? 0;
     row[PROBLEM] = r.item.problem ?? 0;
     while (row.length > 1 && row[row.length - 1] === 0) row.pop();
@@ -193,6 +227,7 @@ export function unpackShard(data: unknown): Shard {
   if (!isRecord(data) || typeof data.folder !== 'string' || !Array.isArray(data.table) || !Array.isArray(data.rows))
     return EMPTY;
   const { folder, table, rows } = data as unknown as StoredShard;
+  const nameOf = defaultName(folder);
   const paths: string[] = [];
   const byStat = new Map<string, number>();
   const statKeys: Array<string | undefined> = [];
@@ -202,12 +237,10 @@ export function unpackShard(data: unknown): Shard {
     const row = rows[i];
     if (!Array.isArray(row)) return EMPTY;
     const flags = flagsOf(row);
-    const name =
-      (flags & NAMED) === 0 && typeof row[META_TEXT] === 'string'
-        ? table[firstIndex(row[META_TEXT])]
-        : table[row[NAME] as number];
+    const byId = (flags & NAMED) === 0 && typeof row[META_TEXT] === 'string';
+    const name = byId ? table[firstIndex(row[META_TEXT] as string)] : table[row[NAME] as number];
     if (typeof name !== 'string') return EMPTY;
-    const path = (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
+    const path = byId ? folder + nameOf(name) : (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
     paths.push(path);
     if (typeof row[STAT] === 'string' && (flags & BY_TEXT) !== 0) {
       const key = `${path}\0\0${row[STAT]}`;

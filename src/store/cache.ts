@@ -17,14 +17,14 @@ import path from 'node:path';
 import type { CachedItem, ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import { writeDisposable, writeDisposableSync } from './fs.js';
-import { packShard, unpackShard, type Shard } from './cache-pack.js';
+import { packShard, shardFolder, unpackShard, type Shard } from './cache-pack.js';
 
 const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 8;
+const FORMAT = 9;
 /**
  * How many answers of each kind are kept (the kind: what a key names before its first NUL,
  * `from`, `own`, or nothing for the commits between two ids): one per branch a session
@@ -84,7 +84,7 @@ function readJson(file: string): Record<string, unknown> | undefined {
  */
 export const ITEMS_DIR = 'handoff-items';
 
-/** The file of the folder a key's path is in: `.handoff/handoffs/2026-11/24` -> `_handoff_handoffs_2026-11_24`. */
+/** The file of the folder a key's path is in (a dated folder's month's): `.handoff/handoffs/2026-11/24` -> `_handoff_handoffs_2026-11`. */
 const shardNames = new Map<string, string>();
 /** The last folder asked about: a walk asks about each folder's files one after another. */
 let last = { folder: '\0', name: '' };
@@ -93,7 +93,14 @@ function shardOf(key: string): string {
   if (end === last.folder.length && key.startsWith(last.folder)) return last.name;
   const folder = key.slice(0, end);
   let name = shardNames.get(folder);
-  if (name === undefined) shardNames.set(folder, (name = folder.replace(/[^A-Za-z0-9-]/g, '_') || '_'));
+  if (name === undefined)
+    shardNames.set(
+      folder,
+      (name =
+        shardFolder(`${folder}/`)
+          .slice(0, -1)
+          .replace(/[^A-Za-z0-9-]/g, '_') || '_'),
+    );
   last = { folder, name };
   return name;
 }
