@@ -11,8 +11,7 @@ import { digit, digitOf, firstIndex, interning, packedMeta, unpackMeta } from '.
 import { idTime } from './id.js';
 
 /**
- * A row's columns: stat data (after what it shares with the row's before; or the whole text
- * of a file too new for its stat data, BY_TEXT), blob id
+ * A row's columns: stat data (after what it shares with the row's before), blob id
  * (base64), front-matter (a handoff's packed as text, see encode), flags, file name (when
  * it is not `<id>.md`), body, problem; trailing zeros left out, so that the flags say what
  * is unusual and a plain handoff's row ends at its front-matter.
@@ -35,8 +34,6 @@ const STAT_WITH_BLOB = 8;
 const CTIME_DIFFERS = 16;
 /** The file is not named `<id>.md` after the handoff in it: the name column holds its name. */
 const NAMED = 32;
-/** The entry is keyed by the file's whole text (too new for its stat data), in the stat data's column. */
-const BY_TEXT = 64;
 
 const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? row[FLAGS] : 0);
 
@@ -115,7 +112,7 @@ function fromPrevious(stored: string, previous: string): string {
 
 /**
  * A folder's entries as stored. Keys are `<path>\0s<stat data>`, `<path>\0<blob id>` or
- * `<path>\0\0<text>`; an entry keyed by a blob id carries that id. A file's entry keyed by stat data and the one
+ * a key by a file's text is the cache's to hash (cache.ts) and is not stored; an entry keyed by a blob id carries that id. A file's entry keyed by stat data and the one
  * keyed by a blob id share a row when their items are the same but for the blob id, which
  * the stat data's entry may not know.
  */
@@ -131,7 +128,6 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     stat?: string;
     statBlob?: string;
     blob?: string;
-    text?: string;
     item: CachedItem;
     name: string;
   }> = [];
@@ -139,10 +135,7 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     const { path, rest } = keyParts(key);
     const name = path.slice(folder.length);
     const { blob, ...item } = stored;
-    if (rest.startsWith('\0')) {
-      all.push({ text: rest.slice(1), statBlob: blob, item, name });
-      continue;
-    }
+    if (rest.startsWith('\0')) continue;
     const same = `${name}\0${JSON.stringify(item)}`;
     let rows = byItem.get(same);
     if (!rows) byItem.set(same, (rows = []));
@@ -176,7 +169,7 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     const meta = packedMeta(r.item.meta, intern);
     const byId = md && typeof meta === 'string' && nameOf((r.item.meta as HandoffMeta).id) === r.name;
     const row: unknown[] = [];
-    row[STAT] = r.text ?? (stamp === undefined ? 0 : afterPrevious(stamp, previous));
+    row[STAT] = stamp === undefined ? 0 : afterPrevious(stamp, previous);
     row[BLOB] = blob === undefined ? 0 : packBlob(blob);
     row[META_TEXT] = meta;
     row[FLAGS] =
@@ -185,8 +178,7 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
       (md && !r.name.includes('/') ? 0 : WHOLE_NAME) |
       (r.blob !== undefined && r.stat !== undefined && r.statBlob !== undefined ? STAT_WITH_BLOB : 0) |
       (stamp !== undefined && stamp === r.stat ? CTIME_DIFFERS : 0) |
-      (byId ? 0 : NAMED) |
-      (r.text === undefined ? 0 : BY_TEXT);
+      (byId ? 0 : NAMED);
     row[NAME] = byId ? 0 : intern.value(md && !r.name.includes('/') ? r.name.slice(0, -3) : r.name);
     row[BODY] = r.item.body ?? 0;
     row[PROBLEM] = r.item.problem ?? 0;
@@ -242,11 +234,7 @@ export function unpackShard(data: unknown): Shard {
     if (typeof name !== 'string') return EMPTY;
     const path = byId ? folder + nameOf(name) : (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
     paths.push(path);
-    if (typeof row[STAT] === 'string' && (flags & BY_TEXT) !== 0) {
-      const key = `${path}\0\0${row[STAT]}`;
-      byStat.set(key, i);
-      statKeys[i] = key;
-    } else if (typeof row[STAT] === 'string') {
+    if (typeof row[STAT] === 'string') {
       const stamp = fromPrevious(row[STAT], previous);
       previous = stamp;
       const ctime = (flags & CTIME_DIFFERS) === 0 ? `${stamp.slice(0, stamp.indexOf(':'))}:` : '';
@@ -268,11 +256,8 @@ export function unpackShard(data: unknown): Shard {
     }
     return byBlob;
   };
-  /** A key by stat data or by text (rows' STAT column), not by blob id. */
-  const isStat = (key: string) => {
-    const c = key.charCodeAt(key.indexOf('\0') + 1);
-    return c === 115 /* s */ || c === 0;
-  };
+  /** A key by stat data (rows' STAT column), not by blob id. */
+  const isStat = (key: string) => key.charCodeAt(key.indexOf('\0') + 1) === 115; /* s */
   const row = (key: string) => (isStat(key) ? byStat.get(key) : blobKeys().get(key));
   const items = new Map<string, CachedItem>();
   const metaOf = (text: string) => unpackMeta(text, table);

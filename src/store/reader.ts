@@ -20,6 +20,8 @@ import {
   SYMLINK_REFUSED,
   tooLarge,
   cacheKey,
+  blobId,
+  kept,
   type CachedItem,
   type ParseCache,
   type Parsers,
@@ -164,6 +166,15 @@ function readItemFile(full: string, rel: string, racy: number, files: TreeFile[]
     // Changed while read, or too new to vouch for the text: keyed by the text instead.
     f.stamp = after.ctimeMs < racy && stampOf(after) === stamp ? stamp : undefined;
     files.push(f);
+    // Rewritten with a text the cache may know by its blob id (a checkout, a commit through
+    // the pre-commit hook, `check` closing it): its entry then serves the new stat data too.
+    if (f.stamp === undefined || !cache?.knows?.(rel) || f.text.length > ITEM_MAX_BYTES) return;
+    const blob = blobId(f.text);
+    const known = cache.get(`${rel}\0${blob}`);
+    if (known === undefined) return;
+    f.cached = known;
+    f.blob = blob;
+    cache.set(cacheKey(f), kept(f, known));
   } catch (error) {
     // Deleted between the listing and the read: it is simply not there.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
