@@ -91,7 +91,8 @@ const stampOf = (s: Stats) => `${s.ctimeMs}:${s.mtimeMs}:${s.size}:${s.ino}`;
  * The item files of the working tree; refused when a directory leads outside the
  * repository. Like git's index, a file is known by its stat data: one the cache knows by
  * it is not read at all. A file whose stat data is too young to vouch for it is keyed by
- * its text, and one whose stat data changed while it was read is too.
+ * its text (the cache stores it under the text's blob id), and one whose stat data changed
+ * while it was read is too.
  */
 export async function readWorkTree(root: string, cache?: ParseCache): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
