@@ -69,12 +69,15 @@ describe('the packed folder of the items cache', () => {
       // The same item from two different texts (a closed handoff's body edited): two rows.
       [`${folder}${id(6)}.md\0${stat(6)}`, { meta: metas[0]!, blob: blob(6) }],
       [`${folder}${id(6)}.md\0${blob(7)}`, { meta: metas[0]!, blob: blob(7) }],
+      // Stat data whose change time is not its modification time, and stat data of another shape.
+      [`${folder}${id(9)}.md\0s1767225600007.25:1767225600001.5:99:12345`, { meta: metas[0]! }],
+      [`${folder}${id(10)}.md\0s7:1:2`, { meta: metas[0]! }],
     ]);
     const back = roundTrip(entries);
     expect([...back.keys()].sort()).toEqual([...entries.keys()].sort());
     for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
     // A file's work-tree entry and its index entry, the same but for the blob id, are one row.
-    expect(packShard(entries).rows).toHaveLength(7);
+    expect(packShard(entries).rows).toHaveLength(9);
     // A key by a file's whole text is never stored (the cache keys it by the text's blob id).
     const text = `${folder}${id(8)}.md\0\0---\nid: x\n---\nthe text\n`;
     const withText = new Map([...entries, [text, { meta: metas[0]!, body: 'the text\n' }]]);

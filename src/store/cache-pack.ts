@@ -30,7 +30,7 @@ const MISNAMED = 2;
 const WHOLE_NAME = 4;
 /** The entry keyed by stat data carries the blob id too (it may not know it). */
 const STAT_WITH_BLOB = 8;
-/** The stat data is stored whole: its change time is not its modification time. */
+/** The stat data is stored with its change time: that is not its modification time (or the stat data is of another shape). */
 const CTIME_DIFFERS = 16;
 /** The file is not named `<id>.md` after the handoff in it: the name column holds its name. */
 const NAMED = 32;
@@ -46,13 +46,24 @@ export interface StoredShard {
 }
 
 /**
- * Stat data (`ctime:mtime:size:ino`) as stored: the change time left out when it is the
- * modification time (the row's flag CTIME_IS_MTIME says so).
+ * Stat data (`ctime:mtime:size:ino`) as stored: each field after the same field of the
+ * row's before (files checked out together share most of their times and inode numbers),
+ * and the change time left out when it is the modification time (unless the row's flag
+ * CTIME_DIFFERS says otherwise; stat data of another shape is stored whole, flagged so).
  */
-function packStamp(stamp: string): string {
-  const colon = stamp.indexOf(':');
-  const rest = stamp.slice(colon + 1);
-  return rest.startsWith(`${stamp.slice(0, colon)}:`) ? rest : stamp;
+function packStamp(stamp: string, previous: readonly string[]): { stored: string; fields: string[]; whole: boolean } {
+  const fields = stamp.split(':');
+  const whole = fields.length !== 4 || fields[0] !== fields[1];
+  const out: string[] = [];
+  for (let i = whole ? 0 : 1; i < fields.length; i++) out.push(afterPrevious(fields[i]!, previous[i] ?? ''));
+  return { stored: out.join(':'), fields, whole };
+}
+
+function unpackStamp(stored: string, previous: readonly string[], whole: boolean): string[] {
+  const parts = stored.split(':');
+  const fields = parts.map((p, i) => fromPrevious(p, previous[whole ? i : i + 1] ?? ''));
+  if (!whole) fields.unshift(fields[0]!);
+  return fields;
 }
 
 /** A month of the dated layout: its days' folders are one shard. */
@@ -99,10 +110,13 @@ const packBlob = (hex: string) =>
 const unpackBlob = (stored: string) =>
   stored.startsWith('=') ? stored.slice(1) : Buffer.from(stored, 'base64').toString('hex');
 
-/** Text as stored after the one before it: how many characters it shares with that (one base-91 digit), then the rest. */
+/**
+ * A field as stored after the one before it: how many characters it shares with that (one
+ * base-91 digit, at most 20 so that it is never the `:` between fields), then the rest.
+ */
 function afterPrevious(text: string, previous: string): string {
   let n = 0;
-  while (n < 45 && n < text.length && text.charCodeAt(n) === previous.charCodeAt(n)) n++;
+  while (n < 20 && n < text.length && text.charCodeAt(n) === previous.charCodeAt(n)) n++;
   return digit(n) + text.slice(n);
 }
 
@@ -161,29 +175,29 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
   }
   // In name order, stat data after the row's before (files checked out together share most of theirs).
   all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  let previous = '';
+  let previous: readonly string[] = [];
   const rows = all.map((r) => {
-    const stamp = r.stat === undefined ? undefined : packStamp(r.stat);
+    const stamp = r.stat === undefined ? undefined : packStamp(r.stat, previous);
     const md = r.name.endsWith('.md');
     const blob = r.blob ?? r.statBlob;
     const meta = packedMeta(r.item.meta, intern);
     const byId = md && typeof meta === 'string' && nameOf((r.item.meta as HandoffMeta).id) === r.name;
     const row: unknown[] = [];
-    row[STAT] = stamp === undefined ? 0 : afterPrevious(stamp, previous);
+    row[STAT] = stamp === undefined ? 0 : stamp.stored;
     row[BLOB] = blob === undefined ? 0 : packBlob(blob);
     row[META_TEXT] = meta;
     row[FLAGS] =
       (r.blob === undefined ? NO_BLOB_KEY : 0) |
       (r.item.misnamed ? MISNAMED : 0) |
-      (md && !r.name.includes('/') ? 0 : WHOLE_NAME) |
+      (byId || (md && !r.name.includes('/')) ? 0 : WHOLE_NAME) |
       (r.blob !== undefined && r.stat !== undefined && r.statBlob !== undefined ? STAT_WITH_BLOB : 0) |
-      (stamp !== undefined && stamp === r.stat ? CTIME_DIFFERS : 0) |
+      (stamp?.whole ? CTIME_DIFFERS : 0) |
       (byId ? 0 : NAMED);
     row[NAME] = byId ? 0 : intern.value(md && !r.name.includes('/') ? r.name.slice(0, -3) : r.name);
     row[BODY] = r.item.body ?? 0;
     row[PROBLEM] = r.item.problem ?? 0;
     while (row.length > 1 && row[row.length - 1] === 0) row.pop();
-    if (stamp !== undefined) previous = stamp;
+    if (stamp !== undefined) previous = stamp.fields;
     return row;
   });
   return { folder, table, rows };
@@ -223,7 +237,7 @@ export function unpackShard(data: unknown): Shard {
   const paths: string[] = [];
   const byStat = new Map<string, number>();
   const statKeys: Array<string | undefined> = [];
-  let previous = '';
+  let previous: readonly string[] = [];
   let blobs = 0;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
@@ -235,10 +249,8 @@ export function unpackShard(data: unknown): Shard {
     const path = byId ? folder + nameOf(name) : (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
     paths.push(path);
     if (typeof row[STAT] === 'string') {
-      const stamp = fromPrevious(row[STAT], previous);
-      previous = stamp;
-      const ctime = (flags & CTIME_DIFFERS) === 0 ? `${stamp.slice(0, stamp.indexOf(':'))}:` : '';
-      const key = `${path}\0s${ctime}${stamp}`;
+      previous = unpackStamp(row[STAT], previous, (flags & CTIME_DIFFERS) !== 0);
+      const key = `${path}\0s${previous.join(':')}`;
       byStat.set(key, i);
       statKeys[i] = key;
     }
