@@ -153,3 +153,29 @@ describe('a file too new for its stat data', () => {
     expect(ok(repo, ['show', id(1)]).stdout).toContain('the words of a closed body');
   });
 });
+
+describe("an open handoff's body", () => {
+  it('is not kept by a work-tree read, and the pre-commit hook reads it from the index for the roadmap', () => {
+    const repo = makeRepo();
+    ok(repo, ['init', '--hooks']);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'init');
+    const rel = handoffFile(id(1));
+    repo.write(
+      rel,
+      handoffText(
+        { id: id(1), goal: 'the open goal' },
+        '## Goal\n\nwork\n\n## Next steps\n\n- the step only its body holds\n',
+      ),
+    );
+    repo.git('add', '--', rel);
+    // A work-tree read right after the write: keyed by the text's blob id, which is the index's.
+    expect(goals(repo)).toEqual(['the open goal']);
+    const blob = repo.git('rev-parse', `:${rel}`).trim();
+    const entry = itemEntries(repo.dir).get(`${rel}\0${blob}`);
+    expect(entry?.meta?.id).toBe(id(1));
+    expect(entry?.body).toBeUndefined();
+    repo.git('commit', '-q', '-m', 'handoff');
+    expect(repo.git('show', 'HEAD:.handoff/ROADMAP.md')).toContain('the step only its body holds');
+  });
+});

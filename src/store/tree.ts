@@ -177,8 +177,20 @@ export interface Parsers {
 /** The files whose text must be read before parseTree can run. */
 export function needText(files: readonly TreeFile[], cache?: ParseCache): TreeFile[] {
   return files.filter(
-    (f) => f.text === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined,
+    (f) => f.text === undefined && itemKind(f.path) !== undefined && cachedFor(f, cache) === undefined,
   );
+}
+
+/**
+ * What the cache gives for a file, unless it lacks what this file can give back: an open
+ * handoff's body, for a staged or committed file known by its blob id alone (a work-tree
+ * reader keeps none, see kept). Such a file's text is read then, and its body split off
+ * it, without parsing it again.
+ */
+function cachedFor(f: TreeFile, cache?: ParseCache): CachedItem | undefined {
+  const c = f.cached ?? cache?.get(cacheKey(f));
+  if (c === undefined || c.body !== undefined || f.text !== undefined || f.laterBody !== undefined) return c;
+  return (c.meta as HandoffMeta | undefined)?.status === 'open' && itemKind(f.path) === 'handoff' ? undefined : c;
 }
 
 function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Parsers): CachedItem {
@@ -251,18 +263,16 @@ function textBody(f: TreeFile): string {
 
 /**
  * What the cache keeps of a parsed file: a handoff without its body, but for an open one
- * that a reader without the file may ask for. Closed handoffs are most of .handoff/ and
- * their bodies are almost never shown; a work-tree file's body is read again when something
- * asks for it, and a file given by its text splits it off again. The readers of staged or
- * committed trees (the pre-commit hook, the merge driver, `check --base`) show open
- * handoffs' bodies only (the roadmap's next steps and questions), and find an entry by its
- * blob id, which a file given by its text shares: only an entry by stat data, which a
- * work-tree reader alone asks for, goes without an open handoff's body.
+ * given by its text alone (written by this run, or the open index's). Closed handoffs are
+ * most of .handoff/ and their bodies are almost never shown; a work-tree file's body is
+ * read again when something asks for it, and a file given by its text splits it off
+ * again. The readers of staged or committed trees (the pre-commit hook, the merge driver,
+ * `check --base`) show open handoffs' bodies only (the roadmap's next steps and
+ * questions), and read the text of one the cache holds without its body (cachedFor).
  */
 export function kept(f: TreeFile, parsed: CachedItem): CachedItem {
   if (itemKind(f.path) !== 'handoff' || parsed.problem || parsed.body === undefined) return parsed;
-  const byStat = f.stamp !== undefined && f.laterBody !== undefined;
-  if (!byStat && (parsed.meta as HandoffMeta | undefined)?.status === 'open') return parsed;
+  if (f.laterBody === undefined && (parsed.meta as HandoffMeta | undefined)?.status === 'open') return parsed;
   const { body: _body, ...rest } = parsed;
   return rest;
 }
@@ -294,7 +304,7 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
       tree.problems.push({ file: f.path, message: tooLarge(large) });
       continue;
     }
-    let parsed = f.cached ?? cache?.get(cacheKey(f));
+    let parsed = cachedFor(f, cache);
     if (!parsed) {
       if (f.text === undefined || !parsers)
         throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
