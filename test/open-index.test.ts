@@ -28,31 +28,6 @@ describe('the open index', () => {
     expect(plainlyClosed(`${handoffText({ id: id(4) })}\nstatus: "done"\n`)).toBe(false);
   });
 
-  it('keeps the blob id of a file too new for its stat data, never its text', () => {
-    const repo = makeRepo();
-    const rel = handoffFile(id(1));
-    repo.write(
-      rel,
-      handoffText(
-        { id: id(1), goal: 'the open goal' },
-        '## Goal\n\nwork\n\n## Next steps\n\n- the words of its body\n',
-      ),
-    );
-    expect(resume(repo)).toContain('the words of its body');
-    const stored = readFileSync(path.join(repo.dir, '.git/handoff-open.json'), 'utf8');
-    // The parsed item (its body is what a session start shows), and the blob id beside it.
-    const kept = (JSON.parse(stored) as { files: Record<string, { blob?: string }> }).files[rel];
-    expect(Object.keys(kept ?? {}).sort()).toEqual(['blob', 'item', 'st']);
-    expect(kept?.blob).toBe(repo.git('hash-object', '--', rel).trim());
-    expect(stored).not.toContain('goal: \\"the open goal\\"');
-    // Edited right away (the stat data cannot vouch): the blob id tells.
-    repo.write(
-      rel,
-      handoffText({ id: id(1), goal: 'the open goal' }, '## Goal\n\nwork\n\n## Next steps\n\n- other words\n'),
-    );
-    expect(resume(repo)).toContain('other words');
-  });
-
   it('sees an open handoff edited in place with its size and modification time kept', () => {
     const repo = makeRepo();
     const file = repo.handoff(['new', 'goal aaaa', '--no-edit']).stdout.trim();

@@ -11,7 +11,7 @@
 // clock) are read. A closed handoff is recognised from its `status:` line without loading
 // the YAML parser; anything less plain is parsed. Stat data younger than RACY may not yet
 // show a change made in the same clock tick: such a folder is listed again next time, and
-// such a file keeps its text's blob id to compare.
+// such a file keeps its text to compare.
 //
 // Not seen here: a closed handoff edited in place (its folder unchanged) until its folder
 // changes. `handoff reopen` rewrites through a rename, and git replaces files it checks out,
@@ -23,7 +23,6 @@ import { writeDisposable } from './fs.js';
 import { assertInside } from '../security/guard.js';
 import { DAY, MONTH } from './reader.js';
 import {
-  blobId,
   HANDOFFS_PREFIX,
   itemKind,
   NOT_A_FILE,
@@ -41,15 +40,15 @@ import {
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const OPEN_FILE = 'handoff-open.json';
-const FORMAT = 2;
+const FORMAT = 1;
 const RACY = 2000;
 
 type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
 interface Kept {
   st: Stat;
   item: CachedItem;
-  /** The blob id of its text, while the stat data is too young to vouch for it (never the text: keys stay small). */
-  blob?: string;
+  /** The text, while the stat data is too young to vouch for it. */
+  text?: string;
 }
 interface Stored {
   /** Folder -> its stat data, and 1 when it must be listed again. */
@@ -117,9 +116,9 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
 
   const keep = (rel: string, st: Stats, old: Kept | undefined): boolean => {
     if (!old || !same(old.st, stat(st))) return false;
-    if (old.blob !== undefined) {
+    if (old.text !== undefined) {
       const text = readText(at(rel));
-      if (text === undefined || blobId(text) !== old.blob) return false;
+      if (text !== old.text) return false;
       if (st.ctimeMs < started - RACY) {
         next.files[rel] = { st: old.st, item: old.item };
         changed = true;
@@ -189,8 +188,7 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
       const st = lstat(at(f.path));
       const open = itemKind(f.path) === 'pin' || item.problem || (item.meta as { status?: string }).status === 'open';
       if (!open || !st) continue;
-      const racy = st.ctimeMs >= started - RACY && !large && f.text !== undefined;
-      next.files[f.path] = { st: stat(st), item, ...(racy ? { blob: blobId(f.text!) } : {}) };
+      next.files[f.path] = { st: stat(st), item, ...(st.ctimeMs >= started - RACY && !large ? { text: f.text } : {}) };
     }
   }
   if (changed && file) await writeDisposable(file, JSON.stringify({ format: FORMAT, version: toolVersion(), ...next }));
