@@ -59,9 +59,15 @@ function packStamp(stamp: string, previous: readonly string[]): { stored: string
   return { stored: out.join(':'), fields, whole };
 }
 
+/** packStamp's fields back, each cut from the stored text once (a year of rows is read at each `list`). */
 function unpackStamp(stored: string, previous: readonly string[], whole: boolean): string[] {
-  const parts = stored.split(':');
-  const fields = parts.map((p, i) => fromPrevious(p, previous[whole ? i : i + 1] ?? ''));
+  const fields: string[] = [];
+  for (let at = 0, i = whole ? 0 : 1; at <= stored.length; i++) {
+    let end = stored.indexOf(':', at);
+    if (end < 0) end = stored.length;
+    fields.push((previous[i] ?? '').slice(0, digitOf(stored.charCodeAt(at))) + stored.slice(at + 1, end));
+    at = end + 1;
+  }
   if (!whole) fields.unshift(fields[0]!);
   return fields;
 }
@@ -118,10 +124,6 @@ function afterPrevious(text: string, previous: string): string {
   let n = 0;
   while (n < 20 && n < text.length && text.charCodeAt(n) === previous.charCodeAt(n)) n++;
   return digit(n) + text.slice(n);
-}
-
-function fromPrevious(stored: string, previous: string): string {
-  return previous.slice(0, digitOf(stored.charCodeAt(0))) + stored.slice(1);
 }
 
 /**
