@@ -1,9 +1,9 @@
 // `handoff check`: every rule, the --base limit, and the three formats.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitEnv, makeRepo, runHandoff, type Repo } from './helpers.js';
+import { gitEnv, handoffFile, makeRepo, runHandoff, type Repo } from './helpers.js';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
 
 function setUp(): Repo {
@@ -66,6 +66,42 @@ describe('handoff check', () => {
     expect(check(repo).code).toBe(0);
   });
 
+  it('finds pins edited after later commits, with or without the first additions it remembers', () => {
+    const repo = setUp();
+    const commitWith = (message: string, pins: Record<string, string>) => {
+      for (const [pin, text] of Object.entries(pins)) repo.write(pinPath(pin), pinText({ id: pin }, text));
+      repo.handoff(['roadmap']);
+      return repo.commit(message);
+    };
+    const since = (r: ReturnType<typeof check>) =>
+      r.report!.findings.map((f) => `${f.rule} ${f.file} ${/since ([0-9a-f]{12})/.exec(f.message)?.[1]}`);
+    const added1 = repo.git('rev-parse', 'HEAD').trim();
+    expect(check(repo).code).toBe(0); // remembers which commit added each pin, at this HEAD
+    const added3 = commitWith('another pin', { [id(3)]: 'keep the API stable\n' });
+    expect(check(repo).code).toBe(0); // walks the new commit only
+    commitWith('soften a rule', { [id(3)]: 'keep the API stable, mostly\n' });
+    expect(since(check(repo))).toEqual([`pin-edited ${pinPath(id(3))} ${added3.slice(0, 12)}`]);
+    // Added, deleted and added again: the first addition counts, found by a walk of the whole history.
+    const added4 = commitWith('a third pin', { [id(4)]: 'no new dependencies\n' });
+    expect(since(check(repo))).toHaveLength(1);
+    repo.git('rm', '-q', pinPath(id(4)));
+    repo.handoff(['roadmap']);
+    repo.commit('drop it');
+    commitWith('bring it back, softer', {
+      [id(4)]: 'no new dependencies at all\n',
+      [id(1)]: 'never touch src/auth!\n',
+    });
+    const expected = [
+      `pin-edited ${pinPath(id(1))} ${added1.slice(0, 12)}`,
+      `pin-edited ${pinPath(id(3))} ${added3.slice(0, 12)}`,
+      `pin-edited ${pinPath(id(4))} ${added4.slice(0, 12)}`,
+    ];
+    expect(since(check(repo))).toEqual(expected);
+    expect(since(check(repo))).toEqual(expected); // the answer kept for this HEAD
+    rmSync(path.join(repo.dir, '.git', 'handoff-cache.json'));
+    expect(since(check(repo))).toEqual(expected);
+  });
+
   it('reports two handoffs with the same id arriving from two branches', () => {
     const repo = setUp();
     repo.git('checkout', '-q', '-b', 'a');
@@ -83,6 +119,23 @@ describe('handoff check', () => {
       `duplicate-id ${handoffPath(id(6))}`,
       `format ${handoffPath(id(6))}`,
     ]);
+  });
+
+  it('reports an id used by a handoff in both layouts and by a pin, and a handoff that is its own parent', () => {
+    const repo = setUp();
+    repo.write(handoffFile(id(2)), handoffText({ id: id(2), goal: 'first, moved' }));
+    repo.write(pinPath(id(2)), pinText({ id: id(2) }, 'a pin with a handoff id\n'));
+    repo.write(handoffPath(id(3)), handoffText({ id: id(3), parent: id(3) }));
+    repo.handoff(['roadmap']);
+    const r = check(repo);
+    expect(r.code).toBe(1);
+    expect(rules(r)).toEqual([
+      `duplicate-id ${handoffPath(id(2))}`,
+      `cycle ${handoffPath(id(3))}`,
+      `duplicate-id ${handoffFile(id(2))}`,
+      `duplicate-id ${pinPath(id(2))}`,
+    ]);
+    expect(r.report!.findings[0]!.message).toContain(`is also used by ${handoffFile(id(2))}, ${pinPath(id(2))}`);
   });
 
   it('reports a parent cycle, a missing parent and paths outside the repository', () => {
@@ -162,6 +215,43 @@ describe('handoff check', () => {
     expect(tokens).toBeLessThan(chars / 2.5);
     expect(md).toContain(`- added \`${id(4).slice(0, 16)}\`: new rule`);
     expect(md).toContain('```mermaid\ngraph TD\n');
+  });
+
+  it('--base asks git about what the branch changed alone, and reports the same', () => {
+    const repo = setUp();
+    const missing = (n: number, head: string) =>
+      handoffText({
+        id: id(n),
+        head,
+        files: [{ path: 'src/never-committed.ts', change: 'added', state: 'committed' }],
+      });
+    repo.write(handoffPath(id(5)), missing(5, repo.git('rev-parse', 'HEAD').trim()));
+    repo.write(pinPath(id(1)), pinText({ id: id(1) }, 'never touch src/auth, except on Fridays\n'));
+    repo.handoff(['roadmap']);
+    const base = repo.commit('wrong before the branch');
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.write(handoffPath(id(6)), missing(6, base));
+    repo.handoff(['roadmap']);
+    repo.commit('feature');
+    expect(rules(check(repo, '--base', base))).toEqual([
+      `files ${handoffPath(id(6))}`,
+      `handoff-review ${handoffPath(id(6))}`,
+    ]);
+    expect(rules(check(repo))).toEqual([
+      `files ${handoffPath(id(5))}`,
+      `files ${handoffPath(id(6))}`,
+      `pin-edited ${pinPath(id(1))}`,
+    ]);
+    // A branch that changes a pin has it compared with its first version.
+    repo.write(pinPath(id(1)), pinText({ id: id(1) }, 'never touch src/auth, not even on Fridays\n'));
+    repo.handoff(['roadmap']);
+    repo.commit('edit the pin again');
+    expect(rules(check(repo, '--base', base))).toEqual([
+      `files ${handoffPath(id(6))}`,
+      `handoff-review ${handoffPath(id(6))}`,
+      `pin-review ${pinPath(id(1))}`,
+      `pin-edited ${pinPath(id(1))}`,
+    ]);
   });
 
   it('says clearly when --base is not in a shallow clone', () => {

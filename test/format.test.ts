@@ -12,12 +12,10 @@ import {
   parseLog,
   parseNameStatus,
   parseNumstat,
-  parseRawBlobs,
   UNTRACKED_CAP,
   untrackedEntries,
 } from '../src/git/git-output.js';
 import { resolveId, shortId } from '../src/store/id.js';
-import { LINK_PREFIX } from '../src/store/tree.js';
 import { fill } from '../src/store/template.js';
 
 const meta: HandoffMeta = {
@@ -173,33 +171,6 @@ describe('git output parsers', () => {
       { path: 'new\nname.ts', change: 'renamed', from: 'old name.ts', insertions: 2, deletions: 2, state: 'committed' },
       { path: 'u.txt', change: 'added', state: 'untracked' },
     ]);
-  });
-
-  it("read -z raw diff-tree output as each path's new blob: a link marked, a deletion or a submodule none", () => {
-    const a = 'a'.repeat(40);
-    const b = 'b'.repeat(40);
-    const z = '0'.repeat(40);
-    const out = [
-      `:100644 100644 ${a} ${b} M`,
-      'handoffs/2026-11/24/x y.md',
-      `:000000 100644 ${z} ${b} A`,
-      'pins/new.md',
-      `:100644 000000 ${a} ${z} D`,
-      'pins/gone.md',
-      `:100644 120000 ${a} ${b} T`,
-      'ROADMAP.md',
-      `:000000 160000 ${z} ${b} A`,
-      'sub',
-      '',
-    ].join('\0');
-    expect([...parseRawBlobs(out)]).toEqual([
-      ['handoffs/2026-11/24/x y.md', b],
-      ['pins/new.md', b],
-      ['pins/gone.md', undefined],
-      ['ROADMAP.md', `${LINK_PREFIX}${b}`],
-      ['sub', undefined],
-    ]);
-    expect(parseRawBlobs('').size).toBe(0);
   });
 
   it('read git log in LOG_FORMAT: subjects keep their spaces, an empty log is no commits', () => {

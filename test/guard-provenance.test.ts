@@ -1,6 +1,6 @@
 // A handoff someone else committed (a pull request, merged) is served by `resume` as notes
 // to weigh, naming its author from git, not as the previous session's instructions.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from './helpers.js';
@@ -32,6 +32,36 @@ describe('resume marks a handoff someone else committed', () => {
       input: JSON.stringify({ session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }),
     });
     expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toContain(NOTE);
+  });
+
+  it('after a commit on top, says so again without asking git for the whole history, and asks after a merge', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.commit('init');
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'ship the teams page' }));
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '--author', 'Mallory <mallory@example.com>', '-m', 'handoff');
+    /** The prompt, and whether git was asked who first added the handoff (a log over the whole history). */
+    const resume = () => {
+      const trace = path.join(tempDir(), 'trace');
+      const r = repo.handoff(['resume'], { env: { GIT_TRACE: trace } });
+      expect(r.code).toBe(0);
+      return { stdout: r.stdout, walked: existsSync(trace) && readFileSync(trace, 'utf8').includes('--diff-filter=A') };
+    };
+    expect(resume()).toEqual({ stdout: expect.stringContaining(NOTE), walked: true });
+    repo.commit('more', { 'more.txt': 'more\n' });
+    expect(resume()).toEqual({ stdout: expect.stringContaining(NOTE), walked: false });
+    // The same words as from nothing.
+    const kept = resume().stdout;
+    rmSync(path.join(repo.dir, '.git', 'handoff-cache.json'));
+    rmSync(path.join(repo.dir, '.git', 'handoff-resume.json'), { force: true });
+    expect(resume()).toEqual({ stdout: kept, walked: true });
+    // A merge brings history of its own: asked again.
+    repo.git('checkout', '-q', '-b', 'side', 'HEAD~1');
+    repo.commit('side', { 'side.txt': 'side\n' });
+    repo.git('checkout', '-q', 'main');
+    repo.git('merge', '-q', '--no-ff', '-m', 'merge side', 'side');
+    expect(resume()).toEqual({ stdout: expect.stringContaining(NOTE), walked: true });
   });
 
   it("still someone else's after this clone rewrites it (closed and reopened here)", () => {

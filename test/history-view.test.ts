@@ -33,8 +33,9 @@ function history(repo: Repo): void {
   repo.git('commit', '-q', '-m', 'a history');
 }
 
+/** The tree id on the record's first line (the one the hook's shell reads). */
 const record = (repo: Repo) =>
-  readFileSync(path.join(repo.dir, '.git/handoff-validated'), 'utf8').split(' ')[1]?.trim();
+  readFileSync(path.join(repo.dir, '.git/handoff-validated'), 'utf8').split('\n')[0]!.split(' ')[1];
 
 describe("a writer's view of the history", () => {
   it('new writes the roadmap every file gives, and records the tree it leaves', () => {

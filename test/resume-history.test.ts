@@ -33,8 +33,13 @@ function resume(repo: Repo, args: string[] = ['resume']): string {
 function gitRuns(repo: Repo, args: string[] = ['resume']): string[] {
   const trace = path.join(tempDir(), 'trace');
   expect(repo.handoff(args, { env: { GIT_TRACE: trace } }).code).toBe(0);
-  return [...readFileSync(trace, 'utf8').matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!).sort();
+  // No git started, no trace written.
+  const text = existsSync(trace) ? readFileSync(trace, 'utf8') : '';
+  return [...text.matchAll(/built-in: git (\S+)/g)].map((m) => m[1]!).sort();
 }
+
+/** gitRuns but the questions of the work tree, remembered under the stat data they rest on (tested below). */
+const commitsAsked = (repo: Repo, args?: string[]) => gitRuns(repo, args).filter((c) => c !== 'status' && c !== 'diff');
 
 // No cache file is nothing remembered: the parsed items live in their own files, so a run that remembers no answer writes none.
 /** The remembered histories (`<since>..<tip>`); whose a handoff is is remembered beside them. */
@@ -60,7 +65,7 @@ describe('commits since a handoff, remembered', () => {
   it('says what git says in every state HEAD moves through, and asks git about commits only for a new one', () => {
     const { repo, id } = withHandoff();
     expect(resume(repo)).toContain('1 commit since it was written');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual([]);
     repo.write('other.js', 'x\n');
     repo.git('add', 'other.js');
     expect(resume(repo)).toContain('1 commit since it was written');
@@ -68,11 +73,11 @@ describe('commits since a handoff, remembered', () => {
     const afterCommit = resume(repo);
     expect(afterCommit).toContain('2 commits since it was written');
     expect(afterCommit).toContain(' other\n');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual([]);
     // Refs packed, then a loose ref again over the packed one.
     repo.git('pack-refs', '--all');
     expect(resume(repo)).toBe(afterCommit);
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual([]);
     repo.commit('third', { 'third.js': '3\n' });
     expect(resume(repo)).toContain('3 commits since it was written');
     // Back to an earlier commit, then forward to a new one that replaces it.
@@ -83,7 +88,7 @@ describe('commits since a handoff, remembered', () => {
     // Detached, and resumed by id.
     repo.git('checkout', '-q', '--detach', 'HEAD~1');
     expect(resume(repo, ['resume', id])).toContain('1 commit since it was written');
-    expect(gitRuns(repo, ['resume', id])).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo, ['resume', id])).toEqual([]);
     expect(remembered(repo).length).toBeGreaterThan(3);
     // A damaged answer is not trusted: git is asked again.
     const data = JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: Record<string, unknown> };
@@ -101,13 +106,13 @@ describe('commits since a handoff, remembered', () => {
     repo.git('checkout', '--', handoffFile(id));
     repo.commit('more', { 'more.js': 'm\n' });
     const before = resume(repo);
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual([]);
     // Each write records its file as this clone's (store/own.ts): more of those than the
     // cache keeps answers of one kind, on another branch so the handoff resumed stays the same.
     repo.git('checkout', '-q', '-b', 'elsewhere');
     for (let i = 0; i < 9; i++) expect(repo.handoff(['new', `other ${i}`, '--no-edit']).code).toBe(0);
     repo.git('checkout', '-q', 'main');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual([]);
     expect(resume(repo)).toBe(before);
   });
 
@@ -140,8 +145,8 @@ describe('commits since a handoff that changed too much to remember', () => {
     repo.commit('a code base', files);
     expect(resume(repo)).toContain('2 commits since it was written');
     expect(remembered(repo).length).toBe(1);
-    // Only the work tree is asked about: one diff against the handoff's commit, one status of its files.
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    // Only the work tree is asked about, when it is (a diff against the handoff's commit, a status of its files).
+    expect(commitsAsked(repo)).toEqual([]);
     // The handoff's file committed and renamed by a commit of more than can be remembered: said, then remembered.
     const more: Record<string, string> = {};
     for (let i = 0; i < 1100; i++) more[`lib/g${i}.js`] = `${i}\n`;
@@ -150,7 +155,7 @@ describe('commits since a handoff that changed too much to remember', () => {
     const moved = resume(repo);
     expect(moved).toContain('3 commits since it was written');
     expect(moved).toContain('docs-notes.md');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(commitsAsked(repo)).toEqual([]);
     expect(resume(repo)).toBe(moved);
   });
 });
@@ -166,27 +171,32 @@ describe('what is uncommitted among the listed files, remembered', () => {
     const { repo } = withHandoff();
     aged(repo, '.git/index', 'app.js', 'notes.md');
     expect(resume(repo)).toContain('Uncommitted when it was written, committed since: `app.js`, `notes.md`');
-    expect(gitRuns(repo)).toEqual(['diff']);
+    expect(gitRuns(repo)).not.toContain('status');
+    // The index moves elsewhere only, and is too young for its stat data: the listed files' entries in it vouch.
+    repo.write('other.txt', 'other\n');
+    repo.git('add', 'other.txt');
+    expect(gitRuns(repo)).not.toContain('status');
+    expect(resume(repo)).toContain('Uncommitted when it was written, committed since: `app.js`, `notes.md`');
     // The index alone moves: notes.md no longer tracked, its stat data the same.
     repo.git('rm', '-q', '--cached', 'notes.md');
     aged(repo, '.git/index');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(gitRuns(repo)).toContain('status');
     expect(resume(repo)).toContain('still not committed: `notes.md`');
     repo.git('add', 'notes.md');
     aged(repo, '.git/index');
     expect(resume(repo)).toContain('committed since: `app.js`, `notes.md`');
-    expect(gitRuns(repo)).toEqual(['diff']);
+    expect(gitRuns(repo)).not.toContain('status');
     // A listed file alone moves, to text of the same length.
     repo.write('app.js', 'v3\n');
     aged(repo, 'app.js');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(gitRuns(repo)).toContain('status');
     expect(resume(repo)).toContain('still not committed: `app.js`');
-    expect(gitRuns(repo)).toEqual(['diff']);
+    expect(gitRuns(repo)).not.toContain('status');
     // HEAD alone moves, back to the handoff's commit.
     repo.git('update-ref', 'refs/heads/main', 'HEAD~1');
     expect(gitRuns(repo)).toContain('status');
     expect(resume(repo)).toContain('still not committed: `app.js`, `notes.md`');
-    expect(gitRuns(repo)).toEqual(['diff']);
+    expect(gitRuns(repo)).not.toContain('status');
   });
 
   it('is asked of git every time while a listed file is outside the index: the ignore rules decide it too', () => {
@@ -197,11 +207,46 @@ describe('what is uncommitted among the listed files, remembered', () => {
     repo.git('commit', '-q', '-m', 'handoff');
     aged(repo, '.git/index', 'notes.md');
     expect(resume(repo)).toContain('still not committed: `notes.md`');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(gitRuns(repo)).toContain('status');
     // Ignored now: neither the file nor the index moved, and git's answer did.
     writeFileSync(path.join(repo.dir, '.git', 'info', 'exclude'), 'notes.md\n');
     expect(resume(repo)).toContain('back to their committed content now');
-    expect(gitRuns(repo)).toEqual(['diff', 'status']);
+    expect(gitRuns(repo)).toContain('status');
+  });
+});
+
+describe('what differs from the handoff commit in the work tree, remembered', () => {
+  it('is asked of git once while the work files and their entries in the index stay as they were, and again when one moves', () => {
+    const { repo, id } = withHandoff();
+    aged(repo, '.git/index', 'app.js', 'notes.md', 'README.md');
+    const before = resume(repo);
+    expect(gitRuns(repo)).toEqual([]);
+    // The index moves, the work files' entries in it do not: the handoff edited and staged.
+    const file = handoffFile(id);
+    repo.write(file, `${repo.read(file)}\n- one more note\n`);
+    repo.git('add', file);
+    expect(resume(repo)).toBe(before);
+    expect(gitRuns(repo)).toEqual([]);
+    // A work file changes, to text of the same length as '# project\n'.
+    repo.write('README.md', '# changed\n');
+    aged(repo, 'README.md');
+    expect(gitRuns(repo)).toContain('diff');
+    expect(resume(repo)).toContain('Files changed since then: `README.md`');
+    expect(gitRuns(repo)).toEqual([]);
+    // Its entry changes: staged.
+    repo.git('add', 'README.md');
+    expect(gitRuns(repo)).toContain('diff');
+    expect(resume(repo)).toContain('Files changed since then: `README.md`');
+    expect(before).not.toContain('README.md');
+  });
+
+  it('is asked of git every time in a repository with a submodule: its diff lives in its own repository', () => {
+    const { repo } = withHandoff();
+    repo.git('update-index', '--add', '--cacheinfo', `160000,${repo.git('rev-parse', 'HEAD').trim()},sub`);
+    aged(repo, '.git/index', 'app.js', 'notes.md', 'README.md');
+    resume(repo);
+    expect(gitRuns(repo)).toContain('diff');
+    expect(gitRuns(repo)).toContain('diff');
   });
 });
 

@@ -5,14 +5,15 @@ import path from 'node:path';
 import type { ArgsOf, Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
-import { editedPinFinding, treeFindings, type Finding, type Texts } from './rules.js';
+import { treeFindings, type Finding, type Texts } from './rules.js';
+import { editedPins, pinAdditions } from './edited-pins.js';
 import { readTextNow } from '../store/fs.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
+import type { Handoff } from '../store/handoff.js';
 import type { Pin } from '../store/pin.js';
-import { splitFrontMatter } from '../store/split.js';
 import { activePins } from '../store/pin-scope.js';
 import { nothingSince, renderResume, resumeParts } from '../resume/prompt.js';
-import { HANDOFF_DIR, itemKind, PINS_PREFIX, type Tree } from '../store/tree.js';
+import { HANDOFF_DIR, itemKind, type Tree, type TreeFile } from '../store/tree.js';
 import type { Git } from '../git/git.js';
 import { readRoadmap, renderWorkTree } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
@@ -27,45 +28,10 @@ import { kindList } from '../security/notice.js';
 const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
 
-/** Pins whose text differs from the version that first added them to history. */
-async function editedPins(git: Git, tree: Tree, texts: Texts): Promise<Finding[]> {
-  const log = await git.additions('%x01%H', [`:/${PINS_PREFIX}`]);
-  if (log === null) return [];
-  const added = new Map<string, string>();
-  let commit = '';
-  for (const line of log.split('\n')) {
-    if (line.startsWith('\x01')) commit = line.slice(1);
-    else if (line && commit) added.set(line, commit); // newest first: the last seen is the first add
-  }
-  const pins = tree.pins.filter((p) => added.has(p.file));
-  const originals = await git.readObjects(pins.map((p) => `${added.get(p.file)}:${p.file}`));
-  const findings: Finding[] = [];
-  for (const pin of pins) {
-    const commitOf = added.get(pin.file)!;
-    const text = originals.get(`${commitOf}:${pin.file}`);
-    if (text === undefined) continue;
-    // A pin's text is its body: the same body needs no front-matter parsed (nor the YAML library loaded).
-    try {
-      if (splitFrontMatter(text, pin.file).body === pin.text) continue;
-    } catch {
-      continue; // committed broken; the format rule reports the current file
-    }
-    const { parsePin } = await import('../store/pin.js');
-    let original: Pin;
-    try {
-      original = parsePin(text, pin.file);
-    } catch {
-      continue; // committed broken; the format rule reports the current file
-    }
-    if (original.text !== pin.text) findings.push(editedPinFinding(pin, commitOf, texts.get(pin.file)));
-  }
-  return findings;
-}
-
 /** Files a handoff lists as committed must exist at its head commit. */
-async function missingCommittedFiles(git: Git, tree: Tree): Promise<Finding[]> {
-  const heads = [...new Set(tree.handoffs.map((h) => h.meta.head).filter((h): h is string => Boolean(h)))];
-  const specs = tree.handoffs.flatMap((h) =>
+async function missingCommittedFiles(git: Git, handoffs: readonly Handoff[]): Promise<Finding[]> {
+  const heads = [...new Set(handoffs.map((h) => h.meta.head).filter((h): h is string => Boolean(h)))];
+  const specs = handoffs.flatMap((h) =>
     h.meta.head
       ? h.meta.files
           .filter((f) => f.state === 'committed' && f.change !== 'deleted')
@@ -74,7 +40,7 @@ async function missingCommittedFiles(git: Git, tree: Tree): Promise<Finding[]> {
   );
   const found = await git.existingObjects([...heads.map((h) => `${h}^{commit}`), ...specs]);
   const findings: Finding[] = [];
-  for (const h of tree.handoffs) {
+  for (const h of handoffs) {
     if (!h.meta.head) continue;
     if (!found.has(`${h.meta.head}^{commit}`)) {
       findings.push({
@@ -128,15 +94,21 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   const git = await ctx.git();
   const baseArg = args.values.base;
   const base = baseArg === undefined ? null : await resolveBase(git, baseArg);
+  // Asked first: git walks the history for the pins' first additions while the files are read
+  // (with --base, once the pins the branch changed are known: there may be none).
+  const early = base === null ? pinAdditions(ctx, git) : undefined;
+  early?.catch(() => {}); // awaited below, where a failure is reported
   // On the default branch (CI after a push, where merges made on a server arrive), the
   // handoffs of the branches that landed close first, as the post-merge hook does locally.
   const closed = base === null ? await closeLanded(ctx) : [];
   const roadmap = ctx.config.roadmap;
   const { files, tree, content } = await renderWorkTree(ctx, roadmap);
-  // A finding names its line: the text of a file the cache knew by its stat data is read when a finding needs it.
-  const byPath = new Map(files.map((f) => [f.path, f]));
+  // A finding names its line: the text of a file the cache knew by its stat data is read
+  // when a finding needs it, and the files are indexed by path only then (most runs find nothing).
+  let byPath: Map<string, TreeFile> | undefined;
   const texts: Texts = {
     get: (file) => {
+      byPath ??= new Map(files.map((f) => [f.path, f]));
       const f = byPath.get(file);
       return f && (f.text ?? readTextNow(path.join(root, file)));
     },
@@ -151,10 +123,20 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
       message: `${currentRoadmap === undefined ? 'is missing' : 'is out of date'}: run 'handoff roadmap' and commit it ('handoff roadmap --check' shows the difference)`,
     });
   }
-  const hasHead = (await git.head()) !== null;
-  if (hasHead) findings.push(...(await editedPins(git, tree, texts)), ...(await missingCommittedFiles(git, tree)));
-
   const changes = base ? await changedSince(git, base) : null;
+  // With --base only what the branch changed is reported: git is asked about that alone (a
+  // year of handoffs' committed files at their heads was seconds of git's time).
+  const asked = <T extends { file: string }>(items: readonly T[]) =>
+    changes ? items.filter((i) => changes.has(i.file)) : items;
+  const hasHead = (await git.head()) !== null;
+  if (hasHead) {
+    const pins = asked(tree.pins);
+    const additions = early ?? (pins.length > 0 ? pinAdditions(ctx, git) : null);
+    findings.push(
+      ...(await editedPins(git, pins, texts, await additions)),
+      ...(await missingCommittedFiles(git, asked(tree.handoffs))),
+    );
+  }
   const pinChanges = changes && base ? await changedPins(git, tree, base, changes) : [];
   findings.push(...pinReviewFindings(pinChanges));
   if (changes && base) {

@@ -47,27 +47,21 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
     rule: 'format',
     message: p.message,
   }));
-  const all: Array<Handoff | Pin> = [...tree.handoffs, ...tree.pins, ...tree.misnamed];
-  const byId = new Map<string, Array<Handoff | Pin>>();
-  for (const item of all) {
-    const same = byId.get(item.meta.id);
-    if (same) same.push(item);
-    else byId.set(item.meta.id, [item]);
+  // Of handoffs sharing an id, the last one (what a link resolves to).
+  const handoffs = new Map<string, Handoff>();
+  let shared = false;
+  for (const h of tree.handoffs) {
+    if (handoffs.has(h.meta.id)) shared = true;
+    handoffs.set(h.meta.id, h);
   }
-  for (const [id, items] of byId) {
-    if (items.length < 2) continue;
-    const files = items.map((i) => i.file).sort();
-    for (const file of files) {
-      findings.push({
-        level: 'error',
-        file,
-        line: lineOfKey(texts.get(file), 'id'),
-        rule: 'duplicate-id',
-        message: `id ${id} is also used by ${files.filter((f) => f !== file).join(', ')}; ids must be unique (give one a new id, e.g. recreate it with handoff new / handoff pin)`,
-      });
+  const others = new Set<string>();
+  for (const items of [tree.pins, tree.misnamed])
+    for (const item of items) {
+      if (handoffs.has(item.meta.id) || others.has(item.meta.id)) shared = true;
+      others.add(item.meta.id);
     }
-  }
-  const handoffs = new Map(tree.handoffs.map((h) => [h.meta.id, h]));
+  // Ids are nearly all unique: the items are grouped by id only when one is not.
+  if (shared) findings.push(...duplicateIds(tree, texts));
   for (const h of tree.handoffs) {
     // The text is read only for a finding's line: most files have none, and check reads
     // every file's front-matter from the cache.
@@ -96,7 +90,7 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
       if (f.from !== undefined && outsideRepo(f.from)) findings.push(pathFinding(h.file, f.from, texts));
     }
   }
-  for (const cycle of parentCycles(tree.handoffs)) {
+  for (const cycle of parentCycles(handoffs)) {
     const first = handoffs.get(cycle[0]!)!;
     findings.push({
       level: 'error',
@@ -121,6 +115,32 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   return findings;
 }
 
+/** Each item whose id another item uses too, in the order of each id's first item. */
+function duplicateIds(tree: Tree, texts: Texts): Finding[] {
+  const byId = new Map<string, Array<Handoff | Pin>>();
+  for (const items of [tree.handoffs, tree.pins, tree.misnamed])
+    for (const item of items) {
+      const same = byId.get(item.meta.id);
+      if (same) same.push(item);
+      else byId.set(item.meta.id, [item]);
+    }
+  const findings: Finding[] = [];
+  for (const [id, items] of byId) {
+    if (items.length < 2) continue;
+    const files = items.map((i) => i.file).sort();
+    for (const file of files) {
+      findings.push({
+        level: 'error',
+        file,
+        line: lineOfKey(texts.get(file), 'id'),
+        rule: 'duplicate-id',
+        message: `id ${id} is also used by ${files.filter((f) => f !== file).join(', ')}; ids must be unique (give one a new id, e.g. recreate it with handoff new / handoff pin)`,
+      });
+    }
+  }
+  return findings;
+}
+
 function pathFinding(file: string, p: string, texts: Texts): Finding {
   return {
     level: 'error',
@@ -132,25 +152,34 @@ function pathFinding(file: string, p: string, texts: Texts): Finding {
 }
 
 /** Each cycle once, as ids starting from its smallest. */
-function parentCycles(handoffs: readonly Handoff[]): string[][] {
-  const parent = new Map(handoffs.map((h) => [h.meta.id, h.meta.parent]));
-  const cycles = new Map<string, string[]>();
-  // A handoff whose ancestry was walked once is not walked again: linear in the number of handoffs, however long the chains.
-  const walked = new Set<string>();
-  const path: string[] = [];
-  const seen = new Set<string>();
-  for (const start of parent.keys()) {
-    if (walked.has(start)) continue;
-    path.length = 0;
-    seen.clear();
-    let id: string | null | undefined = start;
-    while (id && parent.has(id) && !seen.has(id) && !walked.has(id)) {
-      seen.add(id);
-      path.push(id);
-      id = parent.get(id);
+function parentCycles(handoffs: ReadonlyMap<string, Handoff>): string[][] {
+  // Ids are times: links that all go to an older id never lead back, and a cycle needs one
+  // to an id not older than its own. Only then are the chains walked.
+  let back = false;
+  for (const [id, h] of handoffs)
+    if (h.meta.parent && h.meta.parent >= id) {
+      back = true;
+      break;
     }
-    for (const p of path) walked.add(p);
-    if (id && seen.has(id)) {
+  if (!back) return [];
+  const cycles = new Map<string, string[]>();
+  // Which walk reached each id: a handoff whose ancestry was walked once is not walked
+  // again, so this is linear in the number of handoffs however long the chains.
+  const walkOf = new Map<string, number>();
+  const path: string[] = [];
+  let walk = 0;
+  for (const start of handoffs.keys()) {
+    if (walkOf.has(start)) continue;
+    walk++;
+    path.length = 0;
+    let id: string | null | undefined = start;
+    while (id && handoffs.has(id) && !walkOf.has(id)) {
+      walkOf.set(id, walk);
+      path.push(id);
+      id = handoffs.get(id)!.meta.parent;
+    }
+    // Back at an id of this walk: the ids from there on are a cycle.
+    if (id && walkOf.get(id) === walk) {
       const cycle = path.slice(path.indexOf(id));
       const min = [...cycle].sort()[0]!;
       const rotated = [...cycle.slice(cycle.indexOf(min)), ...cycle.slice(0, cycle.indexOf(min))];

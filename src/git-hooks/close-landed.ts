@@ -31,10 +31,14 @@ export async function closeLanded(ctx: Context): Promise<Closed[]> {
   const { updateHandoff } = await import('../store/handoff.js');
   await withWriterLock(ctx, 'closing landed handoffs', async () => {
     const writes: Array<{ file: string; content: string }> = [];
-    for (const h of candidates) {
-      const landing = landings.get(h.file);
-      if (!landing) continue; // not committed on this branch: nothing landed yet
-      const fresh = await reread(ctx, h);
+    // Read again side by side, under the lock: each file as it is now, none waiting on another.
+    const landed = candidates.filter((h) => landings.has(h.file)); // else not committed on this branch: nothing landed yet
+    const read = await Promise.allSettled(landed.map((h) => reread(ctx, h)));
+    for (const [i, h] of landed.entries()) {
+      const landing = landings.get(h.file)!;
+      const r = read[i]!;
+      if (r.status === 'rejected') throw r.reason; // the first in order, as one after another would
+      const fresh = r.value;
       if (fresh.meta.status !== 'open') continue;
       writes.push({
         file: h.file,

@@ -78,7 +78,7 @@ async function preCommit(ctx: Context): Promise<Outcome> {
   // while the parsers are loaded, so the next session start parses nothing.
   await loadOpen(ctx);
   // Clean, and the roadmap staged current: the hook's shell need not start node for this tree again.
-  if (problems.length === 0) await recordIndex(ctx, roadmap, index.get(CONFIG_PATH));
+  if (problems.length === 0) await recordIndex(ctx, roadmap, index, tree);
 }
 
 async function refresh(ctx: Context): Promise<Outcome> {

@@ -1,11 +1,13 @@
 // What was validated: `<tool version> <tree id>` in one file in the git directory, the id
 // being what `git write-tree --prefix=.handoff/` gives for a .handoff/ state found clean
 // (no problem at all, the roadmap current and inside .handoff/, so the id covers it, and
-// config.yml the one the run read). The pre-commit hook's shell compares it with the
-// staged tree and skips node on a match. Two recorders: the pre-commit hook after it
-// validated (and completed) the index, and the writers after they wrote their files and
-// refreshed the roadmap, for the tree `git add -A .handoff` would stage. A record only
-// saves time: failing to read or write it never changes an answer.
+// config.yml the one the run read), and on a second line what a writer's view of that tree
+// is made of (record-next.ts). The pre-commit hook's shell reads the first line, compares it
+// with the staged tree and skips node on a match. Recorders: the pre-commit hook after it
+// validated (and completed) the index; a writer that read every file, for the tree `git add
+// -A .handoff` would stage; a writer that read the open index, for the last record's tree
+// with its files set in it (record-next.ts). A record only saves time: failing to read or
+// write it never changes an answer.
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import { version } from '../core/version.js';
@@ -14,8 +16,20 @@ import { blobId, cacheKey, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } f
 import { openCache } from '../store/cache.js';
 import { ownWrites, wholeTreeRead } from '../store/store.js';
 import type { Git } from '../git/git.js';
+import type { TreeEntry } from '../git/git-plumbing.js';
 import { RECORD_FILE } from './hook-script.js';
 import { GIT_DIR_TEMP, ownTempsPathspec, readText, readTextNow, sweepTemps, writeDisposable } from '../store/fs.js';
+import type { ViewSources } from '../store/history-view.js';
+import type { Tree } from '../store/tree.js';
+import {
+  foldersNeeded,
+  formatSeen,
+  nextRecord,
+  parseSeen,
+  type Seen,
+  seenOfTree,
+  type ViewSeen,
+} from './record-next.js';
 
 // Taken, not imported: see store/fs.ts.
 const nodeFs = process.getBuiltinModule('node:fs');
@@ -41,16 +55,28 @@ function handoffTree(git: Git, indexFile?: string): Promise<string | undefined> 
   return git.writeTree(`${HANDOFF_DIR}/`, indexFile);
 }
 
-async function write(ctx: Where, tree: string): Promise<void> {
+/** The record: the first line is the hook shell's, the second (what a view of the tree is made of) the next writer's. */
+async function write(ctx: Where, tree: string, seen: Seen | undefined): Promise<void> {
   if (ctx.cacheFile)
-    await writeDisposable(path.join(path.dirname(ctx.cacheFile), RECORD_FILE), `${version()} ${tree}\n`);
+    await writeDisposable(
+      path.join(path.dirname(ctx.cacheFile), RECORD_FILE),
+      `${version()} ${tree}\n${seen ? `${formatSeen(seen)}\n` : ''}`,
+    );
 }
 
-/** The pre-commit hook found the index clean (and staged a current roadmap): record its tree. */
-export async function recordIndex(ctx: Where, roadmap: string, indexConfig: string | undefined): Promise<void> {
-  if (!ctx.cacheFile || !recordable(roadmap) || indexConfig !== (await workConfigBlob(ctx))) return;
+/**
+ * The pre-commit hook found the index clean (and staged a current roadmap): record its tree,
+ * and what a view of it is made of from `parsed` (the index's items) and `index` (their blobs).
+ */
+export async function recordIndex(
+  ctx: Where,
+  roadmap: string,
+  index: ReadonlyMap<string, string>,
+  parsed: Tree,
+): Promise<void> {
+  if (!ctx.cacheFile || !recordable(roadmap) || index.get(CONFIG_PATH) !== (await workConfigBlob(ctx))) return;
   const tree = await handoffTree(await ctx.git());
-  if (tree) await write(ctx, tree);
+  if (tree) await write(ctx, tree, seenOfTree(parsed, index));
 }
 
 /**
@@ -63,12 +89,12 @@ export async function recordIndex(ctx: Where, roadmap: string, indexConfig: stri
 async function recordWorkTree(
   ctx: Where,
   roadmap: string,
-  work: Rendered & { files?: TreeFile[] },
+  work: Rendered & { files?: TreeFile[]; sources?: ViewSources },
   stage: () => Staging,
 ): Promise<void> {
   if (!ctx.cacheFile || work.tree.problems.length > 0) return;
   const files = work.files;
-  if (!files) return recordFromLast(ctx, roadmap, work.content, stage);
+  if (!files) return work.sources ? recordFromLast(ctx, roadmap, work.content, work.sources) : undefined;
   await stage().use(roadmap, async (git, temp) => {
     const [index, tree, config] = await Promise.all([
       git.indexBlobs([HANDOFF_DIR], temp),
@@ -98,7 +124,7 @@ async function recordWorkTree(
     const read = new Map(files.map((f, i) => [f.path, blobs[i]]));
     const same = items.length === files.length && items.every(([p, blob]) => read.get(p) === blob);
     if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config)
-      await write(ctx, tree);
+      await write(ctx, tree, seenOfTree(work.tree, read));
   });
 }
 
@@ -120,7 +146,6 @@ function startStaging(ctx: Where, cacheFile: string, roadmap: string): Staging {
   const gitDir = path.dirname(cacheFile);
   const temp = path.join(gitDir, `handoff-validated.${process.pid}.index`);
   const started = (async () => {
-    await sweepTemps(gitDir, GIT_DIR_TEMP);
     const git = await ctx.git();
     await nodeFs.promises.copyFile(path.join(gitDir, 'index'), temp).catch(() => {});
     // The roadmap is written meanwhile, through a temporary file beside it: neither is staged here.
@@ -153,40 +178,69 @@ function startStaging(ctx: Where, cacheFile: string, roadmap: string): Staging {
   };
 }
 
-/** The tree id of the last record, when this build wrote it. */
-async function lastRecord(ctx: Where): Promise<string | undefined> {
+/** The last record, when this build wrote it: its tree id and, when kept, what a view of it is made of. */
+async function lastRecord(ctx: Where): Promise<{ tree: string; seen: Seen | undefined } | undefined> {
   const text = ctx.cacheFile && (await readText(path.join(path.dirname(ctx.cacheFile), RECORD_FILE)));
-  const [v, tree] = (text ?? '').trim().split(' ');
-  return v === version() && tree ? tree : undefined;
+  const [first, second] = (text ?? '').split('\n');
+  const [v, tree] = (first ?? '').trim().split(' ');
+  return v === version() && tree ? { tree, seen: parseSeen(second) } : undefined;
+}
+
+/** The blob of each file's text as it is now; undefined when one cannot be read. */
+function blobsNow(root: string, files: Iterable<string>): Map<string, string> | undefined {
+  const blobs = new Map<string, string>();
+  for (const file of files) {
+    const text = readTextNow(path.join(root, file));
+    if (text === undefined) return undefined;
+    blobs.set(file, blobId(text));
+  }
+  return blobs;
 }
 
 /**
  * The record after a writer that did not read every file (its roadmap came from the open
- * index, store/history-view.ts): git says what differs from the tree last found clean, and the
- * tree is recorded when that is only files this run wrote and found clean (as git staged
- * them), the roadmap just rendered and the config.yml this run read. Anything else, or no
- * record yet, records nothing: the pre-commit hook then validates the index itself.
+ * index, store/history-view.ts): the last record's tree with this run's files and the
+ * roadmap set in it, when the view was that tree's (record-next.ts). The view's files are
+ * read again for their blobs (the open ones and the closed ones shown: a few dozen), the
+ * last tree's folders along this run's files in one `git cat-file`; no record yet, or
+ * anything else, records nothing: the pre-commit hook then validates the index itself.
  */
-async function recordFromLast(ctx: Where, roadmap: string, content: string, stage: () => Staging): Promise<void> {
-  const before = await lastRecord(ctx);
-  if (!before) return;
-  await stage().use(roadmap, async (git, temp) => {
-    const tree = await handoffTree(git, temp);
-    if (!tree || tree === before) return;
-    const [changes, config] = await Promise.all([git.treeChanges(before, tree), workConfigBlob(ctx)]);
-    if (!changes) return;
-    // The tree is the temporary index's: its blobs are what git staged there.
-    const index = new Map([...changes].map(([p, blob]) => [`${HANDOFF_DIR}/${p}`, blob]));
-    const changed = [...index.keys()];
-    const own = ownWrites(ctx);
-    const clean = changed.every((p) => {
-      if (p === roadmap) return index.get(p) === blobId(content);
-      if (p === CONFIG_PATH) return index.get(p) === config;
-      const mine = own.get(p);
-      return itemKind(p) !== undefined && mine?.clean === true && index.get(p) === blobId(mine.text);
-    });
-    if (clean) await write(ctx, tree);
+async function recordFromLast(ctx: Where, roadmap: string, content: string, sources: ViewSources): Promise<void> {
+  const last = await lastRecord(ctx);
+  if (!last?.seen || sources.open.problems.length > 0 || sources.open.misnamed.length > 0) return;
+  const own = ownWrites(ctx);
+  const seen = last.seen;
+  // Decided before anything else is read or git asked: most misses are open files that are
+  // not the last tree's, by name (the last tree's open ones and this run's), then by blob.
+  const openNow = [...sources.open.pins, ...sources.open.handoffs].map((i) => i.file);
+  const expected = new Set(Object.keys(seen.open).filter((f) => !own.has(f)));
+  for (const [f, w] of own) if (w.open) expected.add(f);
+  if (openNow.length !== expected.size || !openNow.every((f) => expected.has(f))) return;
+  const openFiles = blobsNow(ctx.root, openNow);
+  if (!openFiles || ![...openFiles].every(([f, b]) => own.has(f) || seen.open[f] === b)) return;
+  const read = blobsNow(ctx.root, sources.read);
+  if (!read) return;
+  const view: ViewSeen = { open: openFiles, closed: sources.closed(), read };
+  const folders = foldersNeeded(own.keys(), view, roadmap);
+  const git = await ctx.git();
+  const [found, config] = await Promise.all([
+    git.readTrees(folders.map((f) => (f === '' ? last.tree : `${last.tree}:${f}`))),
+    workConfigBlob(ctx),
+  ]);
+  const trees = new Map<string, TreeEntry[]>();
+  for (const f of folders) {
+    const entries = found.get(f === '' ? last.tree : `${last.tree}:${f}`);
+    if (entries) trees.set(f, entries);
+  }
+  const next = nextRecord({
+    last: seen,
+    trees,
+    own,
+    view,
+    roadmap: { file: roadmap, blob: blobId(content) },
+    config,
   });
+  if (next) await write(ctx, next.tree, next.seen);
 }
 
 /**
@@ -199,9 +253,11 @@ export async function afterWrite(ctx: Context): Promise<void> {
   const cacheFile = ctx.cacheFile;
   let staging: Staging | undefined;
   const stage = () => (staging ??= startStaging(ctx, cacheFile!, roadmap));
-  // Staged while the roadmap renders when a record may follow: the roadmap comes from every
-  // file, or from the open index with a last record to compare with.
-  if (cacheFile && recordable(roadmap) && (wholeTreeRead(ctx) || (await lastRecord(ctx)))) stage();
+  // What a killed writer left (a temporary index, a record half written) goes first.
+  if (cacheFile) await sweepTemps(path.dirname(cacheFile), GIT_DIR_TEMP).catch(() => {});
+  // Staged while the roadmap renders when the roadmap comes from every file (from the open
+  // index, nothing is staged: recordFromLast).
+  if (cacheFile && recordable(roadmap) && wholeTreeRead(ctx)) stage();
   let work: Awaited<ReturnType<typeof refreshWorkTree>>;
   try {
     work = await refreshWorkTree(ctx, roadmap, true);

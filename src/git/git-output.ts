@@ -2,7 +2,6 @@
 // one format we ask for, and the rule that folds base->worktree changes and the
 // staged/unstaged/untracked sets into one list.
 import type { ChangeKind, FileChange, FileState } from '../store/handoff.js';
-import { LINK_PREFIX } from '../store/tree.js';
 
 export interface Commit {
   hash: string;
@@ -36,24 +35,6 @@ const KINDS: Record<string, ChangeKind> = {
 };
 
 /** `git diff -z --name-status`: STATUS NUL path NUL, or STATUS NUL old NUL new NUL for R/C. */
-/**
- * `git diff-tree -r -z` raw output (`:<mode> <mode> <id> <id> <status>` then the path, no
- * renames): path -> its blob id on the new side, in the form of the index's blobs (a link's
- * id marked with LINK_PREFIX), undefined for a deletion or a submodule.
- */
-export function parseRawBlobs(out: string): Map<string, string | undefined> {
-  const tokens = out.split('\0');
-  const changes = new Map<string, string | undefined>();
-  for (let i = 0; i + 1 < tokens.length; i += 2) {
-    const m = /^:\d+ (\d+) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(tokens[i]!);
-    if (!m) break;
-    const [, mode, id] = m;
-    const gone = mode === '000000' || mode === '160000';
-    changes.set(tokens[i + 1]!, gone ? undefined : mode === '120000' ? `${LINK_PREFIX}${id}` : id);
-  }
-  return changes;
-}
-
 /**
  * `git diff -z --raw --numstat`: one diff (renames detected once) printed both ways, every
  * raw entry first, then every numstat line; read as parseNameStatus and parseNumstat read
@@ -149,6 +130,12 @@ export function parseNumstat(out: string): Map<string, NumStat> {
 
 export function parsePathList(out: string): string[] {
   return out.split('\0').filter((p) => p !== '');
+}
+
+/** Sorted as JavaScript sorts strings: git's order (by bytes) nearly always is that already, and a look costs less than a sort. */
+export function sortedPaths(paths: string[]): string[] {
+  for (let i = 1; i < paths.length; i++) if (paths[i - 1]! > paths[i]!) return paths.sort();
+  return paths;
 }
 
 export interface ChangeSets {

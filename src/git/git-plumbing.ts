@@ -176,24 +176,60 @@ export async function dirBlobs(
       const end = pos + Number(m[3]);
       const hashBytes = m[1]!.length / 2;
       const files = result.get(commit)!;
-      if (m[2] === 'tree') {
-        // Entries: "<mode> <name>\0" then the raw object id.
-        let at = pos;
-        while (at < end) {
-          const space = out.indexOf(32, at);
-          const nul = out.indexOf(0, space);
-          const mode = out.subarray(at, space).toString('utf8');
-          const name = out.subarray(space + 1, nul).toString('utf8');
-          const id = out.subarray(nul + 1, nul + 1 + hashBytes).toString('hex');
-          at = nul + 1 + hashBytes;
+      if (m[2] === 'tree')
+        for (const { mode, name, id } of treeEntries(out, pos, end, hashBytes)) {
           if (mode === '120000') files.set(`${path}/${name}`, `${LINK_PREFIX}${id}`);
           else if (mode.startsWith('100')) files.set(`${path}/${name}`, id);
           else if (mode === '40000') next.push({ commit, path: `${path}/${name}` });
         }
-      }
       pos = end + 1;
     }
     pending = next;
+  }
+  return result;
+}
+
+/** One entry of a tree object, its id in hex. */
+export interface TreeEntry {
+  mode: string;
+  name: string;
+  id: string;
+}
+
+/** A tree object's entries, from `out[pos, end)`: "<mode> <name>\0" then the raw object id, each. */
+function treeEntries(out: Buffer, pos: number, end: number, hashBytes: number): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  let at = pos;
+  while (at < end) {
+    const space = out.indexOf(32, at);
+    const nul = out.indexOf(0, space);
+    entries.push({
+      mode: out.subarray(at, space).toString('utf8'),
+      name: out.subarray(space + 1, nul).toString('utf8'),
+      id: out.subarray(nul + 1, nul + 1 + hashBytes).toString('hex'),
+    });
+    at = nul + 1 + hashBytes;
+  }
+  return entries;
+}
+
+/** The entries of the trees named by id or `rev:path`, in one `git cat-file --batch`; missing ones and other objects are left out. */
+export async function readTrees(cwd: string, specs: readonly string[]): Promise<Map<string, TreeEntry[]>> {
+  const result = new Map<string, TreeEntry[]>();
+  if (specs.length === 0) return result;
+  const r = await gitRaw(cwd, ['cat-file', '--batch'], `${specs.join('\n')}\n`);
+  if (r.code !== 0) throw gitFailed(['cat-file'], r);
+  const out = r.stdout;
+  let pos = 0;
+  for (const spec of specs) {
+    const eol = out.indexOf(10, pos);
+    if (eol < 0) break;
+    const m = /^([0-9a-f]+) (\w+) (\d+)$/.exec(out.subarray(pos, eol).toString('utf8'));
+    pos = eol + 1;
+    if (!m) continue; // "<spec> missing"
+    const end = pos + Number(m[3]);
+    if (m[2] === 'tree') result.set(spec, treeEntries(out, pos, end, m[1]!.length / 2));
+    pos = end + 1;
   }
   return result;
 }

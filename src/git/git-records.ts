@@ -2,7 +2,7 @@
 // root, with one error text (gitFailed); the settings and the repository's state; and the
 // index, trees and objects that the git hooks' records, merges and landings ask about.
 import path from 'node:path';
-import { parsePathList, parseRawBlobs } from './git-output.js';
+import { parsePathList } from './git-output.js';
 import {
   dirBlobs,
   existingObjects,
@@ -13,6 +13,8 @@ import {
   gitRawSync,
   indexBlobs,
   readObjects,
+  readTrees,
+  type TreeEntry,
   treeBlobs,
   type GitResult,
 } from './git-plumbing.js';
@@ -115,6 +117,12 @@ export class GitRecords {
     return (await this.answer(['config', ...(local ? ['--local'] : []), '--get', key]))?.trim() ?? null;
   }
 
+  /** A commit's parents' ids (none for a root commit); null when git cannot say. Waited for in this thread, as whoAdded, which it spares. */
+  parentsOf(commit: string): string[] | null {
+    const out = this.answerBlocking(['log', '-1', '--format=%P', '--end-of-options', commit]);
+    return out === null ? null : out.trim().split(' ').filter(Boolean);
+  }
+
   /** The current user's `user.email`, trimmed, or null; waited for in this thread (whoAdded says why). */
   async userEmail(): Promise<string | null> {
     return this.answerBlocking(['config', '--get', 'user.email'])?.trim() ?? null;
@@ -158,17 +166,6 @@ export class GitRecords {
   /** `git add -A` of a directory into another index file, but what the pathspecs `except` name; false when git refused. */
   async addAllInto(indexFile: string, dir: string, except: readonly string[] = []): Promise<boolean> {
     return (await this.answer(['add', '-A', '--', dir, ...except], indexFile)) !== null;
-  }
-
-  /**
-   * Paths that differ between two trees (relative to them), without renames, each with its
-   * blob id in `to` as indexBlobs gives it (undefined when deleted or a submodule): one
-   * process answers what a diff and a look into the index staged as `to` did; null when
-   * git cannot (a tree gone).
-   */
-  async treeChanges(from: string, to: string): Promise<Map<string, string | undefined> | null> {
-    const out = await this.answer(['diff-tree', '-r', '-z', '--no-renames', from, to]);
-    return out === null ? null : parseRawBlobs(out);
   }
 
   /** The tree id of the index's `prefix` directory (another index with `indexFile`); undefined when git cannot (unmerged, absent). */
@@ -222,8 +219,8 @@ export class GitRecords {
         if (line.startsWith('\x01')) {
           const [commit = '', time = ''] = line.slice(1).split(' ');
           at = { commit, time: new Date(time).toISOString() };
-        } else if (line && at && !found.has(line)) found.set(line, at);
-        return [...wanted].every((p) => found.has(p));
+        } else if (line && at && wanted.has(line) && !found.has(line)) found.set(line, at);
+        return found.size === wanted.size;
       },
     );
     // git failed (no HEAD yet): no answer, as before.
@@ -241,6 +238,10 @@ export class GitRecords {
 
   dirBlobs(commits: readonly string[], dir: string): Promise<Map<string, Map<string, string>>> {
     return dirBlobs(this.root, commits, dir);
+  }
+
+  readTrees(specs: readonly string[]): Promise<Map<string, TreeEntry[]>> {
+    return readTrees(this.root, specs);
   }
 
   readObjects(specs: readonly string[]): Promise<Map<string, string>> {

@@ -15,6 +15,7 @@ import {
   parseLog,
   parseNameStatus,
   parsePathList,
+  sortedPaths,
   parseRawNumstat,
   parseStatus,
   type Commit,
@@ -24,7 +25,7 @@ import type { FileChange } from '../store/handoff.js';
 import { readText, type Stamp } from '../store/fs.js';
 import path from 'node:path';
 import { GitRecords } from './git-records.js';
-import { COMMIT_ID, fixedHead, indexStat } from './repo.js';
+import { COMMIT_ID, fixedHead, indexData, indexStat } from './repo.js';
 
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -57,6 +58,16 @@ export class Git extends GitRecords {
   indexStat(): Stamp | null {
     return this.gitDir ? indexStat(this.gitDir, this.env) : null;
   }
+
+  /** The bytes of the index git reads here (index-file.ts reads its entries), without starting git (repo.ts); null where it cannot be told. */
+  indexData(): Buffer | null {
+    // Read once a run while its stat data stays the same: a session start asks two questions of it.
+    const stat = JSON.stringify(this.indexStat());
+    if (this.index?.stat !== stat) this.index = { stat, data: this.gitDir ? indexData(this.gitDir, this.env) : null };
+    return this.index.data;
+  }
+
+  private index: { stat: string; data: Buffer | null } | undefined;
 
   /** The commit HEAD points at, or null on an unborn branch. */
   async head(): Promise<string | null> {
@@ -179,7 +190,9 @@ export class Git extends GitRecords {
    * a year's handoffs at each session start. Waited for in this thread (runBlocking).
    */
   async pathsChangedSince(since: string): Promise<string[]> {
-    return parsePathList(this.runBlocking(['diff', '-z', '--no-relative', '--name-only', since, '--', ...WORK])).sort();
+    return sortedPaths(
+      parsePathList(this.runBlocking(['diff', '-z', '--no-relative', '--name-only', since, '--', ...WORK])),
+    );
   }
 
   /** Paths changed between two commits, renames detected (old path in `from`). */
@@ -256,10 +269,19 @@ export class Git extends GitRecords {
     return out.split('\n').slice(0, names.length);
   }
 
-  /** `git log --name-only` of the commits that added files under the pathspecs, in `format`; null when git cannot. */
-  async additions(format: string, pathspecs: readonly string[], z = false): Promise<string | null> {
+  /**
+   * `git log --name-only` of the commits that added files under the pathspecs, in `format`,
+   * in the history of `revs` (HEAD's when none); null when git cannot.
+   */
+  async additions(
+    format: string,
+    pathspecs: readonly string[],
+    z = false,
+    revs: readonly string[] = [],
+  ): Promise<string | null> {
     const args = ['log', '--diff-filter=A', '--no-renames', `--format=${format}`, '--name-only'];
-    return this.answer([...args, ...(z ? ['-z'] : []), '--', ...pathspecs]);
+    const from = revs.length > 0 ? ['--end-of-options', ...revs] : [];
+    return this.answer([...args, ...(z ? ['-z'] : []), ...from, '--', ...pathspecs]);
   }
 
   /**

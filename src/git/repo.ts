@@ -91,3 +91,13 @@ export function fixedHead(gitDir: string, env: NodeJS.ProcessEnv): string | null
 export function indexStat(gitDir: string, env: NodeJS.ProcessEnv): Stamp | null {
   return env.GIT_INDEX_FILE === undefined ? fileStamp(path.join(gitDir, 'index')) : null;
 }
+
+/** The bytes of the work tree's index, read without starting git; null where git reads another index (GIT_INDEX_FILE) or there is none. */
+export function indexData(gitDir: string, env: NodeJS.ProcessEnv): Buffer | null {
+  if (env.GIT_INDEX_FILE !== undefined) return null;
+  try {
+    return readFileSync(path.join(gitDir, 'index'));
+  } catch {
+    return null;
+  }
+}

@@ -10,6 +10,7 @@ import { handoffParts, pinsOnlyParts, promptPins, renderPinsOnly, renderResume, 
 import { sinceFacts, type SinceFacts } from './since.js';
 import { history } from './history.js';
 import { uncommittedListed } from './uncommitted.js';
+import { changedSince } from './changed-since.js';
 import { RULES, scrubRemembered } from '../security/remembered.js';
 import { openClean } from '../store/clean.js';
 import { present } from '../store/fs.js';
@@ -20,7 +21,7 @@ import { readTemplate } from '../store/templates.js';
 import type { Within } from './time-budget.js';
 import { provenanceNote, whoseHandoff } from './provenance.js';
 import { estimateTokens } from '../transcripts/tokens.js';
-import { madeFrom, recalled, remember } from './snapshot.js';
+import { madeFrom, mayBeKept, recalled, remember } from './snapshot.js';
 
 const SHOWN_COMMITS = 20;
 /** Paths passed to one git command at most (Windows allows 32,767 characters in a command line). */
@@ -49,13 +50,14 @@ async function gatherSince(ctx: Context, git: Git, handoff: Handoff): Promise<Si
   // and what is uncommitted is asked of the listed paths alone (sinceFacts looks at no
   // other), unless they are too many for one command line. The commits, and what they
   // changed, are remembered under the two commit ids (history.ts), and what is
-  // uncommitted under the stat data it rests on (uncommitted.ts): with no new commit and
-  // no change to the listed files or the index, only the diff is asked.
+  // uncommitted under the stat data it rests on (uncommitted.ts), and what differs from
+  // the handoff's commit likewise (changed-since.ts): where nothing of the work moved, a
+  // session start asks git nothing.
   const paths = handoff.meta.files.map((f) => f.path);
   const lists = paths.length > 0;
   const answers = Promise.all([
     history(ctx, git, head, paths, SHOWN_COMMITS),
-    git.pathsChangedSince(head).catch(() => []),
+    changedSince(ctx, git, head).catch(() => []),
     !lists
       ? []
       : (paths.length <= PATHS_ASKED ? uncommittedListed(ctx, git, paths) : git.uncommittedPaths()).catch(() => []),
@@ -149,7 +151,10 @@ export async function buildResume(
   const since = await asked;
   const from = await whose;
   // The same handoff, pins and answers from git as last time: the same prompt (snapshot.ts).
-  const made = allowSecret ? '' : madeFrom(ctx, { handoff, pins: pins.items, pinProblems: pins.problems, since, from });
+  const made =
+    allowSecret || !mayBeKept(since)
+      ? ''
+      : madeFrom(ctx, { handoff, pins: pins.items, pinProblems: pins.problems, since, from });
   const again = made ? recalled(ctx, made) : undefined;
   if (again) return { ...again, redacted: [] };
   const own = handoffParts(handoff);

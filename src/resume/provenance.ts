@@ -34,8 +34,11 @@ export function provenanceNote(author: string): string {
  * The author to name for this handoff, or null. A handoff still exactly as this clone wrote
  * it is the user's own (store/own.ts). Otherwise asked of git once per HEAD commit and
  * remembered in the one cache under it (who added a file is fixed for a fixed HEAD), so a
- * session start with no new commit starts no git process for it. A change of
- * `user.email` is seen at the next commit.
+ * session start with no new commit starts no git process for it. After a commit on top of
+ * the one last asked about (its only parent), git's log from it is that commit, then the
+ * log asked before: a file committed then was first added by the same author, and only
+ * whether that is the user is asked again. A change of `user.email` is seen at the next
+ * commit.
  */
 export async function whoseHandoff(
   ctx: Pick<Context, 'cacheFile' | 'root'>,
@@ -49,13 +52,24 @@ export async function whoseHandoff(
   const key = `from\0${tip}\0${file}`;
   const known = opened?.answers.get(key) as { from: string | null } | undefined;
   if (known && (known.from === null || typeof known.from === 'string')) return known.from;
-  const author = await firstAuthor(git, file);
+  const lastKey = `whose\0${file}`;
+  const last = opened?.answers.get(lastKey) as { tip?: unknown; author?: unknown } | undefined;
+  const author =
+    tip && typeof last?.author === 'string' && typeof last.tip === 'string' && onlyParent(git, tip) === last.tip
+      ? last.author
+      : await firstAuthor(git, file);
   // No author: the file is the user's own, whoever the user is.
   const email = author ? await git.userEmail().catch(() => null) : null;
   const from = fromSomeoneElse(author, email);
   if (opened) {
     opened.answers.set(key, { from });
+    opened.answers.set(lastKey, { tip, author });
     await opened.save();
   }
   return from;
+}
+
+function onlyParent(git: Git, commit: string): string | null {
+  const parents = git.parentsOf(commit);
+  return parents?.length === 1 ? parents[0]! : null;
 }

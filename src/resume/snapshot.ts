@@ -55,6 +55,16 @@ export function madeFrom(ctx: Pick<Context, 'config'>, m: Made): string {
   ]);
 }
 
+/**
+ * Whether a prompt made with these facts can be kept: it lists every path changed since,
+ * so their length alone can rule it out before its key (all of them again) is made.
+ */
+export function mayBeKept(since: SinceFacts): boolean {
+  let chars = 0;
+  for (const p of since.changedFiles) if ((chars += p.length) > KEPT_CHARS) return false;
+  return true;
+}
+
 const fileOf = (ctx: Pick<Context, 'cacheFile'>) =>
   ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), RESUME_FILE);
 

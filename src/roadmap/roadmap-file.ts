@@ -6,7 +6,7 @@ import { exists, readText, replaceFileAtomic } from '../store/fs.js';
 import type { OpenCache } from '../store/cache.js';
 import { parseFiles } from '../store/reader.js';
 import { readTreeOnce, wholeTreeRead } from '../store/store.js';
-import { roadmapView, type History } from '../store/history-view.js';
+import { roadmapView, type History, type ViewSources } from '../store/history-view.js';
 import { CHAIN_LOOKUPS, RECENT } from './render.js';
 import { readTemplate } from '../store/templates.js';
 import { assertPlainFileInside } from '../security/guard.js';
@@ -21,9 +21,24 @@ export interface Rendered {
   content: string;
 }
 
+/**
+ * What a tree of this run rendered to, by the roadmap's path: a writer's refresh renders the
+ * tree it read, and `check` the same tree again after closing the handoffs that landed.
+ */
+const renders = new WeakMap<Tree, Map<string, Promise<Rendered>>>();
+
 /** The roadmap is committed and printed: a secret in a hand-written handoff or pin must reach
  *  neither, so the rendered text is redacted (the patterns load only when a roadmap renders). */
-async function render(tree: Tree, roadmap: string, history?: History): Promise<Rendered> {
+function render(tree: Tree, roadmap: string, history?: History): Promise<Rendered> {
+  if (history) return renderNow(tree, roadmap, history);
+  let byPath = renders.get(tree);
+  if (!byPath) renders.set(tree, (byPath = new Map()));
+  let rendered = byPath.get(roadmap);
+  if (!rendered) byPath.set(roadmap, (rendered = renderNow(tree, roadmap)));
+  return rendered;
+}
+
+async function renderNow(tree: Tree, roadmap: string, history?: History): Promise<Rendered> {
   const [template, { redactSecrets }] = await Promise.all([
     readTemplate('roadmap.md'),
     import('../security/redact.js'),
@@ -48,15 +63,15 @@ export async function renderWorkTree(
 /**
  * Renders the work tree's .handoff/ as a writer sees it: from the open index and the
  * handoffs shown (store/history-view.ts) when this run has not read the whole tree; no `files`
- * then, as no other file was read.
+ * then, as no other file was read, but what the view was made of (`sources`, for the record).
  */
 async function renderForWriter(
   ctx: Pick<Context, 'root' | 'cacheFile'>,
   roadmap: string,
-): Promise<Rendered & { files?: TreeFile[] }> {
+): Promise<Rendered & { files?: TreeFile[]; sources?: ViewSources }> {
   const view = wholeTreeRead(ctx) ? undefined : await roadmapView(ctx, RECENT, CHAIN_LOOKUPS);
   if (!view) return renderWorkTree(ctx, roadmap);
-  return render(view.tree, roadmap, view.history);
+  return { ...(await render(view.tree, roadmap, view.history)), sources: view.sources };
 }
 
 /** The roadmap as it is in the work tree; undefined when missing; refused when it, or its folder, is a link leaving the repository. */
@@ -95,12 +110,12 @@ export async function refreshWorkTree(
   ctx: Pick<Context, 'root' | 'cacheFile'>,
   roadmap: string,
   writer: true,
-): Promise<(Rendered & { files?: TreeFile[]; written: boolean }) | undefined>;
+): Promise<(Rendered & { files?: TreeFile[]; sources?: ViewSources; written: boolean }) | undefined>;
 export async function refreshWorkTree(
   ctx: Pick<Context, 'root' | 'cacheFile'>,
   roadmap: string,
   writer = false,
-): Promise<(Rendered & { files?: TreeFile[]; written: boolean }) | undefined> {
+): Promise<(Rendered & { files?: TreeFile[]; sources?: ViewSources; written: boolean }) | undefined> {
   const dir = path.join(ctx.root, HANDOFF_DIR);
   if (!(await exists(dir))) return undefined;
   if (

@@ -29,6 +29,16 @@ export interface History {
   finished: number;
 }
 
+/** What a view was made of, so a writer's record can check it against a tree (git-hooks/validated.ts). */
+export interface ViewSources {
+  /** The open index as read: pins, open handoffs, unreadable files. */
+  open: Tree;
+  /** The files of the closed handoffs, by name alone (made when asked: most runs record nothing). */
+  closed: () => string[];
+  /** The closed handoffs read (and shown), by file. */
+  read: string[];
+}
+
 interface Listing {
   open: Tree;
   /** Closed handoffs' ids, oldest first (ids are times). */
@@ -107,7 +117,7 @@ export async function roadmapView(
   ctx: Where,
   recent: number,
   depth: number,
-): Promise<{ tree: Tree; history: History } | undefined> {
+): Promise<{ tree: Tree; history: History; sources: ViewSources } | undefined> {
   let list: Listing;
   try {
     list = await listing(ctx);
@@ -133,7 +143,11 @@ export async function roadmapView(
   const byHandoffId = (a: Handoff, b: Handoff) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0);
   const tree: Tree = { ...open, handoffs: [...open.handoffs, ...loaded.values()].sort(byHandoffId) };
   const ids = [...open.handoffs.map((h) => h.meta.id), ...closed, ...open.pins.map((p) => p.meta.id)];
-  return { tree, history: { ids, finished: closed.length } };
+  return {
+    tree,
+    history: { ids, finished: closed.length },
+    sources: { open, closed: () => closed.map((id) => byId.get(id)!), read: [...loaded.keys()] },
+  };
 }
 
 /**

@@ -273,7 +273,12 @@ async function written(ctx: RunContext, file: string, content: string, mine: boo
   const parsed = await parseFiles([one], cache);
   let own = ownWritten.get(ctx);
   if (!own) ownWritten.set(ctx, (own = new Map()));
-  own.set(rel, { text: content, clean: parsed.problems.length === 0 && parsed.misnamed.length === 0 });
+  own.set(rel, {
+    text: content,
+    clean: parsed.problems.length === 0 && parsed.misnamed.length === 0,
+    // What the open index keeps of it: every pin, an open handoff.
+    open: parsed.pins.length > 0 || parsed.handoffs.some((h) => h.meta.status === 'open'),
+  });
   // A run that read the whole tree sees its writes in it, each file given by its text as a
   // file just written is read: every other file of a year's handoffs is not read again.
   if (read.has(ctx)) {
@@ -284,10 +289,15 @@ async function written(ctx: RunContext, file: string, content: string, mine: boo
   openAtExit(ctx);
 }
 
-/** What this run wrote, by repository-relative path: the text and whether it parsed without a problem. */
-const ownWritten = new WeakMap<Where, Map<string, { text: string; clean: boolean }>>();
+/** What this run wrote, by repository-relative path: the text, whether it parsed without a problem, and whether the open index keeps it. */
+const ownWritten = new WeakMap<Where, Map<string, OwnWrite>>();
+export interface OwnWrite {
+  text: string;
+  clean: boolean;
+  open: boolean;
+}
 
-export function ownWrites(ctx: Where): ReadonlyMap<string, { text: string; clean: boolean }> {
+export function ownWrites(ctx: Where): ReadonlyMap<string, OwnWrite> {
   return ownWritten.get(ctx) ?? new Map();
 }
 

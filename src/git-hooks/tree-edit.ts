@@ -1,0 +1,81 @@
+// A tree with a few files set, its id computed in process from the trees along their paths,
+// in git's tree object format: a writer's record needs the id of .handoff/ with this run's
+// files in it, and git would stage a year's handoffs into an index to say it. Pure: given
+// the trees, the id; no object is written (the record is an id the hook compares, nothing
+// reads the tree).
+import type { TreeEntry } from '../git/git-plumbing.js';
+
+const TREE_MODE = '40000';
+const FILE_MODE = '100644';
+
+/** The folders along `paths` (relative, '' the top), each once, the top first. */
+export function foldersOf(paths: Iterable<string>): string[] {
+  const folders = new Set<string>(['']);
+  for (const p of paths) {
+    for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) folders.add(p.slice(0, i));
+  }
+  return [...folders].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function depth(folder: string): number {
+  return folder === '' ? 0 : folder.split('/').length;
+}
+
+/** git's order: names as bytes, a tree's name as if it ended in '/'. */
+function sortKey(e: TreeEntry): Buffer {
+  return Buffer.from(e.mode === TREE_MODE ? `${e.name}/` : e.name, 'utf8');
+}
+
+/** The id of a tree object holding `entries` (SHA-1 ids only). */
+export function treeId(entries: readonly TreeEntry[]): string {
+  const sorted = entries.map((e) => ({ e, key: sortKey(e) })).sort((a, b) => Buffer.compare(a.key, b.key));
+  const body = Buffer.concat(
+    sorted.flatMap(({ e }) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.id, 'hex')]),
+  );
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha1')
+    .update(`tree ${body.length}\0`)
+    .update(body)
+    .digest('hex');
+}
+
+/**
+ * The id of the tree `trees.get('')` with each path of `files` (relative, to a blob id) set
+ * as a regular file; `trees` holds every folder along those paths that exists (a missing one
+ * is made). Undefined when a path crosses a file, a file would replace a folder, or an id is
+ * not SHA-1's.
+ */
+export function editedTree(
+  trees: ReadonlyMap<string, readonly TreeEntry[]>,
+  files: ReadonlyMap<string, string>,
+): string | undefined {
+  if (!trees.has('')) return undefined;
+  const folders = foldersOf(files.keys());
+  const contents = new Map<string, Map<string, TreeEntry>>();
+  for (const f of folders) {
+    const entries = trees.get(f) ?? [];
+    if (entries.some((e) => e.id.length !== 40)) return undefined;
+    contents.set(f, new Map(entries.map((e) => [e.name, e])));
+  }
+  for (const [p, blob] of files) {
+    if (!/^[0-9a-f]{40}$/.test(blob)) return undefined;
+    const at = p.lastIndexOf('/');
+    const name = p.slice(at + 1);
+    const folder = contents.get(at < 0 ? '' : p.slice(0, at))!;
+    if (folder.get(name)?.mode === TREE_MODE) return undefined;
+    folder.set(name, { mode: FILE_MODE, name, id: blob });
+  }
+  // Deepest first: each folder's new id goes into its parent.
+  for (const f of [...folders].reverse()) {
+    const id = treeId([...contents.get(f)!.values()]);
+    if (f === '') return id;
+    const at = f.lastIndexOf('/');
+    const name = f.slice(at + 1);
+    const parent = contents.get(at < 0 ? '' : f.slice(0, at))!;
+    const was = parent.get(name);
+    if (was && was.mode !== TREE_MODE) return undefined;
+    parent.set(name, { mode: TREE_MODE, name, id });
+  }
+  return undefined;
+}
