@@ -3,7 +3,8 @@
 // A year of a team's handoffs: generated team repositories (chains of 5 to 20 handoffs
 // across 50 branches, one open chain per branch, 20 pins, bodies of 1 to 3 KB, one commit
 // per handoff that adds it and supersedes its parent), and what each command costs there,
-// as a multiple of `node -e 0` measured in the same interleaved run, and in milliseconds.
+// as a multiple of `node -e 0` measured in the same interleaved run, and in milliseconds;
+// then the size of the caches those runs left in the git directory against .handoff/'s.
 // Prints figures; asserts nothing.
 //
 //   node bench/team.js [--sizes 100,1000,10000,30000] [--rounds 5] [--layout dated|flat]
@@ -27,8 +28,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -393,6 +396,18 @@ function measure(dir) {
   return Object.fromEntries(names.map((k) => [k, median(times[k])]));
 }
 
+/** Bytes of a file, or of a folder and everything in it, as `du -sb` counts them; 0 when it is not there. */
+function bytes(file) {
+  let st;
+  try {
+    st = lstatSync(file);
+  } catch {
+    return 0;
+  }
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(file).reduce((sum, name) => sum + bytes(path.join(file, name)), st.size);
+}
+
 function sizeKiB(dir) {
   git(dir, 'gc', '-q');
   const v = git(dir, 'count-objects', '-v');
@@ -438,6 +453,25 @@ for (const n of opts['skip-table'] ? [] : SIZES) {
 }
 if (rows.length > 0)
   console.log(`node -e 0: ${rows.map(([n, m]) => `${m['node -e 0'].toFixed(1)} ms at ${n}`).join(', ')}`);
+if (rows.length > 0) {
+  // The caches as the rounds above left them (every command has run), against .handoff/,
+  // both counted as `du -sb` counts them: the apparent size of every file and folder.
+  console.log('\n| handoffs | caches in the git directory | .handoff/ | ratio | largest |\n|---|---|---|---|---|');
+  for (const [n] of rows) {
+    const dir = repository(n, LAYOUT);
+    const each = CACHES.map((name) => [name, bytes(path.join(dir, '.git', name))]);
+    const total = each.reduce((sum, [, b]) => sum + Number(b), 0);
+    const handoff = bytes(path.join(dir, '.handoff'));
+    const largest = [...each]
+      .sort((a, b) => Number(b[1]) - Number(a[1]))
+      .slice(0, 3)
+      .map(([name, b]) => `${name} ${(Number(b) / 1024).toFixed(0)} KiB`)
+      .join(', ');
+    console.log(
+      `| ${n.toLocaleString('en-US')} | ${(total / 1024).toFixed(0)} KiB | ${(handoff / 1024).toFixed(0)} KiB | ${(total / handoff).toFixed(3)} | ${largest} |`,
+    );
+  }
+}
 
 if (opts['repo-size']) {
   console.log(

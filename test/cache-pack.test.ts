@@ -69,14 +69,19 @@ describe('the packed folder of the items cache', () => {
       // The same item from two different texts (a closed handoff's body edited): two rows.
       [`${folder}${id(6)}.md\0${stat(6)}`, { meta: metas[0]!, blob: blob(6) }],
       [`${folder}${id(6)}.md\0${blob(7)}`, { meta: metas[0]!, blob: blob(7) }],
-      // A file too new for its stat data, keyed by its text.
-      [`${folder}${id(8)}.md\0\0---\nid: x\n---\nthe text\n`, { meta: metas[0]!, body: 'the text\n' }],
+      // Stat data whose change time is not its modification time, and stat data of another shape.
+      [`${folder}${id(9)}.md\0s1767225600007.25:1767225600001.5:99:12345`, { meta: metas[0]! }],
+      [`${folder}${id(10)}.md\0s7:1:2`, { meta: metas[0]! }],
     ]);
     const back = roundTrip(entries);
     expect([...back.keys()].sort()).toEqual([...entries.keys()].sort());
     for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
     // A file's work-tree entry and its index entry, the same but for the blob id, are one row.
-    expect(packShard(entries).rows).toHaveLength(8);
+    expect(packShard(entries).rows).toHaveLength(9);
+    // A key by a file's whole text is never stored (the cache keys it by the text's blob id).
+    const text = `${folder}${id(8)}.md\0\0---\nid: x\n---\nthe text\n`;
+    const withText = new Map([...entries, [text, { meta: metas[0]!, body: 'the text\n' }]]);
+    expect(packShard(withText)).toEqual(packShard(entries));
   });
 
   it('stores a front-matter once for a work-tree entry and an index entry that differ only by the blob id', () => {
@@ -129,6 +134,36 @@ describe('the packed folder of the items cache', () => {
       [`.handoff/pins/${id(5)}.md\0${stat(2)}`, { meta: odd as unknown as typeof pin }],
     ]);
     const back = roundTrip(entries);
+    for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
+  });
+
+  it("holds a month's days in one shard, storing no name for a file in its id's day, and the others' whole", () => {
+    const month = '.handoff/handoffs/2026-01/';
+    const day = (d: number, n: number) => idAt(Date.UTC(2026, 0, d, 23, 59, 59, 999) - n, n);
+    const entries = new Map<string, CachedItem>();
+    // Files of three days, each in its id's day (the first and last days of the month among them).
+    for (const [d, n] of [
+      [1, 1],
+      [6, 2],
+      [6, 3],
+      [31, 4],
+    ] as const)
+      entries.set(`${month}${String(d).padStart(2, '0')}/${day(d, n)}.md\0${stat(n)}`, {
+        meta: { ...metas[1]!, id: day(d, n) },
+        blob: blob(n),
+      });
+    // One in another day than its id's, one named otherwise, one whose id is of the next month.
+    entries.set(`${month}07/${day(6, 5)}.md\0${blob(5)}`, { meta: { ...metas[1]!, id: day(6, 5) }, blob: blob(5) });
+    entries.set(`${month}08/notes.md\0${stat(6)}`, { meta: { ...metas[1]!, id: day(8, 6) }, misnamed: true });
+    const next = idAt(Date.UTC(2026, 1, 1), 7);
+    entries.set(`${month}01/${next}.md\0${stat(7)}`, { meta: { ...metas[1]!, id: next } });
+    const packed = packShard(entries);
+    expect(packed.folder).toBe(month);
+    // Only the three files not where their id says carry a name.
+    expect(packed.rows.filter((r) => r[4] !== undefined && r[4] !== 0)).toHaveLength(3);
+    expect(JSON.stringify(packed)).not.toContain(`"06/`);
+    const back = roundTrip(entries);
+    expect([...back.keys()].sort()).toEqual([...entries.keys()].sort());
     for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
   });
 

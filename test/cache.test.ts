@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from '
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handoffText, id } from './fixtures-items.js';
-import { handoffFile, itemEntries, itemKeys, makeRepo, type Repo } from './helpers.js';
+import { handoffFile, itemEntries, itemFiles, itemKeys, makeRepo, type Repo } from './helpers.js';
 
 const ok = (repo: Repo, args: string[]) => {
   const r = repo.handoff(args);
@@ -119,5 +119,63 @@ describe('the blob id beside the stat data', () => {
     const entry = itemEntries(repo.dir).get(key);
     expect(entry, rel).toBeDefined();
     expect(entry!.blob).toBe(repo.git('hash-object', '--', rel).trim());
+  });
+});
+
+describe('a file too new for its stat data', () => {
+  it('is keyed by its blob id, never its text, and that entry serves its stat data once they vouch', () => {
+    const repo = makeRepo();
+    ok(repo, ['init']);
+    const rel = handoffFile(id(1));
+    const body = '## Goal\n\nthe words of a closed body\n';
+    repo.write(
+      rel,
+      handoffText({ id: id(1), goal: 'a closed goal', status: 'done', finished: '2026-01-06T10:00:00.000Z' }, body),
+    );
+    const blob = repo.git('hash-object', '--', rel).trim();
+    expect(goals(repo)).toEqual(['a closed goal']);
+    // Read at once: keyed by the blob id of its text; nothing of the file's text is stored but its values.
+    expect(itemKeys(repo.dir).filter((k) => k.startsWith(rel))).toEqual([`${rel}\0${blob}`]);
+    const stored = itemFiles(repo.dir)
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('');
+    expect(stored).not.toContain('the words of a closed body');
+    expect(stored).not.toContain('goal:');
+    expect(ok(repo, ['show', id(1)]).stdout).toContain('the words of a closed body');
+    const file = path.join(repo.dir, rel);
+    while (Date.now() - statSync(file).ctimeMs <= 2500)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    // Its stat data now vouches for it: the entry found by its blob id is stored under them, with the blob id.
+    expect(goals(repo)).toEqual(['a closed goal']);
+    const st = statSync(file);
+    const entry = itemEntries(repo.dir).get(`${rel}\0s${st.ctimeMs}:${st.mtimeMs}:${st.size}:${st.ino}`);
+    expect(entry?.blob).toBe(blob);
+    expect(ok(repo, ['show', id(1)]).stdout).toContain('the words of a closed body');
+  });
+});
+
+describe("an open handoff's body", () => {
+  it('is not kept by a work-tree read, and the pre-commit hook reads it from the index for the roadmap', () => {
+    const repo = makeRepo();
+    ok(repo, ['init', '--hooks']);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'init');
+    const rel = handoffFile(id(1));
+    repo.write(
+      rel,
+      handoffText(
+        { id: id(1), goal: 'the open goal' },
+        '## Goal\n\nwork\n\n## Next steps\n\n- the step only its body holds\n',
+      ),
+    );
+    repo.git('add', '--', rel);
+    // A work-tree read right after the write: keyed by the text's blob id, which is the index's.
+    expect(goals(repo)).toEqual(['the open goal']);
+    const blob = repo.git('rev-parse', `:${rel}`).trim();
+    const entry = itemEntries(repo.dir).get(`${rel}\0${blob}`);
+    expect(entry?.meta?.id).toBe(id(1));
+    expect(entry?.body).toBeUndefined();
+    repo.git('commit', '-q', '-m', 'handoff');
+    expect(repo.git('show', 'HEAD:.handoff/ROADMAP.md')).toContain('the step only its body holds');
   });
 });

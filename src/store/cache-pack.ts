@@ -8,10 +8,10 @@
 import type { HandoffMeta } from './handoff.js';
 import type { CachedItem } from './tree.js';
 import { digit, digitOf, firstIndex, interning, packedMeta, unpackMeta } from './cache-meta.js';
+import { idTime } from './id.js';
 
 /**
- * A row's columns: stat data (after what it shares with the row's before; or the whole text
- * of a file too new for its stat data, BY_TEXT), blob id
+ * A row's columns: stat data (after what it shares with the row's before), blob id
  * (base64), front-matter (a handoff's packed as text, see encode), flags, file name (when
  * it is not `<id>.md`), body, problem; trailing zeros left out, so that the flags say what
  * is unusual and a plain handoff's row ends at its front-matter.
@@ -30,12 +30,10 @@ const MISNAMED = 2;
 const WHOLE_NAME = 4;
 /** The entry keyed by stat data carries the blob id too (it may not know it). */
 const STAT_WITH_BLOB = 8;
-/** The stat data is stored whole: its change time is not its modification time. */
+/** The stat data is stored with its change time: that is not its modification time (or the stat data is of another shape). */
 const CTIME_DIFFERS = 16;
 /** The file is not named `<id>.md` after the handoff in it: the name column holds its name. */
 const NAMED = 32;
-/** The entry is keyed by the file's whole text (too new for its stat data), in the stat data's column. */
-const BY_TEXT = 64;
 
 const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? row[FLAGS] : 0);
 
@@ -48,13 +46,62 @@ export interface StoredShard {
 }
 
 /**
- * Stat data (`ctime:mtime:size:ino`) as stored: the change time left out when it is the
- * modification time (the row's flag CTIME_IS_MTIME says so).
+ * Stat data (`ctime:mtime:size:ino`) as stored: each field after the same field of the
+ * row's before (files checked out together share most of their times and inode numbers),
+ * and the change time left out when it is the modification time (unless the row's flag
+ * CTIME_DIFFERS says otherwise; stat data of another shape is stored whole, flagged so).
  */
-function packStamp(stamp: string): string {
-  const colon = stamp.indexOf(':');
-  const rest = stamp.slice(colon + 1);
-  return rest.startsWith(`${stamp.slice(0, colon)}:`) ? rest : stamp;
+function packStamp(stamp: string, previous: readonly string[]): { stored: string; fields: string[]; whole: boolean } {
+  const fields = stamp.split(':');
+  const whole = fields.length !== 4 || fields[0] !== fields[1];
+  const out: string[] = [];
+  for (let i = whole ? 0 : 1; i < fields.length; i++) out.push(afterPrevious(fields[i]!, previous[i] ?? ''));
+  return { stored: out.join(':'), fields, whole };
+}
+
+/** packStamp's fields back, each cut from the stored text once (a year of rows is read at each `list`). */
+function unpackStamp(stored: string, previous: readonly string[], whole: boolean): string[] {
+  const fields: string[] = [];
+  for (let at = 0, i = whole ? 0 : 1; at <= stored.length; i++) {
+    let end = stored.indexOf(':', at);
+    if (end < 0) end = stored.length;
+    fields.push((previous[i] ?? '').slice(0, digitOf(stored.charCodeAt(at))) + stored.slice(at + 1, end));
+    at = end + 1;
+  }
+  if (!whole) fields.unshift(fields[0]!);
+  return fields;
+}
+
+/** A month of the dated layout: its days' folders are one shard. */
+const MONTH_FOLDER = /^\.handoff\/handoffs\/(\d{4})-(\d{2})\/$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * The folder whose files one shard holds, for a file's path: its own, but for a handoff of
+ * the dated layout, its month's (`.handoff/handoffs/2026-11/`): a shard per day held a few
+ * handoffs each, and the values they share (authors, branches, file paths, the ids of their
+ * parents) were written again in each day's table.
+ */
+export function shardFolder(path: string): string {
+  const dir = path.slice(0, path.lastIndexOf('/') + 1);
+  const up = dir.lastIndexOf('/', dir.length - 2) + 1;
+  const month = dir.slice(0, up);
+  return /^\d{2}\/$/.test(dir.slice(up)) && MONTH_FOLDER.test(month) ? month : dir;
+}
+
+/**
+ * The name (after the folder) of the file of a handoff with this id, as `handoff new` names
+ * it: `<id>.md`, in a month's shard under the day of its id (`24/<id>.md`); a row whose file
+ * is named so stores no name. The day counted from the month's first (no Date per row).
+ */
+function defaultName(folder: string): (id: string) => string {
+  const m = MONTH_FOLDER.exec(folder);
+  if (!m) return (id) => `${id}.md`;
+  const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, 1);
+  return (id) => {
+    const day = Math.floor((idTime(id) - start) / DAY_MS) + 1;
+    return `${day < 10 ? `0${day}` : day}/${id}.md`;
+  };
 }
 
 /** A key's parts: its path, and its stat data (`s...`) or blob id after the NUL. */
@@ -69,27 +116,27 @@ const packBlob = (hex: string) =>
 const unpackBlob = (stored: string) =>
   stored.startsWith('=') ? stored.slice(1) : Buffer.from(stored, 'base64').toString('hex');
 
-/** Text as stored after the one before it: how many characters it shares with that (one base-91 digit), then the rest. */
+/**
+ * A field as stored after the one before it: how many characters it shares with that (one
+ * base-91 digit, at most 20 so that it is never the `:` between fields), then the rest.
+ */
 function afterPrevious(text: string, previous: string): string {
   let n = 0;
-  while (n < 45 && n < text.length && text.charCodeAt(n) === previous.charCodeAt(n)) n++;
+  while (n < 20 && n < text.length && text.charCodeAt(n) === previous.charCodeAt(n)) n++;
   return digit(n) + text.slice(n);
-}
-
-function fromPrevious(stored: string, previous: string): string {
-  return previous.slice(0, digitOf(stored.charCodeAt(0))) + stored.slice(1);
 }
 
 /**
  * A folder's entries as stored. Keys are `<path>\0s<stat data>`, `<path>\0<blob id>` or
- * `<path>\0\0<text>`; an entry keyed by a blob id carries that id. A file's entry keyed by stat data and the one
+ * a key by a file's text is the cache's to hash (cache.ts) and is not stored; an entry keyed by a blob id carries that id. A file's entry keyed by stat data and the one
  * keyed by a blob id share a row when their items are the same but for the blob id, which
  * the stat data's entry may not know.
  */
 export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard {
   const first = entries.keys().next().value ?? '';
-  const shared = first.slice(0, first.lastIndexOf('/', first.indexOf('\0')) + 1);
+  const shared = shardFolder(first.slice(0, Math.max(0, first.indexOf('\0'))));
   const folder = [...entries.keys()].every((k) => k.startsWith(shared)) ? shared : '';
+  const nameOf = defaultName(folder);
   const { table, intern } = interning();
   /** Per file name and item but for its blob id: the rows, each with what its two keys hold. */
   const byItem = new Map<string, Array<{ stat?: string; statBlob?: string; blob?: string; item: CachedItem }>>();
@@ -97,7 +144,6 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     stat?: string;
     statBlob?: string;
     blob?: string;
-    text?: string;
     item: CachedItem;
     name: string;
   }> = [];
@@ -105,10 +151,7 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     const { path, rest } = keyParts(key);
     const name = path.slice(folder.length);
     const { blob, ...item } = stored;
-    if (rest.startsWith('\0')) {
-      all.push({ text: rest.slice(1), statBlob: blob, item, name });
-      continue;
-    }
+    if (rest.startsWith('\0')) continue;
     const same = `${name}\0${JSON.stringify(item)}`;
     let rows = byItem.get(same);
     if (!rows) byItem.set(same, (rows = []));
@@ -134,30 +177,29 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
   }
   // In name order, stat data after the row's before (files checked out together share most of theirs).
   all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  let previous = '';
+  let previous: readonly string[] = [];
   const rows = all.map((r) => {
-    const stamp = r.stat === undefined ? undefined : packStamp(r.stat);
+    const stamp = r.stat === undefined ? undefined : packStamp(r.stat, previous);
     const md = r.name.endsWith('.md');
     const blob = r.blob ?? r.statBlob;
     const meta = packedMeta(r.item.meta, intern);
-    const byId = md && typeof meta === 'string' && (r.item.meta as HandoffMeta).id === r.name.slice(0, -3);
+    const byId = md && typeof meta === 'string' && nameOf((r.item.meta as HandoffMeta).id) === r.name;
     const row: unknown[] = [];
-    row[STAT] = r.text ?? (stamp === undefined ? 0 : afterPrevious(stamp, previous));
+    row[STAT] = stamp === undefined ? 0 : stamp.stored;
     row[BLOB] = blob === undefined ? 0 : packBlob(blob);
     row[META_TEXT] = meta;
     row[FLAGS] =
       (r.blob === undefined ? NO_BLOB_KEY : 0) |
       (r.item.misnamed ? MISNAMED : 0) |
-      (md ? 0 : WHOLE_NAME) |
+      (byId || (md && !r.name.includes('/')) ? 0 : WHOLE_NAME) |
       (r.blob !== undefined && r.stat !== undefined && r.statBlob !== undefined ? STAT_WITH_BLOB : 0) |
-      (stamp !== undefined && stamp === r.stat ? CTIME_DIFFERS : 0) |
-      (byId ? 0 : NAMED) |
-      (r.text === undefined ? 0 : BY_TEXT);
-    row[NAME] = byId ? 0 : intern.value(md ? r.name.slice(0, -3) : r.name);
+      (stamp?.whole ? CTIME_DIFFERS : 0) |
+      (byId ? 0 : NAMED);
+    row[NAME] = byId ? 0 : intern.value(md && !r.name.includes('/') ? r.name.slice(0, -3) : r.name);
     row[BODY] = r.item.body ?? 0;
     row[PROBLEM] = r.item.problem ?? 0;
     while (row.length > 1 && row[row.length - 1] === 0) row.pop();
-    if (stamp !== undefined) previous = stamp;
+    if (stamp !== undefined) previous = stamp.fields;
     return row;
   });
   return { folder, table, rows };
@@ -193,31 +235,24 @@ export function unpackShard(data: unknown): Shard {
   if (!isRecord(data) || typeof data.folder !== 'string' || !Array.isArray(data.table) || !Array.isArray(data.rows))
     return EMPTY;
   const { folder, table, rows } = data as unknown as StoredShard;
+  const nameOf = defaultName(folder);
   const paths: string[] = [];
   const byStat = new Map<string, number>();
   const statKeys: Array<string | undefined> = [];
-  let previous = '';
+  let previous: readonly string[] = [];
   let blobs = 0;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     if (!Array.isArray(row)) return EMPTY;
     const flags = flagsOf(row);
-    const name =
-      (flags & NAMED) === 0 && typeof row[META_TEXT] === 'string'
-        ? table[firstIndex(row[META_TEXT])]
-        : table[row[NAME] as number];
+    const byId = (flags & NAMED) === 0 && typeof row[META_TEXT] === 'string';
+    const name = byId ? table[firstIndex(row[META_TEXT] as string)] : table[row[NAME] as number];
     if (typeof name !== 'string') return EMPTY;
-    const path = (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
+    const path = byId ? folder + nameOf(name) : (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
     paths.push(path);
-    if (typeof row[STAT] === 'string' && (flags & BY_TEXT) !== 0) {
-      const key = `${path}\0\0${row[STAT]}`;
-      byStat.set(key, i);
-      statKeys[i] = key;
-    } else if (typeof row[STAT] === 'string') {
-      const stamp = fromPrevious(row[STAT], previous);
-      previous = stamp;
-      const ctime = (flags & CTIME_DIFFERS) === 0 ? `${stamp.slice(0, stamp.indexOf(':'))}:` : '';
-      const key = `${path}\0s${ctime}${stamp}`;
+    if (typeof row[STAT] === 'string') {
+      previous = unpackStamp(row[STAT], previous, (flags & CTIME_DIFFERS) !== 0);
+      const key = `${path}\0s${previous.join(':')}`;
       byStat.set(key, i);
       statKeys[i] = key;
     }
@@ -235,11 +270,8 @@ export function unpackShard(data: unknown): Shard {
     }
     return byBlob;
   };
-  /** A key by stat data or by text (rows' STAT column), not by blob id. */
-  const isStat = (key: string) => {
-    const c = key.charCodeAt(key.indexOf('\0') + 1);
-    return c === 115 /* s */ || c === 0;
-  };
+  /** A key by stat data (rows' STAT column), not by blob id. */
+  const isStat = (key: string) => key.charCodeAt(key.indexOf('\0') + 1) === 115; /* s */
   const row = (key: string) => (isStat(key) ? byStat.get(key) : blobKeys().get(key));
   const items = new Map<string, CachedItem>();
   const metaOf = (text: string) => unpackMeta(text, table);

@@ -1,30 +1,30 @@
 // The one cache: what parsing each .handoff/ file produced, in the git directory (never in
 // the work tree, one per worktree). One rule: an entry is keyed by the file's path and a
 // small key that changes with its content, so it can never be stale: a work-tree file's
-// stat data (ctime, mtime, size, inode, as git's index keeps them; reader.ts), or a staged
-// or committed file's blob id, or, for a file too new for its stat data to vouch for it,
-// its whole text (hashing it would load node:crypto in the git hooks; such entries are
-// kept only until a run that does not use them). A different tool build starts afresh. The parsed items live in their own files (`handoff-items/`, one per
-// .handoff/ folder, packed by cache-pack.ts), read only by a command that parses files,
-// and written once, when the command is over, keeping the entries of other kinds that
-// other commands (the pre-commit hook, a merge) wrote. A closed handoff's body is not kept
-// (tree.ts), and each value a folder's rows share is stored once, so the files stay a
-// small fraction of .handoff/. Beside the items, in `handoff-cache.json`: git's answers
-// about pairs of commits (resume/history.ts), keyed by the two commit ids. Any failure to
-// read or write either is ignored: the cache only saves time, it never decides an answer.
-// What a session start reads is store/open-index.ts's.
+// stat data (ctime, mtime, size, inode, as git's index keeps them; reader.ts), or its git
+// blob id: a staged or committed file's, or that of the text of a file too new for its
+// stat data or just written (hashed here, never stored whole). A different tool build
+// starts afresh. The parsed items live in their own files (`handoff-items/`, one per
+// .handoff/ folder, a month's days together, packed by cache-pack.ts), read only by a
+// command that parses files, and written once, when the command is over, keeping the
+// entries of other kinds that other commands (the pre-commit hook, a merge) wrote. A closed
+// handoff's body is not kept (tree.ts), and each value a folder's rows share is stored
+// once, so the files stay a small fraction of .handoff/. Beside the items, in
+// `handoff-cache.json`: git's answers about pairs of commits (resume/history.ts), keyed by
+// the two commit ids. Any failure to read or write either is ignored: the cache only saves
+// time, it never decides an answer. What a session start reads is store/open-index.ts's.
 import path from 'node:path';
-import type { CachedItem, ParseCache } from './tree.js';
+import { blobId, type CachedItem, type ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import { writeDisposable, writeDisposableSync } from './fs.js';
-import { packShard, unpackShard, type Shard } from './cache-pack.js';
+import { packShard, shardFolder, unpackShard, type Shard } from './cache-pack.js';
 
 const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-const FORMAT = 8;
+const FORMAT = 9;
 /**
  * How many answers of each kind are kept (the kind: what a key names before its first NUL,
  * `from`, `own`, or nothing for the commits between two ids): one per branch a session
@@ -84,7 +84,7 @@ function readJson(file: string): Record<string, unknown> | undefined {
  */
 export const ITEMS_DIR = 'handoff-items';
 
-/** The file of the folder a key's path is in: `.handoff/handoffs/2026-11/24` -> `_handoff_handoffs_2026-11_24`. */
+/** The file of the folder a key's path is in (a dated folder's month's): `.handoff/handoffs/2026-11/24` -> `_handoff_handoffs_2026-11`. */
 const shardNames = new Map<string, string>();
 /** The last folder asked about: a walk asks about each folder's files one after another. */
 let last = { folder: '\0', name: '' };
@@ -93,7 +93,14 @@ function shardOf(key: string): string {
   if (end === last.folder.length && key.startsWith(last.folder)) return last.name;
   const folder = key.slice(0, end);
   let name = shardNames.get(folder);
-  if (name === undefined) shardNames.set(folder, (name = folder.replace(/[^A-Za-z0-9-]/g, '_') || '_'));
+  if (name === undefined)
+    shardNames.set(
+      folder,
+      (name =
+        shardFolder(`${folder}/`)
+          .slice(0, -1)
+          .replace(/[^A-Za-z0-9-]/g, '_') || '_'),
+    );
   last = { folder, name };
   return name;
 }
@@ -103,15 +110,26 @@ function readItems(file: string | null): Shard {
 }
 
 /**
+ * A key by a file's whole text (tree.ts cacheKey) as stored: by the text's blob id, so that
+ * no entry's key is a file, and a file just written or too new for its stat data shares its
+ * entry with the same text staged or committed. Hashed once per key a run asks about.
+ */
+const hashed = new Map<string, string>();
+function byBlob(key: string): string {
+  const nul = key.indexOf('\0');
+  if (key.charCodeAt(nul + 1) !== 0) return key;
+  let blob = hashed.get(key);
+  if (blob === undefined) hashed.set(key, (blob = `${key.slice(0, nul)}\0${blobId(key.slice(nul + 2))}`));
+  return blob;
+}
+
+/**
  * Which entries a run keeps of those it did not use, so that every writer keeps the others'
  * entries instead of replacing them: a work-tree file is known by its stat data, a staged
  * or committed one by its blob id; per path, an entry of the kind the run used replaces
  * the stored one, and a run that read the whole work tree drops the paths no longer there.
  */
-const kind = (key: string) => {
-  const c = key.charCodeAt(key.indexOf('\0') + 1);
-  return c === 115 /* s */ ? 'stat' : c === 0 ? 'text' : 'blob';
-};
+const kind = (key: string) => (key.charCodeAt(key.indexOf('\0') + 1) === 115 /* s */ ? 'stat' : 'blob');
 
 function keptItems(stored: Shard, used: ReadonlyMap<string, CachedItem>, walked: boolean): Map<string, CachedItem> {
   const usedPaths = new Set<string>();
@@ -121,7 +139,7 @@ function keptItems(stored: Shard, used: ReadonlyMap<string, CachedItem>, walked:
     if (out.has(key)) continue;
     const k = kind(key);
     const p = key.slice(0, key.indexOf('\0'));
-    if (k === 'text' || usedPaths.has(`${k}\0${p}`)) continue;
+    if (usedPaths.has(`${k}\0${p}`)) continue;
     if (walked && (k === 'stat' || !usedPaths.has(`stat\0${p}`))) continue;
     const item = stored.item(key);
     if (item) out.set(key, item);
@@ -229,7 +247,8 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
   // `walks`: a lookup by stat data through `cache` is part of a walk of the whole work tree
   // (which drops the stat entries of files no longer there); through `some`, of a few files.
   const lookups = (walks: boolean): ParseCache => ({
-    get(key) {
+    get(asked) {
+      const key = byBlob(asked);
       const name = shardOf(key);
       const u = usedIn(name);
       let item = u.get(key);
@@ -241,13 +260,16 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       itemsChanged = true;
       return item;
     },
-    set(key, item) {
+    set(asked, given) {
+      const key = byBlob(asked);
+      const item = key === asked ? given : { ...given, blob: key.slice(key.indexOf('\0') + 1) };
       replaced.add(shardOf(key));
       shard(shardOf(key));
       usedIn(shardOf(key)).set(key, item);
       if (walks && kind(key) === 'stat') walked = true;
       itemsChanged = true;
     },
+    knows: (p) => shard(shardOf(`${p}\0`)).size > 0,
   });
   return {
     cache: lookups(true),

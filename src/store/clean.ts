@@ -15,10 +15,11 @@ export const CLEAN_FILE = 'handoff-clean.json';
  * twenty pins; were some cut off, the next session start would redact them again, and the
  * one after it others): the newest other texts, up to this many and this many characters,
  * so that a prompt of a few megabytes (the paths of a large commit) is not read back at
- * every session start once it is no longer the prompt.
+ * every session start once it is no longer the prompt, and the file stays a small part of
+ * the caches (a few other branches' prompts and their parts).
  */
 const KEPT = 256;
-const KEPT_CHARS = 1 << 20;
+const KEPT_CHARS = 64 * 1024;
 
 /** Texts found clean, those a run used written back first. */
 function remembered(stored: readonly string[]) {

@@ -20,6 +20,8 @@ import {
   SYMLINK_REFUSED,
   tooLarge,
   cacheKey,
+  blobId,
+  kept,
   type CachedItem,
   type ParseCache,
   type Parsers,
@@ -89,7 +91,8 @@ const stampOf = (s: Stats) => `${s.ctimeMs}:${s.mtimeMs}:${s.size}:${s.ino}`;
  * The item files of the working tree; refused when a directory leads outside the
  * repository. Like git's index, a file is known by its stat data: one the cache knows by
  * it is not read at all. A file whose stat data is too young to vouch for it is keyed by
- * its text, and one whose stat data changed while it was read is too.
+ * its text (the cache stores it under the text's blob id), and one whose stat data changed
+ * while it was read is too.
  */
 export async function readWorkTree(root: string, cache?: ParseCache): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
@@ -164,6 +167,15 @@ function readItemFile(full: string, rel: string, racy: number, files: TreeFile[]
     // Changed while read, or too new to vouch for the text: keyed by the text instead.
     f.stamp = after.ctimeMs < racy && stampOf(after) === stamp ? stamp : undefined;
     files.push(f);
+    // Rewritten with a text the cache may know by its blob id (a checkout, a commit through
+    // the pre-commit hook, `check` closing it): its entry then serves the new stat data too.
+    if (f.stamp === undefined || !cache?.knows?.(rel) || f.text.length > ITEM_MAX_BYTES) return;
+    const blob = blobId(f.text);
+    const known = cache.get(`${rel}\0${blob}`);
+    if (known === undefined) return;
+    f.cached = known;
+    f.blob = blob;
+    cache.set(cacheKey(f), kept(f, known));
   } catch (error) {
     // Deleted between the listing and the read: it is simply not there.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

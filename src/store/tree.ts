@@ -6,6 +6,7 @@ import { FileFormatError, HandoffError } from '../core/errors.js';
 import type { Handoff, HandoffMeta } from './handoff.js';
 import { parseBody, type Body } from './markdown.js';
 import type { Pin, PinMeta } from './pin.js';
+import { splitFrontMatter } from './split.js';
 
 export const HANDOFF_DIR = '.handoff';
 export const HANDOFFS_PREFIX = `${HANDOFF_DIR}/handoffs/`;
@@ -22,7 +23,7 @@ export const NOT_A_FILE = 'is a directory; expected a regular file';
 /**
  * The most a handoff or pin file may hold. A handoff is a page of prose and a pin a sentence;
  * without a limit one committed file of megabytes costs every session start its parse, its
- * redaction and a cache entry keyed by its whole text.
+ * redaction and its hash for the cache key.
  */
 export const ITEM_MAX_BYTES = 1024 * 1024;
 
@@ -140,12 +141,16 @@ export interface CachedItem {
 export interface ParseCache {
   get(key: string): CachedItem | undefined;
   set(key: string, item: CachedItem): void;
+  /** Whether it may hold an entry of this path by its blob id (worth hashing a file's text to ask). */
+  knows?(path: string): boolean;
 }
 
 /**
- * Keyed by path and content: a file read from the index or a commit by the blob id git
- * already has, without reading it; a working-tree file by its whole text, which needs no
- * hash (and so no node:crypto, which a session start would otherwise load).
+ * Keyed by path and content: a work-tree file by its stat data, a file read from the
+ * index or a commit by the blob id git already has, without reading it; a file given by
+ * its text (too new for its stat data, or just written) by that text, which the cache
+ * stores under the text's blob id (hashing it loads node:crypto, which a session start
+ * whose cache answers never does).
  */
 export function cacheKey(f: TreeFile): string {
   if (f.stamp !== undefined) return `${f.path}\0s${f.stamp}`;
@@ -172,8 +177,20 @@ export interface Parsers {
 /** The files whose text must be read before parseTree can run. */
 export function needText(files: readonly TreeFile[], cache?: ParseCache): TreeFile[] {
   return files.filter(
-    (f) => f.text === undefined && itemKind(f.path) !== undefined && cache?.get(cacheKey(f)) === undefined,
+    (f) => f.text === undefined && itemKind(f.path) !== undefined && cachedFor(f, cache) === undefined,
   );
+}
+
+/**
+ * What the cache gives for a file, unless it lacks what this file can give back: an open
+ * handoff's body, for a staged or committed file known by its blob id alone (a work-tree
+ * reader keeps none, see kept). Such a file's text is read then, and its body split off
+ * it, without parsing it again.
+ */
+function cachedFor(f: TreeFile, cache?: ParseCache): CachedItem | undefined {
+  const c = f.cached ?? cache?.get(cacheKey(f));
+  if (c === undefined || c.body !== undefined || f.text !== undefined || f.laterBody !== undefined) return c;
+  return (c.meta as HandoffMeta | undefined)?.status === 'open' && itemKind(f.path) === 'handoff' ? undefined : c;
 }
 
 function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Parsers): CachedItem {
@@ -228,23 +245,34 @@ class ReadHandoff implements Handoff {
     this.#text = text;
   }
   get bodyText(): string {
-    return (this.#text ??= this.#from.laterBody?.() ?? '');
+    return (this.#text ??= this.#from.laterBody?.() ?? textBody(this.#from));
   }
   get body(): Body {
     return (this.#body ??= parseBody(this.bodyText));
   }
 }
 
+/** A closed handoff's body from the text a file was given with (its front-matter came from the cache). */
+function textBody(f: TreeFile): string {
+  try {
+    return f.text === undefined ? '' : splitFrontMatter(f.text, f.path).body;
+  } catch {
+    return '';
+  }
+}
+
 /**
- * What the cache keeps of a parsed file: a closed handoff without its body (closed
- * handoffs are most of .handoff/ and their bodies are almost never shown). A work-tree
- * file's body is read again when something asks for it; the readers of staged or
- * committed trees (the pre-commit hook, the merge driver, `check --base`) show open
- * handoffs' bodies only (the roadmap's next steps and questions).
+ * What the cache keeps of a parsed file: a handoff without its body, but for an open one
+ * given by its text alone (written by this run, or the open index's). Closed handoffs are
+ * most of .handoff/ and their bodies are almost never shown; a work-tree file's body is
+ * read again when something asks for it, and a file given by its text splits it off
+ * again. The readers of staged or committed trees (the pre-commit hook, the merge driver,
+ * `check --base`) show open handoffs' bodies only (the roadmap's next steps and
+ * questions), and read the text of one the cache holds without its body (cachedFor).
  */
-function kept(f: TreeFile, kind: ItemKind, parsed: CachedItem): CachedItem {
-  if (kind !== 'handoff' || (f.stamp === undefined && f.blob === undefined) || parsed.problem) return parsed;
-  if ((parsed.meta as HandoffMeta | undefined)?.status === 'open') return parsed;
+export function kept(f: TreeFile, parsed: CachedItem): CachedItem {
+  if (itemKind(f.path) !== 'handoff' || parsed.problem || parsed.body === undefined) return parsed;
+  if (f.laterBody === undefined && (parsed.meta as HandoffMeta | undefined)?.status === 'open') return parsed;
   const { body: _body, ...rest } = parsed;
   return rest;
 }
@@ -276,17 +304,14 @@ export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parser
       tree.problems.push({ file: f.path, message: tooLarge(large) });
       continue;
     }
-    let parsed = f.cached ?? cache?.get(cacheKey(f));
+    let parsed = cachedFor(f, cache);
     if (!parsed) {
       if (f.text === undefined || !parsers)
         throw new Error(`internal: ${f.path} was not read or parsed (blob ${f.blob ?? 'unknown'})`);
       parsed = parseOne({ path: f.path, text: f.text }, kind, parsers);
       // A staged or committed file's blob id is kept with it too, so that its entry and the
       // work tree's (which the writers' record adds its blob id to) are stored once.
-      cache?.set(
-        cacheKey(f),
-        f.blob === undefined ? kept(f, kind, parsed) : { ...kept(f, kind, parsed), blob: f.blob },
-      );
+      cache?.set(cacheKey(f), f.blob === undefined ? kept(f, parsed) : { ...kept(f, parsed), blob: f.blob });
     }
     if (parsed.problem) tree.problems.push({ file: f.path, ...parsed.problem });
     if (!parsed.meta) continue;
