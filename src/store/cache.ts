@@ -211,6 +211,10 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
   };
   // A run that looked up a work-tree file by its stat data read the whole work tree (reader.ts).
   let walked = false;
+  // A run that read only a few files (a writer's view, history-view.ts) writes no shard: a
+  // shard holds a month of handoffs, and packing it again for two entries costs more than the
+  // next reader of the whole tree takes to parse those two again.
+  let wholeTree = false;
   /** Shards with an entry added or replaced in this run. */
   const replaced = new Set<string>();
   let itemsChanged = false;
@@ -221,7 +225,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
   // The items are written once, when the command is over (not at each write of `new`): at
   // tens of thousands of handoffs, that file is the largest thing a command writes.
   const flushItems = () => {
-    if (!itemsDir || !itemsChanged) return;
+    if (!itemsDir || !itemsChanged || !wholeTree) return;
     itemsChanged = false;
     for (const [name, all] of shards) {
       const u = used.get(name) ?? new Map<string, CachedItem>();
@@ -248,6 +252,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
   // (which drops the stat entries of files no longer there); through `some`, of a few files.
   const lookups = (walks: boolean): ParseCache => ({
     get(asked) {
+      if (walks) wholeTree = true;
       const key = byBlob(asked);
       const name = shardOf(key);
       const u = usedIn(name);
@@ -261,6 +266,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       return item;
     },
     set(asked, given) {
+      if (walks) wholeTree = true;
       const key = byBlob(asked);
       const item = key === asked ? given : { ...given, blob: key.slice(key.indexOf('\0') + 1) };
       replaced.add(shardOf(key));
