@@ -1,12 +1,21 @@
 // Real git in temporary repositories, and the built CLI run as a subprocess.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  mkdirSync,
+  rmSync,
+  writeFileSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { datedFolder } from '../src/store/id.js';
 import { unpackShard } from '../src/store/cache-pack.js';
 import type { CachedItem } from '../src/store/tree.js';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 
 export const BIN = path.resolve(__dirname, '../bin/handoff.js');
 /** Transcript fixtures inside the repository (provenance in SOURCES.md and RECORDED.md). */
@@ -161,3 +170,21 @@ export const itemEntries = (dir: string): Map<string, CachedItem> =>
 
 /** Every key in the parse cache. */
 export const itemKeys = (dir: string): string[] => [...itemEntries(dir).keys()];
+
+/**
+ * Points the installed pre-commit hook's node at a wrapper that logs each start and runs
+ * the same node: the proof of whether the hook started node. Returns the count so far.
+ */
+export function countNodeStarts(repo: Repo): () => number {
+  const hook = path.join(repo.dir, '.git/hooks/pre-commit');
+  const log = path.join(path.dirname(repo.dir), 'node-starts.log');
+  const wrapper = path.join(path.dirname(repo.dir), 'node-wrapper');
+  writeFileSync(log, '');
+  writeFileSync(wrapper, `#!/bin/sh\necho started >>'${log}'\nexec '${process.execPath}' "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  const quoted = `'${process.execPath}'`;
+  const text = readFileSync(hook, 'utf8');
+  expect(text).toContain(quoted);
+  writeFileSync(hook, text.split(quoted).join(`'${wrapper}'`));
+  return () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+}

@@ -2,7 +2,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitEnv, makeRepo, runHandoff, tempDir, type Repo } from './helpers.js';
+import { countNodeStarts, gitEnv, makeRepo, runHandoff, tempDir, type Repo } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 
@@ -364,24 +364,6 @@ describe('the installed hooks', () => {
     gitRun(repo, ['rebase', '--abort']);
   });
 });
-
-/**
- * Points the installed pre-commit hook's node at a wrapper that logs each start and runs
- * the same node: the proof of whether the hook started node. Returns the count so far.
- */
-function countNodeStarts(repo: Repo): () => number {
-  const hook = path.join(repo.dir, '.git/hooks/pre-commit');
-  const log = path.join(path.dirname(repo.dir), 'node-starts.log');
-  const wrapper = path.join(path.dirname(repo.dir), 'node-wrapper');
-  writeFileSync(log, '');
-  writeFileSync(wrapper, `#!/bin/sh\necho started >>'${log}'\nexec '${process.execPath}' "$@"\n`);
-  chmodSync(wrapper, 0o755);
-  const quoted = `'${process.execPath}'`;
-  const text = readFileSync(hook, 'utf8');
-  expect(text).toContain(quoted);
-  writeFileSync(hook, text.split(quoted).join(`'${wrapper}'`));
-  return () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
-}
 
 const newHandoff = (repo: Repo, goal: string): string => {
   const r = repo.handoff(['new', goal, '--no-edit']);

@@ -4,14 +4,14 @@
 // -A .handoff` stages; it records nothing the hook has not validated; the tree ids it
 // computes are git's; and the record's second line reads back as written.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSeen, parseSeen } from '../src/git-hooks/record-next.js';
 import { editedTree } from '../src/git-hooks/tree-edit.js';
 import { readTrees } from '../src/git/git-plumbing.js';
 import { handoffText, id, pinPath, pinText } from './fixtures-items.js';
-import { gitEnv, handoffFile, makeRepo, type Repo } from './helpers.js';
+import { countNodeStarts, gitEnv, handoffFile, makeRepo, type Repo } from './helpers.js';
 
 const ok = (repo: Repo, args: string[]) => {
   const r = repo.handoff(args);
@@ -35,21 +35,6 @@ function stagedTree(repo: Repo): string {
   const env = gitEnv({ GIT_INDEX_FILE: temp });
   execFileSync('git', ['add', '-A', '--', '.handoff'], { cwd: repo.dir, env });
   return execFileSync('git', ['write-tree', '--prefix=.handoff/'], { cwd: repo.dir, env, encoding: 'utf8' }).trim();
-}
-
-/** Counts the pre-commit hook's node starts (the hook runs node through the recorded binary). */
-function countNodeStarts(repo: Repo): () => number {
-  const hook = path.join(repo.dir, '.git/hooks/pre-commit');
-  const log = path.join(path.dirname(repo.dir), 'node-starts.log');
-  const wrapper = path.join(path.dirname(repo.dir), 'node-wrapper');
-  writeFileSync(log, '');
-  writeFileSync(wrapper, `#!/bin/sh\necho started >>'${log}'\nexec '${process.execPath}' "$@"\n`);
-  chmodSync(wrapper, 0o755);
-  const quoted = `'${process.execPath}'`;
-  const text = readFileSync(hook, 'utf8');
-  expect(text).toContain(quoted);
-  writeFileSync(hook, text.split(quoted).join(`'${wrapper}'`));
-  return () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
 }
 
 /** An old closed handoff alone in its dated folder: no writer touches that folder, and the roadmap does not show it. */

@@ -4,6 +4,7 @@
 // the trees, the id; no object is written (the record is an id the hook compares, nothing
 // reads the tree).
 import type { TreeEntry } from '../git/git-plumbing.js';
+import { objectId } from '../store/tree.js';
 
 const TREE_MODE = '40000';
 const FILE_MODE = '100644';
@@ -32,12 +33,7 @@ export function treeId(entries: readonly TreeEntry[]): string {
   const body = Buffer.concat(
     sorted.flatMap(({ e }) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.id, 'hex')]),
   );
-  return process
-    .getBuiltinModule('node:crypto')
-    .createHash('sha1')
-    .update(`tree ${body.length}\0`)
-    .update(body)
-    .digest('hex');
+  return objectId('tree', body);
 }
 
 /**

@@ -19,12 +19,9 @@ import type { Git } from '../git/git.js';
 import { entriesOutside } from '../git/index-file.js';
 import { COMMIT_ID } from '../git/repo.js';
 import { openCache } from '../store/cache.js';
-import type { Stamp } from '../store/fs.js';
+import { type Stamp, vouchingStamp } from '../store/fs.js';
 import { RACY_MS } from '../store/reader.js';
 import { HANDOFF_DIR } from '../store/tree.js';
-
-// Taken, not imported: see store/fs.ts.
-const { lstatSync } = process.getBuiltinModule('node:fs');
 
 /** Work files (tracked, outside .handoff/) beyond which git is asked every time. */
 const WORK_FILES = 1000;
@@ -57,14 +54,9 @@ function asKnown(value: unknown): Known | undefined {
 function stampsOf(root: string, files: readonly string[], racy: number): string | undefined {
   const stamps: (Stamp | null)[] = [];
   for (const f of files) {
-    let st: ReturnType<typeof lstatSync>;
-    try {
-      st = lstatSync(`${root}/${f}`, { throwIfNoEntry: false });
-    } catch {
-      return undefined;
-    }
-    if (st && (st.isDirectory() || st.ctimeMs >= racy)) return undefined;
-    stamps.push(st ? [st.ctimeMs, st.mtimeMs, st.size, st.ino] : null);
+    const stamp = vouchingStamp(`${root}/${f}`, racy);
+    if (stamp === undefined) return undefined;
+    stamps.push(stamp);
   }
   return JSON.stringify(stamps);
 }

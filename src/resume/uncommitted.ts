@@ -15,25 +15,10 @@ import type { Context } from '../command/context.js';
 import type { Git } from '../git/git.js';
 import { entriesIn } from '../git/index-file.js';
 import { openCache } from '../store/cache.js';
-import type { Stamp } from '../store/fs.js';
+import { vouchingStamp } from '../store/fs.js';
 import { RACY_MS } from '../store/reader.js';
 
-// Taken, not imported: see store/fs.ts.
-const { lstatSync } = process.getBuiltinModule('node:fs');
-
 const key = (paths: readonly string[]) => `uncommitted\0${paths.join('\0')}`;
-
-/** A listed path's stat data; null when there is nothing there; undefined when it cannot vouch (a folder, too young). */
-function stampOf(file: string, racy: number): Stamp | null | undefined {
-  let st: ReturnType<typeof lstatSync>;
-  try {
-    st = lstatSync(file, { throwIfNoEntry: false });
-  } catch {
-    return undefined; // a parent that is not a folder, no permission: git is asked
-  }
-  if (!st) return null;
-  return st.isDirectory() || st.ctimeMs >= racy ? undefined : [st.ctimeMs, st.mtimeMs, st.size, st.ino];
-}
 
 interface Known {
   /** HEAD, the index's stat data and the files'. */
@@ -59,7 +44,7 @@ export async function uncommittedListed(
   const index = git.indexStat();
   // Read before git is asked: a file changed while git answers no longer has the stat data
   // the answer is remembered beside.
-  const files = head !== null && index !== null ? paths.map((p) => stampOf(path.join(ctx.root, p), racy)) : [];
+  const files = head !== null && index !== null ? paths.map((p) => vouchingStamp(path.join(ctx.root, p), racy)) : [];
   if (head === null || index === null || files.includes(undefined)) return (await git.uncommittedAmong(paths)).paths;
   const cache = await openCache(ctx.cacheFile);
   const at = index[0] < racy ? JSON.stringify([head, index, ...files]) : undefined;

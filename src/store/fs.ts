@@ -108,6 +108,22 @@ export function fileStamp(file: string): Stamp | null {
   return st?.isFile() ? [st.ctimeMs, st.mtimeMs, st.size, st.ino] : null;
 }
 
+/**
+ * A path's stamp for a remembered answer of git's about it: null when there is nothing
+ * there; undefined when it cannot vouch (a folder, changed too recently to tell a later
+ * change in the same clock tick apart, or not readable).
+ */
+export function vouchingStamp(file: string, racy: number): Stamp | null | undefined {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // a parent that is not a folder, no permission: git is asked
+  }
+  if (!st) return null;
+  return st.isDirectory() || st.ctimeMs >= racy ? undefined : [st.ctimeMs, st.mtimeMs, st.size, st.ino];
+}
+
 /** readText(), for a caller that must not wait: the text, or undefined when there is no such file. */
 export function readTextNow(file: string): string | undefined {
   try {

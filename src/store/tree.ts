@@ -159,11 +159,16 @@ export function cacheKey(f: TreeFile): string {
 
 /** The id git gives a file's content: sha1 of "blob <size>\0<content>". */
 export function blobId(content: string | Buffer): string {
+  return objectId('blob', content);
+}
+
+/** A git object's id (SHA-1): its type and size, then its content. */
+export function objectId(type: 'blob' | 'tree', content: string | Buffer): string {
   // node:crypto is taken here, not imported with this module, which every command loads.
   return process
     .getBuiltinModule('node:crypto')
     .createHash('sha1')
-    .update(`blob ${Buffer.byteLength(content)}\0`)
+    .update(`${type} ${Buffer.byteLength(content)}\0`)
     .update(content)
     .digest('hex');
 }
