@@ -17,6 +17,7 @@
 import type { TreeEntry } from '../git/git-plumbing.js';
 import type { OwnWrite } from '../store/store.js';
 import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type Tree } from '../store/tree.js';
+import { sortedIndex } from '../store/id.js';
 import { editedTree, foldersOf } from './tree-edit.js';
 
 /** What a view of a recorded tree is made of: the pins' and open handoffs' blobs by file, and the closed handoffs' names hashed. */
@@ -147,16 +148,4 @@ export function nextRecord(input: {
   const tree = editedTree(trees, edits);
   if (tree === undefined) return undefined;
   return { tree, seen: { open: Object.fromEntries(open), closed: hashSorted(closed) } };
-}
-
-/** Where `name` goes in sorted `names`. */
-function sortedIndex(names: readonly string[], name: string): number {
-  let lo = 0;
-  let hi = names.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (names[mid]! < name) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -79,15 +79,21 @@ export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, str
 export function prefixLookup(ids: readonly string[], min = 8): (id: string) => string | undefined {
   const sorted = [...new Set(ids)].sort();
   return (id) => {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! < id) lo = mid + 1;
-      else hi = mid;
-    }
-    return sorted[lo] === id ? prefixAt(sorted, lo, min) : undefined;
+    const at = sortedIndex(sorted, id);
+    return sorted[at] === id ? prefixAt(sorted, at, min) : undefined;
   };
+}
+
+/** Where `name` is, or goes, in sorted `names` (binary search). */
+export function sortedIndex(names: readonly string[], name: string): number {
+  let lo = 0;
+  let hi = names.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (names[mid]! < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The time an id was made, in milliseconds: its first 10 characters. */
