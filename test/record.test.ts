@@ -223,6 +223,8 @@ describe('a tree computed from its files', () => {
     expect(treeOfFiles(files)).toBe(repo.git('write-tree').trim());
     expect(treeOfFiles(new Map([...files, ['a.md/x.md', { mode: '100644', id: blob('x\n') }]]))).toBeUndefined();
     expect(treeOfFiles(new Map([...files, ['deep', { mode: '100644', id: blob('x\n') }]]))).toBeUndefined();
+    // Names between a file and the folder of its name (a-b/, a.md, a0.md sort between `a` and `a/`).
+    expect(treeOfFiles(new Map([...files, ['a', { mode: '100644', id: blob('x\n') }]]))).toBeUndefined();
   });
 });
 
