@@ -68,13 +68,29 @@ export function sinceFacts(files: readonly FileChange[], git: GitSince): SinceFa
     headFound: true,
     commits: git.commits,
     commitCount: git.commitCount,
-    changedFiles: git.differing.filter((p) => !ours(p) && !wasUncommitted.has(p) && !renamedFrom.has(p)),
+    changedFiles: changedOnly(git.differing, wasUncommitted, renamedFrom),
     stillUncommitted: still,
     committedSince,
     renamed,
     putBack,
     missingFiles: git.missing.filter((p) => !renamedFrom.has(p)),
   };
+}
+
+/**
+ * The paths that differ, but for handoff records and the paths said apart. An indexed
+ * loop, no callback per path: after a large commit there are a hundred thousand, and this
+ * runs once a process.
+ */
+function changedOnly(differing: readonly string[], said: ReadonlySet<string>, renamedFrom: ReadonlySet<string>) {
+  const out: string[] = [];
+  const checkSets = said.size > 0 || renamedFrom.size > 0;
+  for (let i = 0; i < differing.length; i++) {
+    const p = differing[i]!;
+    if (ours(p) || (checkSets && (said.has(p) || renamedFrom.has(p)))) continue;
+    out.push(p);
+  }
+  return out;
 }
 
 export function renderSince(since: SinceFacts): string {

@@ -147,12 +147,19 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
     const st = lstat(at(rel));
     if (!st?.isDirectory()) return void (changed ||= stored?.dirs[rel] !== undefined);
     const before = stored?.dirs[rel];
-    next.dirs[rel] = [st.ctimeMs, st.mtimeMs, st.ino, st.ctimeMs >= started - RACY ? 1 : 0];
+    // Unchanged, and old enough then to vouch: kept as it was. Indexed loops, no array made
+    // per folder: a year holds hundreds of dated folders, walked once a process by code the
+    // compiler has not seen yet.
     if (before && before[0] === st.ctimeMs && before[1] === st.mtimeMs && before[2] === st.ino && !before[3]) {
-      for (const f of keptIn.get(rel) ?? []) look(f, lstat(at(f)));
-      for (const d of children.get(rel) ?? []) visit(d, sub === MONTH ? DAY : undefined);
+      next.dirs[rel] = before;
+      const files = keptIn.get(rel);
+      if (files) for (let i = 0; i < files.length; i++) look(files[i]!, lstat(at(files[i]!)));
+      const dirs = children.get(rel);
+      const deeper = sub === MONTH ? DAY : undefined;
+      if (dirs) for (let i = 0; i < dirs.length; i++) visit(dirs[i]!, deeper);
       return;
     }
+    next.dirs[rel] = [st.ctimeMs, st.mtimeMs, st.ino, st.ctimeMs >= started - RACY ? 1 : 0];
     changed = true;
     for (const entry of readdirSync(at(rel), { withFileTypes: true })) {
       const name = entry.name;
