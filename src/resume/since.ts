@@ -93,6 +93,16 @@ function changedOnly(differing: readonly string[], said: ReadonlySet<string>, re
   return out;
 }
 
+/**
+ * Paths as inline code, comma-separated: `code` of each. A large commit's hundred thousand
+ * paths rarely hold a space or a backtick; when none does, each is only wrapped in
+ * backticks, and the list is one join, with no pattern run and no string made per path.
+ */
+export function codeList(paths: readonly string[]): string {
+  if (paths.length === 0) return '';
+  return /[\s`]/.test(paths.join('')) ? paths.map(code).join(', ') : `\`${paths.join('`, `')}\``;
+}
+
 export function renderSince(since: SinceFacts): string {
   const lines: string[] = [];
   if (!since.head) {
@@ -111,7 +121,7 @@ export function renderSince(since: SinceFacts): string {
     if (since.commitCount > since.commits.length)
       lines.push(`  - ... and ${since.commitCount - since.commits.length} more`);
   }
-  const list = (paths: readonly string[]) => paths.map(code).join(', ');
+  const list = codeList;
   const accounted =
     since.stillUncommitted.length +
     (since.committedSince?.length ?? 0) +
