@@ -24,6 +24,11 @@
 //
 // Generating uses `git fast-import` (no CLI run per handoff), seeded, so every run builds
 // the same repositories. Run it with the node the figures are for (Node 24 for users).
+// The last generation commit carries .handoff/ROADMAP.md as the measured tool renders it, as in
+// a real team's repository, where the pre-commit hook stages it with every handoff: without it,
+// every `new` measured here (after `restore` cleans .handoff/) would render the roadmap from
+// the whole tree, which no user's `new` does. GENERATION marks what a generated repository
+// holds; a repository marked with an older one is generated afresh.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -74,6 +79,8 @@ const LAYOUT = opts.layout;
 if (LAYOUT !== 'dated' && LAYOUT !== 'flat') throw new Error(`--layout is dated or flat; got ${LAYOUT}`);
 const BIN = path.resolve(opts.bin);
 const SEED = 20261124;
+/** Written to `.git/bench-ready`; bumped whenever the repositories generated change (2: the roadmap committed). */
+const GENERATION = '2';
 
 const env = benchEnv();
 
@@ -254,7 +261,7 @@ function writeStream(file, n, layout, withHandoff) {
 /** A generated repository, kept in the scratch directory between runs. */
 function repository(n, layout, withHandoff = true) {
   const dir = path.join(opts.scratch, `team-${n}-${withHandoff ? layout : 'code-only'}`);
-  if (existsSync(path.join(dir, '.git', 'bench-ready'))) return dir;
+  if (ready(dir)) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t = performance.now();
@@ -278,12 +285,23 @@ function repository(n, layout, withHandoff = true) {
       .replace(/^head: null$/m, `head: "${head}"`)
       .replace(/^base: null$/m, `base: "${base}"`);
     writeFileSync(file, text);
-    git(dir, 'commit', '-q', '-a', '--no-verify', '-m', 'open handoff names its commits');
+    // The roadmap as the tool renders it, committed with the open handoff; the caches that
+    // rendering left are dropped, so the repository starts as a fresh clone would.
+    execFileSync(process.execPath, [BIN, 'roadmap'], { cwd: dir, env, stdio: 'ignore' });
+    git(dir, 'add', '--', '.handoff');
+    git(dir, 'commit', '-q', '--no-verify', '-m', 'open handoff names its commits; the roadmap');
+    for (const name of CACHES) rmSync(path.join(dir, '.git', name), { recursive: true, force: true });
   }
   git(dir, 'gc', '-q');
-  writeFileSync(path.join(dir, '.git', 'bench-ready'), '');
+  writeFileSync(path.join(dir, '.git', 'bench-ready'), GENERATION);
   console.error(`generated ${dir} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   return dir;
+}
+
+/** Whether `dir` holds a repository generated as this version of the bench generates them. */
+function ready(dir) {
+  const marker = path.join(dir, '.git', 'bench-ready');
+  return existsSync(marker) && readFileSync(marker, 'utf8') === GENERATION;
 }
 
 const median = (xs) => {
@@ -380,7 +398,13 @@ function measure(dir) {
       restore(dir);
       return ms;
     },
-    check: () => run(dir, [BIN, 'check']),
+    check: () => {
+      // `check` closes the handoffs that landed (every branch's here): put them back, so the
+      // command measured after it sees the history as committed, as every other one does.
+      const ms = run(dir, [BIN, 'check']);
+      restore(dir);
+      return ms;
+    },
   };
   // A warm cache and a warm compile cache, as on a user's second run.
   run(dir, [BIN, 'list']);
@@ -491,7 +515,7 @@ if (opts['repo-size']) {
 if (opts.big) {
   // A code repository of 100,000 files with 1,000 handoffs: the session start next to `git status`.
   const dir = path.join(opts.scratch, `big-100000-${LAYOUT}`);
-  if (!existsSync(path.join(dir, '.git', 'bench-ready'))) {
+  if (!ready(dir)) {
     const small = repository(1000, LAYOUT);
     rmSync(dir, { recursive: true, force: true });
     execFileSync('git', ['clone', '-q', small, dir], { env });
@@ -517,7 +541,7 @@ if (opts.big) {
     });
     rmSync(stream);
     git(dir, 'reset', '-q', '--hard', 'main');
-    writeFileSync(path.join(dir, '.git', 'bench-ready'), '');
+    writeFileSync(path.join(dir, '.git', 'bench-ready'), GENERATION);
   }
   const steps = {
     'node -e 0': () => run(dir, ['-e', '0']),

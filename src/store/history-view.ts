@@ -15,7 +15,7 @@ import type { RunContext } from '../core/context.js';
 import type { Handoff } from './handoff.js';
 import { openCache } from './cache.js';
 import { itemFolders, parseFiles, readSomeFiles } from './reader.js';
-import { datedFolder, isId } from './id.js';
+import { datedFolder, isId, sortedIndex } from './id.js';
 import { loadOpen } from './store.js';
 import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
@@ -43,8 +43,14 @@ interface Listing {
   open: Tree;
   /** Closed handoffs' ids, oldest first (ids are times). */
   closed: string[];
-  /** Closed handoff id -> its file. */
-  byId: Map<string, string>;
+  /** Their files, in the same order: a year's names need no map, a few are looked up (fileOf). */
+  files: string[];
+}
+
+/** The file of a closed handoff, by binary search in the listing's ids. */
+function fileOf(list: Listing, id: string): string | undefined {
+  const at = sortedIndex(list.closed, id);
+  return list.closed[at] === id ? list.files[at] : undefined;
 }
 
 // Taken, not imported: see fs.ts.
@@ -62,7 +68,8 @@ async function listing(ctx: Where): Promise<Listing> {
     if (!names) known.set(folder, (names = new Set()));
     names.add(file.slice(at));
   }
-  const byId = new Map<string, string>();
+  const ids: string[] = [];
+  const files: string[] = [];
   // handoffs/ checked once: its dated folders are real folders (itemFolders follows no link), so inside it.
   await assertInside(ctx.root, path.join(ctx.root, HANDOFFS_PREFIX), HANDOFFS_PREFIX.slice(0, -1));
   for (const prefix of itemFolders(ctx.root)) {
@@ -77,18 +84,21 @@ async function listing(ctx: Where): Promise<Listing> {
     const skip = known.get(prefix);
     // Every `<name>.md` not starting with a dot in these folders is a handoff's (tree.ts itemKind).
     for (const name of names) {
-      // The same id twice (the flat and a dated folder): the whole tree decides.
       if (!name.endsWith('.md') || name.startsWith('.') || skip?.has(name)) continue;
-      const id = name.slice(0, -3);
-      if (byId.has(id)) throw new Duplicate();
-      byId.set(id, `${prefix}${name}`);
+      ids.push(name.slice(0, -3));
+      files.push(`${prefix}${name}`);
     }
   }
-  // Dated folders are listed in date order and ids are times: sorted already, unless the first layout's folder holds some.
-  const closed = [...byId.keys()];
-  return { open, closed: ascending(closed) ? closed : closed.sort(), byId };
+  // Dated folders are listed in date order and ids are times: sorted already, unless the first
+  // layout's folder holds some. The same id twice (the flat and a dated folder): the whole tree decides.
+  if (ascending(ids)) return { open, closed: ids, files };
+  const order = ids.map((_, i) => i).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+  const closed = order.map((i) => ids[i]!);
+  if (!ascending(closed)) throw new Duplicate();
+  return { open, closed, files: order.map((i) => files[i]!) };
 }
 
+/** Strictly ascending: sorted, and no id twice. */
 function ascending(ids: readonly string[]): boolean {
   for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
   return true;
@@ -125,13 +135,13 @@ export async function roadmapView(
     if (error instanceof Duplicate) return undefined;
     throw error;
   }
-  const { open, closed, byId } = list;
+  const { open, closed, files } = list;
   const loaded = new Map<string, Handoff>();
-  let wanted = closed.slice(-recent).map((id) => byId.get(id)!);
+  let wanted = files.slice(-recent);
   let from: Handoff[] = open.handoffs;
   for (let level = 0; level <= depth && (wanted.length > 0 || from.length > 0); level++) {
     for (const h of from) {
-      const file = h.meta.parent ? byId.get(h.meta.parent) : undefined;
+      const file = h.meta.parent ? fileOf(list, h.meta.parent) : undefined;
       if (file && !loaded.has(file)) wanted.push(file);
     }
     const read = await readClosed(ctx, [...new Set(wanted)]);
@@ -146,7 +156,7 @@ export async function roadmapView(
   return {
     tree,
     history: { ids, finished: closed.length },
-    sources: { open, closed: () => closed.map((id) => byId.get(id)!), read: [...loaded.keys()] },
+    sources: { open, closed: () => files, read: [...loaded.keys()] },
   };
 }
 

@@ -260,6 +260,8 @@ export async function rewriteItems(
 /**
  * The next read sees the write; and the file goes into the cache now, while the parsers
  * are loaded, so the next run (a session start right after \`new\`) finds every file there.
+ * Through the cache's lookups for a few files: a run that did not read the whole tree (a
+ * writer's view, history-view.ts) writes no items shard (cache.ts says why).
  */
 async function written(ctx: RunContext, file: string, content: string, mine: boolean): Promise<void> {
   const rel = ctx.rel(file);
@@ -270,7 +272,7 @@ async function written(ctx: RunContext, file: string, content: string, mine: boo
     recordOwn(cache, rel, file);
     await cache.save();
   }
-  const parsed = await parseFiles([one], cache);
+  const parsed = await parseFiles([one], cache, cache.some);
   let own = ownWritten.get(ctx);
   if (!own) ownWritten.set(ctx, (own = new Map()));
   own.set(rel, {
