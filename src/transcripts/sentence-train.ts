@@ -263,6 +263,9 @@ export function chooseFloors(
   const floors = {} as Record<SentenceClass, number>;
   for (const c of CLASSES) {
     // The guesses the rules agree with are given whatever the floor: they count from the start.
+    // Where they alone fall short of the precision asked for (their false choices in real
+    // sessions count realNoneOdds times), the model's guesses are given while they keep the
+    // precision the rules have alone: no floor would reach the precision asked for.
     let right = 0;
     let wrong = 0;
     for (const g of guesses)
@@ -270,6 +273,7 @@ export function chooseFloors(
         if (g.label === c) right++;
         else wrong += cost(g);
       }
+    const wanted = right + wrong === 0 ? precision : Math.min(precision, right / (right + wrong));
     const mine = guesses.filter((g) => g.guess === c && !g.agreed).sort((a, b) => b.lead - a.lead);
     let floor = Number.MAX_SAFE_INTEGER;
     mine.forEach((g, i) => {
@@ -277,7 +281,7 @@ export function chooseFloors(
       else wrong += cost(g);
       // A floor sits between two leads: only where the next guess has a lower lead.
       const next = mine[i + 1];
-      if ((next === undefined || next.lead < g.lead) && right / (right + wrong) >= precision) floor = g.lead;
+      if ((next === undefined || next.lead < g.lead) && right / (right + wrong) >= wanted) floor = g.lead;
     });
     floors[c] = c === 'none' ? 0 : floor;
   }

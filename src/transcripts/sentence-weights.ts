@@ -6,7 +6,7 @@
 import type { SentenceClass } from './rule-class.js';
 
 export const FLOORS: Record<SentenceClass, number> = {
-  decision: 9007199254740991,
+  decision: 268,
   reversal: 41,
   abandoned: 189,
   question: 69,
