@@ -100,8 +100,8 @@ export interface TrainOptions {
    * trained on are 87% none (326 of 373), the rows trained on 42% (580 of 1391); for the real
    * none rows alone to weigh 87% against the 811 rows of the other classes, each counts
    * 811 × 87 / 13 / 326, about 17 (the written near misses count noneOdds on top). From 6 up the
-   * cross-validated figures are the same (bench/sentences.js --cv --grid): what it removes are
-   * the model's own guesses that only the rules could have backed.
+   * cross-validated figures barely move (bench/sentences.js --cv --grid). The price is recall:
+   * few of the model's own decisions lead by enough to outweigh a real session's near misses.
    */
   realNoneOdds: number;
 }
