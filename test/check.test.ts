@@ -1,9 +1,10 @@
 // `handoff check`: every rule, the --base limit, and the three formats.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitEnv, handoffFile, makeRepo, runHandoff, type Repo } from './helpers.js';
+import { headsFound } from '../src/check/heads-found.js';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
 
 function setUp(): Repo {
@@ -179,6 +180,58 @@ describe('handoff check', () => {
     expect(rules(r)).toEqual([`roadmap .handoff/ROADMAP.md`, `files ${handoffPath(id(3))}`]);
     expect(r.report!.findings[1]!.message).toContain(`'src/never-committed.ts'`);
     expect(r.report!.findings[1]!.message).not.toContain('README.md');
+  });
+
+  it("asks git about a handoff's head once: found whole, not again until its file changes", () => {
+    const repo = setUp();
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    const text = (files: Array<{ path: string; change: 'modified' | 'added'; state: 'committed' }>) =>
+      handoffText({ id: id(3), head, files });
+    repo.write(handoffPath(id(3)), text([{ path: 'README.md', change: 'modified', state: 'committed' }]));
+    repo.handoff(['roadmap']);
+    const trace = path.join(path.dirname(repo.dir), 'heads-trace.log');
+    const asked = () => {
+      rmSync(trace, { force: true });
+      const r = repo.handoff(['check', '--json'], { env: { GIT_TRACE: trace } });
+      return { report: JSON.parse(r.stdout), git: readFileSync(trace, 'utf8').includes('cat-file --batch-check') };
+    };
+    expect(asked()).toMatchObject({ report: { ok: true, findings: [] }, git: true });
+    expect(asked()).toMatchObject({ report: { ok: true, findings: [] }, git: false });
+    // Edited: asked again, and what is missing now is reported.
+    repo.write(
+      handoffPath(id(3)),
+      text([
+        { path: 'README.md', change: 'modified', state: 'committed' },
+        { path: 'src/never-committed.ts', change: 'added', state: 'committed' },
+      ]),
+    );
+    repo.handoff(['roadmap']);
+    const edited = asked();
+    expect(edited.git).toBe(true);
+    expect(edited.report.findings.map((f: { rule: string; file: string }) => `${f.rule} ${f.file}`)).toEqual([
+      `files ${handoffPath(id(3))}`,
+    ]);
+    // Not found whole: asked at every run.
+    expect(asked()).toMatchObject({ report: { ok: false }, git: true });
+  });
+
+  it('keeps what it found whole in a file that reads back as written, and drops what is not found now', async () => {
+    const repo = makeRepo();
+    const cacheFile = path.join(repo.dir, '.git/handoff-cache.json');
+    const found = new Map([
+      ['.handoff/handoffs/b.md', 's1:2:3:4'],
+      ['.handoff/handoffs/a.md', 'b'.repeat(41)],
+    ]);
+    await headsFound(cacheFile).save(found);
+    const back = headsFound(cacheFile);
+    for (const [file, key] of found) expect(back.has(file, key)).toBe(true);
+    expect(back.has('.handoff/handoffs/a.md', 's1:2:3:4')).toBe(false);
+    expect(back.has('toString', 'x')).toBe(false);
+    await back.save(new Map([['.handoff/handoffs/a.md', 'b'.repeat(41)]]));
+    expect(headsFound(cacheFile).has('.handoff/handoffs/b.md', 's1:2:3:4')).toBe(false);
+    expect(headsFound(cacheFile).has('.handoff/handoffs/a.md', 'b'.repeat(41))).toBe(true);
+    writeFileSync(path.join(repo.dir, '.git/handoff-heads.json'), 'not json');
+    expect(headsFound(cacheFile).has('.handoff/handoffs/a.md', 'b'.repeat(41))).toBe(false);
   });
 
   it('--base limits the report to what the branch changed; github format annotates and summarises', () => {

@@ -33,4 +33,34 @@ describe('the clean strings remembered beside the cache', () => {
     // Other rules: nothing remembered.
     expect(openClean(cacheFile, 'rules-2').clean.has(text(9, 0))).toBe(false);
   });
+
+  it('remembers a long text and a long list by digest: the file stays small, and only the same text is clean', async () => {
+    const dir = tempDir();
+    const cacheFile = path.join(dir, 'handoff-cache.json');
+    const paths = Array.from({ length: 20_000 }, (_, i) => `lib/d${i % 100}/f${i}.ts`);
+    const prompt = `- Files changed since then: ${paths.map((p) => `\`${p}\``).join(', ')}`;
+    const list = JSON.stringify(paths);
+    const c = openClean(cacheFile, 'rules-1');
+    expect(c.clean.has(prompt)).toBe(false);
+    c.clean.add(prompt);
+    c.lists.add(list);
+    c.clean.add('short');
+    await c.save();
+    const file = path.join(dir, 'handoff-clean.json');
+    expect(readFileSync(file, 'utf8').length).toBeLessThan(1000);
+    expect(read(file).clean).toEqual(['short']);
+    const again = openClean(cacheFile, 'rules-1');
+    expect(again.clean.has(prompt)).toBe(true);
+    expect(again.lists.has(list)).toBe(true);
+    expect(again.clean.has('short')).toBe(true);
+    // One character more, or the same characters moved: not the text found clean.
+    expect(again.clean.has(`${prompt} `)).toBe(false);
+    expect(again.clean.has(prompt.replace('f1.ts', 'f2.ts'))).toBe(false);
+    expect(again.lists.has(JSON.stringify(paths.slice(1)))).toBe(false);
+    // A list is not a text, nor a text a list.
+    expect(again.clean.has(list)).toBe(false);
+    expect(again.lists.has(prompt)).toBe(false);
+    // Other rules: nothing remembered.
+    expect(openClean(cacheFile, 'rules-2').clean.has(prompt)).toBe(false);
+  });
 });

@@ -122,6 +122,8 @@ describe('module loading on the git paths', () => {
       expect(loadsYaml(modules)).toBe(false);
       // node:fs taken with process.getBuiltinModule, never imported (store/fs.ts says why).
       expect(builtins).not.toContain(FS_STREAMS);
+      // stdin is a pipe: told from a terminal by its stat data, without node:tty and node's streams.
+      expect(builtins).not.toContain('NativeModule tty');
     }
     // Without the open index the files are parsed, with yaml (the probe sees it).
     rmSync(path.join(repo.dir, '.git/handoff-open.json'));

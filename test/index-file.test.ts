@@ -106,6 +106,14 @@ describe("the index's entries for a few paths", () => {
     const outside = entriesOutside(data(), '.handoff/', 10, SHA1);
     expect(outside?.paths).toEqual(tracked);
     expect(entriesOutside(data(), '.handoff/', tracked.length - 1, SHA1)).toBeNull();
+    // Asked of one buffer with the folder skipped (a session start asks both questions of
+    // one read of the index): the same entries; a path under the folder is still found.
+    const once = data();
+    const asked = ['a.txt', '.handoffs.txt', 'z/é.txt', 'missing.txt'];
+    expect(entriesOutside(once, '.handoff/', 10, SHA1)).toEqual(outside);
+    expect(entriesIn(once, asked, SHA1, '.handoff/')).toEqual(entriesIn(data(), asked, SHA1));
+    expect(entriesIn(once, ['.handoff/h.md', 'a.txt'], SHA1, '.handoff/')?.map((e) => e.length)).toEqual([1, 1]);
+    expect(entriesIn(once, ['.handoff/h.md'], SHA1, '.handoff/')).toEqual(entriesIn(data(), ['.handoff/h.md'], SHA1));
     // The key moves with an entry outside, not with one inside.
     repo.write('.handoff/h.md', 'changed\n');
     repo.git('add', '.handoff/h.md');

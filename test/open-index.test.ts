@@ -1,6 +1,6 @@
 // The open index (store/open-index.ts): a session start reads the pins and the open
 // handoffs only, and still sees every change a person, a command or git makes to them.
-import { readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plainlyClosed } from '../src/store/open-index.js';
@@ -72,6 +72,26 @@ describe('the open index', () => {
     const other = repo.handoff(['resume']);
     expect(other.code).not.toBe(0);
     expect(other.stderr).toContain("no open handoff on branch 'other'");
+  });
+
+  it('writes nothing back for a folder listed again and found as it was, and still sees what changes in it', () => {
+    const repo = makeRepo();
+    const file = repo.handoff(['new', 'first goal', '--no-edit']).stdout.trim();
+    const open = path.join(repo.dir, '.git/handoff-open.json');
+    expect(resume(repo)).toContain('first goal');
+    const written = statSync(open).ino;
+    // Its folder is seconds old: listed again at each start until it can vouch, and unchanged.
+    expect(resume(repo)).toContain('first goal');
+    expect(statSync(open).ino).toBe(written);
+    // A handoff added beside it, then the first one gone: each seen.
+    const other = id(99_999_999_999, 'yyyyyyyyyy').replace(/^01jx/, '01zz');
+    const beside = path.join(path.dirname(file), `${other}.md`);
+    repo.write(beside, handoffText({ id: other, goal: 'written beside it' }));
+    expect(resume(repo)).toContain('written beside it');
+    rmSync(path.join(repo.dir, beside));
+    expect(resume(repo)).toContain('first goal');
+    rmSync(path.join(repo.dir, file));
+    expect(repo.handoff(['resume']).code).not.toBe(0);
   });
 
   it('reports an unreadable open handoff and one in a new dated folder', () => {

@@ -4,11 +4,11 @@
 // -A .handoff` stages; it records nothing the hook has not validated; the tree ids it
 // computes are git's; and the record's second line reads back as written.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSeen, parseSeen } from '../src/git-hooks/record-next.js';
-import { editedTree } from '../src/git-hooks/tree-edit.js';
+import { editedTree, treeOfFiles } from '../src/git-hooks/tree-edit.js';
 import { readTrees } from '../src/git/git-plumbing.js';
 import { handoffText, id, pinPath, pinText } from './fixtures-items.js';
 import { countNodeStarts, gitEnv, handoffFile, makeRepo, type Repo } from './helpers.js';
@@ -164,6 +164,67 @@ describe('the tree id computed in process', () => {
     // A file where a folder is, or a folder where a file is: no id.
     expect(editedTree(trees, new Map([['a/b', blob('x\n')]]))).toBeUndefined();
     expect(editedTree(trees, new Map([['top.md/x.md', blob('x\n')]]))).toBeUndefined();
+  });
+});
+
+describe("check's record", () => {
+  it('is the tree git add -A stages, computed without staging, after check closes a landed handoff', () => {
+    const repo = makeRepo();
+    ok(repo, ['init']); // no hooks: the merge is made as on a server
+    // Files of .handoff/ that are not items stay as the index has them: a nested one, an executable one.
+    repo.write('.handoff/notes/read-me.txt', 'kept beside the handoffs\n');
+    repo.write('.handoff/run.sh', '#!/bin/sh\n');
+    repo.git('add', '-A');
+    repo.git('update-index', '--chmod=+x', '.handoff/run.sh');
+    expect(gitRun(repo, ['commit', '-q', '-m', 'set up handoff']).code).toBe(0);
+    repo.git('checkout', '-q', '-b', 'feature');
+    ok(repo, ['new', 'team accounts', '--no-edit']);
+    repo.git('add', '-A');
+    expect(gitRun(repo, ['commit', '-q', '-m', 'teams, with its handoff']).code).toBe(0);
+    repo.git('checkout', '-q', 'main');
+    repo.commit('meanwhile on main', { 'other.txt': 'x\n' });
+    expect(gitRun(repo, ['merge', '-q', '--no-ff', '--no-edit', 'feature']).code).toBe(0);
+    // An untracked pin: what git add -A stages, not what the index holds.
+    repo.write(pinPath(id(50)), pinText({ id: id(50) }, 'never touch the auth module'));
+    rmSync(path.join(repo.dir, '.git/handoff-validated'), { force: true });
+
+    const trace = path.join(path.dirname(repo.dir), 'check-trace.log');
+    const check = repo.handoff(['check', '--json'], { env: { GIT_TRACE: trace } });
+    expect(check.code, check.stdout).toBe(0);
+    expect(JSON.parse(check.stdout).closed).toHaveLength(1);
+    expect(recordedTree(repo)).toBe(stagedTree(repo));
+    expect(readFileSync(trace, 'utf8')).not.toMatch(/git (add|update-index|write-tree)/);
+    // The commit of what check wrote skips node.
+    ok(repo, ['hooks', 'install']);
+    const starts = countNodeStarts(repo);
+    repo.git('add', '-A');
+    expect(gitRun(repo, ['commit', '-q', '-m', 'check closed what landed'])).toMatchObject({ code: 0, stderr: '' });
+    expect(starts()).toBe(0);
+  });
+});
+
+describe('a tree computed from its files', () => {
+  it("has git's id, in git's order of names, and none when a name is both a file and a folder", () => {
+    const repo = makeRepo();
+    const blob = (text: string) =>
+      execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo.dir, input: text, encoding: 'utf8' }).trim();
+    const files = new Map([
+      ['a.md', { mode: '100644', id: blob('a\n') }],
+      ['a/b.md', { mode: '100644', id: blob('b\n') }],
+      ['a-b/c.md', { mode: '100755', id: blob('c\n') }],
+      ['a0.md', { mode: '100644', id: blob('0\n') }],
+      ['\u00e9t\u00e9.md', { mode: '100644', id: blob('summer\n') }],
+      ['\uff21.md', { mode: '100644', id: blob('wide\n') }],
+      ['\u{1f600}.md', { mode: '100644', id: blob('smile\n') }],
+      ['deep/er/still/d.md', { mode: '100644', id: blob('d\n') }],
+    ]);
+    repo.git('read-tree', '--empty');
+    for (const [file, { mode, id }] of files) repo.git('update-index', '--add', '--cacheinfo', `${mode},${id},${file}`);
+    expect(treeOfFiles(files)).toBe(repo.git('write-tree').trim());
+    expect(treeOfFiles(new Map([...files, ['a.md/x.md', { mode: '100644', id: blob('x\n') }]]))).toBeUndefined();
+    expect(treeOfFiles(new Map([...files, ['deep', { mode: '100644', id: blob('x\n') }]]))).toBeUndefined();
+    // Names between a file and the folder of its name (a-b/, a.md, a0.md sort between `a` and `a/`).
+    expect(treeOfFiles(new Map([...files, ['a', { mode: '100644', id: blob('x\n') }]]))).toBeUndefined();
   });
 });
 

@@ -4,7 +4,8 @@ import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, type Repo } from './helpers.js';
-import { sinceFacts } from '../src/resume/since.js';
+import { codeList, sinceFacts } from '../src/resume/since.js';
+import { code } from '../src/store/markdown.js';
 
 const since = (stdout: string) => stdout.slice(stdout.indexOf('## Since the handoff'));
 
@@ -96,5 +97,21 @@ describe('sinceFacts', () => {
       putBack: ['c'],
       changedFiles: ['d'],
     });
+  });
+});
+
+describe('codeList', () => {
+  it('is each path as inline code, comma-separated, whether or not one holds a space or a backtick', () => {
+    const lists = [
+      [],
+      ['src/a.ts'],
+      ['src/a.ts', 'lib/é.ts', 'docs/x.md'],
+      ['src/a.ts', 'has space.ts', 'z.ts'],
+      ['a`b.ts', 'c.ts'],
+      ['tab\there.ts'],
+      ['non\u00a0breaking.ts', 'x.ts'],
+    ];
+    for (const paths of lists) expect(codeList(paths)).toBe(paths.map(code).join(', '));
+    expect(codeList(['a.ts', 'b c.ts'])).toBe('`a.ts`, `b c.ts`');
   });
 });

@@ -14,6 +14,7 @@ import type { Pin } from '../store/pin.js';
 import { activePins } from '../store/pin-scope.js';
 import { nothingSince, renderResume, resumeParts } from '../resume/prompt.js';
 import { HANDOFF_DIR, itemKind, type Tree, type TreeFile } from '../store/tree.js';
+import { fileKey, headsFound, type HeadsFound } from './heads-found.js';
 import type { Git } from '../git/git.js';
 import { readRoadmap, renderWorkTree } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
@@ -28,8 +29,24 @@ import { kindList } from '../security/notice.js';
 const FORMATS = ['text', 'json', 'github'] as const;
 type Format = (typeof FORMATS)[number];
 
-/** Files a handoff lists as committed must exist at its head commit. */
-async function missingCommittedFiles(git: Git, handoffs: readonly Handoff[]): Promise<Finding[]> {
+/**
+ * Files a handoff lists as committed must exist at its head commit. Git is asked only about
+ * the handoffs not found whole before (heads-found.ts, by what each file is known by: `keys`);
+ * `whole` receives every handoff found whole now.
+ */
+async function missingCommittedFiles(
+  git: Git,
+  all: readonly Handoff[],
+  keys: ReadonlyMap<string, string>,
+  before: HeadsFound,
+  whole: Map<string, string>,
+): Promise<Finding[]> {
+  const handoffs = all.filter((h) => {
+    const key = keys.get(h.file);
+    if (!h.meta.head || key === undefined || !before.has(h.file, key)) return true;
+    whole.set(h.file, key);
+    return false;
+  });
   const heads = [...new Set(handoffs.map((h) => h.meta.head).filter((h): h is string => Boolean(h)))];
   const specs = handoffs.flatMap((h) =>
     h.meta.head
@@ -54,6 +71,8 @@ async function missingCommittedFiles(git: Git, handoffs: readonly Handoff[]): Pr
     const missing = h.meta.files
       .filter((f) => f.state === 'committed' && f.change !== 'deleted' && !found.has(`${h.meta.head}:${f.path}`))
       .map((f) => f.path);
+    const key = keys.get(h.file);
+    if (missing.length === 0 && key !== undefined) whole.set(h.file, key);
     if (missing.length > 0)
       findings.push({
         level: 'error',
@@ -132,10 +151,22 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   if (hasHead) {
     const pins = asked(tree.pins);
     const additions = early ?? (pins.length > 0 ? pinAdditions(ctx, git) : null);
+    // What each handoff that names a head is known by, as read (most by the stat data the cache vouched for).
+    const named = new Set(tree.handoffs.filter((h) => h.meta.head).map((h) => h.file));
+    const keys = new Map<string, string>();
+    for (const f of named.size > 0 ? files : []) {
+      const key = named.has(f.path) ? fileKey(f) : undefined;
+      if (key !== undefined) keys.set(f.path, key);
+    }
+    const before = headsFound(ctx.cacheFile);
+    const whole = new Map<string, string>();
     findings.push(
       ...(await editedPins(git, pins, texts, await additions)),
-      ...(await missingCommittedFiles(git, asked(tree.handoffs))),
+      ...(await missingCommittedFiles(git, asked(tree.handoffs), keys, before, whole)),
     );
+    // Those not asked about (--base) keep what was found before.
+    for (const [file, key] of keys) if (before.has(file, key)) whole.set(file, key);
+    await before.save(whole);
   }
   const pinChanges = changes && base ? await changedPins(git, tree, base, changes) : [];
   findings.push(...pinReviewFindings(pinChanges));

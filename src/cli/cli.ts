@@ -12,7 +12,7 @@ import { version } from '../core/version.js';
 import { CONFLICT_MARKERS } from '../core/errors.js';
 
 // Taken, not imported: see store/fs.ts.
-const { readSync, writeSync } = process.getBuiltinModule('node:fs');
+const { fstatSync, readSync, writeSync } = process.getBuiltinModule('node:fs');
 const { parseArgs } = process.getBuiltinModule('node:util');
 
 function parse(spec: CommandSpec, argv: string[]): Args {
@@ -81,7 +81,16 @@ function streams(): Streams {
     stderr: (line) => stderr(`${line}\n`),
     // Asked only by the commands that read stdin: isatty() loads node:tty and with it node's
     // stream modules, and so does creating process.stdin, which the others should not pay.
-    stdinIsTTY: () => process.getBuiltinModule('node:tty').isatty(0),
+    // A terminal is a character device: stdin that is not one (the pipe an agent hook reads)
+    // is told apart by its stat data alone, and node:tty loads only for a character device.
+    stdinIsTTY: () => {
+      try {
+        if (!fstatSync(0).isCharacterDevice()) return false;
+      } catch {
+        // no stdin at all: isatty says so
+      }
+      return process.getBuiltinModule('node:tty').isatty(0);
+    },
     readStdin,
   };
 }

@@ -23,16 +23,31 @@ function depth(folder: string): number {
 }
 
 /** git's order: names as bytes, a tree's name as if it ended in '/'. */
-function sortKey(e: TreeEntry): Buffer {
-  return Buffer.from(e.mode === TREE_MODE ? `${e.name}/` : e.name, 'utf8');
-}
+const sortKey = (e: TreeEntry): string => (e.mode === TREE_MODE ? `${e.name}/` : e.name);
+
+/**
+ * UTF-16 code units order names as their UTF-8 bytes do, but for characters from U+E000
+ * up and those outside the basic plane: names with such characters are compared as bytes.
+ */
+const UNLIKE_BYTES = /[\ud800-\uffff]/;
+
+const byCodeUnits = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byBytes = (a: { key: string }, b: { key: string }) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key));
 
 /** The id of a tree object holding `entries` (SHA-1 ids only). */
 export function treeId(entries: readonly TreeEntry[]): string {
-  const sorted = entries.map((e) => ({ e, key: sortKey(e) })).sort((a, b) => Buffer.compare(a.key, b.key));
-  const body = Buffer.concat(
-    sorted.flatMap(({ e }) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.id, 'hex')]),
-  );
+  const sorted = entries.map((e) => ({ e, key: sortKey(e) }));
+  sorted.sort(sorted.some((k) => UNLIKE_BYTES.test(k.key)) ? byBytes : byCodeUnits);
+  // One buffer, written in place: a folder holds a month's handoffs.
+  const heads = sorted.map(({ e }) => `${e.mode} ${e.name}\0`);
+  let size = 20 * sorted.length;
+  for (const h of heads) size += Buffer.byteLength(h);
+  const body = Buffer.allocUnsafe(size);
+  let at = 0;
+  sorted.forEach(({ e }, i) => {
+    at += body.write(heads[i]!, at, 'utf8');
+    at += body.write(e.id, at, 'hex');
+  });
   return objectId('tree', body);
 }
 
@@ -72,6 +87,43 @@ export function editedTree(
     const was = parent.get(name);
     if (was && was.mode !== TREE_MODE) return undefined;
     parent.set(name, { mode: TREE_MODE, name, id });
+  }
+  return undefined;
+}
+
+/**
+ * The id of the tree holding exactly `files` (relative path -> mode and blob id), every
+ * folder's id computed here: what `git write-tree` gives for an index of those files.
+ * Undefined when a name is both a file and a folder, or an id is not SHA-1's.
+ */
+export function treeOfFiles(files: ReadonlyMap<string, { mode: string; id: string }>): string | undefined {
+  const contents = new Map<string, Map<string, TreeEntry>>([['', new Map()]]);
+  const folder = (f: string): Map<string, TreeEntry> | undefined => {
+    let entries = contents.get(f);
+    if (entries) return entries;
+    const at = f.lastIndexOf('/');
+    const parent = folder(at < 0 ? '' : f.slice(0, at));
+    const name = f.slice(at + 1);
+    if (!parent || parent.has(name)) return undefined; // a file of that name
+    contents.set(f, (entries = new Map()));
+    parent.set(name, { mode: TREE_MODE, name, id: '' }); // its id once its files are in
+    return entries;
+  };
+  for (const [p, { mode, id }] of files) {
+    if (id.length !== 40 || mode === TREE_MODE) return undefined;
+    const at = p.lastIndexOf('/');
+    const name = p.slice(at + 1);
+    const entries = folder(at < 0 ? '' : p.slice(0, at));
+    if (!entries || entries.get(name)?.mode === TREE_MODE) return undefined;
+    entries.set(name, { mode, name, id });
+  }
+  // Deepest first: each folder's id goes into its parent.
+  for (const f of [...contents.keys()].sort((a, b) => depth(b) - depth(a))) {
+    const id = treeId([...contents.get(f)!.values()]);
+    if (f === '') return id;
+    const at = f.lastIndexOf('/');
+    const name = f.slice(at + 1);
+    contents.get(at < 0 ? '' : f.slice(0, at))!.set(name, { mode: TREE_MODE, name, id });
   }
   return undefined;
 }

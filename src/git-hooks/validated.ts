@@ -16,7 +16,7 @@ import { blobId, cacheKey, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } f
 import { openCache } from '../store/cache.js';
 import { ownWrites, wholeTreeRead } from '../store/store.js';
 import type { Git } from '../git/git.js';
-import type { TreeEntry } from '../git/git-plumbing.js';
+import type { IndexEntry, TreeEntry } from '../git/git-plumbing.js';
 import { RECORD_FILE } from './hook-script.js';
 import { GIT_DIR_TEMP, ownTempsPathspec, readText, readTextNow, sweepTemps, writeDisposable } from '../store/fs.js';
 import type { ViewSources } from '../store/history-view.js';
@@ -30,6 +30,7 @@ import {
   seenOfTree,
   type ViewSeen,
 } from './record-next.js';
+import { treeOfFiles } from './tree-edit.js';
 
 // Taken, not imported: see store/fs.ts.
 const nodeFs = process.getBuiltinModule('node:fs');
@@ -81,51 +82,93 @@ export async function recordIndex(
 
 /**
  * The tree `git add -A .handoff` would stage, recorded when the pre-commit hook would find
- * it clean: staged into a temporary index in the git directory (never the user's), and
- * recorded only when that index holds exactly the item files just read and found clean
+ * it clean. Computed in process when it can be (stagedTree): the index's other files, and
+ * every item file as just read and found clean, with the roadmap just rendered and the
+ * config.yml this run read. Else staged into a temporary index in the git directory (never
+ * the user's), and recorded only when that index holds exactly the item files just read
  * (same paths, same blobs, so the hook would parse the same texts), the roadmap just
- * rendered, and the config.yml this run read.
+ * rendered, and that config.yml.
  */
 async function recordWorkTree(
   ctx: Where,
   roadmap: string,
   work: Rendered & { files?: TreeFile[]; sources?: ViewSources },
+  listed: Promise<IndexEntry[] | undefined> | undefined,
   stage: () => Staging,
 ): Promise<void> {
   if (!ctx.cacheFile || work.tree.problems.length > 0) return;
   const files = work.files;
   if (!files) return work.sources ? recordFromLast(ctx, roadmap, work.content, work.sources) : undefined;
-  await stage().use(roadmap, async (git, temp) => {
-    const [index, tree, config] = await Promise.all([
-      git.indexBlobs([HANDOFF_DIR], temp),
-      handoffTree(git, temp),
-      workConfigBlob(ctx),
-    ]);
-    const items = [...index].filter(([p]) => itemKind(p) !== undefined);
-    // A file the cache vouched for by its stat data comes without its text but with the blob
-    // id the cache keeps beside it; one without (the first time) is read here, so a
-    // supersede or a done does not leave the tree unrecorded.
-    // Synchronous: a promise per file of a year's handoffs cost more than the few reads.
-    const blobs = files.map((f) => {
-      if (f.text !== undefined) return blobId(f.text);
-      if (f.blob !== undefined) return f.blob;
-      const text = readTextNow(path.join(ctx.root, f.path));
-      return text === undefined ? undefined : blobId(text);
-    });
-    // Each work-tree file's blob id beside its stat data in the cache: the next writer reads none of them.
-    const opened = await openCache(ctx.cacheFile);
-    files.forEach((f, i) => {
-      const blob = blobs[i];
-      if (f.stamp === undefined || blob === undefined || f.blob === blob) return;
-      const item = opened.cache.get(cacheKey(f));
-      if (item) opened.cache.set(cacheKey(f), { ...item, blob });
-    });
-    await opened.save();
-    const read = new Map(files.map((f, i) => [f.path, blobs[i]]));
-    const same = items.length === files.length && items.every(([p, blob]) => read.get(p) === blob);
-    if (tree && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config)
-      await write(ctx, tree, seenOfTree(work.tree, read));
+  // A file the cache vouched for by its stat data comes without its text but with the blob
+  // id the cache keeps beside it; one without (the first time) is read here, so a
+  // supersede or a done does not leave the tree unrecorded.
+  // Synchronous: a promise per file of a year's handoffs cost more than the few reads.
+  const blobs = files.map((f) => {
+    if (f.text !== undefined) return blobId(f.text);
+    if (f.blob !== undefined) return f.blob;
+    const text = readTextNow(path.join(ctx.root, f.path));
+    return text === undefined ? undefined : blobId(text);
   });
+  // Each work-tree file's blob id beside its stat data in the cache: the next writer reads none of them.
+  const opened = await openCache(ctx.cacheFile);
+  files.forEach((f, i) => {
+    const blob = blobs[i];
+    if (f.stamp === undefined || blob === undefined || f.blob === blob) return;
+    const item = opened.cache.get(cacheKey(f));
+    if (item) opened.cache.set(cacheKey(f), { ...item, blob });
+  });
+  await opened.save();
+  const read = new Map(files.map((f, i) => [f.path, blobs[i]]));
+  const [entries, config] = await Promise.all([listed?.catch(() => undefined), workConfigBlob(ctx)]);
+  const tree = entries && stagedTree(entries, read, roadmap, blobId(work.content), config);
+  if (tree) return write(ctx, tree, seenOfTree(work.tree, read));
+  await stage().use(roadmap, async (git, temp) => {
+    const [index, staged] = await Promise.all([git.indexBlobs([HANDOFF_DIR], temp), handoffTree(git, temp)]);
+    const items = [...index].filter(([p]) => itemKind(p) !== undefined);
+    const same = items.length === files.length && items.every(([p, blob]) => read.get(p) === blob);
+    if (staged && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config)
+      await write(ctx, staged, seenOfTree(work.tree, read));
+  });
+}
+
+/**
+ * The id `git add -A .handoff` then `git write-tree --prefix=.handoff/` would give, without
+ * staging a year's handoffs: the index's entries under .handoff/ but the item files, which
+ * are the work tree's as just read (`read`: every one, by blob id), the roadmap as rendered
+ * and config.yml as this run read it. Undefined when that is not known here (a conflict
+ * in the index, a file not read, an id not SHA-1's): the caller stages instead. Another
+ * file of .handoff/ changed in the work tree and not staged makes an id the hook will not
+ * see staged, so it validates that commit itself: never a wrong record, as every item,
+ * the roadmap and the config in the id are the ones this run found clean.
+ */
+function stagedTree(
+  entries: readonly IndexEntry[],
+  read: ReadonlyMap<string, string | undefined>,
+  roadmap: string,
+  roadmapBlob: string,
+  config: string | undefined,
+): string | undefined {
+  const prefix = `${HANDOFF_DIR}/`;
+  const files = new Map<string, { mode: string; id: string }>();
+  const modes = new Map<string, string>();
+  for (const e of entries) {
+    if (!e.path.startsWith(prefix)) return undefined;
+    // The work tree's: its item files (almost every entry: asked of `read` first), the roadmap and config.yml.
+    if (read.has(e.path) || itemKind(e.path) !== undefined || e.path === roadmap || e.path === CONFIG_PATH) {
+      if (e.mode === '100755') modes.set(e.path, e.mode); // the executable bit the index holds (the file's mode is not read here)
+      continue;
+    }
+    if (e.stage !== '0') return undefined;
+    files.set(e.path.slice(prefix.length), e);
+  }
+  const set = (file: string, id: string | undefined) => {
+    files.set(file.slice(prefix.length), { mode: modes.get(file) ?? '100644', id: id ?? '' });
+    return id !== undefined;
+  };
+  for (const [file, blob] of read) if (!set(file, blob)) return undefined;
+  if (config !== undefined) set(CONFIG_PATH, config);
+  set(roadmap, roadmapBlob);
+  return treeOfFiles(files);
 }
 
 /** `git add -A .handoff` into a temporary index, under way: used once, or discarded; either removes it. */
@@ -253,11 +296,15 @@ export async function afterWrite(ctx: Context): Promise<void> {
   const cacheFile = ctx.cacheFile;
   let staging: Staging | undefined;
   const stage = () => (staging ??= startStaging(ctx, cacheFile!, roadmap));
+  let listed: Promise<IndexEntry[] | undefined> | undefined;
   // What a killed writer left (a temporary index, a record half written) goes first.
   if (cacheFile) await sweepTemps(path.dirname(cacheFile), GIT_DIR_TEMP).catch(() => {});
-  // Staged while the roadmap renders when the roadmap comes from every file (from the open
-  // index, nothing is staged: recordFromLast).
-  if (cacheFile && recordable(roadmap) && wholeTreeRead(ctx)) stage();
+  // When the roadmap comes from every file, the index is listed while it renders (from the
+  // open index, nothing is: recordFromLast).
+  if (cacheFile && recordable(roadmap) && wholeTreeRead(ctx)) {
+    listed = ctx.git().then((git) => git.indexEntries(HANDOFF_DIR));
+    listed.catch(() => {});
+  }
   let work: Awaited<ReturnType<typeof refreshWorkTree>>;
   try {
     work = await refreshWorkTree(ctx, roadmap, true);
@@ -269,7 +316,8 @@ export async function afterWrite(ctx: Context): Promise<void> {
     return;
   }
   try {
-    if (work && cacheFile && recordable(roadmap)) await recordWorkTree(ctx, roadmap, work, stage).catch(() => {});
+    if (work && cacheFile && recordable(roadmap))
+      await recordWorkTree(ctx, roadmap, work, listed, stage).catch(() => {});
   } finally {
     await staging?.discard();
   }

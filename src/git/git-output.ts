@@ -129,7 +129,11 @@ export function parseNumstat(out: string): Map<string, NumStat> {
 }
 
 export function parsePathList(out: string): string[] {
-  return out.split('\0').filter((p) => p !== '');
+  const paths = out.split('\0');
+  // Git ends each path with a NUL: the one empty string is after the last. No callback per
+  // path: after a large commit there are a hundred thousand.
+  if (paths.at(-1) === '') paths.pop();
+  return paths.includes('') ? paths.filter((p) => p !== '') : paths;
 }
 
 /** Sorted as JavaScript sorts strings: git's order (by bytes) nearly always is that already, and a look costs less than a sort. */

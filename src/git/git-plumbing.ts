@@ -136,6 +136,38 @@ export async function indexBlobs(
   return map;
 }
 
+/** An index entry as `git ls-files -s` lists it. */
+export interface IndexEntry {
+  mode: string;
+  id: string;
+  /** 0, or the side of a conflict (1 to 3). */
+  stage: string;
+  path: string;
+}
+
+/** Every index entry under `prefix` (repository-relative), conflicts and submodules included. */
+export async function indexEntries(cwd: string, prefix: string): Promise<IndexEntry[]> {
+  const r = await gitRaw(cwd, ['ls-files', '-s', '-z', '--full-name', '--', `:/${prefix}`]);
+  if (r.code !== 0) throw gitFailed(['ls-files'], r);
+  // "<mode> <id> <stage>\t<path>", each ended by a NUL; cut by position, a year of handoffs is tens of thousands.
+  const out = r.stdout.toString('utf8');
+  const entries: IndexEntry[] = [];
+  for (let at = 0; at < out.length; ) {
+    const end = out.indexOf('\0', at);
+    const space = out.indexOf(' ', at);
+    const tab = out.indexOf('\t', space);
+    if (end < 0 || space < 0 || tab < 0 || tab > end) break;
+    entries.push({
+      mode: out.slice(at, space),
+      id: out.slice(space + 1, tab - 2),
+      stage: out.slice(tab - 1, tab),
+      path: out.slice(tab + 1, end),
+    });
+    at = end + 1;
+  }
+  return entries;
+}
+
 /** path -> blob id for a commit's files under `prefix`; empty for a null commit. */
 export async function treeBlobs(cwd: string, rev: string | null, prefix: string): Promise<Map<string, string>> {
   const map = new Map<string, string>();

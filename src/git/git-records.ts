@@ -12,6 +12,8 @@ import {
   gitRaw,
   gitRawSync,
   indexBlobs,
+  indexEntries,
+  type IndexEntry,
   readObjects,
   readTrees,
   type TreeEntry,
@@ -230,6 +232,11 @@ export class GitRecords {
   // The object and index reads of git-plumbing.ts, at this repository's root.
   indexBlobs(prefixes: readonly string[], indexFile?: string): Promise<Map<string, string>> {
     return indexBlobs(this.root, prefixes, indexFile === undefined ? undefined : { GIT_INDEX_FILE: indexFile });
+  }
+
+  /** Every index entry under `prefix`, with its mode and stage. */
+  indexEntries(prefix: string): Promise<IndexEntry[]> {
+    return indexEntries(this.root, prefix);
   }
 
   treeBlobs(rev: string | null, prefix: string): Promise<Map<string, string>> {

@@ -68,13 +68,39 @@ export function sinceFacts(files: readonly FileChange[], git: GitSince): SinceFa
     headFound: true,
     commits: git.commits,
     commitCount: git.commitCount,
-    changedFiles: git.differing.filter((p) => !ours(p) && !wasUncommitted.has(p) && !renamedFrom.has(p)),
+    changedFiles: changedOnly(git.differing, wasUncommitted, renamedFrom),
     stillUncommitted: still,
     committedSince,
     renamed,
     putBack,
     missingFiles: git.missing.filter((p) => !renamedFrom.has(p)),
   };
+}
+
+/**
+ * The paths that differ, but for handoff records and the paths said apart. An indexed
+ * loop, no callback per path: after a large commit there are a hundred thousand, and this
+ * runs once a process.
+ */
+function changedOnly(differing: readonly string[], said: ReadonlySet<string>, renamedFrom: ReadonlySet<string>) {
+  const out: string[] = [];
+  const checkSets = said.size > 0 || renamedFrom.size > 0;
+  for (let i = 0; i < differing.length; i++) {
+    const p = differing[i]!;
+    if (ours(p) || (checkSets && (said.has(p) || renamedFrom.has(p)))) continue;
+    out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Paths as inline code, comma-separated: `code` of each. A large commit's hundred thousand
+ * paths rarely hold a space or a backtick; when none does, each is only wrapped in
+ * backticks, and the list is one join, with no pattern run and no string made per path.
+ */
+export function codeList(paths: readonly string[]): string {
+  if (paths.length === 0) return '';
+  return /[\s`]/.test(paths.join('')) ? paths.map(code).join(', ') : `\`${paths.join('`, `')}\``;
 }
 
 export function renderSince(since: SinceFacts): string {
@@ -95,7 +121,7 @@ export function renderSince(since: SinceFacts): string {
     if (since.commitCount > since.commits.length)
       lines.push(`  - ... and ${since.commitCount - since.commits.length} more`);
   }
-  const list = (paths: readonly string[]) => paths.map(code).join(', ');
+  const list = codeList;
   const accounted =
     since.stillUncommitted.length +
     (since.committedSince?.length ?? 0) +

@@ -17,6 +17,7 @@ import { entriesIn } from '../git/index-file.js';
 import { openCache } from '../store/cache.js';
 import { vouchingStamp } from '../store/fs.js';
 import { RACY_MS } from '../store/reader.js';
+import { HANDOFF_DIR } from '../store/tree.js';
 
 const key = (paths: readonly string[]) => `uncommitted\0${paths.join('\0')}`;
 
@@ -52,7 +53,7 @@ export async function uncommittedListed(
   if (at !== undefined && known?.at === at) return known.paths;
   // The index moved, or is too young for its stat data to vouch for it: its entries for these paths do.
   const data = git.indexData();
-  const entries = data && entriesIn(data, paths, head.length / 2);
+  const entries = data && entriesIn(data, paths, head.length / 2, `${HANDOFF_DIR}/`);
   const by = entries ? JSON.stringify([head, entries, ...files]) : undefined;
   if (by !== undefined && known?.by === by) {
     if (at !== undefined) {

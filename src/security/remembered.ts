@@ -2,8 +2,9 @@
 // resume prompt at each session start, and running every secret pattern over it costs
 // more than the rest of the session start (loading the patterns and their first run;
 // bench/hot-paths.js measures both cases). So each string found clean (the whole prompt,
-// each string of its parts) is remembered (store/clean.ts), whole, never as a hash: the
-// same string again is clean, by string comparison. A list of strings alone (the paths
+// each string of its parts) is remembered (store/clean.ts), whole, or by its SHA-256
+// digest when it is long: the same string again is clean, by comparison of the strings or
+// of their digests. A list of strings alone (the paths
 // that changed since the handoff: a hundred thousand after a large commit) is remembered
 // as one entry, its JSON text, so that what is remembered stays a few entries however
 // long the lists. When every string was seen clean before, the patterns are not even

@@ -1,9 +1,9 @@
 // The strings secret redaction found clean (security/remembered.ts), in their own small
-// file beside the cache, `<git dir>/handoff-clean.json`, under the identity of the rules
-// that found them clean rather than the tool's version: two installs side by side (a
-// global one and a project's) each throw away the other's cache, but share this list as
-// long as their rules are the same. Like the cache it only saves time: any failure to
-// read or write it is ignored.
+// file beside the cache, `<git dir>/handoff-clean.json` (the long ones by their digest),
+// under the identity of the rules that found them clean rather than the tool's version:
+// two installs side by side (a global one and a project's) each throw away the other's
+// cache, but share this list as long as their rules are the same. Like the cache it only
+// saves time: any failure to read or write it is ignored.
 import path from 'node:path';
 import { readTextNow, writeDisposable } from './fs.js';
 
@@ -52,32 +52,77 @@ function remembered(stored: readonly string[]) {
 }
 
 /**
+ * Texts longer than this are remembered by their SHA-256 digest, kept apart from the whole
+ * ones: the prompt that lists the paths of a large commit, and that list, are megabytes,
+ * and reading them back whole at every session start cost more than hashing them. Finding
+ * another text with the same digest is out of reach, so a digest stands for its one text;
+ * node:crypto loads only when such a text is asked about.
+ */
+const WHOLE_CHARS = 64 * 1024;
+
+let last: { text: string; digest: string } | undefined;
+function digest(text: string): string {
+  if (last?.text !== text)
+    last = {
+      text,
+      digest: process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest('base64'),
+    };
+  return last.digest;
+}
+
+/** Whole texts, and digests of the long ones, as one set of texts. */
+function byLength(whole: ReturnType<typeof remembered>, digests: ReturnType<typeof remembered>) {
+  return {
+    has: (text: string) => (text.length > WHOLE_CHARS ? digests.has(digest(text)) : whole.has(text)),
+    add: (text: string) => (text.length > WHOLE_CHARS ? digests.add(digest(text)) : whole.add(text)),
+  };
+}
+
+/**
  * The clean strings and lists of strings (by their JSON text) remembered beside
  * `cacheFile` for `rules`; written back by save() when one was added, the newest first.
  */
 export function openClean(cacheFile: string | null, rules: string) {
   const file = cacheFile && path.join(path.dirname(cacheFile), CLEAN_FILE);
-  const stored = file ? read(file, rules) : { clean: [], lists: [] };
+  const stored = file ? read(file, rules) : { clean: [], lists: [], long: [], longLists: [] };
   const clean = remembered(stored.clean);
   const lists = remembered(stored.lists);
+  const long = remembered(stored.long);
+  const longLists = remembered(stored.longLists);
+  const all = [clean, lists, long, longLists];
   return {
-    clean: { has: clean.has, add: clean.add },
-    lists: { has: lists.has, add: lists.add },
+    clean: byLength(clean, long),
+    lists: byLength(lists, longLists),
     save: async (): Promise<void> => {
-      if (!file || !(clean.added() || lists.added())) return;
-      await writeDisposable(file, JSON.stringify({ rules, clean: clean.kept(), lists: lists.kept() }));
+      if (!file || !all.some((r) => r.added())) return;
+      await writeDisposable(
+        file,
+        JSON.stringify({
+          rules,
+          clean: clean.kept(),
+          lists: lists.kept(),
+          long: long.kept(),
+          longLists: longLists.kept(),
+        }),
+      );
     },
   };
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []);
 
-function read(file: string, rules: string): { clean: string[]; lists: string[] } {
+function read(file: string, rules: string): { clean: string[]; lists: string[]; long: string[]; longLists: string[] } {
   try {
-    const data = JSON.parse(readTextNow(file) ?? '{}') as { rules?: unknown; clean?: unknown; lists?: unknown };
-    if (data.rules === rules) return { clean: strings(data.clean), lists: strings(data.lists) };
+    const data = JSON.parse(readTextNow(file) ?? '{}') as Record<string, unknown>;
+    if (data.rules === rules)
+      return {
+        clean: strings(data.clean),
+        lists: strings(data.lists),
+        long: strings(data.long),
+        longLists: strings(data.longLists),
+      };
   } catch {
     // unreadable: nothing remembered
   }
-  return { clean: [], lists: [] };
+  return { clean: [], lists: [], long: [], longLists: [] };
 }

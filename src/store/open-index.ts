@@ -147,13 +147,23 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
     const st = lstat(at(rel));
     if (!st?.isDirectory()) return void (changed ||= stored?.dirs[rel] !== undefined);
     const before = stored?.dirs[rel];
-    next.dirs[rel] = [st.ctimeMs, st.mtimeMs, st.ino, st.ctimeMs >= started - RACY ? 1 : 0];
+    // Unchanged, and old enough then to vouch: kept as it was. Indexed loops, no array made
+    // per folder: a year holds hundreds of dated folders, walked once a process by code the
+    // compiler has not seen yet.
     if (before && before[0] === st.ctimeMs && before[1] === st.mtimeMs && before[2] === st.ino && !before[3]) {
-      for (const f of keptIn.get(rel) ?? []) look(f, lstat(at(f)));
-      for (const d of children.get(rel) ?? []) visit(d, sub === MONTH ? DAY : undefined);
+      next.dirs[rel] = before;
+      const files = keptIn.get(rel);
+      if (files) for (let i = 0; i < files.length; i++) look(files[i]!, lstat(at(files[i]!)));
+      const dirs = children.get(rel);
+      const deeper = sub === MONTH ? DAY : undefined;
+      if (dirs) for (let i = 0; i < dirs.length; i++) visit(dirs[i]!, deeper);
       return;
     }
-    changed = true;
+    const now: Stored['dirs'][string] = [st.ctimeMs, st.mtimeMs, st.ino, st.ctimeMs >= started - RACY ? 1 : 0];
+    next.dirs[rel] = now;
+    // A folder listed again only because it was too young to vouch, and found as it was
+    // (the seconds after a checkout or a commit): nothing to write back for it.
+    if (!before || now.some((v, i) => v !== before[i])) changed = true;
     for (const entry of readdirSync(at(rel), { withFileTypes: true })) {
       const name = entry.name;
       if (entry.isDirectory() && sub?.test(name)) {
@@ -166,6 +176,10 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
       // Unchanged since the folder was last seen, and not kept then: a closed handoff.
       if (before && fst && fst.ctimeMs < before[0] && !stored!.files[f] && fst.isFile()) continue;
       look(f, fst);
+    }
+    if (!changed) {
+      for (const f of keptIn.get(rel) ?? []) if (!(f in next.files)) changed = true;
+      for (const d of children.get(rel) ?? []) if (!(d in next.dirs)) changed = true;
     }
   };
   for (const prefix of [PINS_PREFIX, HANDOFFS_PREFIX])
