@@ -8,8 +8,9 @@
 //                                      on the unseen part when there is one (written after the
 //                                      model, in wording it never met, never trained on)
 //   node bench/sentences.js --cv       the parts trained on only: the whole method (training and
-//                                      floors) cross-validated by folds of them, per part, and the
-//                                      rules alone; --grid adds other training options beside it
+//                                      floors) cross-validated by folds of them, per part, on the
+//                                      sentences of real sessions among them, and the rules alone;
+//                                      --grid adds other training options beside it
 //   node bench/sentences.js --misses   the cross-validated errors of the parts trained on (never
 //                                      the held or unseen part's)
 //   node bench/sentences.js --cv --speed [rounds]   adds the time a sentence takes (default 20 rounds)
@@ -98,6 +99,13 @@ if (process.argv.includes('--cv')) {
   const title = `cross-validated (${train.DEFAULTS.folds} folds of ${train.TRAINED_ON.join(' + ')}; weights and floors from the other folds)`;
   table(`${train.TRAINED_ON.join(' + ')}, ${title}`, trained, cv);
   for (const split of train.TRAINED_ON) table(`${split}, ${title}`, ...partOf(split, cv));
+  // The sentences of real sessions among them: mostly none, as in use, where the floors must hold.
+  const real = trained.map((r, i) => (r.source !== 'written' ? i : -1)).filter((i) => i >= 0);
+  table(
+    `${train.TRAINED_ON.join(' + ')}, real sentences only, ${title}`,
+    real.map((i) => trained[i]),
+    real.map((i) => cv[i]),
+  );
   table(`${train.TRAINED_ON.join(' + ')}, the rules alone`, trained, trained.map(rules));
   if (process.argv.includes('--grid')) {
     console.log(
@@ -117,6 +125,8 @@ if (process.argv.includes('--cv')) {
       { ...D, noneOdds: 1.5 },
       { ...D, noneOdds: 2 },
       { ...D, noneOdds: 4 },
+      { ...D, realNoneOdds: 1 },
+      { ...D, realNoneOdds: 6 },
       { ...D, standing: 0 },
       { ...D, precision: 0.93 },
     ]) {
@@ -127,7 +137,14 @@ if (process.argv.includes('--cv')) {
       const mine = o.standing === D.standing ? examples : train.trainingExamples(rows, o.standing);
       // Three splits into folds, pooled: one split alone moves a figure by several points.
       const pooled = [1, 2, 3].flatMap((k) => train.crossValidate(mine, { ...o, seed: o.seed + 100 * k }));
-      brief(changed || 'defaults', [...trained, ...trained, ...trained], pooled);
+      const thrice = [...trained, ...trained, ...trained];
+      brief(changed || 'defaults', thrice, pooled);
+      const real = thrice.map((r, i) => (r.source !== 'written' ? i : -1)).filter((i) => i >= 0);
+      brief(
+        '  the real sentences only',
+        real.map((i) => thrice[i]),
+        real.map((i) => pooled[i]),
+      );
     }
   }
 } else if (!['--misses', '--speed'].some((flag) => process.argv.includes(flag))) {

@@ -52,7 +52,7 @@ const LEXICON: Record<string, string> = {
   future: 'will shall going gonna let should must would plan next from henceforth onward onwards forward',
   ask: 'which whether what how or want ok okay confirm thoughts think wonder unsure sure prefer either',
   why: 'because since so due as reason avoid simpler faster safer cleaner better easier cheaper consistent consistency simplicity enough worth matters given considering',
-  tried: 'tried try attempt attempted experimented tested trying gave trialled trial',
+  tried: 'tried try attempt attempted experimented trying gave trialled trial',
   self: 'i we us let our my',
   you: 'you your',
   // A next step acts on the work as it is; a decision shapes it.
@@ -60,7 +60,7 @@ const LEXICON: Record<string, string> = {
   hedge:
     'might could maybe perhaps probably possibly option options consider considering if either alternatively whereas suppose hypothetically',
   report:
-    'now already expected done finished pass passed works worked succeed succeeded green correctly fine ok published printed returned took',
+    'now already tested expected done finished pass passed works worked succeed succeeded green correctly fine ok published printed returned took',
   // What a decision is about: the parts of a design.
   part: 'format layout schema module library api interface policy layer store storage cache queue table key config configuration protocol pattern structure type dependency service endpoint framework flag strategy backend database driver client server migration architecture stack runner default convention rule',
 };
@@ -128,6 +128,10 @@ const WILL = /\b(?:i['’]ll|we['’]ll|i will|we will|let['’]s|i['’]m going
 const THING_WILL =
   /^(?:the|our|all|every|each|this|these|new)\b[^,.;]{1,40}?\s(?:will|is going to|are going to|goes|go|gets|get|stays?|lives?|runs?|uses?)\b/i;
 const PAST_SELF = /\b(?:i|we)\s+(?:\w+ly\s+)?\w+ed\b/i;
+// A report of work done or under way, whoever writes it: a change log's "Added X" (after a
+// file name or a label), "I'm adding X now".
+const DONE = /^(?:\*\*[^*]{1,80}\*\*\s*[—–:-]?\s*)?[A-Z][a-z]+ed\b/;
+const DOING_NOW = /\b(?:i['’]m|i am|we['’]re|we are)\s+(?:\w+ly\s+)?\w+ing\b.*\b(?:now|right now|currently|next)\b/i;
 const REASON =
   /\b(?:because|since|so that|so (?!far)|to (?:keep|avoid|make|stay|get)|which (?:lets|keeps|means|avoids|gives)|given)\b|[;—–]\s*\S|\s-\s/i;
 // A verb in any form, roughly: an auxiliary or modal, a common verb, or an -ed/-ing form. A
@@ -157,6 +161,8 @@ function shape(s: string): string[] {
   if (WILL.test(body)) out.push('will');
   if (THING_WILL.test(body)) out.push('thing-will');
   if (PAST_SELF.test(body)) out.push('past-self');
+  if (DONE.test(body)) out.push('done');
+  if (DOING_NOW.test(body)) out.push('doing-now');
   if (REASON.test(body)) out.push('reason');
   if (out.length === 0) out.push('plain');
   return out;
