@@ -331,6 +331,7 @@ const CACHES = [
   'handoff-items',
   'handoff-validated',
   'handoff-resume.json',
+  'handoff-heads.json',
 ];
 
 /** Runs `fn` with every cache of the tool moved aside, then puts them back: a cold run leaves the other steps warm. */
