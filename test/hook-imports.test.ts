@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, gitEnv, makeRepo, tempDir } from './helpers.js';
+import { BIN, countNodeStarts, gitEnv, makeRepo, tempDir } from './helpers.js';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
 
 // Heavy packages stay outside the bundle (scripts/bundle.js), so loading one shows as its
@@ -179,6 +179,48 @@ describe('module loading on the git paths', () => {
     writeFileSync(cleanFile, readFileSync(cleanFile, 'utf8').replace(/"rules":"[^"]*"/, '"rules":"other"'));
     expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(true);
     expect(loaded(repo.dir, ['resume']).modules.some((m) => m.endsWith(patterns))).toBe(false);
+  });
+
+  it('a session start right after a commit that ran the pre-commit hook has nothing new to redact', () => {
+    const patterns = chunkWith('function redactSecrets(');
+    const loadsPatterns = (modules: string[]) => modules.some((m) => m.endsWith(patterns));
+    const repo = makeRepo();
+    expect(repo.handoff(['init', '--hooks']).code).toBe(0);
+    repo.handoff(['pin', 'never touch the auth module']);
+    const file = repo.handoff(['new', 'ship the parser', '--no-edit']).stdout.trim();
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'handoff');
+    repo.handoff(['resume']);
+    const starts = countNodeStarts(repo);
+    const edit = (line: string) =>
+      repo.write(file, repo.read(file).replace('## Next steps\n', `## Next steps\n\n- ${line}\n`));
+    // Committed from the index (add, then commit) and with -a (git hands the hook another index).
+    for (const [line, commit] of [
+      ['write the benchmark', () => (repo.git('add', '--', file), repo.git('commit', '-q', '-m', 'next step'))],
+      ['profile the hook', () => repo.git('commit', '-q', '-a', '-m', 'another step')],
+    ] as const) {
+      edit(line);
+      const before = starts();
+      commit();
+      expect(starts()).toBe(before + 1); // the hook ran node
+      const after = loaded(repo.dir, ['resume']);
+      expect(after.code).toBe(0);
+      expect(after.stdout).toContain(line);
+      expect(loadsPatterns(after.modules)).toBe(false);
+      // The same prompt as one made afresh, which redacts it (the probe sees the patterns).
+      for (const name of ['handoff-resume.json', 'handoff-clean.json']) rmSync(path.join(repo.dir, '.git', name));
+      const fresh = loaded(repo.dir, ['resume']);
+      expect(loadsPatterns(fresh.modules)).toBe(true);
+      expect(fresh.stdout).toBe(after.stdout);
+    }
+    // A secret committed in the handoff is not remembered: the session start redacts it.
+    const token = 'gh' + 'p_' + 'Qa1Ws2Ed3Rf4Tg5Yh6Uj7Ik8Ol9Pa0SdFgHjKl';
+    edit(`push with ${token}`);
+    repo.git('commit', '-q', '-a', '-m', 'a secret');
+    const secret = loaded(repo.dir, ['resume']);
+    expect(loadsPatterns(secret.modules)).toBe(true);
+    expect(secret.stdout).toContain('[REDACTED:github-pat]');
+    expect(secret.stdout).not.toContain(token.slice(-12));
   });
 
   it('remembers every string of a prompt with many pins, and a long list of paths as one entry', () => {

@@ -13,6 +13,8 @@ import { openCache } from '../store/cache.js';
 import { loadOpen } from '../store/store.js';
 import { recordIndex } from './validated.js';
 import { present } from '../store/fs.js';
+import { buildResume } from '../resume/build.js';
+import { within } from '../resume/time-budget.js';
 
 async function preCommit(ctx: Context): Promise<Outcome> {
   const root = ctx.root;
@@ -79,6 +81,29 @@ async function preCommit(ctx: Context): Promise<Outcome> {
   await loadOpen(ctx);
   // Clean, and the roadmap staged current: the hook's shell need not start node for this tree again.
   if (problems.length === 0) await recordIndex(ctx, roadmap, index, tree);
+  await readyResume(ctx);
+}
+
+/** How long the hook may spend on the next session start's prompt: past it, that session start makes it. */
+const READY_MS = 2000;
+
+// The commit usually carries an edit of the branch's open handoff, so the next session
+// start's prompt is one never seen: it would render it, then load the secret patterns and
+// run them. The hook has node running and the open handoffs read: it makes that prompt now,
+// as a session start does, and what it remembers (resume/snapshot.ts, and the strings found
+// clean, security/remembered.ts) leaves the session start after the commit nothing new
+// when the commit changed no work (only .handoff/), and only the prompt to redact otherwise.
+// Silent and best effort: it never blocks the commit nor says a word, and is skipped during
+// a rebase, merge, cherry-pick or revert, which commit step after step.
+async function readyResume(ctx: Context): Promise<void> {
+  try {
+    if ((await (await ctx.git()).operationInProgress()) !== null) return;
+    const start = ctx.now().getTime();
+    const budget = within(start + READY_MS, READY_MS, () => ctx.now().getTime());
+    await buildResume({ ...ctx, stderr: () => {} }, undefined, false, budget);
+  } catch {
+    // no open handoff and no pin, a file that does not parse, the budget spent: the session start says so itself
+  }
 }
 
 async function refresh(ctx: Context): Promise<Outcome> {
