@@ -213,6 +213,16 @@ describe('module loading on the git paths', () => {
       expect(loadsPatterns(fresh.modules)).toBe(true);
       expect(fresh.stdout).toBe(after.stdout);
     }
+    // A commit with work in it changes what git says happened since: the prompt the hook made
+    // is not the one asked for, and the session start makes its own, the work in it.
+    edit('review the parser');
+    repo.write('src/parser.ts', 'export const parse = 1;\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'work and a step');
+    const worked = loaded(repo.dir, ['resume']);
+    expect(worked.stdout).toContain('review the parser');
+    expect(worked.stdout).toContain('`src/parser.ts`');
+    expect(loadsPatterns(worked.modules)).toBe(true);
     // A secret committed in the handoff is not remembered: the session start redacts it.
     const token = 'gh' + 'p_' + 'Qa1Ws2Ed3Rf4Tg5Yh6Uj7Ik8Ol9Pa0SdFgHjKl';
     edit(`push with ${token}`);

@@ -13,7 +13,7 @@ import { openCache } from '../store/cache.js';
 import { loadOpen } from '../store/store.js';
 import { recordIndex } from './validated.js';
 import { present } from '../store/fs.js';
-import { buildResume } from '../resume/build.js';
+import { readyResume as readyPrompt } from '../resume/build.js';
 import { within } from '../resume/time-budget.js';
 
 async function preCommit(ctx: Context): Promise<Outcome> {
@@ -89,20 +89,22 @@ const READY_MS = 2000;
 
 // The commit usually carries an edit of the branch's open handoff, so the next session
 // start's prompt is one never seen: it would render it, then load the secret patterns and
-// run them. The hook has node running and the open handoffs read: it makes that prompt now,
-// as a session start does, and what it remembers (resume/snapshot.ts, and the strings found
-// clean, security/remembered.ts) leaves the session start after the commit nothing new
-// when the commit changed no work (only .handoff/), and only the prompt to redact otherwise.
-// Silent and best effort: it never blocks the commit nor says a word, and is skipped during
-// a rebase, merge, cherry-pick or revert, which commit step after step.
+// run them. The hook has node running and the open handoffs read: it makes that prompt now
+// (resume/build.ts, readyResume), and what it remembers (resume/snapshot.ts, and the
+// strings found clean, security/remembered.ts) leaves the session start after a commit
+// that changed no work nothing new. Silent and best effort: it never blocks the commit nor
+// says a word, and is skipped during a rebase, merge, cherry-pick or revert, which commit
+// step after step.
 async function readyResume(ctx: Context): Promise<void> {
   try {
     if ((await (await ctx.git()).operationInProgress()) !== null) return;
     const start = ctx.now().getTime();
-    const budget = within(start + READY_MS, READY_MS, () => ctx.now().getTime());
-    await buildResume({ ...ctx, stderr: () => {} }, undefined, false, budget);
+    await readyPrompt(
+      ctx,
+      within(start + READY_MS, READY_MS, () => ctx.now().getTime()),
+    );
   } catch {
-    // no open handoff and no pin, a file that does not parse, the budget spent: the session start says so itself
+    // a file that does not parse, the budget spent: the session start says so itself
   }
 }
 

@@ -21,7 +21,7 @@ import { readTemplate } from '../store/templates.js';
 import type { Within } from './time-budget.js';
 import { provenanceNote, whoseHandoff } from './provenance.js';
 import { estimateTokens } from '../transcripts/tokens.js';
-import { madeFrom, mayBeKept, recalled, remember } from './snapshot.js';
+import { lastParts, madeFrom, mayBeKept, recalled, remember, type Made } from './snapshot.js';
 
 const SHOWN_COMMITS = 20;
 /** Paths passed to one git command at most (Windows allows 32,767 characters in a command line). */
@@ -157,11 +157,31 @@ export async function buildResume(
       : madeFrom(ctx, { handoff, pins: pins.items, pinProblems: pins.problems, since, from });
   const again = made ? recalled(ctx, made) : undefined;
   if (again) return { ...again, redacted: [] };
+  return render(
+    ctx,
+    template,
+    { handoff, pins: pins.items, pinProblems: pins.problems, since, from },
+    made,
+    allowSecret,
+    budget,
+  );
+}
+
+/** The prompt made from `m` and redacted, remembered under `made` (when not empty) if nothing was redacted. */
+async function render(
+  ctx: Context,
+  template: string,
+  m: Made,
+  made: string,
+  allowSecret: boolean,
+  budget?: Within,
+): Promise<Resume> {
+  const { handoff, since, from } = m;
   const own = handoffParts(handoff);
   const inPlay = [...handoff.meta.files.map((f) => f.path), ...since.changedFiles];
   const parts: ResumeParts = {
     ...own,
-    pins: promptPins(await pinsInPlay(activePins(pins.items), inPlay)),
+    pins: promptPins(await pinsInPlay(activePins(m.pins), inPlay)),
     since,
     ...(from ? { from } : {}),
   };
@@ -172,7 +192,7 @@ export async function buildResume(
       `Note: this handoff is ${handoff.meta.status === 'done' ? 'marked done' : `superseded${handoff.meta.superseded_by ? ` by ${handoff.meta.superseded_by}` : ''}`}; its work may be finished or continued elsewhere.`,
     );
   }
-  notes.push(...pinNotes(pins.problems));
+  notes.push(...pinNotes(m.pinProblems));
   const rendered = renderResume(template, parts, { tokens: ctx.config.resume_tokens, count: estimateTokens });
   const done = await finish(
     ctx,
@@ -183,6 +203,34 @@ export async function buildResume(
   );
   if (made && done.redacted.length === 0) await remember(ctx, handoff, made, done.prompt, done.parts);
   return done;
+}
+
+/**
+ * Makes and remembers, ahead of the next session start, the prompt it would make for the
+ * branch's open handoff as the work tree has it now, taking what git said happened since
+ * from that handoff's last remembered prompt instead of asking git again (the pre-commit
+ * hook: in a large repository git's answers about the work tree cost more than the whole
+ * hook). What is remembered is keyed by all it was made from (snapshot.ts), git's answers
+ * included: a session start whose answers differ (the commit changed work, not only
+ * .handoff/) makes its own. Nothing when no prompt of that handoff is remembered.
+ */
+export async function readyResume(ctx: Context, budget: Within): Promise<void> {
+  const git = await ctx.git();
+  const [branch, open] = await Promise.all([git.branch(), loadOpen(ctx)]);
+  const handoff = (await findOpenOnBranch(ctx, branch)).found;
+  const last = handoff && lastParts(ctx, handoff.file);
+  if (!handoff || !last || !handoff.meta.head || last.since.head !== handoff.meta.head || !mayBeKept(last.since))
+    return;
+  const m: Made = {
+    handoff,
+    pins: open.pins,
+    pinProblems: open.problems.filter((p) => itemKind(p.file) === 'pin'),
+    since: last.since,
+    from: last.from ?? null,
+  };
+  const made = madeFrom(ctx, m);
+  if (recalled(ctx, made)) return;
+  await render(ctx, await readTemplate('resume.md'), m, made, false, budget);
 }
 
 function pinNotes(problems: readonly Problem[]): string[] {

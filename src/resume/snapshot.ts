@@ -5,10 +5,10 @@
 // questions are still asked: their answers are part of the key) gives back the prompt and
 // its parts as they were, without rendering, counting tokens or walking them for
 // redaction again. Kept in its own file beside the cache, `<git dir>/handoff-resume.json`,
-// which only a session start reads. Remembered only when nothing was redacted (the key
-// holds the files' text), and only a prompt a session-start hook could pass whole or
-// nearly: one that lists the hundred thousand paths of a large commit costs as much to
-// read back and compare as to render.
+// which only session starts and the pre-commit hook (build.ts, readyResume) read.
+// Remembered only when nothing was redacted (the key holds the files' text), and only a
+// prompt a session-start hook could pass whole or nearly: one that lists the hundred
+// thousand paths of a large commit costs as much to read back and compare as to render.
 import type { Context } from '../command/context.js';
 import type { Handoff } from '../store/handoff.js';
 import type { Pin } from '../store/pin.js';
@@ -88,6 +88,11 @@ export function recalled(
 ): { prompt: string; parts: ResumeParts } | undefined {
   const kept = read(fileOf(ctx)).find((k) => k.made === made);
   return kept && { prompt: kept.prompt, parts: kept.parts };
+}
+
+/** The parts of the prompt remembered last for the handoff in `file`, if any. */
+export function lastParts(ctx: Pick<Context, 'cacheFile'>, file: string): ResumeParts | undefined {
+  return read(fileOf(ctx)).find((k) => k.file === file)?.parts;
 }
 
 /** Remembers a prompt that was redacted of nothing, first; any failure to write is ignored. */
