@@ -2,7 +2,7 @@
 // adds, with no model. Every line traces to a commit, a file change, a transcript line, or
 // the parent's own text (living.ts carries and reconciles the parent's state).
 import type { Handoff, FileChange } from '../store/handoff.js';
-import { renderFileGroups } from './files.js';
+import { renderFileGroups } from '../store/file-groups.js';
 import { code, escapeBlock, inline } from '../store/markdown.js';
 import { carryForward, itemsOf, subsections, type Fresh } from './living.js';
 import { fill } from '../store/template.js';

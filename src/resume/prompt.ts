@@ -2,7 +2,7 @@
 // own sections in the order a next session needs them, then what git says has
 // happened since. Built from data only; the command gathers the data.
 import type { FileChange, Handoff } from '../store/handoff.js';
-import { renderFileGroups } from '../handoff/files.js';
+import { renderFileGroups } from '../store/file-groups.js';
 import { code, fenced, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
 import { fitBudget, mostTokens } from './budget.js';
 import type { Pin } from '../store/pin.js';

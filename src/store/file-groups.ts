@@ -1,6 +1,7 @@
-// How files are shown to people and agents: grouped by what they are for.
-import type { FileChange } from '../store/handoff.js';
-import { code, thousands } from '../store/markdown.js';
+// How files are shown to people and agents: grouped by what they are for. In the store
+// because two features show them: the draft of `new` and the resume prompt.
+import type { FileChange } from './handoff.js';
+import { code, thousands } from './markdown.js';
 
 const GROUPS: ReadonlyArray<[string, RegExp]> = [
   ['Tests', /(^|\/)(tests?|__tests__|specs?|e2e|fixtures)\/|[._-](test|spec)\.[^/.]+$|_test\.go$/i],
