@@ -19,6 +19,7 @@ import { datedFolder, isId, sortedIndex } from './id.js';
 import { loadOpen } from './store.js';
 import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
+import { folderNames, NAMES_FILE } from './folder-names.js';
 
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
 
@@ -54,9 +55,9 @@ function fileOf(list: Listing, id: string): string | undefined {
 }
 
 // Taken, not imported: see fs.ts.
-const { lstatSync, readdirSync } = process.getBuiltinModule('node:fs');
+const { lstatSync } = process.getBuiltinModule('node:fs');
 
-/** Names alone (no file type, no file opened): a link or a folder named like a handoff is the open index's problem. */
+/** Names alone (no file type, no file opened; kept by folder, folder-names.ts): a link or a folder named like a handoff is the open index's problem. */
 async function listing(ctx: Where): Promise<Listing> {
   const open = await loadOpen(ctx as RunContext);
   // The files the open index holds, by folder: names are compared, no path is made per name.
@@ -72,19 +73,16 @@ async function listing(ctx: Where): Promise<Listing> {
   const files: string[] = [];
   // handoffs/ checked once: its dated folders are real folders (itemFolders follows no link), so inside it.
   await assertInside(ctx.root, path.join(ctx.root, HANDOFFS_PREFIX), HANDOFFS_PREFIX.slice(0, -1));
-  for (const prefix of itemFolders(ctx.root)) {
-    if (!prefix.startsWith(HANDOFFS_PREFIX)) continue;
-    const dir = path.join(ctx.root, prefix);
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue; // gone since it was listed
-    }
+  const prefixes = itemFolders(ctx.root).filter((p) => p.startsWith(HANDOFFS_PREFIX));
+  const namesFile = ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), NAMES_FILE);
+  const byFolder = folderNames(ctx.root, prefixes, namesFile);
+  for (const prefix of prefixes) {
+    const names = byFolder.get(prefix);
+    if (!names) continue; // gone since it was listed
     const skip = known.get(prefix);
     // Every `<name>.md` not starting with a dot in these folders is a handoff's (tree.ts itemKind).
     for (const name of names) {
-      if (!name.endsWith('.md') || name.startsWith('.') || skip?.has(name)) continue;
+      if (skip?.has(name)) continue;
       ids.push(name.slice(0, -3));
       files.push(`${prefix}${name}`);
     }
