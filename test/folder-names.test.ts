@@ -41,13 +41,13 @@ describe('folder names', () => {
   it("keeps each folder's item names by its stat data, and reads them back as listed", () => {
     const { root, file } = setup();
     const first = folderNames(root, [A, B], file, later());
-    expect(plain(first)).toEqual({ [A]: ['01a.md', '01b.md'], [B]: [] });
+    expect(plain(first)).toEqual({ [A]: ['01a', '01b'], [B]: [] });
     const stored = JSON.parse(readFileSync(file, 'utf8'));
     expect(Object.keys(stored.dirs)).toEqual([A, B]);
     // Read back from the file, not listed: a name only the file holds comes back.
-    stored.dirs[A][3] = '01a.md/01b.md/01c.md';
+    stored.dirs[A][3] = '01a/01b/01c';
     writeFileSync(file, JSON.stringify(stored));
-    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a.md', '01b.md', '01c.md'], [B]: [] });
+    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b', '01c'], [B]: [] });
   });
 
   it('lists again a folder that gained or lost a file, and drops a folder gone', () => {
@@ -56,23 +56,23 @@ describe('folder names', () => {
     tickAfter(root, [A, B]);
     writeFileSync(path.join(root, B, '02a.md'), 'x');
     rmSync(path.join(root, A, '01a.md'));
-    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01b.md'], [B]: ['02a.md'] });
+    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01b'], [B]: ['02a'] });
     rmSync(path.join(root, B), { recursive: true });
-    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01b.md'] });
+    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01b'] });
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).dirs)).toEqual([A]);
   });
 
   it('keeps nothing of a folder changed too recently to vouch for its listing', () => {
     const { root, file } = setup();
-    expect(plain(folderNames(root, [A, B], file))).toEqual({ [A]: ['01a.md', '01b.md'], [B]: [] });
+    expect(plain(folderNames(root, [A, B], file))).toEqual({ [A]: ['01a', '01b'], [B]: [] });
     expect(() => readFileSync(file)).toThrow(); // nothing to keep: nothing written
   });
 
   it('lists every folder when the file is damaged or of another format', () => {
     const { root, file } = setup();
-    for (const text of ['{not json', JSON.stringify({ format: 0, dirs: { [A]: [0, 0, 0, 'z.md'] } })]) {
+    for (const text of ['{not json', JSON.stringify({ format: 0, dirs: { [A]: [0, 0, 0, 'z'] } })]) {
       writeFileSync(file, text);
-      expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a.md', '01b.md'], [B]: [] });
+      expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b'], [B]: [] });
     }
   });
 });

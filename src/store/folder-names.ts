@@ -1,4 +1,4 @@
-// The handoff files' names in each dated folder, kept in `<git dir>/handoff-names.json` by the
+// The handoff files' names (their ids: `<id>.md` less `.md`) in each dated folder, kept in `<git dir>/handoff-names.json` by the
 // folder's stat data, so that a writer's view of the history (history-view.ts) lists again
 // only the folders that changed: a year is hundreds of folders and tens of thousands of
 // names, and listing them all costs more than the rest of what `new` reads of the history.
@@ -16,10 +16,10 @@ import { RACY_MS } from './reader.js';
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const NAMES_FILE = 'handoff-names.json';
-const FORMAT = 1;
+const FORMAT = 2;
 
-/** A folder's ctime, mtime and inode, and its names (`/` never occurs in a name) joined by `/`. */
-type Entry = [ctimeMs: number, mtimeMs: number, ino: number, names: string];
+/** A folder's ctime, mtime and inode, and its item files' names less `.md` (`/` never occurs in a name) joined by `/`. */
+type Entry = [ctimeMs: number, mtimeMs: number, ino: number, stems: string];
 
 function load(file: string | null): Record<string, Entry> {
   if (!file) return {};
@@ -36,8 +36,8 @@ function load(file: string | null): Record<string, Entry> {
 const isItemName = (name: string) => name.endsWith('.md') && !name.startsWith('.');
 
 /**
- * The item files' names in each of `folders` (absolute path `root/<folder>`), as readdir
- * gives them; a folder gone since it was found is left out. The names of the folders listed
+ * The item files' names less `.md` in each of `folders` (absolute path `root/<folder>`), in
+ * readdir's order; a folder gone since it was found is left out. The names of the folders listed
  * are kept in `file` for the next run (`now`: the clock, for the racy rule).
  */
 export function folderNames(
@@ -61,9 +61,9 @@ export function folderNames(
       out.set(folder, before[3] === '' ? [] : before[3].split('/'));
       continue;
     }
-    let names: string[];
+    const names: string[] = [];
     try {
-      names = readdirSync(full).filter(isItemName);
+      for (const name of readdirSync(full)) if (isItemName(name)) names.push(name.slice(0, -3));
     } catch {
       continue; // gone since it was listed
     }

@@ -60,14 +60,14 @@ const { lstatSync } = process.getBuiltinModule('node:fs');
 /** Names alone (no file type, no file opened; kept by folder, folder-names.ts): a link or a folder named like a handoff is the open index's problem. */
 async function listing(ctx: Where): Promise<Listing> {
   const open = await loadOpen(ctx as RunContext);
-  // The files the open index holds, by folder: names are compared, no path is made per name.
+  // The files the open index holds, by folder: names less `.md` are compared, no path is made per name.
   const known = new Map<string, Set<string>>();
   for (const file of [...open.handoffs, ...open.problems, ...open.misnamed].map((i) => i.file)) {
     const at = file.lastIndexOf('/') + 1;
     const folder = file.slice(0, at);
     let names = known.get(folder);
     if (!names) known.set(folder, (names = new Set()));
-    names.add(file.slice(at));
+    names.add(file.slice(at, file.endsWith('.md') ? -3 : undefined));
   }
   const ids: string[] = [];
   const files: string[] = [];
@@ -77,14 +77,14 @@ async function listing(ctx: Where): Promise<Listing> {
   const namesFile = ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), NAMES_FILE);
   const byFolder = folderNames(ctx.root, prefixes, namesFile);
   for (const prefix of prefixes) {
-    const names = byFolder.get(prefix);
-    if (!names) continue; // gone since it was listed
+    const stems = byFolder.get(prefix);
+    if (!stems) continue; // gone since it was listed
     const skip = known.get(prefix);
     // Every `<name>.md` not starting with a dot in these folders is a handoff's (tree.ts itemKind).
-    for (const name of names) {
-      if (skip?.has(name)) continue;
-      ids.push(name.slice(0, -3));
-      files.push(`${prefix}${name}`);
+    for (const id of stems) {
+      if (skip?.has(id)) continue;
+      ids.push(id);
+      files.push(`${prefix}${id}.md`);
     }
   }
   // Dated folders are listed in date order and ids are times: sorted already, unless the first
