@@ -15,7 +15,7 @@ import type { RunContext } from '../core/context.js';
 import type { Handoff } from './handoff.js';
 import { openCache } from './cache.js';
 import { itemFolders, parseFiles, readSomeFiles } from './reader.js';
-import { datedFolder, isId, sortedIndex } from './id.js';
+import { ascending, datedFolder, isId, mergeAscending, sortedIndex } from './id.js';
 import { loadOpen } from './store.js';
 import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
@@ -24,7 +24,7 @@ import { folderNames, NAMES_FILE } from './folder-names.js';
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
 
 export interface History {
-  /** Every handoff's and pin's id, for the short ids. */
+  /** Every handoff's and pin's id, for the short ids: ascending, each once. */
   ids: string[];
   /** How many handoffs are finished or superseded. */
   finished: number;
@@ -96,12 +96,6 @@ async function listing(ctx: Where): Promise<Listing> {
   return { open, closed, files: order.map((i) => files[i]!) };
 }
 
-/** Strictly ascending: sorted, and no id twice. */
-function ascending(ids: readonly string[]): boolean {
-  for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
-  return true;
-}
-
 class Duplicate extends Error {}
 
 /**
@@ -150,7 +144,8 @@ export async function roadmapView(
   }
   const byHandoffId = (a: Handoff, b: Handoff) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0);
   const tree: Tree = { ...open, handoffs: [...open.handoffs, ...loaded.values()].sort(byHandoffId) };
-  const ids = [...open.handoffs.map((h) => h.meta.id), ...closed, ...open.pins.map((p) => p.meta.id)];
+  const others = [...new Set([...open.handoffs.map((h) => h.meta.id), ...open.pins.map((p) => p.meta.id)])].sort();
+  const ids = mergeAscending(closed, others);
   return {
     tree,
     history: { ids, finished: closed.length },
