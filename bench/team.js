@@ -332,6 +332,7 @@ const CACHES = [
   'handoff-validated',
   'handoff-resume.json',
   'handoff-heads.json',
+  'handoff-names.json',
 ];
 
 /** Runs `fn` with every cache of the tool moved aside, then puts them back: a cold run leaves the other steps warm. */

@@ -11,7 +11,7 @@ import type { Git } from '../git/git.js';
 import { editText } from './editor.js';
 import { readUserFile } from '../store/input.js';
 import { readTemplate } from '../store/templates.js';
-import { maybeModelDraft } from '../model/new-model.js';
+import { askModelChoice, maybeModelDraft } from '../model/new-model.js';
 import { writeHandoff } from './write.js';
 import { loadPins } from '../store/store.js';
 import { activePins } from '../store/pin-scope.js';
@@ -100,6 +100,7 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
   // Neither new nor its hooks set up what init does: asked now, beside the writing, printed after.
   const hint = import('../init/init-hint.js').then((m) => m.initHint(ctx));
   hint.catch(() => {});
+  const choice = askModelChoice(ctx, args);
   const written = await writeHandoff(ctx, goal, {
     since: args.values.since,
     from,
@@ -108,7 +109,7 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
     pinCandidates,
     allowSecret: args.values['allow-secret'] === true,
     carries: !replace,
-    model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript),
+    model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript, choice),
     review: async (git, draft) => withSections(ctx, git, sections, await review(ctx, git, args, draft)),
   });
   if (written !== null) {

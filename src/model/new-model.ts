@@ -198,6 +198,19 @@ async function modelChoice(ctx: Context, args: ArgsOf<'new'>): Promise<ModelChoi
 }
 
 /**
+ * Whether `new` takes the model path, asked of git config when it may (undefined when it
+ * cannot): `new` asks it as it starts, so that git answers while the draft is made.
+ */
+export function askModelChoice(ctx: Context, args: ArgsOf<'new'>): Promise<ModelChoice> | undefined {
+  // A body given with -F replaces any draft: no point asking a model for one (nor git config).
+  if (args.values['dry-run'] !== true && (args.values['message-file'] !== undefined || args.values.llm === false))
+    return undefined;
+  const asked = modelChoice(ctx, args);
+  asked.catch(() => {}); // awaited when the draft is made; a failure surfaces there
+  return asked;
+}
+
+/**
  * The draft `new` should offer: the model's when asked for, else the deterministic one.
  * Null means --dry-run: the request was printed and nothing is to be written.
  */
@@ -206,11 +219,11 @@ export async function maybeModelDraft(
   args: ArgsOf<'new'>,
   facts: Omit<ModelInput, 'pins'>,
   transcript?: TranscriptPart,
+  asked: Promise<ModelChoice> | undefined = askModelChoice(ctx, args),
 ): Promise<string | null> {
   const dryRun = args.values['dry-run'] === true;
-  // A body given with -F replaces any draft: no point asking a model for one (nor git config).
-  if (!dryRun && (args.values['message-file'] !== undefined || args.values.llm === false)) return facts.draft;
-  const choice = await modelChoice(ctx, args);
+  if (!asked) return facts.draft;
+  const choice = await asked;
   if (choice.note) ctx.stderr(`handoff: ${choice.note}`);
   if (!choice.use) return dryRun ? null : facts.draft;
   const llm = ctx.config.llm;

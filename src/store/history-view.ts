@@ -15,15 +15,16 @@ import type { RunContext } from '../core/context.js';
 import type { Handoff } from './handoff.js';
 import { openCache } from './cache.js';
 import { itemFolders, parseFiles, readSomeFiles } from './reader.js';
-import { datedFolder, isId, sortedIndex } from './id.js';
+import { ascending, datedFolder, isId, mergeAscending, sortedIndex } from './id.js';
 import { loadOpen } from './store.js';
 import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
+import { folderNames, NAMES_FILE } from './folder-names.js';
 
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
 
 export interface History {
-  /** Every handoff's and pin's id, for the short ids. */
+  /** Every handoff's and pin's id, for the short ids: ascending, each once. */
   ids: string[];
   /** How many handoffs are finished or superseded. */
   finished: number;
@@ -54,39 +55,36 @@ function fileOf(list: Listing, id: string): string | undefined {
 }
 
 // Taken, not imported: see fs.ts.
-const { lstatSync, readdirSync } = process.getBuiltinModule('node:fs');
+const { lstatSync } = process.getBuiltinModule('node:fs');
 
-/** Names alone (no file type, no file opened): a link or a folder named like a handoff is the open index's problem. */
+/** Names alone (no file type, no file opened; kept by folder, folder-names.ts): a link or a folder named like a handoff is the open index's problem. */
 async function listing(ctx: Where): Promise<Listing> {
   const open = await loadOpen(ctx as RunContext);
-  // The files the open index holds, by folder: names are compared, no path is made per name.
+  // The files the open index holds, by folder: names less `.md` are compared, no path is made per name.
   const known = new Map<string, Set<string>>();
   for (const file of [...open.handoffs, ...open.problems, ...open.misnamed].map((i) => i.file)) {
     const at = file.lastIndexOf('/') + 1;
     const folder = file.slice(0, at);
     let names = known.get(folder);
     if (!names) known.set(folder, (names = new Set()));
-    names.add(file.slice(at));
+    names.add(file.slice(at, file.endsWith('.md') ? -3 : undefined));
   }
   const ids: string[] = [];
   const files: string[] = [];
   // handoffs/ checked once: its dated folders are real folders (itemFolders follows no link), so inside it.
   await assertInside(ctx.root, path.join(ctx.root, HANDOFFS_PREFIX), HANDOFFS_PREFIX.slice(0, -1));
-  for (const prefix of itemFolders(ctx.root)) {
-    if (!prefix.startsWith(HANDOFFS_PREFIX)) continue;
-    const dir = path.join(ctx.root, prefix);
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue; // gone since it was listed
-    }
+  const prefixes = itemFolders(ctx.root).filter((p) => p.startsWith(HANDOFFS_PREFIX));
+  const namesFile = ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), NAMES_FILE);
+  const byFolder = folderNames(ctx.root, prefixes, namesFile);
+  for (const prefix of prefixes) {
+    const stems = byFolder.get(prefix);
+    if (!stems) continue; // gone since it was listed
     const skip = known.get(prefix);
     // Every `<name>.md` not starting with a dot in these folders is a handoff's (tree.ts itemKind).
-    for (const name of names) {
-      if (!name.endsWith('.md') || name.startsWith('.') || skip?.has(name)) continue;
-      ids.push(name.slice(0, -3));
-      files.push(`${prefix}${name}`);
+    for (const id of stems) {
+      if (skip?.has(id)) continue;
+      ids.push(id);
+      files.push(`${prefix}${id}.md`);
     }
   }
   // Dated folders are listed in date order and ids are times: sorted already, unless the first
@@ -96,12 +94,6 @@ async function listing(ctx: Where): Promise<Listing> {
   const closed = order.map((i) => ids[i]!);
   if (!ascending(closed)) throw new Duplicate();
   return { open, closed, files: order.map((i) => files[i]!) };
-}
-
-/** Strictly ascending: sorted, and no id twice. */
-function ascending(ids: readonly string[]): boolean {
-  for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
-  return true;
 }
 
 class Duplicate extends Error {}
@@ -152,7 +144,8 @@ export async function roadmapView(
   }
   const byHandoffId = (a: Handoff, b: Handoff) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0);
   const tree: Tree = { ...open, handoffs: [...open.handoffs, ...loaded.values()].sort(byHandoffId) };
-  const ids = [...open.handoffs.map((h) => h.meta.id), ...closed, ...open.pins.map((p) => p.meta.id)];
+  const others = [...new Set([...open.handoffs.map((h) => h.meta.id), ...open.pins.map((p) => p.meta.id)])].sort();
+  const ids = mergeAscending(closed, others);
   return {
     tree,
     history: { ids, finished: closed.length },

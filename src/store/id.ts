@@ -77,11 +77,30 @@ export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, str
  * not among `ids`.
  */
 export function prefixLookup(ids: readonly string[], min = 8): (id: string) => string | undefined {
-  const sorted = [...new Set(ids)].sort();
+  // A year's ids come sorted (history-view.ts): checked, not copied and sorted again.
+  const sorted = ascending(ids) ? ids : [...new Set(ids)].sort();
   return (id) => {
     const at = sortedIndex(sorted, id);
     return sorted[at] === id ? prefixAt(sorted, at, min) : undefined;
   };
+}
+
+/** Strictly ascending: sorted, and no id twice. */
+export function ascending(ids: readonly string[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
+  return true;
+}
+
+/** Two strictly ascending lists as one, each id once: a year's closed ids and the few others, without a sort. */
+export function mergeAscending(a: readonly string[], b: readonly string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]! < b[j]!) ? a[i++]! : b[j++]!;
+    if (out.length === 0 || out[out.length - 1] !== next) out.push(next);
+  }
+  return out;
 }
 
 /** Where `name` is, or goes, in sorted `names` (binary search). */

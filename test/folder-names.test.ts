@@ -1,0 +1,78 @@
+// The names of the handoff files by folder, kept by the folder's stat data
+// (store/folder-names.ts): what a writer lists of a year's dated folders.
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { folderNames } from '../src/store/folder-names.js';
+import { RACY_MS } from '../src/store/reader.js';
+
+const A = '.handoff/handoffs/2026-01/05/';
+const B = '.handoff/handoffs/2026-01/06/';
+
+function setup() {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'folder-names-'));
+  for (const [folder, names] of [
+    [A, ['01a.md', '01b.md', '.hidden.md', 'notes.txt']],
+    [B, []],
+  ] as const) {
+    mkdirSync(path.join(root, folder), { recursive: true });
+    for (const n of names) writeFileSync(path.join(root, folder, n), 'x');
+  }
+  return { root, file: path.join(root, 'names.json') };
+}
+/** A clock far enough ahead that every folder is old enough to vouch for its listing. */
+const later = () => Date.now() + RACY_MS + 60_000;
+/**
+ * Waits until the file system's clock has passed the folders' ctimes (its ticks are coarser
+ * than a test's steps), so that a change made next shows in their stat data.
+ */
+function tickAfter(root: string, folders: string[]): void {
+  const newest = Math.max(...folders.map((f) => lstatSync(path.join(root, f)).ctimeMs));
+  const probe = path.join(root, 'probe');
+  for (;;) {
+    writeFileSync(probe, 'x');
+    if (lstatSync(probe).ctimeMs > newest) return;
+  }
+}
+const plain = (m: Map<string, string[]>) => Object.fromEntries(m);
+
+describe('folder names', () => {
+  it("keeps each folder's item names by its stat data, and reads them back as listed", () => {
+    const { root, file } = setup();
+    const first = folderNames(root, [A, B], file, later());
+    expect(plain(first)).toEqual({ [A]: ['01a', '01b'], [B]: [] });
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(stored.dirs)).toEqual([A, B]);
+    // Read back from the file, not listed: a name only the file holds comes back.
+    stored.dirs[A][3] = '01a/01b/01c';
+    writeFileSync(file, JSON.stringify(stored));
+    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b', '01c'], [B]: [] });
+  });
+
+  it('lists again a folder that gained or lost a file, and drops a folder gone', () => {
+    const { root, file } = setup();
+    folderNames(root, [A, B], file, later());
+    tickAfter(root, [A, B]);
+    writeFileSync(path.join(root, B, '02a.md'), 'x');
+    rmSync(path.join(root, A, '01a.md'));
+    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01b'], [B]: ['02a'] });
+    rmSync(path.join(root, B), { recursive: true });
+    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01b'] });
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).dirs)).toEqual([A]);
+  });
+
+  it('keeps nothing of a folder changed too recently to vouch for its listing', () => {
+    const { root, file } = setup();
+    expect(plain(folderNames(root, [A, B], file))).toEqual({ [A]: ['01a', '01b'], [B]: [] });
+    expect(() => readFileSync(file)).toThrow(); // nothing to keep: nothing written
+  });
+
+  it('lists every folder when the file is damaged or of another format', () => {
+    const { root, file } = setup();
+    for (const text of ['{not json', JSON.stringify({ format: 0, dirs: { [A]: [0, 0, 0, 'z'] } })]) {
+      writeFileSync(file, text);
+      expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b'], [B]: [] });
+    }
+  });
+});
