@@ -77,8 +77,16 @@ export function editedTree(
     if (folder.get(name)?.mode === TREE_MODE) return undefined;
     folder.set(name, { mode: FILE_MODE, name, id: blob });
   }
-  // Deepest first: each folder's new id goes into its parent.
-  for (const f of [...folders].reverse()) {
+  return topId(contents);
+}
+
+/**
+ * The id of the top folder ('') of `contents` (each folder's entries by name, every folder
+ * along the way present): deepest first, each folder's id goes into its parent. Undefined
+ * when a folder's name is a file's in its parent.
+ */
+function topId(contents: ReadonlyMap<string, Map<string, TreeEntry>>): string | undefined {
+  for (const f of [...contents.keys()].sort((a, b) => depth(b) - depth(a))) {
     const id = treeId([...contents.get(f)!.values()]);
     if (f === '') return id;
     const at = f.lastIndexOf('/');
@@ -117,13 +125,5 @@ export function treeOfFiles(files: ReadonlyMap<string, { mode: string; id: strin
     if (!entries || entries.get(name)?.mode === TREE_MODE) return undefined;
     entries.set(name, { mode, name, id });
   }
-  // Deepest first: each folder's id goes into its parent.
-  for (const f of [...contents.keys()].sort((a, b) => depth(b) - depth(a))) {
-    const id = treeId([...contents.get(f)!.values()]);
-    if (f === '') return id;
-    const at = f.lastIndexOf('/');
-    const name = f.slice(at + 1);
-    contents.get(at < 0 ? '' : f.slice(0, at))!.set(name, { mode: TREE_MODE, name, id });
-  }
-  return undefined;
+  return topId(contents);
 }

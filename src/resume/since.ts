@@ -121,27 +121,26 @@ export function renderSince(since: SinceFacts): string {
     if (since.commitCount > since.commits.length)
       lines.push(`  - ... and ${since.commitCount - since.commits.length} more`);
   }
-  const list = codeList;
   const accounted =
     since.stillUncommitted.length +
     (since.committedSince?.length ?? 0) +
     (since.renamed?.length ?? 0) +
     (since.putBack?.length ?? 0);
   if (since.changedFiles.length > 0) {
-    lines.push(`- Files changed since then: ${list(since.changedFiles)}`);
+    lines.push(`- Files changed since then: ${codeList(since.changedFiles)}`);
   } else if (since.headFound) {
     lines.push(`- No ${accounted > 0 ? 'other ' : ''}tracked file has changed since then.`);
   }
   if (since.committedSince && since.committedSince.length > 0)
-    lines.push(`- Uncommitted when it was written, committed since: ${list(since.committedSince)}`);
+    lines.push(`- Uncommitted when it was written, committed since: ${codeList(since.committedSince)}`);
   if (since.renamed && since.renamed.length > 0)
     lines.push(`- Renamed since: ${since.renamed.map((r) => `${code(r.from)} -> ${code(r.to)}`).join(', ')}`);
   if (since.stillUncommitted.length > 0)
-    lines.push(`- Uncommitted when it was written, and still not committed: ${list(since.stillUncommitted)}`);
+    lines.push(`- Uncommitted when it was written, and still not committed: ${codeList(since.stillUncommitted)}`);
   if (since.putBack && since.putBack.length > 0)
     lines.push(
-      `- Uncommitted when it was written, back to their committed content now (changes put back or discarded): ${list(since.putBack)}`,
+      `- Uncommitted when it was written, back to their committed content now (changes put back or discarded): ${codeList(since.putBack)}`,
     );
-  if (since.missingFiles.length > 0) lines.push(`- Listed files that no longer exist: ${list(since.missingFiles)}`);
+  if (since.missingFiles.length > 0) lines.push(`- Listed files that no longer exist: ${codeList(since.missingFiles)}`);
   return lines.join('\n');
 }

@@ -141,6 +141,21 @@ const VERBISH = new Set(
     ' ',
   ),
 );
+/** Each shape and what shows it, in the order the features are listed. */
+const SHAPES: ReadonlyArray<readonly [string, RegExp]> = [
+  ['label', LABELLED],
+  ['not-alt', NOT_ALT],
+  ['alt', ALT],
+  ['gerund', GERUND],
+  ['passive', PASSIVE],
+  ['progressive', PROGRESSIVE],
+  ['will', WILL],
+  ['thing-will', THING_WILL],
+  ['past-self', PAST_SELF],
+  ['done', DONE],
+  ['doing-now', DOING_NOW],
+  ['reason', REASON],
+];
 const isVerbish = (w: string) => VERBISH.has(w) || (w.length > 4 && /(?:ed|ing)$/.test(w));
 function shape(s: string): string[] {
   const out: string[] = [];
@@ -152,18 +167,7 @@ function shape(s: string): string[] {
     .match(/\p{L}+/gu);
   if (raw !== null && raw.length > 0 && !raw.some(isVerbish)) out.push('verbless');
   if (body !== s) out.push('bullet');
-  if (LABELLED.test(body)) out.push('label');
-  if (NOT_ALT.test(body)) out.push('not-alt');
-  if (ALT.test(body)) out.push('alt');
-  if (GERUND.test(body)) out.push('gerund');
-  if (PASSIVE.test(body)) out.push('passive');
-  if (PROGRESSIVE.test(body)) out.push('progressive');
-  if (WILL.test(body)) out.push('will');
-  if (THING_WILL.test(body)) out.push('thing-will');
-  if (PAST_SELF.test(body)) out.push('past-self');
-  if (DONE.test(body)) out.push('done');
-  if (DOING_NOW.test(body)) out.push('doing-now');
-  if (REASON.test(body)) out.push('reason');
+  for (const [name, pattern] of SHAPES) if (pattern.test(body)) out.push(name);
   if (out.length === 0) out.push('plain');
   return out;
 }
