@@ -17,7 +17,8 @@
 //   --bin        the handoff launcher to measure (default: this checkout's bin/handoff.js)
 //   --scratch    where generated repositories are kept between runs, keyed by size and layout
 //                (default: <os temp>/handoff-team-bench); delete it to generate afresh
-//   --repo-size  also the repository's size after `git gc` and a clone's time, with and without .handoff/
+//   --repo-size  also the repository's size and a clone's time, with and without .handoff/, each
+//                from a bare copy packed with a full delta search (`git repack -a -d -f`)
 //   --big        also the session start in a code repository of 100,000 files (1,000 handoffs) against `git status`
 //   --skip-table only what --repo-size and --big print
 //   --clones     clones timed per repository for --repo-size, the median printed (default 3)
@@ -68,7 +69,7 @@ if (opts.help) {
   console.log(
     readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(1, 23)
+      .slice(1, 24)
       .join('\n'),
   );
   process.exit(0);
@@ -440,8 +441,26 @@ function bytes(file) {
   return readdirSync(file).reduce((sum, name) => sum + bytes(path.join(file, name)), st.size);
 }
 
+/**
+ * A bare copy of a generated repository, packed as a repository written one commit at a time is:
+ * there every object starts loose, and the first `git gc` searches each one's best delta base (a
+ * handoff's own earlier version). `git fast-import` instead stores each blob as a delta against the
+ * blob before it in the stream (another handoff, or code), and a plain `git gc` keeps deltas it
+ * finds; `repack -a -d -f` searches every object afresh, with git's default window and depth.
+ */
+function packedCopy(dir) {
+  const copy = path.join(opts.scratch, `packed-${path.basename(dir)}.git`);
+  const mark = path.join(copy, 'packed');
+  if (!existsSync(mark) || readFileSync(mark, 'utf8') !== GENERATION) {
+    rmSync(copy, { recursive: true, force: true });
+    execFileSync('git', ['clone', '-q', '--bare', '--no-local', dir, copy], { env });
+    git(copy, 'repack', '-q', '-a', '-d', '-f');
+    writeFileSync(mark, GENERATION);
+  }
+  return copy;
+}
+
 function sizeKiB(dir) {
-  git(dir, 'gc', '-q');
   const v = git(dir, 'count-objects', '-v');
   return Number(/size-pack: (\d+)/.exec(v)[1]) + Number(/^size: (\d+)/m.exec(v)[1]);
 }
@@ -510,8 +529,8 @@ if (opts['repo-size']) {
     '\n| handoffs | size after gc | without .handoff/ | ratio | clone | without .handoff/ | ratio |\n|---|---|---|---|---|---|---|',
   );
   for (const n of SIZES) {
-    const withH = repository(n, LAYOUT);
-    const without = repository(n, LAYOUT, false);
+    const withH = packedCopy(repository(n, LAYOUT));
+    const without = packedCopy(repository(n, LAYOUT, false));
     const [a, b] = [sizeKiB(withH), sizeKiB(without)];
     const [ca, cb] = [cloneSeconds(withH), cloneSeconds(without)];
     console.log(
