@@ -195,12 +195,22 @@ describe('repository states', () => {
     for (const f of ['*.md', ':odd', '[x].txt', 'ignored.txt', 'src/new.ts', '.handoff/notes.txt'])
       repo.write(f, 'u\n');
     for (let i = 0; i < 25; i++) repo.write(`gen/f${i}.txt`, 'g\n');
+    for (const f of ['small/a.txt', 'small/deep/b.txt']) repo.write(f, 's\n');
     const made = repo.handoff(['new', 'untracked work']);
     expect(made.code).toBe(0);
     const text = repo.read(made.stdout.trim());
     const untracked = [...text.matchAll(/path: "([^"]+)"\n(?: {4}.*\n)*? {4}state: "untracked"/g)].map((m) => m[1]);
-    // A wholly untracked folder past untracked_dir_files (20) is one entry, as git status shows it.
-    expect(untracked.sort()).toEqual(['*.md', ':odd', '[x].txt', 'gen/', 'src/new.ts']);
+    // A wholly untracked folder past untracked_dir_files (20) is one entry, as git status shows it;
+    // a small one is listed file by file.
+    expect(untracked.sort()).toEqual([
+      '*.md',
+      ':odd',
+      '[x].txt',
+      'gen/',
+      'small/a.txt',
+      'small/deep/b.txt',
+      'src/new.ts',
+    ]);
   });
 
   it('detached HEAD, a subdirectory, a path with spaces and non-ASCII names', () => {
