@@ -189,6 +189,25 @@ describe('repository states', () => {
     expect(resume.stdout).toContain('written before the first commit');
   });
 
+  it("a parent whose commit is gone: a warning, and the work since the default branch's merge-base", () => {
+    const repo = makeRepo();
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.commit('feature work', { 'src/feature.ts': 'f\n' });
+    const first = repo.handoff(['new', 'first', '--no-edit']);
+    expect(first.code).toBe(0);
+    const file = first.stdout.trim();
+    const gone = 'deadbeef'.repeat(5);
+    repo.write(file, repo.read(file).replace(/^head: .*$/m, `head: "${gone}"`));
+    const next = repo.handoff(['new', 'second', '--no-edit']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(
+      `the parent's commit ${gone.slice(0, 12)} is gone (rebased?); using the default branch instead`,
+    );
+    const text = repo.read(next.stdout.trim());
+    expect(text).toContain(`base: "${repo.git('rev-parse', 'main').trim()}"`);
+    expect(text).toContain('- feature work (');
+  });
+
   it('untracked files anywhere but .handoff/, names with pathspec magic taken literally, ignored ones left out', () => {
     const repo = makeRepo();
     repo.commit('ignore', { '.gitignore': 'ignored.txt\n', 'src/kept.ts': 'k\n' });

@@ -127,9 +127,6 @@ async function writeLocked(
   const [branch, pins] = await Promise.all([git.branch(), loadPins(ctx)]);
   const { found: open, problems } = await findOpenOnBranch(ctx, branch);
   const parent = options.fresh ? undefined : open;
-  // The parent's commit is asked about with HEAD and the author, not after them.
-  const parentHead = options.since === undefined && parent?.meta.head ? git.resolveCommit(parent.meta.head) : undefined;
-  parentHead?.catch(() => {}); // awaited only when HEAD is born; a failure then surfaces there
   // HEAD from git's files when they say it plainly (repo.ts fixedHead), else from git.
   const [head, author] = await Promise.all([git.fixedHead() ?? git.head(), options.author ?? git.author()]);
   warnProblems(ctx, problems);
@@ -143,11 +140,17 @@ async function writeLocked(
       from === head ? Promise.resolve([]) : git.commitsSince(from, ctx.config.draft_commits),
       from && from !== head ? git.ownPathsSince(from) : null,
     ]);
-  // The parent's commit is the base unless it is gone: its history is asked for while git
-  // says whether it is there, not after (findBase), and dropped when it is not.
-  const guess = head && parentHead ? parent?.meta.head : undefined;
+  // The parent's commit is the base unless it is gone (findBase): its history is asked for
+  // at once, and whether the commit is there only when git could not answer that (then the
+  // history is dropped, or its failure surfaces). The hash is hex: handoff.ts refuses the rest.
+  const guess = options.since === undefined && head ? parent?.meta.head : undefined;
   const early = guess ? history(guess) : undefined;
   early?.catch(() => {});
+  const parentHead = early?.then(
+    () => guess!,
+    () => git.resolveCommit(guess!),
+  );
+  parentHead?.catch(() => {}); // awaited by findBase; a failure surfaces there
   const base = await findBase(ctx, git, options.since, parent, head, parentHead);
   const [[changes, commits, own], template] = await Promise.all([
     early && base === guess ? early : history(base),
