@@ -2,7 +2,7 @@
 // `unpin`) run one at a time per clone, like git's index.lock: a file created exclusively
 // in the git directory (never in the work tree, so never committed). A second writer waits
 // for it; a lock whose process is gone is removed with one line saying so.
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunContext } from '../core/context.js';
@@ -26,20 +26,26 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
   const file = path.join(path.dirname(ctx.cacheFile), 'handoff.lock');
   const started = Date.now();
   let delay = 10;
+  let mine = '';
   for (;;) {
     try {
-      await fs.writeFile(file, `${process.pid} ${os.hostname()} ${new Date().toISOString()} ${what}\n`, { flag: 'wx' });
+      mine = `${process.pid} ${os.hostname()} ${new Date().toISOString()} ${what}\n`;
+      await fs.writeFile(file, mine, { flag: 'wx' });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const held = await fs.readFile(file, 'utf8').catch(() => null);
-    const stat = await fs.stat(file).catch(() => null);
-    if (held === null || stat === null) continue; // released between our two looks
+    const lock = await look(file);
+    if (lock === null) continue; // released before we looked
+    const { held, stat } = lock;
     const age = Date.now() - stat.mtimeMs;
     // An empty lock older than a few seconds: its writer was killed between create and write.
     if (held.endsWith('\n') ? stale(held, age) : age > 5_000) {
-      // Rename first so only one waiter removes it, then retry taking it.
+      // Rename first so only one waiter removes it, then retry taking it. The lock renamed is
+      // the one judged stale only if it is the same file (inode, modification time and size;
+      // a rename changes the change time): its holder may have released it and another
+      // writer taken it since we looked, and that lock is put back (link fails rather than
+      // replace a lock taken in between).
       const aside = `${file}.stale-${process.pid}`;
       if (
         await fs.rename(file, aside).then(
@@ -47,10 +53,16 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
           () => false,
         )
       ) {
-        await fs.rm(aside, { force: true });
-        ctx.stderr(
-          `handoff: removed a stale lock ${ctx.rel(file)} left by process ${held.split(' ')[0]} (${held.split(' ').slice(3).join(' ').trim() || 'a writer'}), which is no longer running`,
-        );
+        const moved = await fs.stat(aside).catch(() => null);
+        if (moved?.ino === stat.ino && moved.mtimeMs === stat.mtimeMs && moved.size === stat.size) {
+          await fs.rm(aside, { force: true });
+          ctx.stderr(
+            `handoff: removed a stale lock ${ctx.rel(file)} left by process ${held.split(' ')[0]} (${held.split(' ').slice(3).join(' ').trim() || 'a writer'}), which is no longer running`,
+          );
+        } else {
+          await fs.link(aside, file).catch(() => {});
+          await fs.rm(aside, { force: true });
+        }
       }
       continue;
     }
@@ -66,6 +78,21 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
   try {
     return await work();
   } finally {
-    await fs.rm(file, { force: true });
+    // Ours only: a lock another writer holds is never removed by this one.
+    if ((await look(file))?.held === mine) await fs.rm(file, { force: true });
+  }
+}
+
+/** The lock's text and stat data, from one open file: both of the same lock. */
+async function look(file: string): Promise<{ held: string; stat: Stats } | null> {
+  const handle = await fs.open(file, 'r').catch(() => null);
+  if (!handle) return null;
+  try {
+    const [stat, held] = await Promise.all([handle.stat(), handle.readFile('utf8')]);
+    return { held, stat };
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
   }
 }
