@@ -94,6 +94,44 @@ describe('the open index', () => {
     expect(repo.handoff(['resume']).code).not.toBe(0);
   });
 
+  it("keeps no open handoff's body and no file's text, reads the body from the file, and takes an older format as a miss", () => {
+    const repo = makeRepo();
+    const file = repo.handoff(['new', 'goal aaaa', '--no-edit']).stdout.trim();
+    const full = path.join(repo.dir, file);
+    writeFileSync(
+      full,
+      readFileSync(full, 'utf8').replace('## Next steps\n', '## Next steps\n\n- body line kept in the file\n'),
+    );
+    expect(resume(repo)).toContain('body line kept in the file');
+    const open = path.join(repo.dir, '.git/handoff-open.json');
+    const stored = JSON.parse(readFileSync(open, 'utf8'));
+    expect(stored.format).toBe(2);
+    const entry = stored.files[file];
+    expect(entry.item.meta.goal).toBe('goal aaaa');
+    expect(entry.item.body).toBeUndefined();
+    expect(entry.text).toBeUndefined();
+    expect(readFileSync(open, 'utf8')).not.toContain('body line kept in the file');
+    // A file too young for its stat data is known by its blob id, as git computes it.
+    if (entry.hash !== undefined) expect(entry.hash).toBe(repo.git('hash-object', file).trim());
+    // The older format (whole items, a young file's text), with this file's stat data and another goal: a miss.
+    writeFileSync(
+      open,
+      JSON.stringify({
+        format: 1,
+        version: stored.version,
+        dirs: {},
+        files: {
+          [file]: { st: entry.st, item: { meta: { ...entry.item.meta, goal: 'stale goal' }, body: 'stale body' } },
+        },
+      }),
+    );
+    const out = resume(repo);
+    expect(out).toContain('goal aaaa');
+    expect(out).toContain('body line kept in the file');
+    expect(out).not.toContain('stale');
+    expect(JSON.parse(readFileSync(open, 'utf8')).format).toBe(2);
+  });
+
   it('reports an unreadable open handoff and one in a new dated folder', () => {
     const repo = makeRepo();
     repo.handoff(['new', 'first goal', '--no-edit']);

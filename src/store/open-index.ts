@@ -11,7 +11,11 @@
 // clock) are read. A closed handoff is recognised from its `status:` line without loading
 // the YAML parser; anything less plain is parsed. Stat data younger than RACY may not yet
 // show a change made in the same clock tick: such a folder is listed again next time, and
-// such a file keeps its text to compare.
+// such a file keeps its text's blob id to compare.
+//
+// An open handoff is kept without its body: a session start shows the current branch's
+// alone, read from its file when asked (the file is one a branch, and its stat data was
+// just checked), and fifty branches' bodies would be most of this file.
 //
 // Not seen here: a closed handoff edited in place (its folder unchanged) until its folder
 // changes. `handoff reopen` rewrites through a rename, and git replaces files it checks out,
@@ -21,6 +25,7 @@ import path from 'node:path';
 import { toolVersion } from './cache.js';
 import { writeDisposable } from './fs.js';
 import { assertInside } from '../security/guard.js';
+import { splitFrontMatter } from './split.js';
 import { DAY, MONTH } from './reader.js';
 import {
   HANDOFFS_PREFIX,
@@ -31,6 +36,7 @@ import {
   parseTree,
   PINS_PREFIX,
   SYMLINK_REFUSED,
+  blobId,
   tooLarge,
   type Tree,
   type TreeFile,
@@ -40,15 +46,16 @@ import {
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const OPEN_FILE = 'handoff-open.json';
-const FORMAT = 1;
+// 2: no open handoff's body, a blob id instead of a young file's text.
+const FORMAT = 2;
 const RACY = 2000;
 
 type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
 interface Kept {
   st: Stat;
   item: CachedItem;
-  /** The text, while the stat data is too young to vouch for it. */
-  text?: string;
+  /** The blob id of the text, while the stat data is too young to vouch for it. */
+  hash?: string;
 }
 interface Stored {
   /** Folder -> its stat data, and 1 when it must be listed again. */
@@ -104,6 +111,14 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
   // there is nothing for path.join to normalize, and it would, character by character,
   // for each of a year's hundreds of folders.
   const at = (rel: string) => `${root}/${rel}`;
+  /** An open handoff's body, from its file (empty when it is gone or no longer splits: the next run sees why). */
+  const bodyOf = (rel: string): string => {
+    try {
+      return splitFrontMatter(readText(at(rel)) ?? '', rel).body;
+    } catch {
+      return '';
+    }
+  };
   const stored = load(file);
   const next: Stored = { dirs: {}, files: {} };
   const children = new Map<string, string[]>();
@@ -116,9 +131,9 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
 
   const keep = (rel: string, st: Stats, old: Kept | undefined): boolean => {
     if (!old || !same(old.st, stat(st))) return false;
-    if (old.text !== undefined) {
+    if (old.hash !== undefined) {
       const text = readText(at(rel));
-      if (text !== old.text) return false;
+      if (text === undefined || blobId(text) !== old.hash) return false;
       if (st.ctimeMs < started - RACY) {
         next.files[rel] = { st: old.st, item: old.item };
         changed = true;
@@ -187,6 +202,8 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
   visit(PINS_PREFIX, undefined);
   visit(HANDOFFS_PREFIX, MONTH);
 
+  /** The bodies this run parsed: its tree shows them without reading the files again. */
+  const bodies = new Map<string, string>();
   if (toRead.length > 0) {
     const parsers = await loadParsers();
     const parsed = new Map<string, CachedItem>();
@@ -202,14 +219,21 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
       const st = lstat(at(f.path));
       const open = itemKind(f.path) === 'pin' || item.problem || (item.meta as { status?: string }).status === 'open';
       if (!open || !st) continue;
-      next.files[f.path] = { st: stat(st), item, ...(st.ctimeMs >= started - RACY && !large ? { text: f.text } : {}) };
+      let keptItem = item;
+      if (itemKind(f.path) === 'handoff' && item.body !== undefined) {
+        const { body, ...rest } = item;
+        bodies.set(f.path, body);
+        keptItem = rest;
+      }
+      const young = st.ctimeMs >= started - RACY && !large && f.text !== undefined;
+      next.files[f.path] = { st: stat(st), item: keptItem, ...(young ? { hash: blobId(f.text!) } : {}) };
     }
   }
   if (changed && file) await writeDisposable(file, JSON.stringify({ format: FORMAT, version: toolVersion(), ...next }));
   const kept = Object.entries(next.files);
   const items = new Map(kept.map(([f, k]) => [f, k.item]));
   return parseTree(
-    kept.map(([f]) => ({ path: f, blob: 'open' })),
+    kept.map(([f]) => ({ path: f, blob: 'open', laterBody: () => bodies.get(f) ?? bodyOf(f) })),
     { get: (key) => items.get(key.slice(0, key.indexOf('\0'))), set: () => {} },
   );
 }
