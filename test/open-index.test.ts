@@ -4,6 +4,7 @@ import { readFileSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plainlyClosed } from '../src/store/open-index.js';
+import { type Kept, type Open, packOpen, unpackOpen } from '../src/store/open-pack.js';
 import { handoffFile, itemKeys, makeRepo, type Repo } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 
@@ -26,6 +27,56 @@ describe('the open index', () => {
     expect(plainlyClosed('---\n{id: x, status: open}\n---\n')).toBe(false);
     expect(plainlyClosed('status: "done"\n')).toBe(false);
     expect(plainlyClosed(`${handoffText({ id: id(4) })}\nstatus: "done"\n`)).toBe(false);
+  });
+
+  it('stores what it keeps packed, and reads it back exactly: times to the fraction of a millisecond, metas, problems', () => {
+    // Seeded: stat times as a file system gives them (fractions of a millisecond), around now.
+    let seed = 29;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const time = () => 1_795_553_360_698 + Math.floor(next() * 1e10) + Math.floor(next() * 1e6) / 1e6;
+    const meta = (n: number) => ({
+      id: id(n),
+      goal: `goal ${n}`,
+      status: 'open',
+      created: '2026-11-24T10:00:00.000Z',
+      author: 'A <a@example.com>',
+      branch: `feature-${n}`,
+      base: null,
+      head: null,
+      parent: n > 1 ? id(n - 1) : null,
+      files: [{ path: 'src/a.ts', change: 'modified', insertions: 3, deletions: 1, state: 'committed' }],
+    });
+    const open: Open = { dirs: {}, files: {} };
+    for (let n = 1; n <= 200; n++) {
+      const c = time();
+      open.dirs[`.handoff/handoffs/2026-11/${n}/`] = [c, n % 3 === 0 ? c : time(), 1000 + n, n % 7 === 0 ? 1 : 0];
+    }
+    open.files['.handoff/handoffs/2026-11/01/a.md'] = {
+      st: [time(), time(), 3137, 5],
+      item: { meta: meta(1) as never },
+    };
+    open.files['.handoff/handoffs/2026-11/02/b.md'] = {
+      st: [time(), time(), 2000, 6],
+      item: { meta: meta(2) as never },
+      hash: 'a'.repeat(40),
+    };
+    open.files['.handoff/pins/p.md'] = {
+      st: [time(), time(), 90, 7],
+      item: { meta: { id: id(3), status: 'active' } as never, body: 'Rule.' },
+    };
+    open.files['.handoff/handoffs/2026-11/03/c.md'] = {
+      st: [time(), time(), 9, 8],
+      item: { problem: { message: 'bad', line: 2 } },
+    };
+    const stored = JSON.parse(JSON.stringify(packOpen(open)));
+    expect(unpackOpen(stored)).toEqual(open);
+    // Stored shorter than it reads: paths after `.handoff/`, a folder's equal times as 0.
+    expect(Object.keys(stored.dirs)).toContain('handoffs/2026-11/3/');
+    expect(stored.dirs['handoffs/2026-11/3/'][1]).toBe(0);
+    expect(typeof stored.files['handoffs/2026-11/01/a.md'].item.meta).toBe('string');
+    // Another shape: a miss, never an error.
+    expect(unpackOpen({ table: [], dirs: { x: ['no'] }, files: {} })).toBeUndefined();
+    expect(unpackOpen({ dirs: {}, files: {} })).toBeUndefined();
   });
 
   it('sees an open handoff edited in place with its size and modification time kept', () => {
@@ -106,8 +157,8 @@ describe('the open index', () => {
     const open = path.join(repo.dir, '.git/handoff-open.json');
     const stored = JSON.parse(readFileSync(open, 'utf8'));
     expect(stored.format).toBe(2);
-    const entry = stored.files[file];
-    expect(entry.item.meta.goal).toBe('goal aaaa');
+    const entry = unpackOpen(stored)?.files[file] as Record<string, unknown> & Kept;
+    expect((entry.item.meta as { goal?: string }).goal).toBe('goal aaaa');
     expect(entry.item.body).toBeUndefined();
     expect(entry.text).toBeUndefined();
     expect(readFileSync(open, 'utf8')).not.toContain('body line kept in the file');
@@ -159,10 +210,8 @@ describe('the open index', () => {
     repo.write(file, repo.read(file).replace('goal one', 'goal two'));
     repo.git('add', '-A');
     repo.git('commit', '-q', '-m', 'edited');
-    const open = JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-open.json'), 'utf8')) as {
-      files: Record<string, { item: { meta: { goal: string } } }>;
-    };
-    expect(open.files[file]?.item.meta.goal).toBe('goal two');
+    const open = unpackOpen(JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-open.json'), 'utf8')));
+    expect((open?.files[file]?.item.meta as { goal?: string } | undefined)?.goal).toBe('goal two');
     expect(resume(repo)).toContain('goal two');
     expect(repo.handoff(['list']).code).toBe(0);
     const items = itemKeys(repo.dir);

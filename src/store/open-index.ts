@@ -26,6 +26,7 @@ import { toolVersion } from './cache.js';
 import { writeDisposable } from './fs.js';
 import { assertInside } from '../security/guard.js';
 import { splitFrontMatter } from './split.js';
+import { type Kept, type Open, packOpen, type Stat, unpackOpen } from './open-pack.js';
 import { DAY, MONTH } from './reader.js';
 import {
   HANDOFFS_PREFIX,
@@ -46,22 +47,11 @@ import {
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const OPEN_FILE = 'handoff-open.json';
-// 2: no open handoff's body, a blob id instead of a young file's text.
+// 2: no open handoff's body, a blob id instead of a young file's text, packed (open-pack.ts).
 const FORMAT = 2;
 const RACY = 2000;
 
-type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
-interface Kept {
-  st: Stat;
-  item: CachedItem;
-  /** The blob id of the text, while the stat data is too young to vouch for it. */
-  hash?: string;
-}
-interface Stored {
-  /** Folder -> its stat data, and 1 when it must be listed again. */
-  dirs: Record<string, [ctimeMs: number, mtimeMs: number, ino: number, racy: number]>;
-  files: Record<string, Kept>;
-}
+type Stored = Open;
 
 const stat = (s: Stats): Stat => [s.ctimeMs, s.mtimeMs, s.size, s.ino];
 const same = (a: Stat, b: Stat) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
@@ -70,7 +60,7 @@ function load(file: string | null): Stored | undefined {
   if (!file) return undefined;
   try {
     const data = JSON.parse(readFileSync(file, 'utf8'));
-    if (data.format === FORMAT && data.version === toolVersion()) return data as Stored;
+    if (data.format === FORMAT && data.version === toolVersion()) return unpackOpen(data);
   } catch {
     // none yet, or unreadable: every folder is listed
   }
@@ -229,7 +219,8 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
       next.files[f.path] = { st: stat(st), item: keptItem, ...(young ? { hash: blobId(f.text!) } : {}) };
     }
   }
-  if (changed && file) await writeDisposable(file, JSON.stringify({ format: FORMAT, version: toolVersion(), ...next }));
+  if (changed && file)
+    await writeDisposable(file, JSON.stringify({ format: FORMAT, version: toolVersion(), ...packOpen(next) }));
   const kept = Object.entries(next.files);
   const items = new Map(kept.map(([f, k]) => [f, k.item]));
   return parseTree(
