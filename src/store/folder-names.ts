@@ -9,17 +9,47 @@
 // may change again in the same clock tick without its stat data showing it: its names are
 // not kept. The file is only a speed-up: unreadable, of another format, or unwritable, the
 // folders are listed.
+//
+// Stored short, as a year of folders adds up: a folder by its path after `.handoff/handoffs/`,
+// its mtime as its difference from its ctime (about the same size, so the difference is
+// exact), and its names as what they all begin with (a day's ids share their first
+// characters: the time they were made) and the rest of each.
 import { writeDisposableSync } from './fs.js';
 import { RACY_MS } from './reader.js';
+import { HANDOFFS_PREFIX } from './tree.js';
 
 // Taken, not imported: see fs.ts.
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const NAMES_FILE = 'handoff-names.json';
-const FORMAT = 2;
+// 3: stored short (see the top of this file).
+const FORMAT = 3;
 
-/** A folder's ctime, mtime and inode, and its item files' names less `.md` (`/` never occurs in a name) joined by `/`. */
-type Entry = [ctimeMs: number, mtimeMs: number, ino: number, stems: string];
+/**
+ * A folder's ctime, its mtime less its ctime and its inode, then, when it holds any, what
+ * its item files' names less `.md` begin with and the rest of each joined by `/` (`/` never
+ * occurs in a name).
+ */
+type Entry = [ctimeMs: number, mtimeLessCtime: number, ino: number, common?: string, rests?: string];
+
+/** A folder's key in the file: after `.handoff/handoffs/`, or its whole path after a `/` (no path starts with one). */
+const keyOf = (folder: string) =>
+  folder.startsWith(HANDOFFS_PREFIX) ? folder.slice(HANDOFFS_PREFIX.length) : `/${folder}`;
+
+function namesOf(e: Entry): string[] {
+  if (typeof e[3] !== 'string' || typeof e[4] !== 'string') return [];
+  const common = e[3];
+  return e[4].split('/').map((rest) => common + rest);
+}
+
+function entry(st: { ctimeMs: number; mtimeMs: number; ino: number }, names: readonly string[]): Entry {
+  const e: Entry = [st.ctimeMs, st.mtimeMs - st.ctimeMs, st.ino];
+  if (names.length === 0) return e;
+  let common = names[0]!;
+  for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
+  e.push(common, names.map((n) => n.slice(common.length)).join('/'));
+  return e;
+}
 
 function load(file: string | null): Record<string, Entry> {
   if (!file) return {};
@@ -55,10 +85,16 @@ export function folderNames(
     const full = `${root}/${folder}`;
     const st = lstatSync(full, { throwIfNoEntry: false });
     if (!st?.isDirectory()) continue;
-    const before = stored[folder];
-    if (before && before[0] === st.ctimeMs && before[1] === st.mtimeMs && before[2] === st.ino) {
-      next[folder] = before;
-      out.set(folder, before[3] === '' ? [] : before[3].split('/'));
+    const key = keyOf(folder);
+    const before = stored[key];
+    if (
+      Array.isArray(before) &&
+      before[0] === st.ctimeMs &&
+      before[1] === st.mtimeMs - st.ctimeMs &&
+      before[2] === st.ino
+    ) {
+      next[key] = before;
+      out.set(folder, namesOf(before));
       continue;
     }
     const names: string[] = [];
@@ -70,10 +106,10 @@ export function folderNames(
     out.set(folder, names);
     // Changed too recently to vouch for the listing: listed again next time.
     if (st.ctimeMs >= racy) continue;
-    next[folder] = [st.ctimeMs, st.mtimeMs, st.ino, names.join('/')];
+    next[key] = entry(st, names);
     changed = true;
   }
-  if (!changed) for (const folder in stored) if (!(folder in next)) changed = true;
+  if (!changed) for (const key in stored) if (!(key in next)) changed = true;
   if (changed && file) writeDisposableSync(file, JSON.stringify({ format: FORMAT, dirs: next }));
   return out;
 }
