@@ -4,7 +4,7 @@ import { readFileSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plainlyClosed } from '../src/store/open-index.js';
-import { type Kept, type Open, packOpen, unpackOpen } from '../src/store/open-pack.js';
+import { type Kept, type Open, packOpen, packTime, unpackOpen, unpackTime } from '../src/store/open-pack.js';
 import { handoffFile, itemKeys, makeRepo, type Repo } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 
@@ -72,7 +72,16 @@ describe('the open index', () => {
     expect(unpackOpen(stored)).toEqual(open);
     // Stored shorter than it reads: paths after `.handoff/`, a folder's equal times as 0.
     expect(Object.keys(stored.dirs)).toContain('handoffs/2026-11/3/');
-    expect(stored.dirs['handoffs/2026-11/3/'][1]).toBe(0);
+    expect(stored.dirs['handoffs/2026-11/3/'][1]).toBe('0');
+    // Times far apart, or of another precision, stored as they are, and read back to the bit.
+    for (const [t, from] of [
+      [12_345.678_9, 1_795_553_360_698.125],
+      [1_795_553_360_698.125, 0.1],
+      [Number.MAX_SAFE_INTEGER, 1],
+      [1_795_553_360_698.125, 1_795_553_360_698.125],
+    ] as const)
+      expect(unpackTime(JSON.parse(JSON.stringify(packTime(t, from))), from)).toBe(t);
+    expect(unpackTime('not a time!', 0)).toBeNaN();
     expect(typeof stored.files['handoffs/2026-11/01/a.md'].item.meta).toBe('string');
     // Another shape: a miss, never an error.
     expect(unpackOpen({ table: [], dirs: { x: ['no'] }, files: {} })).toBeUndefined();

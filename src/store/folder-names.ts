@@ -11,12 +11,13 @@
 // folders are listed.
 //
 // Stored short, as a year of folders adds up: a folder by its path after `.handoff/handoffs/`,
-// its mtime as its difference from its ctime (about the same size, so the difference is
-// exact), and its names as what they all begin with (a day's ids share their first
-// characters: the time they were made) and the rest of each.
+// its ctime after the file's first and its mtime after its ctime (open-pack.ts packTime),
+// and its names as what they all begin with (a day's ids share their first characters: the
+// time they were made) and the rest of each.
 import { writeDisposableSync } from './fs.js';
 import { RACY_MS } from './reader.js';
 import { HANDOFFS_PREFIX } from './tree.js';
+import { packTime, unpackTime } from './open-pack.js';
 
 // Taken, not imported: see fs.ts.
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
@@ -26,11 +27,11 @@ export const NAMES_FILE = 'handoff-names.json';
 const FORMAT = 3;
 
 /**
- * A folder's ctime, its mtime less its ctime and its inode, then, when it holds any, what
- * its item files' names less `.md` begin with and the rest of each joined by `/` (`/` never
- * occurs in a name).
+ * A folder's ctime and mtime (packTime), its inode, then, when it holds any, what its item
+ * files' names less `.md` begin with and the rest of each joined by `/` (`/` never occurs
+ * in a name).
  */
-type Entry = [ctimeMs: number, mtimeLessCtime: number, ino: number, common?: string, rests?: string];
+type Entry = [ctime: string | number, mtime: string | number, ino: number, common?: string, rests?: string];
 
 /** A folder's key in the file: after `.handoff/handoffs/`, or its whole path after a `/` (no path starts with one). */
 const keyOf = (folder: string) =>
@@ -42,8 +43,8 @@ function namesOf(e: Entry): string[] {
   return e[4].split('/').map((rest) => common + rest);
 }
 
-function entry(st: { ctimeMs: number; mtimeMs: number; ino: number }, names: readonly string[]): Entry {
-  const e: Entry = [st.ctimeMs, st.mtimeMs - st.ctimeMs, st.ino];
+function entry(st: { ctimeMs: number; mtimeMs: number; ino: number }, base: number, names: readonly string[]): Entry {
+  const e: Entry = [packTime(st.ctimeMs, base), packTime(st.mtimeMs, st.ctimeMs), st.ino];
   if (names.length === 0) return e;
   let common = names[0]!;
   for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
@@ -51,15 +52,16 @@ function entry(st: { ctimeMs: number; mtimeMs: number; ino: number }, names: rea
   return e;
 }
 
-function load(file: string | null): Record<string, Entry> {
-  if (!file) return {};
+function load(file: string | null): { base: number; dirs: Record<string, Entry> } {
+  if (!file) return { base: 0, dirs: {} };
   try {
     const data = JSON.parse(readFileSync(file, 'utf8'));
-    if (data.format === FORMAT && typeof data.dirs === 'object' && data.dirs !== null) return data.dirs;
+    if (data.format === FORMAT && typeof data.base === 'number' && typeof data.dirs === 'object' && data.dirs !== null)
+      return data;
   } catch {
     // none yet, or unreadable: every folder is listed
   }
-  return {};
+  return { base: 0, dirs: {} };
 }
 
 /** What a folder lists as a handoff's file: `<name>.md` not starting with a dot (tree.ts itemKind). */
@@ -76,8 +78,9 @@ export function folderNames(
   file: string | null,
   now = Date.now(),
 ): Map<string, string[]> {
-  const stored = load(file);
+  const { base: storedBase, dirs: stored } = load(file);
   const next: Record<string, Entry> = {};
+  let base = storedBase;
   const out = new Map<string, string[]>();
   const racy = now - RACY_MS;
   let changed = false;
@@ -89,8 +92,8 @@ export function folderNames(
     const before = stored[key];
     if (
       Array.isArray(before) &&
-      before[0] === st.ctimeMs &&
-      before[1] === st.mtimeMs - st.ctimeMs &&
+      unpackTime(before[0], storedBase) === st.ctimeMs &&
+      unpackTime(before[1], st.ctimeMs) === st.mtimeMs &&
       before[2] === st.ino
     ) {
       next[key] = before;
@@ -106,10 +109,11 @@ export function folderNames(
     out.set(folder, names);
     // Changed too recently to vouch for the listing: listed again next time.
     if (st.ctimeMs >= racy) continue;
-    next[key] = entry(st, names);
+    if (base === 0) base = st.ctimeMs;
+    next[key] = entry(st, base, names);
     changed = true;
   }
   if (!changed) for (const key in stored) if (!(key in next)) changed = true;
-  if (changed && file) writeDisposableSync(file, JSON.stringify({ format: FORMAT, dirs: next }));
+  if (changed && file) writeDisposableSync(file, JSON.stringify({ format: FORMAT, base, dirs: next }));
   return out;
 }

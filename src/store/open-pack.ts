@@ -1,6 +1,7 @@
 // How handoff-open.json (open-index.ts) stores what it keeps: paths after `.handoff/`, a
-// modification time as its difference from the change time (a folder's are most often the
-// same: 0), and each open handoff's front-matter packed into one table of values, as the
+// change time as its difference from the file's first (see packTime), a modification time
+// as its difference from the change time (a folder's are most often the same: 0), and each
+// open handoff's front-matter packed into one table of values, as the
 // items cache does (cache-meta.ts): fifty branches' handoffs share their authors, file
 // paths and the rest of each file's entry. Pure; what does not read back is a miss.
 import { interning, packedMeta, unpackMeta } from './cache-meta.js';
@@ -20,35 +21,49 @@ export interface Open {
   files: Record<string, Kept>;
 }
 
-interface Packed {
-  table: unknown[];
-  dirs: Record<string, number[]>;
-  files: Record<string, { st: number[]; item: Record<string, unknown>; hash?: string }>;
-}
+type Packed = ReturnType<typeof packOpen>;
 
 const ROOT = `${HANDOFF_DIR}/`;
 
 /**
- * Two times of one stat, the second as its difference from the first: both are about the
- * same size, so the difference is exact and adding it back gives the second again.
+ * A stat time as stored, after another (`from`): their difference, exact (two times of this
+ * century are within a factor of two of each other), as a whole number of 1/4096 ms in base
+ * 36 (a double of this century has 12 bits under the millisecond, so it is one); the time
+ * itself, a number, when that is not so. `unpackTime(packTime(t, from), from)` is `t` to the bit.
  */
-const apart = (c: number, m: number) => m - c;
+export function packTime(t: number, from: number): string | number {
+  const d = t - from;
+  const units = d * 4096;
+  return Number.isSafeInteger(units) && from + d === t ? units.toString(36) : t;
+}
 
-export function packOpen(open: Open): Packed {
+/** A time packTime stored, or NaN (equal to no time: a miss) when it is not one. */
+export function unpackTime(v: unknown, from: number): number {
+  if (typeof v === 'number') return v;
+  return typeof v === 'string' && /^-?[0-9a-z]+$/.test(v) ? from + Number.parseInt(v, 36) / 4096 : Number.NaN;
+}
+
+/** The time the others are stored after: the first one, or 0. */
+const baseOf = (open: Open) => Object.values(open.dirs)[0]?.[0] ?? Object.values(open.files)[0]?.st[0] ?? 0;
+
+export function packOpen(open: Open) {
   const { table, intern } = interning();
-  const dirs: Packed['dirs'] = {};
+  const base = baseOf(open);
+  const dirs: Record<string, unknown[]> = {};
   for (const [d, [c, m, ino, racy]] of Object.entries(open.dirs)) {
-    if (d.startsWith(ROOT)) dirs[d.slice(ROOT.length)] = racy ? [c, apart(c, m), ino, 1] : [c, apart(c, m), ino];
+    const st = [packTime(c, base), packTime(m, c), ino];
+    if (d.startsWith(ROOT)) dirs[d.slice(ROOT.length)] = racy ? [...st, 1] : st;
   }
-  const files: Packed['files'] = {};
+  const files: Record<string, { st: unknown[]; item: Record<string, unknown>; hash?: string }> = {};
   for (const [f, k] of Object.entries(open.files)) {
     if (!f.startsWith(ROOT)) continue;
     const [c, m, size, ino] = k.st;
     const item: Record<string, unknown> = { ...k.item };
     if (k.item.meta !== undefined) item.meta = packedMeta(k.item.meta, intern);
-    files[f.slice(ROOT.length)] = { st: [c, apart(c, m), size, ino], item, ...(k.hash ? { hash: k.hash } : {}) };
+    const st = [packTime(c, base), packTime(m, c), size, ino];
+    files[f.slice(ROOT.length)] = { st, item, ...(k.hash ? { hash: k.hash } : {}) };
   }
-  return { table, dirs, files };
+  return { base, table, dirs, files };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -57,20 +72,23 @@ const numbers = (v: unknown, n: number): v is number[] =>
 
 /** What packOpen stored, or undefined when it is not that shape. */
 export function unpackOpen(data: Record<string, unknown>): Open | undefined {
-  const { table, dirs, files } = data;
-  if (!Array.isArray(table) || !isRecord(dirs) || !isRecord(files)) return undefined;
+  const { base, table, dirs, files } = data as Partial<Packed> & Record<string, unknown>;
+  if (typeof base !== 'number' || !Array.isArray(table) || !isRecord(dirs) || !isRecord(files)) return undefined;
   const open: Open = { dirs: {}, files: {} };
   for (const [d, v] of Object.entries(dirs)) {
-    if (!numbers(v, 3)) return undefined;
-    open.dirs[ROOT + d] = [v[0]!, v[0]! + v[1]!, v[2]!, v[3] ?? 0];
+    if (!Array.isArray(v) || !numbers(v.slice(2), 1)) return undefined;
+    const c = unpackTime(v[0], base);
+    open.dirs[ROOT + d] = [c, unpackTime(v[1], c), v[2] as number, (v[3] as number | undefined) ?? 0];
   }
   for (const [f, k] of Object.entries(files)) {
-    if (!isRecord(k) || !numbers(k.st, 4) || !isRecord(k.item)) return undefined;
-    const [c, dm, size, ino] = k.st as number[];
+    if (!isRecord(k) || !Array.isArray(k.st) || !numbers(k.st.slice(2), 2) || !isRecord(k.item)) return undefined;
+    const c = unpackTime(k.st[0], base);
+    const m = unpackTime(k.st[1], c);
+    const [size, ino] = k.st.slice(2) as number[];
     const item = { ...k.item } as CachedItem & { meta?: unknown };
     if (typeof item.meta === 'string') item.meta = unpackMeta(item.meta, table);
     open.files[ROOT + f] = {
-      st: [c!, c! + dm!, size!, ino!],
+      st: [c, m, size!, ino!],
       item: item as CachedItem,
       ...(typeof k.hash === 'string' ? { hash: k.hash } : {}),
     };
