@@ -12,6 +12,7 @@
 //
 // Stored short, as a year of folders adds up: a folder by its path after `.handoff/handoffs/`,
 // its ctime after the file's first and its mtime after its ctime (open-pack.ts packTime),
+// its inode number as its difference from the first folder's,
 // and its names as what they all begin with (a day's ids share their first characters: the
 // time they were made) and the rest of each.
 import { writeDisposableSync } from './fs.js';
@@ -43,8 +44,12 @@ function namesOf(e: Entry): string[] {
   return e[4].split('/').map((rest) => common + rest);
 }
 
-function entry(st: { ctimeMs: number; mtimeMs: number; ino: number }, base: number, names: readonly string[]): Entry {
-  const e: Entry = [packTime(st.ctimeMs, base), packTime(st.mtimeMs, st.ctimeMs), st.ino];
+function entry(
+  st: { ctimeMs: number; mtimeMs: number; ino: number },
+  base: Pick<Stored, 'base' | 'ino'>,
+  names: readonly string[],
+): Entry {
+  const e: Entry = [packTime(st.ctimeMs, base.base), packTime(st.mtimeMs, st.ctimeMs), st.ino - base.ino];
   if (names.length === 0) return e;
   let common = names[0]!;
   for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
@@ -52,16 +57,29 @@ function entry(st: { ctimeMs: number; mtimeMs: number; ino: number }, base: numb
   return e;
 }
 
-function load(file: string | null): { base: number; dirs: Record<string, Entry> } {
-  if (!file) return { base: 0, dirs: {} };
+interface Stored {
+  /** The time and the inode number the entries' are stored after (0: none yet). */
+  base: number;
+  ino: number;
+  dirs: Record<string, Entry>;
+}
+
+function load(file: string | null): Stored {
+  if (!file) return { base: 0, ino: 0, dirs: {} };
   try {
     const data = JSON.parse(readFileSync(file, 'utf8'));
-    if (data.format === FORMAT && typeof data.base === 'number' && typeof data.dirs === 'object' && data.dirs !== null)
+    if (
+      data.format === FORMAT &&
+      typeof data.base === 'number' &&
+      typeof data.ino === 'number' &&
+      typeof data.dirs === 'object' &&
+      data.dirs !== null
+    )
       return data;
   } catch {
     // none yet, or unreadable: every folder is listed
   }
-  return { base: 0, dirs: {} };
+  return { base: 0, ino: 0, dirs: {} };
 }
 
 /** What a folder lists as a handoff's file: `<name>.md` not starting with a dot (tree.ts itemKind). */
@@ -78,9 +96,9 @@ export function folderNames(
   file: string | null,
   now = Date.now(),
 ): Map<string, string[]> {
-  const { base: storedBase, dirs: stored } = load(file);
+  const { dirs: stored, ...storedBase } = load(file);
   const next: Record<string, Entry> = {};
-  let base = storedBase;
+  const base = { ...storedBase };
   const out = new Map<string, string[]>();
   const racy = now - RACY_MS;
   let changed = false;
@@ -92,9 +110,9 @@ export function folderNames(
     const before = stored[key];
     if (
       Array.isArray(before) &&
-      unpackTime(before[0], storedBase) === st.ctimeMs &&
+      unpackTime(before[0], storedBase.base) === st.ctimeMs &&
       unpackTime(before[1], st.ctimeMs) === st.mtimeMs &&
-      before[2] === st.ino
+      before[2] === st.ino - storedBase.ino
     ) {
       next[key] = before;
       out.set(folder, namesOf(before));
@@ -109,11 +127,11 @@ export function folderNames(
     out.set(folder, names);
     // Changed too recently to vouch for the listing: listed again next time.
     if (st.ctimeMs >= racy) continue;
-    if (base === 0) base = st.ctimeMs;
+    if (base.base === 0) Object.assign(base, { base: st.ctimeMs, ino: st.ino });
     next[key] = entry(st, base, names);
     changed = true;
   }
   if (!changed) for (const key in stored) if (!(key in next)) changed = true;
-  if (changed && file) writeDisposableSync(file, JSON.stringify({ format: FORMAT, base, dirs: next }));
+  if (changed && file) writeDisposableSync(file, JSON.stringify({ format: FORMAT, ...base, dirs: next }));
   return out;
 }

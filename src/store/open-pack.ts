@@ -1,6 +1,7 @@
 // How handoff-open.json (open-index.ts) stores what it keeps: paths after `.handoff/`, a
 // change time as its difference from the file's first (see packTime), a modification time
-// as its difference from the change time (a folder's are most often the same: 0), and each
+// as its difference from the change time (a folder's are most often the same: 0), an inode
+// number as its difference from the first (a checkout's are near one another), and each
 // open handoff's front-matter packed into one table of values, as the
 // items cache does (cache-meta.ts): fifty branches' handoffs share their authors, file
 // paths and the rest of each file's entry. Pure; what does not read back is a miss.
@@ -43,15 +44,20 @@ export function unpackTime(v: unknown, from: number): number {
   return typeof v === 'string' && /^-?[0-9a-z]+$/.test(v) ? from + Number.parseInt(v, 36) / 4096 : Number.NaN;
 }
 
-/** The time the others are stored after: the first one, or 0. */
-const baseOf = (open: Open) => Object.values(open.dirs)[0]?.[0] ?? Object.values(open.files)[0]?.st[0] ?? 0;
+/** The time and the inode number the others are stored after: the first ones, or 0. */
+function baseOf(open: Open): { base: number; ino: number } {
+  const dir = Object.values(open.dirs)[0];
+  if (dir) return { base: dir[0], ino: dir[2] };
+  const file = Object.values(open.files)[0];
+  return file ? { base: file.st[0], ino: file.st[3] } : { base: 0, ino: 0 };
+}
 
 export function packOpen(open: Open) {
   const { table, intern } = interning();
-  const base = baseOf(open);
+  const { base, ino: inoBase } = baseOf(open);
   const dirs: Record<string, unknown[]> = {};
   for (const [d, [c, m, ino, racy]] of Object.entries(open.dirs)) {
-    const st = [packTime(c, base), packTime(m, c), ino];
+    const st = [packTime(c, base), packTime(m, c), ino - inoBase];
     if (d.startsWith(ROOT)) dirs[d.slice(ROOT.length)] = racy ? [...st, 1] : st;
   }
   const files: Record<string, { st: unknown[]; item: Record<string, unknown>; hash?: string }> = {};
@@ -60,10 +66,10 @@ export function packOpen(open: Open) {
     const [c, m, size, ino] = k.st;
     const item: Record<string, unknown> = { ...k.item };
     if (k.item.meta !== undefined) item.meta = packedMeta(k.item.meta, intern);
-    const st = [packTime(c, base), packTime(m, c), size, ino];
+    const st = [packTime(c, base), packTime(m, c), size, ino - inoBase];
     files[f.slice(ROOT.length)] = { st, item, ...(k.hash ? { hash: k.hash } : {}) };
   }
-  return { base, table, dirs, files };
+  return { base, ino: inoBase, table, dirs, files };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -72,23 +78,30 @@ const numbers = (v: unknown, n: number): v is number[] =>
 
 /** What packOpen stored, or undefined when it is not that shape. */
 export function unpackOpen(data: Record<string, unknown>): Open | undefined {
-  const { base, table, dirs, files } = data as Partial<Packed> & Record<string, unknown>;
-  if (typeof base !== 'number' || !Array.isArray(table) || !isRecord(dirs) || !isRecord(files)) return undefined;
+  const { base, ino, table, dirs, files } = data as Partial<Packed> & Record<string, unknown>;
+  if (
+    typeof base !== 'number' ||
+    typeof ino !== 'number' ||
+    !Array.isArray(table) ||
+    !isRecord(dirs) ||
+    !isRecord(files)
+  )
+    return undefined;
   const open: Open = { dirs: {}, files: {} };
   for (const [d, v] of Object.entries(dirs)) {
     if (!Array.isArray(v) || !numbers(v.slice(2), 1)) return undefined;
     const c = unpackTime(v[0], base);
-    open.dirs[ROOT + d] = [c, unpackTime(v[1], c), v[2] as number, (v[3] as number | undefined) ?? 0];
+    open.dirs[ROOT + d] = [c, unpackTime(v[1], c), ino + (v[2] as number), (v[3] as number | undefined) ?? 0];
   }
   for (const [f, k] of Object.entries(files)) {
     if (!isRecord(k) || !Array.isArray(k.st) || !numbers(k.st.slice(2), 2) || !isRecord(k.item)) return undefined;
     const c = unpackTime(k.st[0], base);
     const m = unpackTime(k.st[1], c);
-    const [size, ino] = k.st.slice(2) as number[];
+    const [size, inoAfter] = k.st.slice(2) as number[];
     const item = { ...k.item } as CachedItem & { meta?: unknown };
     if (typeof item.meta === 'string') item.meta = unpackMeta(item.meta, table);
     open.files[ROOT + f] = {
-      st: [c, m, size!, ino!],
+      st: [c, m, size!, ino + inoAfter!],
       item: item as CachedItem,
       ...(typeof k.hash === 'string' ? { hash: k.hash } : {}),
     };
