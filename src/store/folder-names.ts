@@ -17,8 +17,7 @@
 // time they were made) and the rest of each.
 import { writeDisposableSync } from './fs.js';
 import { RACY_MS } from './reader.js';
-import { HANDOFFS_PREFIX } from './tree.js';
-import { packTime, unpackTime } from './open-pack.js';
+import { keyOf, packTime, unpackTime } from './open-pack.js';
 
 // Taken, not imported: see fs.ts.
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
@@ -33,10 +32,6 @@ const FORMAT = 3;
  * in a name).
  */
 type Entry = [ctime: string | number, mtime: string | number, ino: number, common?: string, rests?: string];
-
-/** A folder's key in the file: after `.handoff/handoffs/`, or its whole path after a `/` (no path starts with one). */
-const keyOf = (folder: string) =>
-  folder.startsWith(HANDOFFS_PREFIX) ? folder.slice(HANDOFFS_PREFIX.length) : `/${folder}`;
 
 function namesOf(e: Entry): string[] {
   if (typeof e[3] !== 'string' || typeof e[4] !== 'string') return [];

@@ -1,4 +1,4 @@
-// How handoff-open.json (open-index.ts) stores what it keeps: paths after `.handoff/`, a
+// How handoff-open.json (open-index.ts) stores what it keeps: paths after `.handoff/handoffs/`, a
 // change time as its difference from the file's first (see packTime), a modification time
 // as its difference from the change time (a folder's are most often the same: 0), an inode
 // number as its difference from the first (a checkout's are near one another), and each
@@ -6,7 +6,7 @@
 // items cache does (cache-meta.ts): fifty branches' handoffs share their authors, file
 // paths and the rest of each file's entry. Pure; what does not read back is a miss.
 import { interning, packedMeta, unpackMeta } from './cache-meta.js';
-import { HANDOFF_DIR, type CachedItem } from './tree.js';
+import { HANDOFFS_PREFIX, type CachedItem } from './tree.js';
 
 export type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
 /** A folder's stat data, and 1 when it must be listed again. */
@@ -24,7 +24,9 @@ export interface Open {
 
 type Packed = ReturnType<typeof packOpen>;
 
-const ROOT = `${HANDOFF_DIR}/`;
+/** A path's key in the file: after `.handoff/handoffs/`, or the whole path after a `/` (no path starts with one). */
+export const keyOf = (p: string) => (p.startsWith(HANDOFFS_PREFIX) ? p.slice(HANDOFFS_PREFIX.length) : `/${p}`);
+const pathOf = (key: string) => (key.startsWith('/') ? key.slice(1) : HANDOFFS_PREFIX + key);
 
 /**
  * A stat time as stored, after another (`from`): their difference, exact (two times of this
@@ -58,16 +60,15 @@ export function packOpen(open: Open) {
   const dirs: Record<string, unknown[]> = {};
   for (const [d, [c, m, ino, racy]] of Object.entries(open.dirs)) {
     const st = [packTime(c, base), packTime(m, c), ino - inoBase];
-    if (d.startsWith(ROOT)) dirs[d.slice(ROOT.length)] = racy ? [...st, 1] : st;
+    dirs[keyOf(d)] = racy ? [...st, 1] : st;
   }
   const files: Record<string, { st: unknown[]; item: Record<string, unknown>; hash?: string }> = {};
   for (const [f, k] of Object.entries(open.files)) {
-    if (!f.startsWith(ROOT)) continue;
     const [c, m, size, ino] = k.st;
     const item: Record<string, unknown> = { ...k.item };
     if (k.item.meta !== undefined) item.meta = packedMeta(k.item.meta, intern);
     const st = [packTime(c, base), packTime(m, c), size, ino - inoBase];
-    files[f.slice(ROOT.length)] = { st, item, ...(k.hash ? { hash: k.hash } : {}) };
+    files[keyOf(f)] = { st, item, ...(k.hash ? { hash: k.hash } : {}) };
   }
   return { base, ino: inoBase, table, dirs, files };
 }
@@ -91,7 +92,7 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
   for (const [d, v] of Object.entries(dirs)) {
     if (!Array.isArray(v) || !numbers(v.slice(2), 1)) return undefined;
     const c = unpackTime(v[0], base);
-    open.dirs[ROOT + d] = [c, unpackTime(v[1], c), ino + (v[2] as number), (v[3] as number | undefined) ?? 0];
+    open.dirs[pathOf(d)] = [c, unpackTime(v[1], c), ino + (v[2] as number), (v[3] as number | undefined) ?? 0];
   }
   for (const [f, k] of Object.entries(files)) {
     if (!isRecord(k) || !Array.isArray(k.st) || !numbers(k.st.slice(2), 2) || !isRecord(k.item)) return undefined;
@@ -100,7 +101,7 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
     const [size, inoAfter] = k.st.slice(2) as number[];
     const item = { ...k.item } as CachedItem & { meta?: unknown };
     if (typeof item.meta === 'string') item.meta = unpackMeta(item.meta, table);
-    open.files[ROOT + f] = {
+    open.files[pathOf(f)] = {
       st: [c, m, size!, ino + inoAfter!],
       item: item as CachedItem,
       ...(typeof k.hash === 'string' ? { hash: k.hash } : {}),
