@@ -221,6 +221,13 @@ describe('what differs from the handoff commit in the work tree, remembered', ()
     aged(repo, '.git/index', 'app.js', 'notes.md', 'README.md');
     const before = resume(repo);
     expect(gitRuns(repo)).toEqual([]);
+    // Kept by the digests of the entries and of the stat data, not by them.
+    const answers = (JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: Record<string, unknown> }).answers;
+    const work = Object.entries(answers).find(([k]) => k.startsWith('work\0'))?.[1] as Record<string, unknown>;
+    expect([work.entries, work.stamps]).toEqual([
+      expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/),
+      expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/),
+    ]);
     // The index moves, the work files' entries in it do not: the handoff edited and staged.
     const file = handoffFile(id);
     repo.write(file, `${repo.read(file)}\n- one more note\n`);

@@ -12,7 +12,9 @@
 // they were. Not remembered: more work files than WORK_FILES (git looks at them in
 // parallel, sooner than we could, and the list would be read at every session start), a
 // submodule (what its diff says lives in its own repository), an index git keeps in
-// another form (index-file.ts).
+// another form (index-file.ts). The entries and the stat data are kept by their SHA-256
+// digests, compared with those of the ones read: a thousand files' are tens of kilobytes,
+// the cache's largest answer, where a digest is one line.
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import type { Git } from '../git/git.js';
@@ -29,7 +31,7 @@ const WORK_FILES = 1000;
 interface Known {
   /** The index's stat data when it vouched for the entries; absent when it was too young to. */
   index?: string;
-  /** The work files' entries (entriesOutside's key), and each file's stat data. */
+  /** The digests of the work files' entries (entriesOutside's key) and of their stat data (stampsOf). */
   entries: string;
   files: string[];
   stamps: string;
@@ -61,6 +63,11 @@ function stampsOf(root: string, files: readonly string[], racy: number): string 
   return JSON.stringify(stamps);
 }
 
+/** A text's SHA-256 digest: finding another text with the same one is out of reach. */
+const digest = (text: string) =>
+  process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest('base64');
+const digestOf = (text: string | undefined) => (text === undefined ? undefined : digest(text));
+
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
 
 /** Tracked paths outside .handoff/ that differ between `since` and the work tree: git's answer, or the one it gave for the same state. */
@@ -84,12 +91,12 @@ export async function changedSince(
   const known = asKnown(value);
   const hashBytes = since.length / 2;
   let work: { paths: string[]; key: string } | null | undefined;
-  if (known && stampsOf(root, known.files, racy) === known.stamps) {
+  if (known && digestOf(stampsOf(root, known.files, racy)) === known.stamps) {
     if (indexKey !== undefined && known.index === indexKey) return known.paths;
     // The index moved: the work files' entries in it may not have.
     const data = git.indexData();
     work = data && entriesOutside(data, `${HANDOFF_DIR}/`, WORK_FILES, hashBytes);
-    if (work && work.key === known.entries && sameList(work.paths, known.files)) {
+    if (work && digest(work.key) === known.entries && sameList(work.paths, known.files)) {
       if (indexKey !== undefined) {
         cache.answers.set(key, { ...known, index: indexKey });
         await cache.save();
@@ -106,7 +113,13 @@ export async function changedSince(
   const stamps = work ? stampsOf(root, work.paths, racy) : undefined;
   const answer = await git.pathsChangedSince(since);
   if (work && stamps !== undefined) {
-    const kept: Known = { index: indexKey, entries: work.key, files: work.paths, stamps, paths: answer };
+    const kept: Known = {
+      index: indexKey,
+      entries: digest(work.key),
+      files: work.paths,
+      stamps: digest(stamps),
+      paths: answer,
+    };
     cache.answers.set(key, kept);
     await cache.save();
   } else if (work === null && indexKey !== undefined) {
