@@ -6,8 +6,7 @@
 // its parts as they were, without rendering, counting tokens or walking them for
 // redaction again. Kept in its own file beside the cache, `<git dir>/handoff-resume.json`,
 // which only session starts and the pre-commit hook (build.ts, readyResume) read.
-// Stored by the SHA-256 digest of that key, not the key: it holds the handoff's text and the
-// pins', most of the file otherwise. Remembered only when nothing was redacted, and only a
+// Remembered only when nothing was redacted (the key holds the files' text), and only a
 // prompt a session-start hook could pass whole or nearly: one that lists the hundred
 // thousand paths of a large commit costs as much to read back and compare as to render.
 import type { Context } from '../command/context.js';
@@ -29,7 +28,6 @@ const OTHERS_CHARS = 256 * 1024;
 
 interface Kept {
   file: string;
-  /** The digest of what it was made from (madeFrom). */
   made: string;
   prompt: string;
   parts: ResumeParts;
@@ -67,10 +65,6 @@ export function mayBeKept(since: SinceFacts): boolean {
   return true;
 }
 
-/** A key by its digest: finding another with the same one is out of reach. */
-const digest = (made: string) =>
-  process.getBuiltinModule('node:crypto').createHash('sha256').update(made, 'utf8').digest('base64');
-
 const fileOf = (ctx: Pick<Context, 'cacheFile'>) =>
   ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), RESUME_FILE);
 
@@ -92,10 +86,7 @@ export function recalled(
   ctx: Pick<Context, 'cacheFile'>,
   made: string,
 ): { prompt: string; parts: ResumeParts } | undefined {
-  const stored = read(fileOf(ctx));
-  if (stored.length === 0) return undefined;
-  const key = digest(made);
-  const kept = stored.find((k) => k.made === key);
+  const kept = read(fileOf(ctx)).find((k) => k.made === made);
   return kept && { prompt: kept.prompt, parts: kept.parts };
 }
 
@@ -114,7 +105,7 @@ export async function remember(
 ): Promise<void> {
   const file = fileOf(ctx);
   if (!file || prompt.length > KEPT_CHARS) return;
-  const kept: Kept[] = [{ file: handoff.file, made: digest(made), prompt, parts }];
+  const kept: Kept[] = [{ file: handoff.file, made, prompt, parts }];
   let chars = 0;
   for (const k of read(file)) {
     if (k.file === handoff.file) continue;
