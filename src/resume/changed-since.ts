@@ -12,9 +12,9 @@
 // they were. Not remembered: more work files than WORK_FILES (git looks at them in
 // parallel, sooner than we could, and the list would be read at every session start), a
 // submodule (what its diff says lives in its own repository), an index git keeps in
-// another form (index-file.ts). The entries and the stat data are kept by their SHA-256
-// digests, compared with those of the ones read: a thousand files' are tens of kilobytes,
-// the cache's largest answer, where a digest is one line.
+// another form (index-file.ts). The entries and the stat data are kept, and compared, in a
+// shorter form that tells apart all that the long one does (compactEntries, stampsOf): a
+// thousand files' were the cache's largest answer, and every session start reads it.
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import type { Git } from '../git/git.js';
@@ -22,6 +22,7 @@ import { entriesOutside } from '../git/index-file.js';
 import { COMMIT_ID } from '../git/repo.js';
 import { openCache } from '../store/cache.js';
 import { type Stamp, vouchingStamp } from '../store/fs.js';
+import { packTime } from '../store/open-pack.js';
 import { RACY_MS } from '../store/reader.js';
 import { HANDOFF_DIR } from '../store/tree.js';
 
@@ -31,7 +32,7 @@ const WORK_FILES = 1000;
 interface Known {
   /** The index's stat data when it vouched for the entries; absent when it was too young to. */
   index?: string;
-  /** The digests of the work files' entries (entriesOutside's key) and of their stat data (stampsOf). */
+  /** The work files' entries (entriesOutside's key, compactEntries), and each file's stat data (stampsOf). */
   entries: string;
   files: string[];
   stamps: string;
@@ -52,7 +53,34 @@ function asKnown(value: unknown): Known | undefined {
     : undefined;
 }
 
-/** Each file's stat data as one text; undefined when one cannot vouch for its file (a folder, too young, unreadable). */
+/**
+ * Each file's stat data as one text; undefined when one cannot vouch for its file (a folder,
+ * too young, unreadable). Each stamp after the one before (files checked out together share
+ * most of their times and inode numbers): its ctime after that one's and its mtime after
+ * its ctime (packTime: exact, and no `=`, `,` or space in it; a time it cannot pack, after
+ * a `=`), its size, its inode number less that one's; `n` for no file. The stamps can be
+ * read back from it one after another, so two lists of stamps never give the same text.
+ */
+export function stampsText(stamps: readonly (Stamp | null)[]): string {
+  const time = (t: number, from: number) => {
+    const v = packTime(t, from);
+    return typeof v === 'number' ? `=${v}` : v;
+  };
+  let c = 0;
+  let ino = 0;
+  const out: string[] = [];
+  for (const s of stamps) {
+    if (s === null) {
+      out.push('n');
+      continue;
+    }
+    out.push(`${time(s[0], c)},${time(s[1], s[0])},${s[2]},${s[3] - ino}`);
+    c = s[0];
+    ino = s[3];
+  }
+  return out.join(' ');
+}
+
 function stampsOf(root: string, files: readonly string[], racy: number): string | undefined {
   const stamps: (Stamp | null)[] = [];
   for (const f of files) {
@@ -60,13 +88,19 @@ function stampsOf(root: string, files: readonly string[], racy: number): string 
     if (stamp === undefined) return undefined;
     stamps.push(stamp);
   }
-  return JSON.stringify(stamps);
+  return stampsText(stamps);
 }
 
-/** A text's SHA-256 digest: finding another text with the same one is out of reach. */
-const digest = (text: string) =>
-  process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest('base64');
-const digestOf = (text: string | undefined) => (text === undefined ? undefined : digest(text));
+/**
+ * The index entries' key (entriesOutside) in base 64 where it is hexadecimal, token by token
+ * (a token kept as it is, after a `=`, where it is not): the same tokens, shorter.
+ */
+export function compactEntries(key: string): string {
+  return key
+    .split(' ')
+    .map((t) => (/^(?:[0-9a-f]{2})+$/.test(t) ? Buffer.from(t, 'hex').toString('base64') : `=${t}`))
+    .join(' ');
+}
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
 
@@ -91,12 +125,12 @@ export async function changedSince(
   const known = asKnown(value);
   const hashBytes = since.length / 2;
   let work: { paths: string[]; key: string } | null | undefined;
-  if (known && digestOf(stampsOf(root, known.files, racy)) === known.stamps) {
+  if (known && stampsOf(root, known.files, racy) === known.stamps) {
     if (indexKey !== undefined && known.index === indexKey) return known.paths;
     // The index moved: the work files' entries in it may not have.
     const data = git.indexData();
     work = data && entriesOutside(data, `${HANDOFF_DIR}/`, WORK_FILES, hashBytes);
-    if (work && digest(work.key) === known.entries && sameList(work.paths, known.files)) {
+    if (work && compactEntries(work.key) === known.entries && sameList(work.paths, known.files)) {
       if (indexKey !== undefined) {
         cache.answers.set(key, { ...known, index: indexKey });
         await cache.save();
@@ -115,9 +149,9 @@ export async function changedSince(
   if (work && stamps !== undefined) {
     const kept: Known = {
       index: indexKey,
-      entries: digest(work.key),
+      entries: compactEntries(work.key),
       files: work.paths,
-      stamps: digest(stamps),
+      stamps,
       paths: answer,
     };
     cache.answers.set(key, kept);

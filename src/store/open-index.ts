@@ -11,7 +11,7 @@
 // clock) are read. A closed handoff is recognised from its `status:` line without loading
 // the YAML parser; anything less plain is parsed. Stat data younger than RACY may not yet
 // show a change made in the same clock tick: such a folder is listed again next time, and
-// such a file keeps its text's blob id to compare.
+// such a file keeps a hash of its text to compare (textHash).
 //
 // An open handoff is kept without its body: a session start shows the current branch's
 // alone, read from its file when asked (the file is one a branch, and its stat data was
@@ -37,7 +37,6 @@ import {
   parseTree,
   PINS_PREFIX,
   SYMLINK_REFUSED,
-  blobId,
   tooLarge,
   type Tree,
   type TreeFile,
@@ -47,7 +46,7 @@ import {
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const OPEN_FILE = 'handoff-open.json';
-// 2: no open handoff's body, a blob id instead of a young file's text, packed (open-pack.ts).
+// 2: no open handoff's body, a hash instead of a young file's text, packed (open-pack.ts).
 const FORMAT = 2;
 const RACY = 2000;
 
@@ -123,7 +122,7 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
     if (!old || !same(old.st, stat(st))) return false;
     if (old.hash !== undefined) {
       const text = readText(at(rel));
-      if (text === undefined || blobId(text) !== old.hash) return false;
+      if (text === undefined || textHash(text) !== old.hash) return false;
       if (st.ctimeMs < started - RACY) {
         next.files[rel] = { st: old.st, item: old.item };
         changed = true;
@@ -216,7 +215,7 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
         keptItem = rest;
       }
       const young = st.ctimeMs >= started - RACY && !large && f.text !== undefined;
-      next.files[f.path] = { st: stat(st), item: keptItem, ...(young ? { hash: blobId(f.text!) } : {}) };
+      next.files[f.path] = { st: stat(st), item: keptItem, ...(young ? { hash: textHash(f.text!) } : {}) };
     }
   }
   if (changed && file)
@@ -227,6 +226,24 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
     kept.map(([f]) => ({ path: f, blob: 'open', laterBody: () => bodies.get(f) ?? bodyOf(f) })),
     { get: (key) => items.get(key.slice(0, key.indexOf('\0'))), set: () => {} },
   );
+}
+
+/**
+ * A young file's text as kept (cyrb53, 53 bits): it is compared only once the file's stat
+ * data matched to the nanosecond and the byte, so it tells apart edits made within one
+ * clock tick, at the same size; and a session start loads no node:crypto for it.
+ */
+export function textHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
 function readText(file: string): string | undefined {

@@ -14,7 +14,7 @@ export type DirStat = [ctimeMs: number, mtimeMs: number, ino: number, racy: numb
 export interface Kept {
   st: Stat;
   item: CachedItem;
-  /** The blob id of the text, while the stat data is too young to vouch for it. */
+  /** A hash of the text (open-index.ts textHash), while the stat data is too young to vouch for it. */
   hash?: string;
 }
 export interface Open {
