@@ -14,8 +14,8 @@
 // such a file keeps a hash of its text to compare (textHash).
 //
 // An open handoff is kept without its body: a session start shows the current branch's
-// alone, read from its file when asked (the file is one a branch, and its stat data was
-// just checked), and fifty branches' bodies would be most of this file.
+// alone, read from its file when asked (one file a branch, whose stat data was just
+// checked), and fifty branches' bodies would be most of this file.
 //
 // Not seen here: a closed handoff edited in place (its folder unchanged) until its folder
 // changes. `handoff reopen` rewrites through a rename, and git replaces files it checks out,
@@ -230,7 +230,7 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
 
 /**
  * A young file's text as kept (cyrb53, 53 bits): it is compared only once the file's stat
- * data matched to the nanosecond and the byte, so it tells apart edits made within one
+ * data matched to the fraction of a millisecond and the byte, so it tells apart edits made within one
  * clock tick, at the same size; and a session start loads no node:crypto for it.
  */
 export function textHash(text: string): string {
