@@ -82,7 +82,7 @@ describe('the open index', () => {
     // Stored shorter than it reads: paths after `.handoff/handoffs/`, a folder's equal times as 0.
     expect(Object.keys(stored.dirs)).toContain('2026-11/3/');
     expect(Object.keys(stored.files)).toContain('/.handoff/pins/p.md');
-    expect(stored.dirs['2026-11/3/'][1]).toBe('0');
+    expect(stored.dirs['2026-11/3/'][1]).toBe(0);
     // Times far apart, or of another precision, stored as they are, and read back to the bit.
     for (const [t, from] of [
       [12_345.678_9, 1_795_553_360_698.125],
@@ -92,6 +92,7 @@ describe('the open index', () => {
     ] as const)
       expect(unpackTime(JSON.parse(JSON.stringify(packTime(t, from))), from)).toBe(t);
     expect(unpackTime('not a time!', 0)).toBeNaN();
+    expect(unpackTime(undefined, 0)).toBeNaN();
     expect(typeof stored.files['2026-11/01/a.md'].item.meta).toBe('string');
     // Another shape: a miss, never an error.
     expect(unpackOpen({ table: [], dirs: { x: ['no'] }, files: {} })).toBeUndefined();

@@ -57,28 +57,24 @@ function asKnown(value: unknown): Known | undefined {
  * Each file's stat data as one text; undefined when one cannot vouch for its file (a folder,
  * too young, unreadable). Each stamp after the one before (files checked out together share
  * most of their times and inode numbers): its ctime after that one's and its mtime after
- * its ctime (packTime: exact, and no `=`, `,` or space in it; a time it cannot pack, after
- * a `=`), its size, its inode number less that one's; `n` for no file. The stamps can be
- * read back from it one after another, so two lists of stamps never give the same text.
+ * its ctime (packTime: exact), its size, its inode number less that one's; null for no
+ * file. The stamps can be read back from it one after another, so two lists of stamps
+ * never give the same text.
  */
 export function stampsText(stamps: readonly (Stamp | null)[]): string {
-  const time = (t: number, from: number) => {
-    const v = packTime(t, from);
-    return typeof v === 'number' ? `=${v}` : v;
-  };
   let c = 0;
   let ino = 0;
-  const out: string[] = [];
+  const rows: unknown[] = [];
   for (const s of stamps) {
     if (s === null) {
-      out.push('n');
+      rows.push(null);
       continue;
     }
-    out.push(`${time(s[0], c)},${time(s[1], s[0])},${s[2]},${s[3] - ino}`);
+    rows.push([packTime(s[0], c), packTime(s[1], s[0]), s[2], s[3] - ino]);
     c = s[0];
     ino = s[3];
   }
-  return out.join(' ');
+  return JSON.stringify(rows);
 }
 
 function stampsOf(root: string, files: readonly string[], racy: number): string | undefined {

@@ -30,20 +30,21 @@ const pathOf = (key: string) => (key.startsWith('/') ? key.slice(1) : HANDOFFS_P
 
 /**
  * A stat time as stored, after another (`from`): their difference, exact (two times of this
- * century are within a factor of two of each other), as a whole number of 1/4096 ms in base
- * 36 (a double of this century has 12 bits under the millisecond, so it is one); the time
- * itself, a number, when that is not so. `unpackTime(packTime(t, from), from)` is `t` to the bit.
+ * century are within a factor of two of each other), as a whole number of 1/4096 ms (a
+ * double of this century has 12 bits under the millisecond, so it is one); the time itself
+ * after a `=`, a string, when that is not so. `unpackTime(packTime(t, from), from)` is `t`
+ * to the bit; a number, as JSON reads it, with no text to parse at each session start.
  */
 export function packTime(t: number, from: number): string | number {
   const d = t - from;
   const units = d * 4096;
-  return Number.isSafeInteger(units) && from + d === t ? units.toString(36) : t;
+  return Number.isSafeInteger(units) && from + d === t ? units : `=${t}`;
 }
 
 /** A time packTime stored, or NaN (equal to no time: a miss) when it is not one. */
 export function unpackTime(v: unknown, from: number): number {
-  if (typeof v === 'number') return v;
-  return typeof v === 'string' && /^-?[0-9a-z]+$/.test(v) ? from + Number.parseInt(v, 36) / 4096 : Number.NaN;
+  if (typeof v === 'number') return from + v / 4096;
+  return typeof v === 'string' && v.startsWith('=') ? Number(v.slice(1)) : Number.NaN;
 }
 
 /** The time and the inode number the others are stored after: the first ones, or 0. */
@@ -74,8 +75,6 @@ export function packOpen(open: Open) {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const numbers = (v: unknown, n: number): v is number[] =>
-  Array.isArray(v) && v.length >= n && v.every((x) => typeof x === 'number');
 
 /** What packOpen stored, or undefined when it is not that shape. */
 export function unpackOpen(data: Record<string, unknown>): Open | undefined {
@@ -89,20 +88,25 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
   )
     return undefined;
   const open: Open = { dirs: {}, files: {} };
-  for (const [d, v] of Object.entries(dirs)) {
-    if (!Array.isArray(v) || !numbers(v.slice(2), 1)) return undefined;
+  // Plain loops: a session start reads a year's folders here with code not yet compiled. A
+  // value of another type reads as NaN, which equals no stat data: a miss.
+  for (const d in dirs) {
+    const v = dirs[d];
+    if (!Array.isArray(v)) return undefined;
     const c = unpackTime(v[0], base);
-    open.dirs[pathOf(d)] = [c, unpackTime(v[1], c), ino + (v[2] as number), (v[3] as number | undefined) ?? 0];
+    open.dirs[pathOf(d)] = [c, unpackTime(v[1], c), ino + Number(v[2]), Number(v[3] ?? 0)];
   }
-  for (const [f, k] of Object.entries(files)) {
-    if (!isRecord(k) || !Array.isArray(k.st) || !numbers(k.st.slice(2), 2) || !isRecord(k.item)) return undefined;
+  for (const f in files) {
+    const k = files[f];
+    if (!isRecord(k) || !Array.isArray(k.st) || !isRecord(k.item)) return undefined;
     const c = unpackTime(k.st[0], base);
     const m = unpackTime(k.st[1], c);
-    const [size, inoAfter] = k.st.slice(2) as number[];
+    const size = Number(k.st[2]);
+    const inoAfter = Number(k.st[3]);
     const item = { ...k.item } as CachedItem & { meta?: unknown };
     if (typeof item.meta === 'string') item.meta = unpackMeta(item.meta, table);
     open.files[pathOf(f)] = {
-      st: [c, m, size!, ino + inoAfter!],
+      st: [c, m, size, ino + inoAfter],
       item: item as CachedItem,
       ...(typeof k.hash === 'string' ? { hash: k.hash } : {}),
     };
