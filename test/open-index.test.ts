@@ -93,7 +93,7 @@ describe('the open index', () => {
       expect(unpackTime(JSON.parse(JSON.stringify(packTime(t, from))), from)).toBe(t);
     expect(unpackTime('not a time!', 0)).toBeNaN();
     expect(unpackTime(undefined, 0)).toBeNaN();
-    expect(typeof stored.files['2026-11/01/a.md'].item.meta).toBe('string');
+    expect(stored.files['2026-11/01/a.md'].item.meta.goal).toBe('goal 1');
     // Another shape: a miss, never an error.
     expect(unpackOpen({ table: [], dirs: { x: ['no'] }, files: {} })).toBeUndefined();
     expect(unpackOpen({ dirs: {}, files: {} })).toBeUndefined();

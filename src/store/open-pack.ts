@@ -1,11 +1,10 @@
 // How handoff-open.json (open-index.ts) stores what it keeps: paths after `.handoff/handoffs/`, a
 // change time as its difference from the file's first (see packTime), a modification time
 // as its difference from the change time (a folder's are most often the same: 0), an inode
-// number as its difference from the first (a checkout's are near one another), and each
-// open handoff's front-matter packed into one table of values, as the
-// items cache does (cache-meta.ts): fifty branches' handoffs share their authors, file
-// paths and the rest of each file's entry. Pure; what does not read back is a miss.
-import { interning, packedMeta, unpackMeta } from './cache-meta.js';
+// number as its difference from the first (a checkout's are near one another). Each open
+// handoff's front-matter is kept as the parser gave it: a session start reads every one
+// (which is open on this branch), and unpacking them from a table of values, as the items
+// cache does, cost more than their bytes. Pure; what does not read back is a miss.
 import { HANDOFFS_PREFIX, type CachedItem } from './tree.js';
 
 export type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
@@ -56,37 +55,28 @@ function baseOf(open: Open): { base: number; ino: number } {
 }
 
 export function packOpen(open: Open) {
-  const { table, intern } = interning();
   const { base, ino: inoBase } = baseOf(open);
   const dirs: Record<string, unknown[]> = {};
   for (const [d, [c, m, ino, racy]] of Object.entries(open.dirs)) {
     const st = [packTime(c, base), packTime(m, c), ino - inoBase];
     dirs[keyOf(d)] = racy ? [...st, 1] : st;
   }
-  const files: Record<string, { st: unknown[]; item: Record<string, unknown>; hash?: string }> = {};
+  const files: Record<string, { st: unknown[]; item: CachedItem; hash?: string }> = {};
   for (const [f, k] of Object.entries(open.files)) {
     const [c, m, size, ino] = k.st;
-    const item: Record<string, unknown> = { ...k.item };
-    if (k.item.meta !== undefined) item.meta = packedMeta(k.item.meta, intern);
+    const item = k.item;
     const st = [packTime(c, base), packTime(m, c), size, ino - inoBase];
     files[keyOf(f)] = { st, item, ...(k.hash ? { hash: k.hash } : {}) };
   }
-  return { base, ino: inoBase, table, dirs, files };
+  return { base, ino: inoBase, dirs, files };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What packOpen stored, or undefined when it is not that shape. */
 export function unpackOpen(data: Record<string, unknown>): Open | undefined {
-  const { base, ino, table, dirs, files } = data as Partial<Packed> & Record<string, unknown>;
-  if (
-    typeof base !== 'number' ||
-    typeof ino !== 'number' ||
-    !Array.isArray(table) ||
-    !isRecord(dirs) ||
-    !isRecord(files)
-  )
-    return undefined;
+  const { base, ino, dirs, files } = data as Partial<Packed> & Record<string, unknown>;
+  if (typeof base !== 'number' || typeof ino !== 'number' || !isRecord(dirs) || !isRecord(files)) return undefined;
   const open: Open = { dirs: {}, files: {} };
   // Plain loops: a session start reads a year's folders here with code not yet compiled. A
   // value of another type reads as NaN, which equals no stat data: a miss.
@@ -103,11 +93,10 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
     const m = unpackTime(k.st[1], c);
     const size = Number(k.st[2]);
     const inoAfter = Number(k.st[3]);
-    const item = { ...k.item } as CachedItem & { meta?: unknown };
-    if (typeof item.meta === 'string') item.meta = unpackMeta(item.meta, table);
+    const item = k.item as CachedItem;
     open.files[pathOf(f)] = {
       st: [c, m, size, ino + inoAfter],
-      item: item as CachedItem,
+      item,
       ...(typeof k.hash === 'string' ? { hash: k.hash } : {}),
     };
   }
