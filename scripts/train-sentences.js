@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Trains the transcript sentence model on the tune and fresh parts of
-// test/fixtures/sentence-corpus.jsonl (never the held part, never the unseen part: those are
+// Trains the transcript sentence model on the tune, fresh and real-tune parts of
+// test/fixtures/sentence-corpus.jsonl (never the held, unseen or real-held part: those are
 // only measured) and writes src/transcripts/sentence-weights.ts: the weights of a multinomial
 // logistic regression and the floors chosen by cross-validation on what it is trained on
 // (src/transcripts/sentence-train.ts, TRAINED_ON). Deterministic: the same corpus gives the

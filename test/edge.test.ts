@@ -189,18 +189,47 @@ describe('repository states', () => {
     expect(resume.stdout).toContain('written before the first commit');
   });
 
+  it("a parent whose commit is gone: a warning, and the work since the default branch's merge-base", () => {
+    const repo = makeRepo();
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.commit('feature work', { 'src/feature.ts': 'f\n' });
+    const first = repo.handoff(['new', 'first', '--no-edit']);
+    expect(first.code).toBe(0);
+    const file = first.stdout.trim();
+    const gone = 'deadbeef'.repeat(5);
+    repo.write(file, repo.read(file).replace(/^head: .*$/m, `head: "${gone}"`));
+    const next = repo.handoff(['new', 'second', '--no-edit']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(
+      `the parent's commit ${gone.slice(0, 12)} is gone (rebased?); using the default branch instead`,
+    );
+    const text = repo.read(next.stdout.trim());
+    expect(text).toContain(`base: "${repo.git('rev-parse', 'main').trim()}"`);
+    expect(text).toContain('- feature work (');
+  });
+
   it('untracked files anywhere but .handoff/, names with pathspec magic taken literally, ignored ones left out', () => {
     const repo = makeRepo();
     repo.commit('ignore', { '.gitignore': 'ignored.txt\n', 'src/kept.ts': 'k\n' });
     for (const f of ['*.md', ':odd', '[x].txt', 'ignored.txt', 'src/new.ts', '.handoff/notes.txt'])
       repo.write(f, 'u\n');
     for (let i = 0; i < 25; i++) repo.write(`gen/f${i}.txt`, 'g\n');
+    for (const f of ['small/a.txt', 'small/deep/b.txt']) repo.write(f, 's\n');
     const made = repo.handoff(['new', 'untracked work']);
     expect(made.code).toBe(0);
     const text = repo.read(made.stdout.trim());
     const untracked = [...text.matchAll(/path: "([^"]+)"\n(?: {4}.*\n)*? {4}state: "untracked"/g)].map((m) => m[1]);
-    // A wholly untracked folder past untracked_dir_files (20) is one entry, as git status shows it.
-    expect(untracked.sort()).toEqual(['*.md', ':odd', '[x].txt', 'gen/', 'src/new.ts']);
+    // A wholly untracked folder past untracked_dir_files (20) is one entry, as git status shows it;
+    // a small one is listed file by file.
+    expect(untracked.sort()).toEqual([
+      '*.md',
+      ':odd',
+      '[x].txt',
+      'gen/',
+      'small/a.txt',
+      'small/deep/b.txt',
+      'src/new.ts',
+    ]);
   });
 
   it('detached HEAD, a subdirectory, a path with spaces and non-ASCII names', () => {

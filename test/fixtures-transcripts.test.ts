@@ -60,10 +60,9 @@ const CASES: Array<[string, string, RegExp[]]> = [
       /Pin candidate \(the user's words, transcript line 8797\): "don't modify `send_with_retries`"/,
       /- `aider\/sendchat\.py` \(edited in the session, transcript line 11936/,
       /- `pytest tests\/basic\/test_repomap\.py`: result not recorded/,
-      // A decision the corpus labels as one. The section keeps the session's latest twenty, and
-      // the learned model drafts more of them from this long session than the rules did, so the
-      // earliest (line 2311, "I'll modify the `test_subtree_only` test ...") falls out of it.
-      /- D\d+: "Let's modify the test to mock the httpx library instead of mocking the completion function directly\." \(extracted from transcript line 8559; confirm or delete\)/,
+      // The turn at line 8559 moves the test from mocking completion to mocking httpx: a decision,
+      // drafted from whichever of its two sentences that say so the model reads as the turn's.
+      /- D\d+: "(?:Let's modify the test to mock the httpx library instead of mocking the completion function directly\.|Instead of mocking `litellm\.completion`, we now mock `httpx\.Client\.post`[^"]*)" \(extracted from transcript line 8559; confirm or delete\)/,
     ],
   ],
   [

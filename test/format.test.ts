@@ -16,6 +16,7 @@ import {
   untrackedEntries,
 } from '../src/git/git-output.js';
 import { resolveId, shortId } from '../src/store/id.js';
+import { newId } from '../src/store/ids.js';
 import { fill } from '../src/store/template.js';
 
 const meta: HandoffMeta = {
@@ -225,6 +226,19 @@ describe('ids and templates', () => {
     expect(shortId(ids[0]!, ids)).toBe('01m82nhbf');
     expect(shortId(ids[2]!, ids)).toBe('01m83000');
   });
+  it('make lowercase ULIDs: the time first, then random characters, in creation order within one millisecond', () => {
+    const ms = Date.UTC(2026, 10, 24, 12);
+    const ids = Array.from({ length: 200 }, () => newId(ms));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-hjkmnp-tv-z]{26}$/);
+    expect(new Set(ids.map((id) => id.slice(0, 10)))).toEqual(new Set([ids[0]!.slice(0, 10)]));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The random part is drawn afresh for a later millisecond: over 200 draws every character of the alphabet shows up.
+    const later = Array.from({ length: 200 }, (_, i) => newId(ms + 1 + i).slice(10));
+    expect(new Set(later.join('')).size).toBe(32);
+    expect(newId(ms + 1000) > ids.at(-1)!).toBe(true);
+  });
+
   it('write counts with commas as en-US does', () => {
     for (const n of [0, 7, 999, 1000, 12345, 999999, 1234567, -1234, 2 ** 53 - 1, 1.5, 1e21])
       expect(thousands(n)).toBe(n.toLocaleString('en-US'));

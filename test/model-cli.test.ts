@@ -70,6 +70,8 @@ describe('handoff new --llm against an OpenAI-compatible server', () => {
     );
     expect(text).toContain('- D1: Teams are a separate model Why: users and teams have different lifecycles');
     expect(text).toContain('- add the teams model ('); // the commit, from git
+    // The author comes from the same git config answer as the endpoint (git-records.ts settings).
+    expect(text).toContain('author: "Test Author <author@example.com>"');
     expect(text).toContain('- Drafted with test-model');
     expect(text).not.toContain('**[unverified');
     expect(server.requests).toHaveLength(1);

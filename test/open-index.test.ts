@@ -99,6 +99,26 @@ describe('the open index', () => {
     expect(unpackOpen({ dirs: {}, files: {} })).toBeUndefined();
   });
 
+  it('keeps what a writer parsed of its own files as a fresh read parses them', () => {
+    const repo = makeRepo();
+    repo.handoff(['new', 'first goal', '--no-edit']);
+    // The second supersedes the first: the open index takes in the file new wrote as new parsed it.
+    repo.handoff(['new', 'second goal', '--no-edit']);
+    const index = path.join(repo.dir, '.git', 'handoff-open.json');
+    const items = () =>
+      Object.fromEntries(
+        Object.entries(unpackOpen(JSON.parse(readFileSync(index, 'utf8')))?.files ?? {}).map(([f, kept]) => [
+          f,
+          kept.item,
+        ]),
+      );
+    const written = items();
+    expect(Object.keys(written).filter((f) => f.startsWith('.handoff/handoffs/'))).toHaveLength(1);
+    rmSync(index);
+    expect(resume(repo)).toContain('second goal');
+    expect(items()).toEqual(written);
+  });
+
   it('sees an open handoff edited in place with its size and modification time kept', () => {
     const repo = makeRepo();
     const file = repo.handoff(['new', 'goal aaaa', '--no-edit']).stdout.trim();

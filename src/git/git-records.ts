@@ -80,12 +80,11 @@ export class GitRecords {
   }
 
   async author(): Promise<string> {
-    // One process for both keys; of a key set in several places, the last listed wins, as `git config <key>` answers.
-    const out = (await this.answer(['config', '-z', '--get-regexp', '^user\\.(name|email)$'])) ?? '';
+    // Of a key set in several places, the last listed wins, as `git config <key>` answers.
     const values = new Map<string, string>();
-    for (const entry of out.split('\0')) {
+    for (const entry of await this.settings()) {
       const at = entry.indexOf('\n');
-      if (at > 0) values.set(entry.slice(0, at), entry.slice(at + 1).trim());
+      if (at > 0 && entry.startsWith('user.')) values.set(entry.slice(0, at), entry.slice(at + 1).trim());
     }
     const name = values.get('user.name') ?? '';
     const email = values.get('user.email') ?? '';
@@ -141,8 +140,31 @@ export class GitRecords {
 
   /** The user's `handoff.*` settings in every scope, as `git config -z --get-regexp` prints them; '' when none. */
   async handoffSettings(): Promise<string> {
-    return (await this.answer(['config', '-z', '--get-regexp', '^handoff\\.'])) ?? '';
+    return (await this.settings())
+      .filter((entry) => entry.startsWith('handoff.'))
+      .map((entry) => `${entry}\0`)
+      .join('');
   }
+
+  /**
+   * The `handoff.*` settings and the author's name and email, each `key\nvalue`: one process
+   * answers both questions while it runs (`new` asks them at once), and a question asked
+   * after it ended starts another, so a long-lived client (the MCP server) sees changes.
+   */
+  private settings(): Promise<string[]> {
+    if (this.configured) return this.configured;
+    const asked = this.answer(['config', '-z', '--get-regexp', '^(handoff\\.|user\\.(name|email)$)']).then((out) =>
+      (out ?? '').split('\0').filter((entry) => entry !== ''),
+    );
+    this.configured = asked;
+    const done = () => {
+      this.configured = undefined;
+    };
+    asked.then(done, done);
+    return asked;
+  }
+
+  private configured: Promise<string[]> | undefined;
 
   /** `git merge-file` into `ours`; false when it left conflicts or failed. */
   async mergeFile(ours: string, base: string, theirs: string): Promise<boolean> {

@@ -150,13 +150,16 @@ export class Git extends GitRecords {
     const scope = await this.untrackedScope();
     // Outside .handoff/ only: our records are not the work (the draft left them out after
     // the fact), and each of these asked git about every handoff of the year.
-    const [overall, staged, unstaged, untracked, untrackedDirs] = await Promise.all([
+    const [overall, staged, unstaged, untrackedDirs] = await Promise.all([
       this.run([...diff, '--raw', '--numstat', ...overallArgs, '--', ...WORK]),
       this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--', ...WORK]),
       this.run(['diff', '-z', '--no-relative', '--name-only', '--', ...WORK]),
-      scope.length === 0 ? '' : this.run([...others, '--', ...scope]),
       scope.length === 0 ? '' : this.run([...others, '--directory', '--no-empty-directory', '--', ...scope]),
     ]);
+    // With no folder folded into one entry (each ends in /), the list by folders is the list
+    // file by file: a process fewer in the common case (no new folder), one more round otherwise.
+    const folded = untrackedDirs.includes('/\0');
+    const untracked = folded ? await this.run([...others, '--', ...scope]) : untrackedDirs;
     return combineChanges({
       ...parseRawNumstat(overall),
       staged: new Set(parsePathList(staged)),

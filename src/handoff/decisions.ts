@@ -71,8 +71,6 @@ export function replacedSubjects(text: string): string[] {
   return out;
 }
 
-const mentions = (text: string, subject: string) => ` ${itemKey(text)} `.includes(` ${subject} `);
-
 /** Gives every decision without an id the next free one, in order. */
 export function assignIds(decisions: readonly Item[]): Item[] {
   let next = Math.max(0, ...decisions.map((d) => Number(d.id?.slice(1) ?? 0))) + 1;
@@ -87,6 +85,9 @@ export function assignIds(decisions: readonly Item[]): Item[] {
 export function supersede(decisions: readonly Item[]): Item[] {
   const out = decisions.map((d) => ({ ...d }));
   const byId = new Map(out.map((d, i) => [d.id, i]));
+  // Each decision's words and subjects once, not once per later decision that asks.
+  const subjects = out.map((d) => replacedSubjects(d.text));
+  const words = out.map((d) => ` ${itemKey(d.text)} `);
   for (let i = 0; i < out.length; i++) {
     const newer = out[i]!;
     if (newer.supersededBy) continue;
@@ -94,11 +95,10 @@ export function supersede(decisions: readonly Item[]): Item[] {
       const j = byId.get(m[1]!.toUpperCase());
       if (j !== undefined && j < i && !out[j]!.supersededBy) out[j]!.supersededBy = newer.id!;
     }
-    for (const subject of replacedSubjects(newer.text)) {
+    for (const subject of subjects[i]!) {
       for (let j = 0; j < i; j++) {
         const older = out[j]!;
-        if (older.supersededBy || !mentions(older.text, subject) || replacedSubjects(older.text).includes(subject))
-          continue;
+        if (older.supersededBy || !words[j]!.includes(` ${subject} `) || subjects[j]!.includes(subject)) continue;
         older.supersededBy = newer.id!;
       }
     }

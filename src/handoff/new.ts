@@ -101,6 +101,9 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
   const hint = import('../init/init-hint.js').then((m) => m.initHint(ctx));
   hint.catch(() => {});
   const choice = askModelChoice(ctx, args);
+  // Asked beside the model's settings, so that one git process answers both (git-records.ts settings).
+  const author = ctx.git().then((git) => git.author());
+  author.catch(() => {}); // awaited with HEAD; a failure surfaces there
   const written = await writeHandoff(ctx, goal, {
     since: args.values.since,
     from,
@@ -109,6 +112,7 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
     pinCandidates,
     allowSecret: args.values['allow-secret'] === true,
     carries: !replace,
+    author,
     model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript, choice),
     review: async (git, draft) => withSections(ctx, git, sections, await review(ctx, git, args, draft)),
   });

@@ -85,6 +85,8 @@ export interface WriteOptions {
    * says what this handoff was for.
    */
   continuation?: { step: string };
+  /** The author's `name <email>` when the caller asked git already (`new` asks with its settings: git-records.ts settings). */
+  author?: Promise<string>;
   /** Settles the final body (editor, message file, or the draft as is). */
   review: (git: Git, draft: string) => Promise<string>;
 }
@@ -125,21 +127,33 @@ async function writeLocked(
   const [branch, pins] = await Promise.all([git.branch(), loadPins(ctx)]);
   const { found: open, problems } = await findOpenOnBranch(ctx, branch);
   const parent = options.fresh ? undefined : open;
-  // The parent's commit is asked about with HEAD and the author, not after them.
-  const parentHead = options.since === undefined && parent?.meta.head ? git.resolveCommit(parent.meta.head) : undefined;
-  parentHead?.catch(() => {}); // awaited only when HEAD is born; a failure then surfaces there
   // HEAD from git's files when they say it plainly (repo.ts fixedHead), else from git.
-  const [head, author] = await Promise.all([git.fixedHead() ?? git.head(), git.author()]);
+  const [head, author] = await Promise.all([git.fixedHead() ?? git.head(), options.author ?? git.author()]);
   warnProblems(ctx, problems);
   if (options.fresh && open)
     ctx.stderr(
       `handoff: starting a new chain; ${open.meta.id} stays open (handoff done ${open.meta.id.slice(0, 12)} when it is finished)`,
     );
+  const history = (from: string | null) =>
+    Promise.all([
+      git.changesSince(from, ctx.config.untracked_dir_files, head),
+      from === head ? Promise.resolve([]) : git.commitsSince(from, ctx.config.draft_commits),
+      from && from !== head ? git.ownPathsSince(from) : null,
+    ]);
+  // The parent's commit is the base unless it is gone (findBase): its history is asked for
+  // at once, and whether the commit is there only when git could not answer that (then the
+  // history is dropped, or its failure surfaces). The hash is hex: handoff.ts refuses the rest.
+  const guess = options.since === undefined && head ? parent?.meta.head : undefined;
+  const early = guess ? history(guess) : undefined;
+  early?.catch(() => {});
+  const parentHead = early?.then(
+    () => guess!,
+    () => git.resolveCommit(guess!),
+  );
+  parentHead?.catch(() => {}); // awaited by findBase; a failure surfaces there
   const base = await findBase(ctx, git, options.since, parent, head, parentHead);
-  const [changes, commits, own, template] = await Promise.all([
-    git.changesSince(base, ctx.config.untracked_dir_files, head),
-    base === head ? Promise.resolve([]) : git.commitsSince(base, ctx.config.draft_commits),
-    base && base !== head ? git.ownPathsSince(base) : null,
+  const [[changes, commits, own], template] = await Promise.all([
+    early && base === guess ? early : history(base),
     readTemplate('handoff.md'),
   ]);
   // Our own records are not the work, and neither is what a merge of another branch brought:

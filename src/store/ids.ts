@@ -10,9 +10,14 @@ import type * as Ulid from 'ulid';
 
 let next: ReturnType<typeof Ulid.monotonicFactory> | undefined;
 
+// ulid's own random source is globalThis.crypto, whose first read builds node's Web Crypto
+// (bench/team.js, `new`); node:crypto's randomBytes draws from the same generator, a byte
+// per character as ulid draws them.
+const randomByte = () => process.getBuiltinModule('node:crypto').randomBytes(1)[0]! / 256;
+
 export function newId(nowMs: number): string {
   next ??= (
     process.getBuiltinModule('node:module').createRequire(import.meta.url)('ulid') as typeof Ulid
-  ).monotonicFactory();
+  ).monotonicFactory(randomByte);
   return next(nowMs).toLowerCase();
 }

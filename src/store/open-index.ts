@@ -93,8 +93,16 @@ export function plainlyClosed(text: string): boolean {
   return keys?.length === 1 && /^status:[ \t]*(["']?)(done|superseded)\1[ \t]*(#.*)?$/m.test(head);
 }
 
-/** The pins, open handoffs and unreadable item files of the working tree (see the top of this file). */
-export async function readOpen(root: string, file: string | null): Promise<Tree> {
+/**
+ * The pins, open handoffs and unreadable item files of the working tree (see the top of this
+ * file). `known`: what a file with this text parsed to already in this run (a writer's own
+ * files), so it is not parsed again.
+ */
+export async function readOpen(
+  root: string,
+  file: string | null,
+  known?: (rel: string, text: string) => CachedItem | undefined,
+): Promise<Tree> {
   const started = Date.now();
   // Joined by hand: every name below is one of our folders or a name readdir gave, so
   // there is nothing for path.join to normalize, and it would, character by character,
@@ -194,13 +202,18 @@ export async function readOpen(root: string, file: string | null): Promise<Tree>
   /** The bodies this run parsed: its tree shows them without reading the files again. */
   const bodies = new Map<string, string>();
   if (toRead.length > 0) {
-    const parsers = await loadParsers();
     const parsed = new Map<string, CachedItem>();
-    parseTree(
-      toRead,
-      { get: () => undefined, set: (key, item) => parsed.set(key.slice(0, key.indexOf('\0')), item) },
-      parsers,
-    );
+    const unknown = toRead.filter((f) => {
+      const item = f.text === undefined ? undefined : known?.(f.path, f.text);
+      if (item) parsed.set(f.path, item);
+      return !item;
+    });
+    if (unknown.length > 0)
+      parseTree(
+        unknown,
+        { get: () => undefined, set: (key, item) => parsed.set(key.slice(0, key.indexOf('\0')), item) },
+        await loadParsers(),
+      );
     for (const f of toRead) {
       // Not parsed: over the size limit (parseTree refuses it before it is a cache key).
       const large = parsed.get(f.path) === undefined;

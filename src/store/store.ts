@@ -15,7 +15,9 @@ import {
   itemKind,
   tooLarge,
   SYMLINK_REFUSED,
+  type CachedItem,
   type ItemKind,
+  type ParseCache,
   type Problem,
   type Tree,
   type TreeFile,
@@ -91,7 +93,14 @@ export function loadOpen(ctx: RunContext): Promise<Tree> {
 
 /** The open index read (and brought up to date on disk) now. */
 function readOpenIndex(ctx: RunContext): Promise<Tree> {
-  const t = readOpen(ctx.root, ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), OPEN_FILE));
+  const mine = ownWritten.get(ctx);
+  // A file this run wrote is found as it was written: what it parsed to then is reused (the
+  // open index reads it again, as every file changed since it was last seen).
+  const known = (rel: string, text: string) => {
+    const own = mine?.get(rel);
+    return own?.text === text ? own.item : undefined;
+  };
+  const t = readOpen(ctx.root, ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), OPEN_FILE), known);
   opened.set(ctx, t);
   return t;
 }
@@ -272,11 +281,22 @@ async function written(ctx: RunContext, file: string, content: string, mine: boo
     recordOwn(cache, rel, file);
     await cache.save();
   }
-  const parsed = await parseFiles([one], cache, cache.some);
+  // What the file parsed to, as the cache is given it, for the open index (readOpenIndex).
+  let item: CachedItem | undefined;
+  const some: ParseCache = {
+    get: (key) => cache.some.get(key),
+    set: (key, given) => {
+      item = given;
+      cache.some.set(key, given);
+    },
+    ...(cache.some.knows ? { knows: (p: string) => cache.some.knows!(p) } : {}),
+  };
+  const parsed = await parseFiles([one], cache, some);
   let own = ownWritten.get(ctx);
   if (!own) ownWritten.set(ctx, (own = new Map()));
   own.set(rel, {
     text: content,
+    item,
     clean: parsed.problems.length === 0 && parsed.misnamed.length === 0,
     // What the open index keeps of it: every pin, an open handoff.
     open: parsed.pins.length > 0 || parsed.handoffs.some((h) => h.meta.status === 'open'),
@@ -295,6 +315,8 @@ async function written(ctx: RunContext, file: string, content: string, mine: boo
 const ownWritten = new WeakMap<Where, Map<string, OwnWrite>>();
 export interface OwnWrite {
   text: string;
+  /** What it parsed to alone (undefined: the cache knew it already). */
+  item: CachedItem | undefined;
   clean: boolean;
   open: boolean;
 }
