@@ -43,9 +43,12 @@ describe('folder names', () => {
     const first = folderNames(root, [A, B], file, later());
     expect(plain(first)).toEqual({ [A]: ['01a', '01b'], [B]: [] });
     const stored = JSON.parse(readFileSync(file, 'utf8'));
-    expect(Object.keys(stored.dirs)).toEqual([A, B]);
+    // Stored short: after `.handoff/handoffs/`, the names as what they begin with and the rest of each.
+    expect(Object.keys(stored.dirs)).toEqual(['2026-01/05/', '2026-01/06/']);
+    expect(stored.dirs['2026-01/05/'].slice(3)).toEqual(['01', 'a/b']);
+    expect(stored.dirs['2026-01/06/']).toHaveLength(3);
     // Read back from the file, not listed: a name only the file holds comes back.
-    stored.dirs[A][3] = '01a/01b/01c';
+    stored.dirs['2026-01/05/'][4] = 'a/b/c';
     writeFileSync(file, JSON.stringify(stored));
     expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b', '01c'], [B]: [] });
   });
@@ -59,7 +62,7 @@ describe('folder names', () => {
     expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01b'], [B]: ['02a'] });
     rmSync(path.join(root, B), { recursive: true });
     expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01b'] });
-    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).dirs)).toEqual([A]);
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).dirs)).toEqual(['2026-01/05/']);
   });
 
   it('keeps nothing of a folder changed too recently to vouch for its listing', () => {
@@ -70,7 +73,13 @@ describe('folder names', () => {
 
   it('lists every folder when the file is damaged or of another format', () => {
     const { root, file } = setup();
-    for (const text of ['{not json', JSON.stringify({ format: 0, dirs: { [A]: [0, 0, 0, 'z'] } })]) {
+    const { ctimeMs, mtimeMs, ino } = lstatSync(path.join(root, A));
+    for (const text of [
+      '{not json',
+      JSON.stringify({ format: 0, dirs: { [A]: [0, 0, 0, 'z'] } }),
+      // The format before: whole paths and times, the names whole; this folder's stat data, and another name.
+      JSON.stringify({ format: 2, dirs: { [A]: [ctimeMs, mtimeMs, ino, '01z'] } }),
+    ]) {
       writeFileSync(file, text);
       expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b'], [B]: [] });
     }

@@ -3,7 +3,8 @@
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plainlyClosed } from '../src/store/open-index.js';
+import { plainlyClosed, textHash } from '../src/store/open-index.js';
+import { type Kept, type Open, packOpen, packTime, unpackOpen, unpackTime } from '../src/store/open-pack.js';
 import { handoffFile, itemKeys, makeRepo, type Repo } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
 
@@ -28,6 +29,76 @@ describe('the open index', () => {
     expect(plainlyClosed(`${handoffText({ id: id(4) })}\nstatus: "done"\n`)).toBe(false);
   });
 
+  it("tells a young file's texts apart by a hash: one character changed, or two swapped, at the same size", () => {
+    const text = handoffText({ id: id(5), goal: 'goal aaaa' });
+    const hashes = new Set(
+      [text, text.replace('aaaa', 'aaab'), text.replace('aaaa', 'baaa'), text.replace('id:', 'di:')].map(textHash),
+    );
+    expect(hashes.size).toBe(4);
+    expect(textHash(text)).toBe(textHash(`${text}`));
+  });
+
+  it('stores what it keeps packed, and reads it back exactly: times to the fraction of a millisecond, metas, problems', () => {
+    // Seeded: stat times as a file system gives them (fractions of a millisecond), around now.
+    let seed = 29;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const time = () => 1_795_553_360_698 + Math.floor(next() * 1e10) + Math.floor(next() * 1e6) / 1e6;
+    const meta = (n: number) => ({
+      id: id(n),
+      goal: `goal ${n}`,
+      status: 'open',
+      created: '2026-11-24T10:00:00.000Z',
+      author: 'A <a@example.com>',
+      branch: `feature-${n}`,
+      base: null,
+      head: null,
+      parent: n > 1 ? id(n - 1) : null,
+      files: [{ path: 'src/a.ts', change: 'modified', insertions: 3, deletions: 1, state: 'committed' }],
+    });
+    const open: Open = { dirs: {}, files: {} };
+    for (let n = 1; n <= 200; n++) {
+      const c = time();
+      open.dirs[`.handoff/handoffs/2026-11/${n}/`] = [c, n % 3 === 0 ? c : time(), 1000 + n, n % 7 === 0 ? 1 : 0];
+    }
+    open.files['.handoff/handoffs/2026-11/01/a.md'] = {
+      st: [time(), time(), 3137, 5],
+      item: { meta: meta(1) as never },
+    };
+    open.files['.handoff/handoffs/2026-11/02/b.md'] = {
+      st: [time(), time(), 2000, 6],
+      item: { meta: meta(2) as never },
+      hash: 'a'.repeat(40),
+    };
+    open.files['.handoff/pins/p.md'] = {
+      st: [time(), time(), 90, 7],
+      item: { meta: { id: id(3), status: 'active' } as never, body: 'Rule.' },
+    };
+    open.files['.handoff/handoffs/2026-11/03/c.md'] = {
+      st: [time(), time(), 9, 8],
+      item: { problem: { message: 'bad', line: 2 } },
+    };
+    const stored = JSON.parse(JSON.stringify(packOpen(open)));
+    expect(unpackOpen(stored)).toEqual(open);
+    // Stored shorter than it reads: paths after `.handoff/handoffs/`, a folder's equal times as 0.
+    expect(Object.keys(stored.dirs)).toContain('2026-11/3/');
+    expect(Object.keys(stored.files)).toContain('/.handoff/pins/p.md');
+    expect(stored.dirs['2026-11/3/'][1]).toBe(0);
+    // Times far apart, or of another precision, stored as they are, and read back to the bit.
+    for (const [t, from] of [
+      [12_345.678_9, 1_795_553_360_698.125],
+      [1_795_553_360_698.125, 0.1],
+      [Number.MAX_SAFE_INTEGER, 1],
+      [1_795_553_360_698.125, 1_795_553_360_698.125],
+    ] as const)
+      expect(unpackTime(JSON.parse(JSON.stringify(packTime(t, from))), from)).toBe(t);
+    expect(unpackTime('not a time!', 0)).toBeNaN();
+    expect(unpackTime(undefined, 0)).toBeNaN();
+    expect(stored.files['2026-11/01/a.md'].item.meta.goal).toBe('goal 1');
+    // Another shape: a miss, never an error.
+    expect(unpackOpen({ table: [], dirs: { x: ['no'] }, files: {} })).toBeUndefined();
+    expect(unpackOpen({ dirs: {}, files: {} })).toBeUndefined();
+  });
+
   it('keeps what a writer parsed of its own files as a fresh read parses them', () => {
     const repo = makeRepo();
     repo.handoff(['new', 'first goal', '--no-edit']);
@@ -36,9 +107,10 @@ describe('the open index', () => {
     const index = path.join(repo.dir, '.git', 'handoff-open.json');
     const items = () =>
       Object.fromEntries(
-        Object.entries(JSON.parse(readFileSync(index, 'utf8')).files as Record<string, { item: unknown }>).map(
-          ([f, kept]) => [f, kept.item],
-        ),
+        Object.entries(unpackOpen(JSON.parse(readFileSync(index, 'utf8')))?.files ?? {}).map(([f, kept]) => [
+          f,
+          kept.item,
+        ]),
       );
     const written = items();
     expect(Object.keys(written).filter((f) => f.startsWith('.handoff/handoffs/'))).toHaveLength(1);
@@ -113,6 +185,44 @@ describe('the open index', () => {
     expect(repo.handoff(['resume']).code).not.toBe(0);
   });
 
+  it("keeps no open handoff's body and no file's text, reads the body from the file, and takes an older format as a miss", () => {
+    const repo = makeRepo();
+    const file = repo.handoff(['new', 'goal aaaa', '--no-edit']).stdout.trim();
+    const full = path.join(repo.dir, file);
+    writeFileSync(
+      full,
+      readFileSync(full, 'utf8').replace('## Next steps\n', '## Next steps\n\n- body line kept in the file\n'),
+    );
+    expect(resume(repo)).toContain('body line kept in the file');
+    const open = path.join(repo.dir, '.git/handoff-open.json');
+    const stored = JSON.parse(readFileSync(open, 'utf8'));
+    expect(stored.format).toBe(2);
+    const entry = unpackOpen(stored)?.files[file] as Record<string, unknown> & Kept;
+    expect((entry.item.meta as { goal?: string }).goal).toBe('goal aaaa');
+    expect(entry.item.body).toBeUndefined();
+    expect(entry.text).toBeUndefined();
+    expect(readFileSync(open, 'utf8')).not.toContain('body line kept in the file');
+    // A file too young for its stat data is known by a hash of its text.
+    if (entry.hash !== undefined) expect(entry.hash).toBe(textHash(readFileSync(full, 'utf8')));
+    // The older format (whole items, a young file's text), with this file's stat data and another goal: a miss.
+    writeFileSync(
+      open,
+      JSON.stringify({
+        format: 1,
+        version: stored.version,
+        dirs: {},
+        files: {
+          [file]: { st: entry.st, item: { meta: { ...entry.item.meta, goal: 'stale goal' }, body: 'stale body' } },
+        },
+      }),
+    );
+    const out = resume(repo);
+    expect(out).toContain('goal aaaa');
+    expect(out).toContain('body line kept in the file');
+    expect(out).not.toContain('stale');
+    expect(JSON.parse(readFileSync(open, 'utf8')).format).toBe(2);
+  });
+
   it('reports an unreadable open handoff and one in a new dated folder', () => {
     const repo = makeRepo();
     repo.handoff(['new', 'first goal', '--no-edit']);
@@ -140,10 +250,8 @@ describe('the open index', () => {
     repo.write(file, repo.read(file).replace('goal one', 'goal two'));
     repo.git('add', '-A');
     repo.git('commit', '-q', '-m', 'edited');
-    const open = JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-open.json'), 'utf8')) as {
-      files: Record<string, { item: { meta: { goal: string } } }>;
-    };
-    expect(open.files[file]?.item.meta.goal).toBe('goal two');
+    const open = unpackOpen(JSON.parse(readFileSync(path.join(repo.dir, '.git/handoff-open.json'), 'utf8')));
+    expect((open?.files[file]?.item.meta as { goal?: string } | undefined)?.goal).toBe('goal two');
     expect(resume(repo)).toContain('goal two');
     expect(repo.handoff(['list']).code).toBe(0);
     const items = itemKeys(repo.dir);

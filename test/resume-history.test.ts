@@ -8,6 +8,8 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedHead } from '../src/git/repo.js';
+import { compactEntries, stampsText } from '../src/resume/changed-since.js';
+import type { Stamp } from '../src/store/fs.js';
 import { handoffFile, makeRepo, tempDir, type Repo } from './helpers.js';
 
 const cacheOf = (repo: Repo) => path.join(repo.dir, '.git', 'handoff-cache.json');
@@ -221,6 +223,11 @@ describe('what differs from the handoff commit in the work tree, remembered', ()
     aged(repo, '.git/index', 'app.js', 'notes.md', 'README.md');
     const before = resume(repo);
     expect(gitRuns(repo)).toEqual([]);
+    // Kept short: the entries in base 64, each stamp after the one before.
+    const answers = (JSON.parse(readFileSync(cacheOf(repo), 'utf8')) as { answers: Record<string, unknown> }).answers;
+    const work = Object.entries(answers).find(([k]) => k.startsWith('work\0'))?.[1] as Record<string, string>;
+    expect(work.entries).not.toMatch(/[0-9a-f]{40}/);
+    expect(JSON.parse(work.stamps ?? '')).toHaveLength(3);
     // The index moves, the work files' entries in it do not: the handoff edited and staged.
     const file = handoffFile(id);
     repo.write(file, `${repo.read(file)}\n- one more note\n`);
@@ -238,6 +245,27 @@ describe('what differs from the handoff commit in the work tree, remembered', ()
     expect(gitRuns(repo)).toContain('diff');
     expect(resume(repo)).toContain('Files changed since then: `README.md`');
     expect(before).not.toContain('README.md');
+  });
+
+  it("keeps the work files' stat data and index entries short, and never two different ones as one text", () => {
+    const s: Stamp = [1_795_553_360_698.125, 1_795_553_360_698.125, 120, 5000];
+    const lists: (Stamp | null)[][] = [
+      [s, s],
+      [s, null],
+      [null, s],
+      [s, [s[0] + 1 / 4096, s[1], 120, 5000]],
+      [s, [s[0], s[1] + 1 / 4096, 120, 5000]],
+      [s, [s[0], s[1], 121, 5000]],
+      [s, [s[0], s[1], 120, 5001]],
+      [[12.5, 3.25, 1, 1]],
+      [[12.75, 3.25, 1, 1]],
+    ];
+    expect(new Set(lists.map(stampsText)).size).toBe(lists.length);
+    expect(stampsText([s, s]).length).toBeLessThan(JSON.stringify([s, s]).length / 2);
+    const blob = 'ab'.repeat(20);
+    expect(compactEntries(`000081a4${blob}000b odd`)).toBe(
+      `${Buffer.from(`000081a4${blob}000b`, 'hex').toString('base64')} =odd`,
+    );
   });
 
   it('is asked of git every time in a repository with a submodule: its diff lives in its own repository', () => {

@@ -12,7 +12,9 @@
 // they were. Not remembered: more work files than WORK_FILES (git looks at them in
 // parallel, sooner than we could, and the list would be read at every session start), a
 // submodule (what its diff says lives in its own repository), an index git keeps in
-// another form (index-file.ts).
+// another form (index-file.ts). The entries and the stat data are kept, and compared, in a
+// shorter form that tells apart all that the long one does (compactEntries, stampsOf): a
+// thousand files' were the cache's largest answer, and every session start reads it.
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import type { Git } from '../git/git.js';
@@ -20,6 +22,7 @@ import { entriesOutside } from '../git/index-file.js';
 import { COMMIT_ID } from '../git/repo.js';
 import { openCache } from '../store/cache.js';
 import { type Stamp, vouchingStamp } from '../store/fs.js';
+import { packTime } from '../store/open-pack.js';
 import { RACY_MS } from '../store/reader.js';
 import { HANDOFF_DIR } from '../store/tree.js';
 
@@ -29,7 +32,7 @@ const WORK_FILES = 1000;
 interface Known {
   /** The index's stat data when it vouched for the entries; absent when it was too young to. */
   index?: string;
-  /** The work files' entries (entriesOutside's key), and each file's stat data. */
+  /** The work files' entries (entriesOutside's key, compactEntries), and each file's stat data (stampsOf). */
   entries: string;
   files: string[];
   stamps: string;
@@ -50,7 +53,30 @@ function asKnown(value: unknown): Known | undefined {
     : undefined;
 }
 
-/** Each file's stat data as one text; undefined when one cannot vouch for its file (a folder, too young, unreadable). */
+/**
+ * Each file's stat data as one text; undefined when one cannot vouch for its file (a folder,
+ * too young, unreadable). Each stamp after the one before (files checked out together share
+ * most of their times and inode numbers): its ctime after that one's and its mtime after
+ * its ctime (packTime: exact), its size, its inode number less that one's; null for no
+ * file. The stamps can be read back from it one after another, so two lists of stamps
+ * never give the same text.
+ */
+export function stampsText(stamps: readonly (Stamp | null)[]): string {
+  let c = 0;
+  let ino = 0;
+  const rows: unknown[] = [];
+  for (const s of stamps) {
+    if (s === null) {
+      rows.push(null);
+      continue;
+    }
+    rows.push([packTime(s[0], c), packTime(s[1], s[0]), s[2], s[3] - ino]);
+    c = s[0];
+    ino = s[3];
+  }
+  return JSON.stringify(rows);
+}
+
 function stampsOf(root: string, files: readonly string[], racy: number): string | undefined {
   const stamps: (Stamp | null)[] = [];
   for (const f of files) {
@@ -58,7 +84,18 @@ function stampsOf(root: string, files: readonly string[], racy: number): string 
     if (stamp === undefined) return undefined;
     stamps.push(stamp);
   }
-  return JSON.stringify(stamps);
+  return stampsText(stamps);
+}
+
+/**
+ * The index entries' key (entriesOutside) in base 64 where it is hexadecimal, token by token
+ * (a token kept as it is, after a `=`, where it is not): the same tokens, shorter.
+ */
+export function compactEntries(key: string): string {
+  return key
+    .split(' ')
+    .map((t) => (/^(?:[0-9a-f]{2})+$/.test(t) ? Buffer.from(t, 'hex').toString('base64') : `=${t}`))
+    .join(' ');
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
@@ -89,7 +126,7 @@ export async function changedSince(
     // The index moved: the work files' entries in it may not have.
     const data = git.indexData();
     work = data && entriesOutside(data, `${HANDOFF_DIR}/`, WORK_FILES, hashBytes);
-    if (work && work.key === known.entries && sameList(work.paths, known.files)) {
+    if (work && compactEntries(work.key) === known.entries && sameList(work.paths, known.files)) {
       if (indexKey !== undefined) {
         cache.answers.set(key, { ...known, index: indexKey });
         await cache.save();
@@ -106,7 +143,13 @@ export async function changedSince(
   const stamps = work ? stampsOf(root, work.paths, racy) : undefined;
   const answer = await git.pathsChangedSince(since);
   if (work && stamps !== undefined) {
-    const kept: Known = { index: indexKey, entries: work.key, files: work.paths, stamps, paths: answer };
+    const kept: Known = {
+      index: indexKey,
+      entries: compactEntries(work.key),
+      files: work.paths,
+      stamps,
+      paths: answer,
+    };
     cache.answers.set(key, kept);
     await cache.save();
   } else if (work === null && indexKey !== undefined) {

@@ -9,27 +9,72 @@
 // may change again in the same clock tick without its stat data showing it: its names are
 // not kept. The file is only a speed-up: unreadable, of another format, or unwritable, the
 // folders are listed.
+//
+// Stored short, as a year of folders adds up: a folder by its path after `.handoff/handoffs/`,
+// its ctime after the file's first and its mtime after its ctime (open-pack.ts packTime),
+// its inode number as its difference from the first folder's,
+// and its names as what they all begin with (a day's ids share their first characters: the
+// time they were made) and the rest of each.
 import { writeDisposableSync } from './fs.js';
 import { RACY_MS } from './reader.js';
+import { keyOf, packTime, unpackTime } from './open-pack.js';
 
 // Taken, not imported: see fs.ts.
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const NAMES_FILE = 'handoff-names.json';
-const FORMAT = 2;
+// 3: stored short (see the top of this file).
+const FORMAT = 3;
 
-/** A folder's ctime, mtime and inode, and its item files' names less `.md` (`/` never occurs in a name) joined by `/`. */
-type Entry = [ctimeMs: number, mtimeMs: number, ino: number, stems: string];
+/**
+ * A folder's ctime and mtime (packTime), its inode, then, when it holds any, what its item
+ * files' names less `.md` begin with and the rest of each joined by `/` (`/` never occurs
+ * in a name).
+ */
+type Entry = [ctime: string | number, mtime: string | number, ino: number, common?: string, rests?: string];
 
-function load(file: string | null): Record<string, Entry> {
-  if (!file) return {};
+function namesOf(e: Entry): string[] {
+  if (typeof e[3] !== 'string' || typeof e[4] !== 'string') return [];
+  const common = e[3];
+  return e[4].split('/').map((rest) => common + rest);
+}
+
+function entry(
+  st: { ctimeMs: number; mtimeMs: number; ino: number },
+  base: Pick<Stored, 'base' | 'ino'>,
+  names: readonly string[],
+): Entry {
+  const e: Entry = [packTime(st.ctimeMs, base.base), packTime(st.mtimeMs, st.ctimeMs), st.ino - base.ino];
+  if (names.length === 0) return e;
+  let common = names[0]!;
+  for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
+  e.push(common, names.map((n) => n.slice(common.length)).join('/'));
+  return e;
+}
+
+interface Stored {
+  /** The time and the inode number the entries' are stored after (0: none yet). */
+  base: number;
+  ino: number;
+  dirs: Record<string, Entry>;
+}
+
+function load(file: string | null): Stored {
+  if (!file) return { base: 0, ino: 0, dirs: {} };
   try {
     const data = JSON.parse(readFileSync(file, 'utf8'));
-    if (data.format === FORMAT && typeof data.dirs === 'object' && data.dirs !== null) return data.dirs;
+    if (
+      data.format === FORMAT &&
+      typeof data.base === 'number' &&
+      typeof data.ino === 'number' &&
+      typeof data.dirs === 'object' &&
+      data.dirs !== null
+    )
+      return data;
   } catch {
     // none yet, or unreadable: every folder is listed
   }
-  return {};
+  return { base: 0, ino: 0, dirs: {} };
 }
 
 /** What a folder lists as a handoff's file: `<name>.md` not starting with a dot (tree.ts itemKind). */
@@ -46,8 +91,9 @@ export function folderNames(
   file: string | null,
   now = Date.now(),
 ): Map<string, string[]> {
-  const stored = load(file);
+  const { dirs: stored, ...storedBase } = load(file);
   const next: Record<string, Entry> = {};
+  const base = { ...storedBase };
   const out = new Map<string, string[]>();
   const racy = now - RACY_MS;
   let changed = false;
@@ -55,10 +101,16 @@ export function folderNames(
     const full = `${root}/${folder}`;
     const st = lstatSync(full, { throwIfNoEntry: false });
     if (!st?.isDirectory()) continue;
-    const before = stored[folder];
-    if (before && before[0] === st.ctimeMs && before[1] === st.mtimeMs && before[2] === st.ino) {
-      next[folder] = before;
-      out.set(folder, before[3] === '' ? [] : before[3].split('/'));
+    const key = keyOf(folder);
+    const before = stored[key];
+    if (
+      Array.isArray(before) &&
+      unpackTime(before[0], storedBase.base) === st.ctimeMs &&
+      unpackTime(before[1], st.ctimeMs) === st.mtimeMs &&
+      before[2] === st.ino - storedBase.ino
+    ) {
+      next[key] = before;
+      out.set(folder, namesOf(before));
       continue;
     }
     const names: string[] = [];
@@ -70,10 +122,11 @@ export function folderNames(
     out.set(folder, names);
     // Changed too recently to vouch for the listing: listed again next time.
     if (st.ctimeMs >= racy) continue;
-    next[folder] = [st.ctimeMs, st.mtimeMs, st.ino, names.join('/')];
+    if (base.base === 0) Object.assign(base, { base: st.ctimeMs, ino: st.ino });
+    next[key] = entry(st, base, names);
     changed = true;
   }
-  if (!changed) for (const folder in stored) if (!(folder in next)) changed = true;
-  if (changed && file) writeDisposableSync(file, JSON.stringify({ format: FORMAT, dirs: next }));
+  if (!changed) for (const key in stored) if (!(key in next)) changed = true;
+  if (changed && file) writeDisposableSync(file, JSON.stringify({ format: FORMAT, ...base, dirs: next }));
   return out;
 }

@@ -11,7 +11,11 @@
 // clock) are read. A closed handoff is recognised from its `status:` line without loading
 // the YAML parser; anything less plain is parsed. Stat data younger than RACY may not yet
 // show a change made in the same clock tick: such a folder is listed again next time, and
-// such a file keeps its text to compare.
+// such a file keeps a hash of its text to compare (textHash).
+//
+// An open handoff is kept without its body: a session start shows the current branch's
+// alone, read from its file when asked (one file a branch, whose stat data was just
+// checked), and fifty branches' bodies would be most of this file.
 //
 // Not seen here: a closed handoff edited in place (its folder unchanged) until its folder
 // changes. `handoff reopen` rewrites through a rename, and git replaces files it checks out,
@@ -21,6 +25,8 @@ import path from 'node:path';
 import { toolVersion } from './cache.js';
 import { writeDisposable } from './fs.js';
 import { assertInside } from '../security/guard.js';
+import { splitFrontMatter } from './split.js';
+import { type Kept, type Open, packOpen, type Stat, unpackOpen } from './open-pack.js';
 import { DAY, MONTH } from './reader.js';
 import {
   HANDOFFS_PREFIX,
@@ -40,21 +46,11 @@ import {
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const OPEN_FILE = 'handoff-open.json';
-const FORMAT = 1;
+// 2: no open handoff's body, a hash instead of a young file's text, packed (open-pack.ts).
+const FORMAT = 2;
 const RACY = 2000;
 
-type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
-interface Kept {
-  st: Stat;
-  item: CachedItem;
-  /** The text, while the stat data is too young to vouch for it. */
-  text?: string;
-}
-interface Stored {
-  /** Folder -> its stat data, and 1 when it must be listed again. */
-  dirs: Record<string, [ctimeMs: number, mtimeMs: number, ino: number, racy: number]>;
-  files: Record<string, Kept>;
-}
+type Stored = Open;
 
 const stat = (s: Stats): Stat => [s.ctimeMs, s.mtimeMs, s.size, s.ino];
 const same = (a: Stat, b: Stat) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
@@ -63,7 +59,7 @@ function load(file: string | null): Stored | undefined {
   if (!file) return undefined;
   try {
     const data = JSON.parse(readFileSync(file, 'utf8'));
-    if (data.format === FORMAT && data.version === toolVersion()) return data as Stored;
+    if (data.format === FORMAT && data.version === toolVersion()) return unpackOpen(data);
   } catch {
     // none yet, or unreadable: every folder is listed
   }
@@ -112,6 +108,14 @@ export async function readOpen(
   // there is nothing for path.join to normalize, and it would, character by character,
   // for each of a year's hundreds of folders.
   const at = (rel: string) => `${root}/${rel}`;
+  /** An open handoff's body, from its file (empty when it is gone or no longer splits: the next run sees why). */
+  const bodyOf = (rel: string): string => {
+    try {
+      return splitFrontMatter(readText(at(rel)) ?? '', rel).body;
+    } catch {
+      return '';
+    }
+  };
   const stored = load(file);
   const next: Stored = { dirs: {}, files: {} };
   const children = new Map<string, string[]>();
@@ -124,9 +128,9 @@ export async function readOpen(
 
   const keep = (rel: string, st: Stats, old: Kept | undefined): boolean => {
     if (!old || !same(old.st, stat(st))) return false;
-    if (old.text !== undefined) {
+    if (old.hash !== undefined) {
       const text = readText(at(rel));
-      if (text !== old.text) return false;
+      if (text === undefined || textHash(text) !== old.hash) return false;
       if (st.ctimeMs < started - RACY) {
         next.files[rel] = { st: old.st, item: old.item };
         changed = true;
@@ -195,6 +199,8 @@ export async function readOpen(
   visit(PINS_PREFIX, undefined);
   visit(HANDOFFS_PREFIX, MONTH);
 
+  /** The bodies this run parsed: its tree shows them without reading the files again. */
+  const bodies = new Map<string, string>();
   if (toRead.length > 0) {
     const parsed = new Map<string, CachedItem>();
     const unknown = toRead.filter((f) => {
@@ -215,16 +221,42 @@ export async function readOpen(
       const st = lstat(at(f.path));
       const open = itemKind(f.path) === 'pin' || item.problem || (item.meta as { status?: string }).status === 'open';
       if (!open || !st) continue;
-      next.files[f.path] = { st: stat(st), item, ...(st.ctimeMs >= started - RACY && !large ? { text: f.text } : {}) };
+      let keptItem = item;
+      if (itemKind(f.path) === 'handoff' && item.body !== undefined) {
+        const { body, ...rest } = item;
+        bodies.set(f.path, body);
+        keptItem = rest;
+      }
+      const young = st.ctimeMs >= started - RACY && !large && f.text !== undefined;
+      next.files[f.path] = { st: stat(st), item: keptItem, ...(young ? { hash: textHash(f.text!) } : {}) };
     }
   }
-  if (changed && file) await writeDisposable(file, JSON.stringify({ format: FORMAT, version: toolVersion(), ...next }));
+  if (changed && file)
+    await writeDisposable(file, JSON.stringify({ format: FORMAT, version: toolVersion(), ...packOpen(next) }));
   const kept = Object.entries(next.files);
   const items = new Map(kept.map(([f, k]) => [f, k.item]));
   return parseTree(
-    kept.map(([f]) => ({ path: f, blob: 'open' })),
+    kept.map(([f]) => ({ path: f, blob: 'open', laterBody: () => bodies.get(f) ?? bodyOf(f) })),
     { get: (key) => items.get(key.slice(0, key.indexOf('\0'))), set: () => {} },
   );
+}
+
+/**
+ * A young file's text as kept (cyrb53, 53 bits): it is compared only once the file's stat
+ * data matched to the fraction of a millisecond and the byte, so it tells apart edits made within one
+ * clock tick, at the same size; and a session start loads no node:crypto for it.
+ */
+export function textHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
 function readText(file: string): string | undefined {
