@@ -130,7 +130,6 @@ if (process.argv.includes('--cv')) {
       { ...D, realNoneOdds: 1 },
       { ...D, realNoneOdds: 6 },
       { ...D, realNoneOdds: 17 },
-      { ...D, realWeight: 200 },
       { ...D, noneWeight: 25 },
       { ...D, standing: 0 },
       { ...D, precision: 0.93 },

@@ -50,12 +50,10 @@ export const OPEN_FILE = 'handoff-open.json';
 const FORMAT = 2;
 const RACY = 2000;
 
-type Stored = Open;
-
 const stat = (s: Stats): Stat => [s.ctimeMs, s.mtimeMs, s.size, s.ino];
 const same = (a: Stat, b: Stat) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
 
-function load(file: string | null): Stored | undefined {
+function load(file: string | null): Open | undefined {
   if (!file) return undefined;
   try {
     const data = JSON.parse(readFileSync(file, 'utf8'));
@@ -117,7 +115,7 @@ export async function readOpen(
     }
   };
   const stored = load(file);
-  const next: Stored = { dirs: {}, files: {} };
+  const next: Open = { dirs: {}, files: {} };
   const children = new Map<string, string[]>();
   for (const d of Object.keys(stored?.dirs ?? {})) add(children, d.slice(0, d.lastIndexOf('/', d.length - 2) + 1), d);
   // The kept files by folder: a session start looks at every dated folder of a year.
@@ -171,7 +169,7 @@ export async function readOpen(
       if (dirs) for (let i = 0; i < dirs.length; i++) visit(dirs[i]!, deeper);
       return;
     }
-    const now: Stored['dirs'][string] = [st.ctimeMs, st.mtimeMs, st.ino, st.ctimeMs >= started - RACY ? 1 : 0];
+    const now: Open['dirs'][string] = [st.ctimeMs, st.mtimeMs, st.ino, st.ctimeMs >= started - RACY ? 1 : 0];
     next.dirs[rel] = now;
     // A folder listed again only because it was too young to vouch, and found as it was
     // (the seconds after a checkout or a commit): nothing to write back for it.

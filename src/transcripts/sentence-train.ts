@@ -109,11 +109,6 @@ export interface TrainOptions {
    * to outweigh a real session's near misses.
    */
   realNoneOdds: number;
-  /**
-   * Out of 100: the weight in training of a sentence from a real session against a written one's
-   * 100 (its `none` weighted by noneWeight on top): real sessions are what the model meets.
-   */
-  realWeight: number;
 }
 
 export const DEFAULTS: TrainOptions = {
@@ -128,7 +123,6 @@ export const DEFAULTS: TrainOptions = {
   noneOdds: 1,
   standing: 3,
   realNoneOdds: 4,
-  realWeight: 100,
 };
 
 /** mulberry32: a small seeded generator, so the folds are the same everywhere. */
@@ -171,7 +165,7 @@ export function train(examples: readonly Example[], o: TrainOptions = DEFAULTS):
     const label = CLASSES.indexOf(e.label);
     // Weighted down in training (the floors, not the weights, keep near misses out): with them at
     // full weight a choice between two classes (decision or reversal) leads by too little.
-    const cw = (e.label === 'none' ? o.noneWeight / 100 : 1) * (e.real ? o.realWeight / 100 : 1);
+    const cw = e.label === 'none' ? o.noneWeight / 100 : 1;
     if (drop < 1) data.push({ feats, label, weight: cw * (1 - drop) });
     if (drop > 0) data.push({ feats: feats.filter((f) => !isRule[f]), label, weight: cw * drop });
   }
