@@ -124,13 +124,14 @@ describe('src/ structure', () => {
     expect(edges.get('store')?.get('core'), 'the graph was read').toBeGreaterThan(0);
   });
 
-  it('spawns git only in src/git/: every other folder asks the one client (git/git.ts, on git/git-records.ts)', () => {
+  it('spawns git only in src/git/: every other folder asks the one client (git/git.ts, on git/git-changes.ts, on git/git-records.ts)', () => {
     const plumbing = path.join(SRC, 'git/git-plumbing.ts');
     const outside = [...graph]
       .filter(([file, deps]) => !file.startsWith(path.join(SRC, 'git') + path.sep) && deps.includes(plumbing))
       .map(([file]) => path.relative(SRC, file));
     expect(graph.get(path.join(SRC, 'git/git-records.ts'))).toContain(plumbing);
-    expect(graph.get(path.join(SRC, 'git/git.ts'))).toContain(path.join(SRC, 'git/git-records.ts'));
+    expect(graph.get(path.join(SRC, 'git/git-changes.ts'))).toContain(path.join(SRC, 'git/git-records.ts'));
+    expect(graph.get(path.join(SRC, 'git/git.ts'))).toContain(path.join(SRC, 'git/git-changes.ts'));
     expect(outside).toEqual([]);
     const spawning = files.filter(
       (f) => !f.startsWith(path.join(SRC, 'git') + path.sep) && /spawn\w*\(\s*'git'/.test(readFileSync(f, 'utf8')),

@@ -1,6 +1,6 @@
 // A directory git neither tracks nor ignores is one entry in a handoff, the way `git status`
 // shows it, instead of thousands of lines in the handoff and in every resume prompt.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from './helpers.js';
@@ -51,5 +51,77 @@ describe('untracked directories', () => {
     const bad = repo.handoff(['new', 'again']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/config\.yml.*untracked_dir_files must be a whole number/);
+  });
+});
+
+describe('the state of each change', () => {
+  it('is committed, staged, unstaged or untracked, for a top-level file or folder deleted too', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    const files = [
+      'src/a.ts',
+      'src/b.ts',
+      'src/c.ts',
+      'src/d.ts',
+      'src/e.ts',
+      'gone/x.ts',
+      'gone2/y.ts',
+      'top1',
+      'top2',
+    ];
+    repo.commit('init', Object.fromEntries(files.map((f) => [f, `${f}\n`])));
+    repo.git('checkout', '-q', '-b', 'feat');
+    repo.commit('work on a', { 'src/a.ts': 'a, more\n' });
+    repo.write('src/b.ts', 'b, staged\n');
+    repo.git('add', 'src/b.ts');
+    repo.write('src/c.ts', 'c, unstaged\n');
+    repo.write('src/d.ts', 'd, staged\n');
+    repo.git('add', 'src/d.ts');
+    repo.write('src/d.ts', 'd, staged, then changed\n');
+    repo.git('mv', 'src/e.ts', 'src/e2.ts');
+    rmSync(path.join(repo.dir, 'gone'), { recursive: true }); // no top-level entry left: a status over those there is does not see it
+    repo.git('rm', '-rq', 'gone2');
+    rmSync(path.join(repo.dir, 'top1'));
+    repo.git('rm', '-q', 'top2');
+    repo.write('newtop', 'n\n');
+    repo.write('newdir/f.ts', 'f\n');
+    mkdirSync(path.join(repo.dir, 'emptydir'));
+
+    const made = repo.handoff(['new', 'the next step', '--no-edit']);
+    expect(made.code).toBe(0);
+    const text = repo.read(made.stdout.trim());
+    const state = (file: string) =>
+      new RegExp(`- path: "${file}"\\n(?:    .*\\n)*?    state: "([a-z]+)"`).exec(text)?.[1];
+    expect(
+      Object.fromEntries(
+        [
+          'src/a.ts',
+          'src/b.ts',
+          'src/c.ts',
+          'src/d.ts',
+          'src/e2.ts',
+          'gone/x.ts',
+          'gone2/y.ts',
+          'top1',
+          'top2',
+          'newtop',
+          'newdir/f.ts',
+        ].map((f) => [f, state(f)]),
+      ),
+    ).toEqual({
+      'src/a.ts': 'committed',
+      'src/b.ts': 'staged',
+      'src/c.ts': 'unstaged',
+      'src/d.ts': 'unstaged',
+      'src/e2.ts': 'staged',
+      'gone/x.ts': 'unstaged',
+      'gone2/y.ts': 'staged',
+      top1: 'unstaged',
+      top2: 'staged',
+      newtop: 'untracked',
+      'newdir/f.ts': 'untracked',
+    });
+    expect(text).not.toContain('emptydir');
+    expect(text).toContain('    from: "src/e.ts"');
   });
 });

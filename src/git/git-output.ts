@@ -1,4 +1,4 @@
-// Pure parsers for the `-z` output of git's diff and ls-files, and of `git log` in the
+// Pure parsers for the `-z` output of git's diff, status and ls-files, and of `git log` in the
 // one format we ask for, and the rule that folds base->worktree changes and the
 // staged/unstaged/untracked sets into one list.
 import type { ChangeKind, FileChange, FileState } from '../store/handoff.js';
@@ -95,6 +95,32 @@ export function parseStatus(out: string): { uncommitted: string[]; unsure: strin
     }
   }
   return { uncommitted, unsure, outside };
+}
+
+/**
+ * `git status --porcelain=v2 -z --no-renames --untracked-files=normal`, read as the three
+ * answers it replaces: the paths staged (index against HEAD: `git diff --cached`), the
+ * paths changed in the work tree (against the index: `git diff`), a conflict in both, and
+ * the untracked ones, a folder that holds nothing tracked as `dir/` (`git ls-files --others
+ * --directory --no-empty-directory`).
+ */
+export function parseStatusSets(out: string): { staged: Set<string>; unstaged: Set<string>; untracked: string[] } {
+  const staged = new Set<string>();
+  const unstaged = new Set<string>();
+  const untracked: string[] = [];
+  for (const entry of out.split('\0')) {
+    if (entry.startsWith('? ')) untracked.push(entry.slice(2));
+    else if (entry.startsWith('u ')) {
+      const file = fieldsAfter(entry, 10);
+      staged.add(file);
+      unstaged.add(file);
+    } else if (entry.startsWith('1 ')) {
+      const file = fieldsAfter(entry, 8);
+      if (entry[2] !== '.') staged.add(file);
+      if (entry[3] !== '.') unstaged.add(file);
+    }
+  }
+  return { staged, unstaged, untracked };
 }
 
 /** What follows the first `n` space-separated fields (a path may hold spaces). */

@@ -2,42 +2,31 @@
 // (never a shell string) and `-z` output where paths appear, through the same spawn as
 // the hook paths (git-plumbing.ts), so the child inherits GIT_INDEX_FILE and GIT_DIR
 // inside a git hook. The class builds on git-records.ts (how a command is run, the
-// settings and the repository's state, the index and objects): here are the history and
-// the work tree.
+// settings and the repository's state, the index and objects) and git-changes.ts (what
+// changed since a base): here are the history and the work tree.
 //
 // Why not simple-git: its completion plugin waits a fixed delay after every command that
 // printed nothing (an empty `git diff`, an empty `git log` range: the common case at
 // session start), it is heavy to import for a hook, and it strips
 // GIT_* variables that hooks depend on. A plain spawn does what we need in a few lines.
 import {
-  combineChanges,
   LOG_FORMAT,
   parseLog,
   parseNameStatus,
   parsePathList,
   sortedPaths,
-  parseRawNumstat,
   parseStatus,
   type Commit,
   type RawChange,
 } from './git-output.js';
-import type { FileChange } from '../store/handoff.js';
 import { readText, type Stamp } from '../store/fs.js';
 import path from 'node:path';
-import { GitRecords } from './git-records.js';
+import { GitChanges, WORK } from './git-changes.js';
 import { COMMIT_ID, fixedHead, indexData, indexStat } from './repo.js';
-
-const EMPTY_TREE: Record<string, string> = {
-  sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
-  sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
-};
-
-/** Commits that only save handoff records are not work: leave them out of commit lists. */
-const WORK = [':/', ':(top,exclude).handoff'];
 
 export type { Commit };
 
-export class Git extends GitRecords {
+export class Git extends GitChanges {
   async branch(): Promise<string | null> {
     // Everything else at session start waits for the branch: read HEAD when it is the
     // plain file git writes (a branch, or a detached commit); anything else asks git
@@ -68,15 +57,6 @@ export class Git extends GitRecords {
   }
 
   private index: { stat: string; data: Buffer | null } | undefined;
-
-  /** The commit HEAD points at, or null on an unborn branch. */
-  async head(): Promise<string | null> {
-    return this.resolveCommit('HEAD');
-  }
-
-  async resolveCommit(rev: string): Promise<string | null> {
-    return (await this.ask(['rev-parse', '--verify', '-q', '--end-of-options', `${rev}^{commit}`])) || null;
-  }
 
   /** The configured default branch, else origin's HEAD, else main or master. */
   async defaultBranch(configured: string | undefined): Promise<string | null> {
@@ -127,64 +107,6 @@ export class Git extends GitRecords {
   async workSince(since: string, upTo = 'HEAD'): Promise<Commit[] | null> {
     const out = await this.answer(['log', LOG_FORMAT, '--end-of-options', `${since}^{commit}..${upTo}`, '--', ...WORK]);
     return out === null ? null : parseLog(out);
-  }
-
-  private async emptyTree(): Promise<string> {
-    const format = (await this.ask(['rev-parse', '--show-object-format'])) || 'sha1';
-    return EMPTY_TREE[format] ?? EMPTY_TREE.sha1!;
-  }
-
-  /**
-   * Everything outside .handoff/ that changed between `base` and the working tree: committed, staged,
-   * unstaged and untracked-but-not-ignored, renames detected, binaries marked.
-   * A null base means "since the empty tree" (an unborn branch, or the root). `head`:
-   * HEAD's commit (null: none yet) when the caller asked already.
-   */
-  async changesSince(base: string | null, collapseOver = Infinity, head?: string | null): Promise<FileChange[]> {
-    const from = base ?? (await this.emptyTree());
-    const diff = ['diff', '-z', '--no-relative', '--no-ext-diff', '--no-textconv', '-M'];
-    const hasHead = (head === undefined ? await this.head() : head) !== null;
-    // With no HEAD there is no worktree diff against a commit: compare the index instead.
-    const overallArgs = hasHead ? [from] : ['--cached', from];
-    const others = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'];
-    const scope = await this.untrackedScope();
-    // Outside .handoff/ only: our records are not the work (the draft left them out after
-    // the fact), and each of these asked git about every handoff of the year.
-    const [overall, staged, unstaged, untrackedDirs] = await Promise.all([
-      this.run([...diff, '--raw', '--numstat', ...overallArgs, '--', ...WORK]),
-      this.run(['diff', '-z', '--no-relative', '--name-only', '--cached', ...(hasHead ? [] : [from]), '--', ...WORK]),
-      this.run(['diff', '-z', '--no-relative', '--name-only', '--', ...WORK]),
-      scope.length === 0 ? '' : this.run([...others, '--directory', '--no-empty-directory', '--', ...scope]),
-    ]);
-    // With no folder folded into one entry (each ends in /), the list by folders is the list
-    // file by file: a process fewer in the common case (no new folder), one more round otherwise.
-    const folded = untrackedDirs.includes('/\0');
-    const untracked = folded ? await this.run([...others, '--', ...scope]) : untrackedDirs;
-    return combineChanges({
-      ...parseRawNumstat(overall),
-      staged: new Set(parsePathList(staged)),
-      unstaged: new Set(parsePathList(unstaged)),
-      untracked: parsePathList(untracked),
-      untrackedDirs: parsePathList(untrackedDirs),
-      collapseOver,
-    });
-  }
-
-  /**
-   * WORK for a search of untracked files: the work tree's top-level entries but .git and
-   * .handoff, each named, because git walks a folder a pathspec excludes (a year of
-   * handoffs) and skips one no pathspec names; WORK itself when the root cannot be read or
-   * holds more entries than a command line should carry. Empty: nothing to search.
-   */
-  private async untrackedScope(): Promise<string[]> {
-    let names: string[];
-    try {
-      names = await process.getBuiltinModule('node:fs').promises.readdir(this.root); // taken, not imported: see store/fs.ts
-    } catch {
-      return WORK;
-    }
-    const top = names.filter((n) => n !== '.git' && n !== '.handoff');
-    return top.length > 256 ? WORK : top.map((n) => `:(top,literal)${n}`);
   }
 
   /**
