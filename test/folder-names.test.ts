@@ -4,7 +4,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { folderNames } from '../src/store/folder-names.js';
+import { folderNames, readAhead } from '../src/store/folder-names.js';
 import { RACY_MS } from '../src/store/reader.js';
 
 const A = '.handoff/handoffs/2026-01/05/';
@@ -83,5 +83,20 @@ describe('folder names', () => {
       writeFileSync(file, text);
       expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b'], [B]: [] });
     }
+  });
+  it('read ahead (a writer, while git answers), still lists again a folder changed after, and is taken once', () => {
+    const { root, file } = setup();
+    folderNames(root, [A, B], file, later());
+    readAhead(file);
+    tickAfter(root, [A, B]);
+    writeFileSync(path.join(root, B, '02a.md'), 'x');
+    // The file as read ahead: a name only it holds comes back for the folder that did not change.
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    stored.dirs['2026-01/05/'][4] = 'a/b/c';
+    writeFileSync(file, JSON.stringify(stored));
+    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b'], [B]: ['02a'] });
+    // Taken: the next run reads the file as it is now.
+    writeFileSync(file, JSON.stringify(stored));
+    expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b', '01c'], [B]: ['02a'] });
   });
 });

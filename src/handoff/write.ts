@@ -143,6 +143,11 @@ async function writeLocked(
     () => git.resolveCommit(guess!),
   );
   parentHead?.catch(() => {}); // awaited by findBase; a failure surfaces there
+  // Read while git answers: the parent's chain, and what the roadmap's view of the history
+  // reads that this run's writes leave as it is (store/history-view.ts).
+  const chain = parent ? parentChain(ctx, parent) : undefined;
+  chain?.catch(() => {}); // awaited for the draft; a failure surfaces there
+  import('../store/history-view.js').then((m) => m.prepareView(ctx)).catch(() => {});
   const base = await findBase(ctx, git, options.since, parent, head, parentHead);
   const [[changes, commits, own], template] = await Promise.all([
     early && base === guess ? early : history(base),
@@ -180,9 +185,7 @@ async function writeLocked(
     files,
     commits,
     parent,
-    ...(parent
-      ? { parentFile: parent.file, chainDone: chainCompleted(parent.meta, await parentChain(ctx, parent)) }
-      : {}),
+    ...(parent ? { parentFile: parent.file, chainDone: chainCompleted(parent.meta, await chain!) } : {}),
     base,
     ...(extraction ? { extraction } : {}),
     pinned: activePins(pins.items).map((p) => p.text),

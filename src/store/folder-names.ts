@@ -36,7 +36,9 @@ type Entry = [ctime: string | number, mtime: string | number, ino: number, commo
 function namesOf(e: Entry): string[] {
   if (typeof e[3] !== 'string' || typeof e[4] !== 'string') return [];
   const common = e[3];
-  return e[4].split('/').map((rest) => common + rest);
+  // One string for the folder, cut at each `/`: its names are slices of it, where joining
+  // each to `common` made two strings a name (a year is tens of thousands).
+  return (common === '' ? e[4] : `${common}${e[4].replaceAll('/', `/${common}`)}`).split('/');
 }
 
 function entry(
@@ -59,8 +61,25 @@ interface Stored {
   dirs: Record<string, Entry>;
 }
 
+/** The file as read ahead (readAhead), by path: taken by the next folderNames, which writes it anew. */
+const ahead = new Map<string, Stored>();
+
+/**
+ * Reads and parses the file now, for the next folderNames in this process: a writer does it
+ * while git answers, before its writes change the folders the file is checked against
+ * (each folder's names are still taken only while its stat data is the one kept).
+ */
+export function readAhead(file: string | null): void {
+  if (file && !ahead.has(file)) ahead.set(file, load(file));
+}
+
 function load(file: string | null): Stored {
   if (!file) return { base: 0, ino: 0, dirs: {} };
+  const read = ahead.get(file);
+  if (read) {
+    ahead.delete(file);
+    return read;
+  }
   try {
     const data = JSON.parse(readFileSync(file, 'utf8'));
     if (

@@ -19,7 +19,7 @@ import { ascending, datedFolder, isId, mergeAscending, sortedIndex } from './id.
 import { loadOpen } from './store.js';
 import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
-import { folderNames, NAMES_FILE } from './folder-names.js';
+import { folderNames, NAMES_FILE, readAhead } from './folder-names.js';
 
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
 
@@ -44,15 +44,27 @@ interface Listing {
   open: Tree;
   /** Closed handoffs' ids, oldest first (ids are times). */
   closed: string[];
-  /** Their files, in the same order: a year's names need no map, a few are looked up (fileOf). */
-  files: string[];
+  /**
+   * Their folders, in the same order, as indexes in `folders`: a year's names need no map,
+   * and a path is made only for a file asked for (fileOf, filesOf).
+   */
+  at: number[];
+  folders: string[];
 }
+
+const fileAt = (list: Listing, i: number) => `${list.folders[list.at[i]!]}${list.closed[i]}.md`;
 
 /** The file of a closed handoff, by binary search in the listing's ids. */
 function fileOf(list: Listing, id: string): string | undefined {
   const at = sortedIndex(list.closed, id);
-  return list.closed[at] === id ? list.files[at] : undefined;
+  return list.closed[at] === id ? fileAt(list, at) : undefined;
 }
+
+function filesOf(list: Listing): string[] {
+  return list.closed.map((_, i) => fileAt(list, i));
+}
+
+const namesFile = (ctx: Where) => ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), NAMES_FILE);
 
 // Taken, not imported: see fs.ts.
 const { lstatSync } = process.getBuiltinModule('node:fs');
@@ -70,13 +82,12 @@ async function listing(ctx: Where): Promise<Listing> {
     names.add(file.slice(at, file.endsWith('.md') ? -3 : undefined));
   }
   const ids: string[] = [];
-  const files: string[] = [];
+  const at: number[] = [];
   // handoffs/ checked once: its dated folders are real folders (itemFolders follows no link), so inside it.
   await assertInside(ctx.root, path.join(ctx.root, HANDOFFS_PREFIX), HANDOFFS_PREFIX.slice(0, -1));
-  const prefixes = itemFolders(ctx.root).filter((p) => p.startsWith(HANDOFFS_PREFIX));
-  const namesFile = ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), NAMES_FILE);
-  const byFolder = folderNames(ctx.root, prefixes, namesFile);
-  for (const prefix of prefixes) {
+  const folders = itemFolders(ctx.root).filter((p) => p.startsWith(HANDOFFS_PREFIX));
+  const byFolder = folderNames(ctx.root, folders, namesFile(ctx));
+  for (const [f, prefix] of folders.entries()) {
     const stems = byFolder.get(prefix);
     if (!stems) continue; // gone since it was listed
     const skip = known.get(prefix);
@@ -84,16 +95,16 @@ async function listing(ctx: Where): Promise<Listing> {
     for (const id of stems) {
       if (skip?.has(id)) continue;
       ids.push(id);
-      files.push(`${prefix}${id}.md`);
+      at.push(f);
     }
   }
   // Dated folders are listed in date order and ids are times: sorted already, unless the first
   // layout's folder holds some. The same id twice (the flat and a dated folder): the whole tree decides.
-  if (ascending(ids)) return { open, closed: ids, files };
+  if (ascending(ids)) return { open, closed: ids, at, folders };
   const order = ids.map((_, i) => i).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
   const closed = order.map((i) => ids[i]!);
   if (!ascending(closed)) throw new Duplicate();
-  return { open, closed, files: order.map((i) => files[i]!) };
+  return { open, closed, at: order.map((i) => at[i]!), folders };
 }
 
 class Duplicate extends Error {}
@@ -109,6 +120,11 @@ async function readClosed(ctx: Where, files: readonly string[]): Promise<Handoff
   if (tree.problems.length > 0 || tree.misnamed.length > 0 || tree.handoffs.length !== files.length) return undefined;
   if (tree.handoffs.some((h) => h.meta.status === 'open')) return undefined;
   return tree.handoffs;
+}
+
+/** Reads ahead what roadmapView will read and this run's writes do not change: the folders' names as kept (folder-names.ts). */
+export function prepareView(ctx: Where): void {
+  readAhead(namesFile(ctx));
 }
 
 /**
@@ -127,9 +143,10 @@ export async function roadmapView(
     if (error instanceof Duplicate) return undefined;
     throw error;
   }
-  const { open, closed, files } = list;
+  const { open, closed } = list;
   const loaded = new Map<string, Handoff>();
-  let wanted = files.slice(-recent);
+  const first = Math.max(0, closed.length - recent);
+  let wanted = closed.slice(first).map((_, i) => fileAt(list, first + i));
   let from: Handoff[] = open.handoffs;
   for (let level = 0; level <= depth && (wanted.length > 0 || from.length > 0); level++) {
     for (const h of from) {
@@ -149,7 +166,7 @@ export async function roadmapView(
   return {
     tree,
     history: { ids, finished: closed.length },
-    sources: { open, closed: () => files, read: [...loaded.keys()] },
+    sources: { open, closed: () => filesOf(list), read: [...loaded.keys()] },
   };
 }
 
