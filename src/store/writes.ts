@@ -95,9 +95,11 @@ async function written(ctx: RunContext, file: string, content: string, mine: boo
     await cache.save();
   }
   // What the file parsed to, as the cache is given it, for the open index (store.ts, readOpenIndex).
+  // Parsed, not looked up: its text is new (a new id, or a change), and a look-up by its blob
+  // id indexes every entry of its month by blob first (cache-pack.ts).
   let item: CachedItem | undefined;
   const some: ParseCache = {
-    get: (key) => cache.some.get(key),
+    get: () => undefined,
     set: (key, given) => {
       item = given;
       cache.some.set(key, given);
