@@ -99,4 +99,12 @@ describe('folder names', () => {
     writeFileSync(file, JSON.stringify(stored));
     expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b', '01c'], [B]: ['02a'] });
   });
+  it("gives each folder's names sorted, whatever order the folder lists them in, and keeps them so", () => {
+    const { root, file } = setup();
+    const names = ['01zz', '01c', '01q', '01a5', '01m', '01a', '01x'];
+    for (const n of names) writeFileSync(path.join(root, B, `${n}.md`), 'x');
+    const sorted = [...names].sort();
+    expect(folderNames(root, [B], file, later()).get(B)).toEqual(sorted);
+    expect(folderNames(root, [B], file, later()).get(B)).toEqual(sorted); // read back from the file
+  });
 });

@@ -9,7 +9,7 @@ import { activePins } from '../store/pin-scope.js';
 import { fill } from '../store/template.js';
 import { TITLE, type SectionKey } from '../store/sections.js';
 import type { Tree } from '../store/tree.js';
-import { prefixLookup } from '../store/id.js';
+import { prefixLookup, prefixLookupIn } from '../store/id.js';
 
 /** Finished and superseded handoffs listed one line each; older ones are counted. */
 export const RECENT = 20;
@@ -53,9 +53,11 @@ export function renderRoadmap(
   template: string,
   tree: Tree,
   roadmapPath: string,
-  history?: { ids: readonly string[]; finished: number },
+  history?: { ids: ReadonlyArray<readonly string[]>; finished: number },
 ): string {
-  const shortIds = prefixLookup(history?.ids ?? [...tree.handoffs, ...tree.pins].map((i) => i.meta.id));
+  const shortIds = history
+    ? prefixLookupIn(history.ids)
+    : prefixLookup([...tree.handoffs, ...tree.pins].map((i) => i.meta.id));
   const short = (id: string) => shortIds(id) ?? id.slice(0, 8);
   const link = (file: string) => posix.relative(posix.dirname(roadmapPath), file);
   const byId = new Map(tree.handoffs.map((h) => [h.meta.id, h]));

@@ -23,8 +23,8 @@ import { keyOf, packTime, unpackTime } from './open-pack.js';
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const NAMES_FILE = 'handoff-names.json';
-// 3: stored short (see the top of this file).
-const FORMAT = 3;
+// 3: stored short (see the top of this file); 4: each folder's names sorted.
+const FORMAT = 4;
 
 /**
  * A folder's ctime and mtime (packTime), its inode, then, when it holds any, what its item
@@ -101,7 +101,7 @@ const isItemName = (name: string) => name.endsWith('.md') && !name.startsWith('.
 
 /**
  * The item files' names less `.md` in each of `folders` (absolute path `root/<folder>`), in
- * readdir's order; a folder gone since it was found is left out. The names of the folders listed
+ * sorted order (ids are times: a year's come sorted folder by folder); a folder gone since it was found is left out. The names of the folders listed
  * are kept in `file` for the next run (`now`: the clock, for the racy rule).
  */
 export function folderNames(
@@ -138,6 +138,7 @@ export function folderNames(
     } catch {
       continue; // gone since it was listed
     }
+    names.sort();
     out.set(folder, names);
     // Changed too recently to vouch for the listing: listed again next time.
     if (st.ctimeMs >= racy) continue;

@@ -15,7 +15,7 @@ import type { RunContext } from '../core/context.js';
 import type { Handoff } from './handoff.js';
 import { openCache } from './cache.js';
 import { itemFolders, parseFiles, readSomeFiles } from './reader.js';
-import { ascending, datedFolder, isId, mergeAscending, sortedIndex } from './id.js';
+import { ascending, datedFolder, isId, sortedIndex } from './id.js';
 import { loadOpen } from './store.js';
 import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
@@ -24,8 +24,8 @@ import { folderNames, NAMES_FILE, readAhead } from './folder-names.js';
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
 
 export interface History {
-  /** Every handoff's and pin's id, for the short ids: ascending, each once. */
-  ids: string[];
+  /** Every handoff's and pin's id, for the short ids: in lists each ascending, each id once in a list (id.ts prefixLookupIn). */
+  ids: ReadonlyArray<readonly string[]>;
   /** How many handoffs are finished or superseded. */
   finished: number;
 }
@@ -87,20 +87,25 @@ async function listing(ctx: Where): Promise<Listing> {
   await assertInside(ctx.root, path.join(ctx.root, HANDOFFS_PREFIX), HANDOFFS_PREFIX.slice(0, -1));
   const folders = itemFolders(ctx.root).filter((p) => p.startsWith(HANDOFFS_PREFIX));
   const byFolder = folderNames(ctx.root, folders, namesFile(ctx));
+  // Each folder's names come sorted (folder-names.ts) and dated folders are listed in date
+  // order: sorted already when each folder's first name is past the one before's last, unless
+  // the first layout's folder holds some.
+  let sorted = true;
   for (const [f, prefix] of folders.entries()) {
-    const stems = byFolder.get(prefix);
-    if (!stems) continue; // gone since it was listed
+    const all = byFolder.get(prefix);
+    if (!all) continue; // gone since it was listed
     const skip = known.get(prefix);
     // Every `<name>.md` not starting with a dot in these folders is a handoff's (tree.ts itemKind).
+    const stems = skip ? all.filter((id) => !skip.has(id)) : all;
+    if (stems.length === 0) continue;
+    if (ids.length > 0 && stems[0]! <= ids[ids.length - 1]!) sorted = false;
     for (const id of stems) {
-      if (skip?.has(id)) continue;
       ids.push(id);
       at.push(f);
     }
   }
-  // Dated folders are listed in date order and ids are times: sorted already, unless the first
-  // layout's folder holds some. The same id twice (the flat and a dated folder): the whole tree decides.
-  if (ascending(ids)) return { open, closed: ids, at, folders };
+  // The same id twice (the flat and a dated folder): the whole tree decides.
+  if (sorted) return { open, closed: ids, at, folders };
   const order = ids.map((_, i) => i).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
   const closed = order.map((i) => ids[i]!);
   if (!ascending(closed)) throw new Duplicate();
@@ -162,10 +167,9 @@ export async function roadmapView(
   const byHandoffId = (a: Handoff, b: Handoff) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0);
   const tree: Tree = { ...open, handoffs: [...open.handoffs, ...loaded.values()].sort(byHandoffId) };
   const others = [...new Set([...open.handoffs.map((h) => h.meta.id), ...open.pins.map((p) => p.meta.id)])].sort();
-  const ids = mergeAscending(closed, others);
   return {
     tree,
-    history: { ids, finished: closed.length },
+    history: { ids: [closed, others], finished: closed.length },
     sources: { open, closed: () => filesOf(list), read: [...loaded.keys()] },
   };
 }

@@ -77,11 +77,26 @@ export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, str
  * not among `ids`.
  */
 export function prefixLookup(ids: readonly string[], min = 8): (id: string) => string | undefined {
-  // A year's ids come sorted (history-view.ts): checked, not copied and sorted again.
-  const sorted = ascending(ids) ? ids : [...new Set(ids)].sort();
+  return prefixLookupIn([ascending(ids) ? ids : [...new Set(ids)].sort()], min);
+}
+
+/**
+ * prefixLookup over several lists, each strictly ascending, as over their union (an id in
+ * two counts once): a year's closed ids and the few others, neither copied nor merged. An
+ * id's neighbours in the union are among its neighbours in each list, and in sorted order
+ * the longest prefix an id shares is with a neighbour.
+ */
+export function prefixLookupIn(lists: ReadonlyArray<readonly string[]>, min = 8): (id: string) => string | undefined {
   return (id) => {
-    const at = sortedIndex(sorted, id);
-    return sorted[at] === id ? prefixAt(sorted, at, min) : undefined;
+    let found = false;
+    let longest = 0;
+    for (const list of lists) {
+      const at = sortedIndex(list, id);
+      const here = list[at] === id;
+      found ||= here;
+      longest = Math.max(longest, shared(list[at - 1], id), shared(list[here ? at + 1 : at], id));
+    }
+    return found ? id.slice(0, Math.min(Math.max(min, longest + 1), id.length)) : undefined;
   };
 }
 
@@ -89,18 +104,6 @@ export function prefixLookup(ids: readonly string[], min = 8): (id: string) => s
 export function ascending(ids: readonly string[]): boolean {
   for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
   return true;
-}
-
-/** Two strictly ascending lists as one, each id once: a year's closed ids and the few others, without a sort. */
-export function mergeAscending(a: readonly string[], b: readonly string[]): string[] {
-  const out: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const next = j >= b.length || (i < a.length && a[i]! < b[j]!) ? a[i++]! : b[j++]!;
-    if (out.length === 0 || out[out.length - 1] !== next) out.push(next);
-  }
-  return out;
 }
 
 /** Where `name` is, or goes, in sorted `names` (binary search). */
