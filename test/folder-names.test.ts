@@ -4,7 +4,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { folderNames, readAhead } from '../src/store/folder-names.js';
+import { folderNames, type Names, readAhead } from '../src/store/folder-names.js';
 import { RACY_MS } from '../src/store/reader.js';
 
 const A = '.handoff/handoffs/2026-01/05/';
@@ -35,7 +35,7 @@ function tickAfter(root: string, folders: string[]): void {
     if (lstatSync(probe).ctimeMs > newest) return;
   }
 }
-const plain = (m: Map<string, string[]>) => Object.fromEntries(m);
+const plain = (m: Map<string, Names>) => Object.fromEntries([...m].map(([f, n]) => [f, n.all()]));
 
 describe('folder names', () => {
   it("keeps each folder's item names by its stat data, and reads them back as listed", () => {
@@ -104,7 +104,9 @@ describe('folder names', () => {
     const names = ['01zz', '01c', '01q', '01a5', '01m', '01a', '01x'];
     for (const n of names) writeFileSync(path.join(root, B, `${n}.md`), 'x');
     const sorted = [...names].sort();
-    expect(folderNames(root, [B], file, later()).get(B)).toEqual(sorted);
-    expect(folderNames(root, [B], file, later()).get(B)).toEqual(sorted); // read back from the file
+    const listed = folderNames(root, [B], file, later()).get(B)!;
+    expect([listed.all(), listed.count, listed.first, listed.last]).toEqual([sorted, 7, '01a', '01zz']);
+    const kept = folderNames(root, [B], file, later()).get(B)!; // read back from the file
+    expect([kept.all(), kept.count, kept.first, kept.last]).toEqual([sorted, 7, '01a', '01zz']);
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addBlock, CREATED_HEADER, hookBlock, removeBlock, HOOK_NAMES } from '../src/git-hooks/hook-script.js';
 import { shortId } from '../src/store/id.js';
-import { prefixLookup, prefixLookupIn, uniquePrefixes } from '../src/store/id.js';
+import { placeIn, prefixLookup, prefixLookupIn, uniquePrefixes } from '../src/store/id.js';
 import { blobId, cacheKey, mergeMaps } from '../src/store/tree.js';
 import { parseNameStatus, parseNumstat, parseRawNumstat } from '../src/git/git-output.js';
 import { ownTempsPathspec } from '../src/store/fs.js';
@@ -95,7 +95,7 @@ describe('uniquePrefixes', () => {
         fc.pre(a.length + b.length > 0);
         const sorted = (l: string[]) => [...new Set(l)].sort();
         const all = uniquePrefixes([...a, ...b]);
-        const one = prefixLookupIn([sorted(a), sorted(b)]);
+        const one = prefixLookupIn([sorted(a), sorted(b)].map((l) => (id: string) => placeIn(l, id)));
         for (const i of [...a, ...b]) expect(one(i)).toBe(all.get(i));
         const absent = `01jx${other}0000000000000001`;
         expect(one(absent)).toBeUndefined();

@@ -9,7 +9,7 @@ import { activePins } from '../store/pin-scope.js';
 import { fill } from '../store/template.js';
 import { TITLE, type SectionKey } from '../store/sections.js';
 import type { Tree } from '../store/tree.js';
-import { prefixLookup, prefixLookupIn } from '../store/id.js';
+import { prefixLookup, prefixLookupIn, type Place } from '../store/id.js';
 
 /** Finished and superseded handoffs listed one line each; older ones are counted. */
 export const RECENT = 20;
@@ -53,7 +53,7 @@ export function renderRoadmap(
   template: string,
   tree: Tree,
   roadmapPath: string,
-  history?: { ids: ReadonlyArray<readonly string[]>; finished: number },
+  history?: { ids: ReadonlyArray<(id: string) => Place>; finished: number },
 ): string {
   const shortIds = history
     ? prefixLookupIn(history.ids)

@@ -33,12 +33,38 @@ const FORMAT = 4;
  */
 type Entry = [ctime: string | number, mtime: string | number, ino: number, common?: string, rests?: string];
 
-function namesOf(e: Entry): string[] {
-  if (typeof e[3] !== 'string' || typeof e[4] !== 'string') return [];
+/** A folder's item names, sorted: how many, the first and the last, and all of them when asked. */
+export interface Names {
+  count: number;
+  first: string | undefined;
+  last: string | undefined;
+  all(): readonly string[];
+}
+
+function listed(names: readonly string[]): Names {
+  return { count: names.length, first: names[0], last: names[names.length - 1], all: () => names };
+}
+
+/**
+ * The names as kept: counted, and the first and last made, without cutting the text into
+ * names, which only a folder asked about is (a year is tens of thousands of names, and a
+ * writer looks into a few folders).
+ */
+function namesOf(e: Entry): Names {
+  if (typeof e[3] !== 'string' || typeof e[4] !== 'string') return listed([]);
   const common = e[3];
-  // One string for the folder, cut at each `/`: its names are slices of it, where joining
-  // each to `common` made two strings a name (a year is tens of thousands).
-  return (common === '' ? e[4] : `${common}${e[4].replaceAll('/', `/${common}`)}`).split('/');
+  const rests = e[4];
+  let count = 1;
+  for (let at = rests.indexOf('/'); at >= 0; at = rests.indexOf('/', at + 1)) count++;
+  const cut = rests.indexOf('/');
+  let all: string[] | undefined;
+  return {
+    count,
+    first: common + (cut < 0 ? rests : rests.slice(0, cut)),
+    last: common + rests.slice(rests.lastIndexOf('/') + 1),
+    // One string for the folder, cut at each `/`: its names are slices of it.
+    all: () => (all ??= (common === '' ? rests : `${common}${rests.replaceAll('/', `/${common}`)}`).split('/')),
+  };
 }
 
 function entry(
@@ -101,19 +127,20 @@ const isItemName = (name: string) => name.endsWith('.md') && !name.startsWith('.
 
 /**
  * The item files' names less `.md` in each of `folders` (absolute path `root/<folder>`), in
- * sorted order (ids are times: a year's come sorted folder by folder); a folder gone since it was found is left out. The names of the folders listed
- * are kept in `file` for the next run (`now`: the clock, for the racy rule).
+ * sorted order (ids are times: a year's come sorted folder by folder); a folder gone since it
+ * was found is left out. The names of the folders listed are kept in `file` for the next run
+ * (`now`: the clock, for the racy rule).
  */
 export function folderNames(
   root: string,
   folders: readonly string[],
   file: string | null,
   now = Date.now(),
-): Map<string, string[]> {
+): Map<string, Names> {
   const { dirs: stored, ...storedBase } = load(file);
   const next: Record<string, Entry> = {};
   const base = { ...storedBase };
-  const out = new Map<string, string[]>();
+  const out = new Map<string, Names>();
   const racy = now - RACY_MS;
   let changed = false;
   for (const folder of folders) {
@@ -139,7 +166,7 @@ export function folderNames(
       continue; // gone since it was listed
     }
     names.sort();
-    out.set(folder, names);
+    out.set(folder, listed(names));
     // Changed too recently to vouch for the listing: listed again next time.
     if (st.ctimeMs >= racy) continue;
     if (base.base === 0) Object.assign(base, { base: st.ctimeMs, ino: st.ino });

@@ -15,7 +15,8 @@ import type { RunContext } from '../core/context.js';
 import type { Handoff } from './handoff.js';
 import { openCache } from './cache.js';
 import { itemFolders, parseFiles, readSomeFiles } from './reader.js';
-import { ascending, datedFolder, isId, sortedIndex } from './id.js';
+import { datedFolder, isId, placeIn, type Place } from './id.js';
+import { closedNames, Duplicate, fileOf, filesOf, newest, placeOf, type ClosedNames } from './closed-names.js';
 import { loadOpen } from './store.js';
 import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
@@ -24,8 +25,8 @@ import { folderNames, NAMES_FILE, readAhead } from './folder-names.js';
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
 
 export interface History {
-  /** Every handoff's and pin's id, for the short ids: in lists each ascending, each id once in a list (id.ts prefixLookupIn). */
-  ids: ReadonlyArray<readonly string[]>;
+  /** Every handoff's and pin's id, for the short ids: where an id stands in each of their sorted lists (id.ts prefixLookupIn). */
+  ids: ReadonlyArray<(id: string) => Place>;
   /** How many handoffs are finished or superseded. */
   finished: number;
 }
@@ -40,28 +41,8 @@ export interface ViewSources {
   read: string[];
 }
 
-interface Listing {
+interface Listing extends ClosedNames {
   open: Tree;
-  /** Closed handoffs' ids, oldest first (ids are times). */
-  closed: string[];
-  /**
-   * Their folders, in the same order, as indexes in `folders`: a year's names need no map,
-   * and a path is made only for a file asked for (fileOf, filesOf).
-   */
-  at: number[];
-  folders: string[];
-}
-
-const fileAt = (list: Listing, i: number) => `${list.folders[list.at[i]!]}${list.closed[i]}.md`;
-
-/** The file of a closed handoff, by binary search in the listing's ids. */
-function fileOf(list: Listing, id: string): string | undefined {
-  const at = sortedIndex(list.closed, id);
-  return list.closed[at] === id ? fileAt(list, at) : undefined;
-}
-
-function filesOf(list: Listing): string[] {
-  return list.closed.map((_, i) => fileAt(list, i));
 }
 
 const namesFile = (ctx: Where) => ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), NAMES_FILE);
@@ -81,38 +62,12 @@ async function listing(ctx: Where): Promise<Listing> {
     if (!names) known.set(folder, (names = new Set()));
     names.add(file.slice(at, file.endsWith('.md') ? -3 : undefined));
   }
-  const ids: string[] = [];
-  const at: number[] = [];
   // handoffs/ checked once: its dated folders are real folders (itemFolders follows no link), so inside it.
   await assertInside(ctx.root, path.join(ctx.root, HANDOFFS_PREFIX), HANDOFFS_PREFIX.slice(0, -1));
   const folders = itemFolders(ctx.root).filter((p) => p.startsWith(HANDOFFS_PREFIX));
-  const byFolder = folderNames(ctx.root, folders, namesFile(ctx));
-  // Each folder's names come sorted (folder-names.ts) and dated folders are listed in date
-  // order: sorted already when each folder's first name is past the one before's last, unless
-  // the first layout's folder holds some.
-  let sorted = true;
-  for (const [f, prefix] of folders.entries()) {
-    const all = byFolder.get(prefix);
-    if (!all) continue; // gone since it was listed
-    const skip = known.get(prefix);
-    // Every `<name>.md` not starting with a dot in these folders is a handoff's (tree.ts itemKind).
-    const stems = skip ? all.filter((id) => !skip.has(id)) : all;
-    if (stems.length === 0) continue;
-    if (ids.length > 0 && stems[0]! <= ids[ids.length - 1]!) sorted = false;
-    for (const id of stems) {
-      ids.push(id);
-      at.push(f);
-    }
-  }
-  // The same id twice (the flat and a dated folder): the whole tree decides.
-  if (sorted) return { open, closed: ids, at, folders };
-  const order = ids.map((_, i) => i).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
-  const closed = order.map((i) => ids[i]!);
-  if (!ascending(closed)) throw new Duplicate();
-  return { open, closed, at: order.map((i) => at[i]!), folders };
+  // Every `<name>.md` not starting with a dot in these folders is a handoff's (tree.ts itemKind).
+  return { open, ...closedNames(folders, folderNames(ctx.root, folders, namesFile(ctx)), known) };
 }
-
-class Duplicate extends Error {}
 
 /**
  * Reads `files` through the items cache; undefined when one of them is not the plain closed
@@ -148,10 +103,9 @@ export async function roadmapView(
     if (error instanceof Duplicate) return undefined;
     throw error;
   }
-  const { open, closed } = list;
+  const { open } = list;
   const loaded = new Map<string, Handoff>();
-  const first = Math.max(0, closed.length - recent);
-  let wanted = closed.slice(first).map((_, i) => fileAt(list, first + i));
+  let wanted = newest(list, recent);
   let from: Handoff[] = open.handoffs;
   for (let level = 0; level <= depth && (wanted.length > 0 || from.length > 0); level++) {
     for (const h of from) {
@@ -169,7 +123,7 @@ export async function roadmapView(
   const others = [...new Set([...open.handoffs.map((h) => h.meta.id), ...open.pins.map((p) => p.meta.id)])].sort();
   return {
     tree,
-    history: { ids: [closed, others], finished: closed.length },
+    history: { ids: [(id) => placeOf(list, id), (id) => placeIn(others, id)], finished: list.count },
     sources: { open, closed: () => filesOf(list), read: [...loaded.keys()] },
   };
 }

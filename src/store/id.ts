@@ -77,24 +77,41 @@ export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, str
  * not among `ids`.
  */
 export function prefixLookup(ids: readonly string[], min = 8): (id: string) => string | undefined {
-  return prefixLookupIn([ascending(ids) ? ids : [...new Set(ids)].sort()], min);
+  const sorted = ascending(ids) ? ids : [...new Set(ids)].sort();
+  return prefixLookupIn([(id) => placeIn(sorted, id)], min);
+}
+
+/** Where an id stands in a strictly ascending list: whether the list holds it, and the ids just before and after it there. */
+export interface Place {
+  here: boolean;
+  before: string | undefined;
+  after: string | undefined;
+}
+
+export function placeIn(list: readonly string[], id: string): Place {
+  const at = sortedIndex(list, id);
+  const here = list[at] === id;
+  return { here, before: list[at - 1], after: list[here ? at + 1 : at] };
 }
 
 /**
- * prefixLookup over several lists, each strictly ascending, as over their union (an id in
- * two counts once): a year's closed ids and the few others, neither copied nor merged. An
- * id's neighbours in the union are among its neighbours in each list, and in sorted order
- * the longest prefix an id shares is with a neighbour.
+ * prefixLookup over several strictly ascending lists, each given by where an id stands in
+ * it, as over their union (an id in two counts once): a year's closed ids, kept by folder
+ * (store/history-view.ts), and the few others, neither copied nor merged. An id's
+ * neighbours in the union are among its neighbours in each list, and in sorted order the
+ * longest prefix an id shares is with a neighbour.
  */
-export function prefixLookupIn(lists: ReadonlyArray<readonly string[]>, min = 8): (id: string) => string | undefined {
+export function prefixLookupIn(
+  lists: ReadonlyArray<(id: string) => Place>,
+  min = 8,
+): (id: string) => string | undefined {
   return (id) => {
     let found = false;
     let longest = 0;
-    for (const list of lists) {
-      const at = sortedIndex(list, id);
-      const here = list[at] === id;
-      found ||= here;
-      longest = Math.max(longest, shared(list[at - 1], id), shared(list[here ? at + 1 : at], id));
+    for (const placeOf of lists) {
+      const p = placeOf(id);
+      found ||= p.here;
+      longest = Math.max(longest, shared(p.before, id), shared(p.after, id));
     }
     return found ? id.slice(0, Math.min(Math.max(min, longest + 1), id.length)) : undefined;
   };
