@@ -200,7 +200,7 @@ export async function findItem<T extends { meta: { id: string } }>(
 const ownWritten = new WeakMap<Where, Map<string, OwnWrite>>();
 export interface OwnWrite {
   text: string;
-  /** What it parsed to alone (undefined: the cache knew it already). */
+  /** What it parsed to alone (writes.ts parses every file it writes). */
   item: CachedItem | undefined;
   clean: boolean;
   open: boolean;
