@@ -41,7 +41,7 @@ export class GitChanges extends GitRecords {
     // With no HEAD there is no worktree diff against a commit: compare the index instead.
     const overallArgs = hasHead ? [from] : ['--cached', from];
     const others = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'];
-    const scope = await this.untrackedScope();
+    const scope = this.untrackedScope();
     // Outside .handoff/ only: our records are not the work (the draft left them out after
     // the fact), and each of these asked git about every handoff of the year. One `git status`
     // answers what is staged, changed and untracked in one read of the index (a year of
@@ -83,10 +83,12 @@ export class GitChanges extends GitRecords {
    * handoffs) and skips one no pathspec names; WORK itself when the root cannot be read or
    * holds more entries than a command line should carry. Empty: nothing to search.
    */
-  private async untrackedScope(): Promise<string[]> {
+  private untrackedScope(): string[] {
     let names: string[];
     try {
-      names = await process.getBuiltinModule('node:fs').promises.readdir(this.root); // taken, not imported: see store/fs.ts
+      // Listed in this thread, one small folder: both processes start at once, in the caller's
+      // turn, before the work it does while they run (handoff/write.ts) holds the thread.
+      names = process.getBuiltinModule('node:fs').readdirSync(this.root); // taken, not imported: see store/fs.ts
     } catch {
       return WORK;
     }
