@@ -24,12 +24,12 @@ const META = [
   'finished',
   'landed',
 ] as const;
-// Optional, left out when null: step, superseded_by, finished, landed (unpackMeta).
-/**
- * A listed file's keys as packed: the keys most files leave out last. In the parser's order
- * (unpackMeta): path, change, from, insertions, deletions, binary, files, state.
- */
+const OPTIONAL_META = new Set(['step', 'superseded_by', 'finished', 'landed']);
+/** A listed file's keys in the parser's order, and as packed: the keys most files leave out last. */
+const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'files', 'state'] as const;
 const FILE_PACKED = ['path', 'change', 'state', 'insertions', 'deletions', 'from', 'binary', 'files'] as const;
+/** Where each key of FILE is in a packed file. */
+const AT = FILE.map((k) => FILE_PACKED.indexOf(k));
 
 /**
  * What a row stores of a handoff's front-matter: table indexes in META's order, then the
@@ -99,17 +99,11 @@ export function firstIndex(text: string): number {
 
 /**
  * Front-matters unpacked here: packed again, each comes back as it is (it came from a packed
- * text), so packedMeta does not check it (a year of rows is packed again when their month's
- * file is written).
+ * text), so packedMeta does not check it (a month of rows is packed again whenever one of
+ * its handoffs changes).
  */
 const unpacked = new WeakSet<object>();
 
-/**
- * A packed front-matter back, its keys in META's order and a file's in the parser's. Each key set
- * by name, not from the lists in a loop: a store under a computed key is a slow, generic one
- * (a year of rows is unpacked at each `list` and `check`), and the objects come out in a few
- * shapes.
- */
 export function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta {
   const bang = text.indexOf('!');
   let at = bang + 1;
@@ -123,49 +117,23 @@ export function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta
     }
     return n;
   };
-  const value = () => table[next()] ?? null;
-  const id = value();
-  const goal = value();
-  const step = value();
-  const status = value();
-  const created =
-    bang >= 0 ? new Date(idTime(id as string) + Number.parseInt(text.slice(0, bang), 36)).toISOString() : value();
-  const author = value();
-  const branch = value();
-  const base = value();
-  const head = value();
-  const parent = value();
-  const supersededBy = value();
-  const finished = value();
-  const landed = value();
-  const meta: Record<string, unknown> =
-    step === null
-      ? { id, goal, status, created, author, branch, base, head, parent }
-      : { id, goal, step, status, created, author, branch, base, head, parent };
-  if (supersededBy !== null) meta.superseded_by = supersededBy;
-  if (finished !== null) meta.finished = finished;
-  if (landed !== null) meta.landed = landed;
+  const meta: Record<string, unknown> = {};
+  for (let i = 0; i < META.length; i++) {
+    const v =
+      i === CREATED && bang >= 0
+        ? new Date(idTime(meta.id as string) + Number.parseInt(text.slice(0, bang), 36)).toISOString()
+        : (table[next()] ?? null);
+    if (v !== null || !OPTIONAL_META.has(META[i]!)) meta[META[i]!] = v;
+  }
   const files: FileChange[] = [];
   while (at < text.length) {
-    const path = table[next()] ?? null;
+    const path = next();
     const rest = table[next()] as number[];
-    // FILE_PACKED's places after the path: change, state, insertions, deletions, from, binary, files.
-    const change = table[rest[0] ?? 0] ?? null;
-    const state = table[rest[1] ?? 0] ?? null;
-    const insertions = table[rest[2] ?? 0] ?? null;
-    const deletions = table[rest[3] ?? 0] ?? null;
-    const from = table[rest[4] ?? 0] ?? null;
-    const binary = table[rest[5] ?? 0] ?? null;
-    const count = table[rest[6] ?? 0] ?? null;
     const f: Record<string, unknown> = {};
-    if (path !== null) f.path = path;
-    if (change !== null) f.change = change;
-    if (from !== null) f.from = from;
-    if (insertions !== null) f.insertions = insertions;
-    if (deletions !== null) f.deletions = deletions;
-    if (binary !== null) f.binary = binary;
-    if (count !== null) f.files = count;
-    if (state !== null) f.state = state;
+    for (let i = 0; i < FILE.length; i++) {
+      const v = table[(AT[i] === 0 ? path : rest[AT[i]! - 1]) ?? 0] ?? null;
+      if (v !== null) f[FILE[i]!] = v;
+    }
     files.push(f as unknown as FileChange);
   }
   meta.files = files;
