@@ -41,12 +41,13 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
   } else {
     const short = uniquePrefixes(items.map((h) => h.meta.id));
     // Goals are redacted whole, before they are cut to the column: a cut key is not found.
-    // The list of them is remembered once found clean (by its digest, security/remembered.ts):
+    // The list of them is remembered once found clean (by its digest, store/clean.ts):
     // the same history listed again runs no pattern over a year of goals.
-    const [{ value: goals, kinds }] = await scrubRemembered(
-      [shown.map((h) => h.meta.goal)] as const,
-      openClean(ctx.cacheFile, RULES),
-    );
+    const remembered = openClean(ctx.cacheFile, RULES);
+    const [{ value: goals, kinds }] = await scrubRemembered([shown.map((h) => h.meta.goal)] as const, {
+      ...remembered,
+      lists: remembered.listsByDigest,
+    });
     const notice = redactionNotice(kinds, 'the handoffs listed', IN_FILES);
     if (notice) ctx.stderr(notice);
     const rows = shown.map((h, i) => [
