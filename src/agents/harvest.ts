@@ -105,7 +105,8 @@ export async function foldInto(ctx: Context, due: Omit<Due, 'before'>, summary: 
     );
     return;
   }
-  const { loadHandoffs, loadPins, reread, rewriteItem } = await import('../store/store.js');
+  const { loadHandoffs, loadPins, reread } = await import('../store/store.js');
+  const { rewriteItem } = await import('../store/writes.js');
   const git = await ctx.git();
   const [tracked, changed, pins] = await Promise.all([git.trackedPaths(), git.uncommittedPaths(), loadPins(ctx)]);
   const known = new Set([...tracked, ...changed]);

@@ -4,7 +4,8 @@
 // bytes. The post-merge hook runs this after a local merge or pull, and `handoff check`
 // on the default branch for merges made on a server.
 import type { Context } from '../command/context.js';
-import { loadHandoffs, reread, rewriteItems } from '../store/store.js';
+import { loadHandoffs, reread } from '../store/store.js';
+import { rewriteItems } from '../store/writes.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from './validated.js';
 import { landedCandidates, localName } from './landed.js';

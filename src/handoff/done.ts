@@ -4,7 +4,8 @@ import type { ArgsOf, Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { HandoffError } from '../core/errors.js';
 import { updateHandoff, type Handoff } from '../store/handoff.js';
-import { findItem, findOpenOnBranch, loadHandoffs, reread, rewriteItem, warnProblems } from '../store/store.js';
+import { findItem, findOpenOnBranch, loadHandoffs, reread, warnProblems } from '../store/store.js';
+import { rewriteItem } from '../store/writes.js';
 
 export function run(ctx: Context, args: ArgsOf<'done'>): Promise<Outcome> {
   return withWriterLock(ctx, 'handoff done', () => locked(ctx, args));

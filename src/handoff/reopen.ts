@@ -4,7 +4,8 @@
 import type { ArgsOf, Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { updateHandoff } from '../store/handoff.js';
-import { findItem, loadHandoffs, reread, rewriteItem } from '../store/store.js';
+import { findItem, loadHandoffs, reread } from '../store/store.js';
+import { rewriteItem } from '../store/writes.js';
 import { afterWrite } from '../git-hooks/validated.js';
 
 export async function run(ctx: Context, args: ArgsOf<'reopen'>): Promise<Outcome> {

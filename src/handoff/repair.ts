@@ -2,7 +2,8 @@
 // between leaves both open. The next writer (under the writer lock) finishes the job.
 import type { Context } from '../command/context.js';
 import { updateHandoff } from '../store/handoff.js';
-import { loadOpen, reread, rewriteItem } from '../store/store.js';
+import { loadOpen, reread } from '../store/store.js';
+import { rewriteItem } from '../store/writes.js';
 
 /** An open handoff with an open child on the same branch is superseded by its newest such child. */
 function unfinishedSupersedes(

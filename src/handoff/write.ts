@@ -10,16 +10,8 @@ import { activePins } from '../store/pin-scope.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
 import type { Git } from '../git/git.js';
-import {
-  createHandoff,
-  findOpenOnBranch,
-  loadHandoffs,
-  loadPins,
-  reread,
-  rewriteItem,
-  warnProblems,
-  wholeTreeRead,
-} from '../store/store.js';
+import { findOpenOnBranch, loadHandoffs, loadPins, reread, warnProblems, wholeTreeRead } from '../store/store.js';
+import { createHandoff, rewriteItem } from '../store/writes.js';
 import { readTemplate } from '../store/templates.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { repairChains } from './repair.js';

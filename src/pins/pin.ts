@@ -9,7 +9,8 @@ import { activePins, checkScope } from '../store/pin-scope.js';
 import { scrub } from '../security/secrets.js';
 import { kindList } from '../security/notice.js';
 import { decodeUtf8, readUserFile } from '../store/input.js';
-import { createItem, findItem, loadPins, pinsDir, warnProblems } from '../store/store.js';
+import { findItem, loadPins, pinsDir, warnProblems } from '../store/store.js';
+import { createItem } from '../store/writes.js';
 
 async function constraintText(ctx: Context, args: ArgsOf<'pin'>): Promise<string> {
   const given = args.positionals[0];

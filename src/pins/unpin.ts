@@ -3,7 +3,8 @@ import { afterWrite } from '../git-hooks/validated.js';
 import type { ArgsOf, Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { retirePin } from '../store/pin.js';
-import { findItem, loadPins, reread, rewriteItem } from '../store/store.js';
+import { findItem, loadPins, reread } from '../store/store.js';
+import { rewriteItem } from '../store/writes.js';
 
 export function run(ctx: Context, args: ArgsOf<'unpin'>): Promise<Outcome> {
   return withWriterLock(ctx, 'handoff unpin', () => locked(ctx, args));

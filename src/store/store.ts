@@ -1,15 +1,14 @@
-// The lookups and writes the commands make on .handoff/, over the one reader (reader.ts).
+// The lookups the commands make on .handoff/, over the one reader (reader.ts), read once per
+// run and patched by the run's own writes (writes.ts).
 import path from 'node:path';
 import type { RunContext } from '../core/context.js';
 import { HandoffError } from '../core/errors.js';
 import type { Handoff } from './handoff.js';
-import { datedFolder, resolveId } from './id.js';
+import { resolveId } from './id.js';
 import type { Pin } from './pin.js';
-import { createFileAtomic, readText, replaceFileAtomic, sweepTemps } from './fs.js';
-import { openCache } from './cache.js';
-import { parseFiles, readTree } from './reader.js';
+import { readText } from './fs.js';
+import { readTree } from './reader.js';
 import { OPEN_FILE, readOpen } from './open-index.js';
-import { recordOwn, writtenHere } from './own.js';
 import {
   ITEM_MAX_BYTES,
   itemKind,
@@ -17,13 +16,12 @@ import {
   SYMLINK_REFUSED,
   type CachedItem,
   type ItemKind,
-  type ParseCache,
   type Problem,
   type Tree,
   type TreeFile,
   withFiles,
 } from './tree.js';
-import { assertInside, isSymlink } from '../security/guard.js';
+import { isSymlink } from '../security/guard.js';
 
 export interface Loaded<T> {
   items: T[];
@@ -198,119 +196,6 @@ export async function findItem<T extends { meta: { id: string } }>(
   }
 }
 
-/** Nothing over the readers' limit is written: it would be refused at every read after. */
-function assertSize(ctx: RunContext, file: string, content: string): void {
-  const bytes = Buffer.byteLength(content);
-  if (bytes > ITEM_MAX_BYTES)
-    throw new HandoffError(
-      `${ctx.rel(file)}: would be ${bytes} bytes; a handoff or pin may be at most ${ITEM_MAX_BYTES} (1 MiB): nothing written`,
-    );
-}
-
-export async function createItem(ctx: RunContext, dir: string, id: string, content: string): Promise<string> {
-  assertSize(ctx, path.join(dir, `${id}.md`), content);
-  await assertInside(ctx.root, dir, ctx.rel(dir));
-  const file = path.join(dir, `${id}.md`);
-  await sweep(ctx, dir);
-  await createFileAtomic(file, content);
-  await written(ctx, file, content, true);
-  return file;
-}
-
-/**
- * A new handoff goes into its dated folder (tree.ts says why), created one level at a
- * time so that no level is ever a link that leads out of the repository.
- */
-export async function createHandoff(ctx: RunContext, id: string, content: string): Promise<string> {
-  assertSize(ctx, path.join(handoffsDir(ctx), `${id}.md`), content); // before any folder is made
-  return createItem(ctx, await datedDir(ctx, id), id, content);
-}
-
-/** The dated folder of a handoff, made if missing, one level at a time, never through a link that leads out. */
-export async function datedDir(ctx: RunContext, id: string): Promise<string> {
-  let dir = handoffsDir(ctx);
-  for (const part of ['', ...datedFolder(id).split('/')]) {
-    dir = path.join(dir, part);
-    await assertInside(ctx.root, dir, ctx.rel(dir));
-    await process.getBuiltinModule('node:fs').promises.mkdir(dir, { recursive: true }); // taken, not imported: see fs.ts
-  }
-  return dir;
-}
-
-export async function rewriteItem(ctx: RunContext, relFile: string, content: string): Promise<void> {
-  await rewriteItems(ctx, [{ file: relFile, content }]);
-}
-
-/**
- * Rewrites several files at once (`check` closing the handoffs that landed): each folder is
- * checked and swept once, and the files are written side by side, each still synced and
- * renamed into place, so that closing many costs their writes and not a round per file.
- */
-export async function rewriteItems(
-  ctx: RunContext,
-  writes: ReadonlyArray<{ file: string; content: string }>,
-): Promise<void> {
-  const files = writes.map((w) => path.resolve(ctx.root, w.file));
-  files.forEach((file, i) => assertSize(ctx, file, writes[i]!.content));
-  for (const dir of new Set(files.map((f) => path.dirname(f)))) {
-    await assertInside(ctx.root, dir, ctx.rel(dir));
-    await sweep(ctx, dir);
-  }
-  // A rewrite keeps whose the file is: only a file this clone wrote and nobody changed since stays its own.
-  const cache = await openCache(ctx.cacheFile);
-  const mine = files.map((file) => itemKind(ctx.rel(file)) === 'handoff' && writtenHere(cache, ctx.rel(file), file));
-  const done = await Promise.allSettled(files.map((file, i) => replaceFileAtomic(file, writes[i]!.content)));
-  for (const [i, d] of done.entries())
-    if (d.status === 'fulfilled') await written(ctx, files[i]!, writes[i]!.content, mine[i]!);
-  const failed = done.find((d) => d.status === 'rejected');
-  if (failed) throw failed.reason;
-}
-
-/**
- * The next read sees the write; and the file goes into the cache now, while the parsers
- * are loaded, so the next run (a session start right after \`new\`) finds every file there.
- * Through the cache's lookups for a few files: a run that did not read the whole tree (a
- * writer's view, history-view.ts) writes no items shard (cache.ts says why).
- */
-async function written(ctx: RunContext, file: string, content: string, mine: boolean): Promise<void> {
-  const rel = ctx.rel(file);
-  opened.delete(ctx);
-  const one = { path: rel, text: content };
-  const cache = await openCache(ctx.cacheFile);
-  if (mine && itemKind(rel) === 'handoff') {
-    recordOwn(cache, rel, file);
-    await cache.save();
-  }
-  // What the file parsed to, as the cache is given it, for the open index (readOpenIndex).
-  let item: CachedItem | undefined;
-  const some: ParseCache = {
-    get: (key) => cache.some.get(key),
-    set: (key, given) => {
-      item = given;
-      cache.some.set(key, given);
-    },
-    ...(cache.some.knows ? { knows: (p: string) => cache.some.knows!(p) } : {}),
-  };
-  const parsed = await parseFiles([one], cache, some);
-  let own = ownWritten.get(ctx);
-  if (!own) ownWritten.set(ctx, (own = new Map()));
-  own.set(rel, {
-    text: content,
-    item,
-    clean: parsed.problems.length === 0 && parsed.misnamed.length === 0,
-    // What the open index keeps of it: every pin, an open handoff.
-    open: parsed.pins.length > 0 || parsed.handoffs.some((h) => h.meta.status === 'open'),
-  });
-  // A run that read the whole tree sees its writes in it, each file given by its text as a
-  // file just written is read: every other file of a year's handoffs is not read again.
-  if (read.has(ctx)) {
-    let writes = pending.get(ctx);
-    if (!writes) pending.set(ctx, (writes = new Map()));
-    writes.set(rel, { one, parsed });
-  }
-  openAtExit(ctx);
-}
-
 /** What this run wrote, by repository-relative path: the text, whether it parsed without a problem, and whether the open index keeps it. */
 const ownWritten = new WeakMap<Where, Map<string, OwnWrite>>();
 export interface OwnWrite {
@@ -323,6 +208,25 @@ export interface OwnWrite {
 
 export function ownWrites(ctx: Where): ReadonlyMap<string, OwnWrite> {
   return ownWritten.get(ctx) ?? new Map();
+}
+
+/**
+ * A write of this run (writes.ts): the next read sees it, the open index is read again, and
+ * takes it in when the command is over.
+ */
+export function wrote(ctx: RunContext, one: TreeFile, parsed: Tree, own: OwnWrite): void {
+  opened.delete(ctx);
+  let mine = ownWritten.get(ctx);
+  if (!mine) ownWritten.set(ctx, (mine = new Map()));
+  mine.set(one.path, own);
+  // A run that read the whole tree sees its writes in it, each file given by its text as a
+  // file just written is read: every other file of a year's handoffs is not read again.
+  if (read.has(ctx)) {
+    let writes = pending.get(ctx);
+    if (!writes) pending.set(ctx, (writes = new Map()));
+    writes.set(one.path, { one, parsed });
+  }
+  openAtExit(ctx);
 }
 
 const toRefresh = new Set<RunContext>();
@@ -341,13 +245,4 @@ function openAtExit(ctx: RunContext): void {
       for (const run of runs) if (!opened.has(run)) readOpenIndex(run).catch(() => {});
     });
   toRefresh.add(ctx);
-}
-
-/** Writers clean up after writers that were killed, and say so. */
-async function sweep(ctx: RunContext, dir: string): Promise<void> {
-  const removed = await sweepTemps(dir);
-  if (removed > 0)
-    ctx.stderr(
-      `handoff: removed ${removed} temp file${removed === 1 ? '' : 's'} left in ${ctx.rel(dir)} by an interrupted write`,
-    );
 }

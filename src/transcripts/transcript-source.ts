@@ -11,7 +11,8 @@ import { activePins } from '../store/pin-scope.js';
 import { transcriptParts, type DraftParts } from './transcript-draft.js';
 import { estimateTokens } from './tokens.js';
 import { discoverSessions, type Candidate } from './discovery.js';
-import { createItem, loadPins, pinsDir, warnProblems } from '../store/store.js';
+import { loadPins, pinsDir, warnProblems } from '../store/store.js';
+import { createItem } from '../store/writes.js';
 import { openTranscript, type OpenedTranscript } from './open.js';
 import { newStats } from './events.js';
 
