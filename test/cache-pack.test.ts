@@ -84,6 +84,23 @@ describe('the packed folder of the items cache', () => {
     expect(packShard(withText)).toEqual(packShard(entries));
   });
 
+  it('gives back handoffs that list the same files each as stored, and packs what it unpacked into the same folder', () => {
+    const shared = metas[1]!.files;
+    const entries = new Map<string, CachedItem>(
+      [1, 2, 3].map((n) => [
+        `${folder}${id(n)}.md\0${stat(n)}`,
+        // The same files, one of them with other counts, in another order.
+        { meta: { ...metas[1]!, id: id(n), files: n === 3 ? [{ ...shared[0]!, deletions: 8 }, ...shared] : shared } },
+      ]),
+    );
+    const stored = JSON.parse(JSON.stringify(packShard(entries)));
+    const shard = unpackShard(stored);
+    for (const [key, item] of entries) expect(JSON.stringify(shard.item(key)), key).toBe(JSON.stringify(item));
+    // Packed again from what was unpacked (no round-trip check then): the same folder.
+    const again = new Map([...entries.keys()].map((k) => [k, shard.item(k)!]));
+    expect(JSON.parse(JSON.stringify(packShard(again)))).toEqual(stored);
+  });
+
   it('stores a front-matter once for a work-tree entry and an index entry that differ only by the blob id', () => {
     const one = new Map<string, CachedItem>([[`${folder}${id(2)}.md\0${stat(2)}`, { meta: metas[1]! }]]);
     const both = new Map<string, CachedItem>([...one, [`${folder}${id(2)}.md\0${blob(2)}`, { meta: metas[1]! }]]);

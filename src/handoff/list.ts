@@ -5,7 +5,9 @@ import type { Status } from '../store/handoff.js';
 import { uniquePrefixes } from '../store/id.js';
 import { loadHandoffs, warnProblems } from '../store/store.js';
 import { handoffJson, printJson, truncate } from '../command/output.js';
-import { scrubForPrint } from '../security/secrets.js';
+import { RULES, scrubRemembered } from '../security/remembered.js';
+import { IN_FILES, redactionNotice } from '../security/notice.js';
+import { openClean } from '../store/clean.js';
 
 export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> {
   const status = args.values.status;
@@ -24,6 +26,7 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
     )
     .reverse();
   if (args.values.json) {
+    const { scrubForPrint } = await import('../security/secrets.js');
     const { value, notice } = scrubForPrint({ handoffs: shown.map(handoffJson) }, 'the handoffs listed');
     printJson(ctx, value);
     if (notice) ctx.stderr(notice);
@@ -38,10 +41,14 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
   } else {
     const short = uniquePrefixes(items.map((h) => h.meta.id));
     // Goals are redacted whole, before they are cut to the column: a cut key is not found.
-    const { value: goals, notice } = scrubForPrint(
-      shown.map((h) => h.meta.goal),
-      'the handoffs listed',
-    );
+    // The list of them is remembered once found clean (by its digest, store/clean.ts):
+    // the same history listed again runs no pattern over a year of goals.
+    const remembered = openClean(ctx.cacheFile, RULES);
+    const [{ value: goals, kinds }] = await scrubRemembered([shown.map((h) => h.meta.goal)] as const, {
+      ...remembered,
+      lists: remembered.listsByDigest,
+    });
+    const notice = redactionNotice(kinds, 'the handoffs listed', IN_FILES);
     if (notice) ctx.stderr(notice);
     const rows = shown.map((h, i) => [
       short.get(h.meta.id)!,

@@ -6,6 +6,9 @@ export function kindList(kinds: readonly string[]): string {
   return [...new Set(kinds)].join(', ');
 }
 
+/** Where a secret redacted from what a read command printed still is. */
+export const IN_FILES = 'the files under .handoff/ still hold them';
+
 /** One stderr line; empty when nothing was redacted. */
 export function redactionNotice(kinds: readonly string[], where: string, override: string): string {
   if (kinds.length === 0) return '';

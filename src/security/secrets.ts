@@ -3,7 +3,7 @@
 // pattern library changes nothing here.
 import { redactSecrets, type Redacted } from './redact.js';
 import { mapStrings } from './strings.js';
-import { redactionNotice } from './notice.js';
+import { IN_FILES, redactionNotice } from './notice.js';
 
 export interface Scrubbed<T> {
   value: T;
@@ -27,5 +27,5 @@ export function scrub<T>(value: T, redact: (text: string) => Redacted = redactSe
  *  the secrets, so the line says where to look. */
 export function scrubForPrint<T>(value: T, where: string): { value: T; notice: string } {
   const { value: out, kinds } = scrub(value);
-  return { value: out, notice: redactionNotice(kinds, where, 'the files under .handoff/ still hold them') };
+  return { value: out, notice: redactionNotice(kinds, where, IN_FILES) };
 }

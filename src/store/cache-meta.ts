@@ -97,6 +97,23 @@ export function firstIndex(text: string): number {
   return n;
 }
 
+/**
+ * Front-matters unpacked here: packed again, each comes back as it is (it came from a packed
+ * text), so packedMeta does not check it (a month of rows is packed again whenever one of
+ * its handoffs changes).
+ */
+const unpacked = new WeakSet<object>();
+
+/**
+ * The listed files unpacked from each folder's table, by their two indexes: a folder's
+ * handoffs list the same files (path, change, counts) again and again, and one object serves
+ * every front-matter that lists it (nothing changes a file entry once read), so a year of
+ * handoffs unpacks a few thousand file entries, not a hundred thousand.
+ */
+const filesOf = new WeakMap<readonly unknown[], Map<number, FileChange>>();
+/** Indexes under this make one number as a pair (far over any folder's table). */
+const PAIR = 2 ** 26;
+
 export function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta {
   const bang = text.indexOf('!');
   let at = bang + 1;
@@ -119,17 +136,27 @@ export function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta
     if (v !== null || !OPTIONAL_META.has(META[i]!)) meta[META[i]!] = v;
   }
   const files: FileChange[] = [];
+  let known = filesOf.get(table);
+  if (!known) filesOf.set(table, (known = new Map()));
   while (at < text.length) {
     const path = next();
-    const rest = table[next()] as number[];
-    const f: Record<string, unknown> = {};
-    for (let i = 0; i < FILE.length; i++) {
-      const v = table[(AT[i] === 0 ? path : rest[AT[i]! - 1]) ?? 0] ?? null;
-      if (v !== null) f[FILE[i]!] = v;
+    const restAt = next();
+    const key = path < PAIR && restAt < PAIR ? path * PAIR + restAt : undefined;
+    let f = key === undefined ? undefined : known.get(key);
+    if (f === undefined) {
+      const rest = table[restAt] as number[];
+      const file: Record<string, unknown> = {};
+      for (let i = 0; i < FILE.length; i++) {
+        const v = table[(AT[i] === 0 ? path : rest[AT[i]! - 1]) ?? 0] ?? null;
+        if (v !== null) file[FILE[i]!] = v;
+      }
+      f = file as unknown as FileChange;
+      if (key !== undefined) known.set(key, f);
     }
-    files.push(f as unknown as FileChange);
+    files.push(f);
   }
   meta.files = files;
+  unpacked.add(meta);
   return meta as unknown as HandoffMeta;
 }
 
@@ -169,6 +196,7 @@ export function packedMeta(meta: CachedItem['meta'], intern: Intern): unknown {
   if (meta === undefined) return 0;
   if (!isHandoffMeta(meta)) return meta;
   // Checked on a table of its own: a value that would not come back stored as it is.
+  if (unpacked.has(meta)) return encode(packMeta(meta, intern));
   const own = interning();
   const again = encode(packMeta(meta, own.intern));
   if (JSON.stringify(unpackMeta(again, JSON.parse(JSON.stringify(own.table)))) !== JSON.stringify(meta)) return meta;

@@ -93,6 +93,14 @@ export function openClean(cacheFile: string | null, rules: string) {
   return {
     clean: byLength(clean, long),
     lists: byLength(lists, longLists),
+    /**
+     * Lists kept by their digest whatever their length: `list`'s goals, which no session
+     * start asks about (a thousand of them whole would be most of the file it reads).
+     */
+    listsByDigest: {
+      has: (text: string) => longLists.has(digest(text)),
+      add: (text: string) => longLists.add(digest(text)),
+    },
     save: async (): Promise<void> => {
       if (!file || !all.some((r) => r.added())) return;
       await writeDisposable(

@@ -64,7 +64,9 @@ function prefixAt(sorted: readonly string[], i: number, min: number): string {
  * shortId per id is O(n^2) (bench/team.js measures `list` at 30,000 handoffs).
  */
 export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, string> {
-  const sorted = [...new Set(ids)].sort();
+  // A tree's ids come sorted (tree.ts parseTree): checked, not sorted again.
+  const unique = [...new Set(ids)];
+  const sorted = ascending(unique) ? unique : unique.sort();
   const out = new Map<string, string>();
   sorted.forEach((id, i) => out.set(id, prefixAt(sorted, i, min)));
   return out;

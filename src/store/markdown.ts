@@ -133,6 +133,8 @@ export function escapeBlock(text: string): string {
 export function inline(text: string): string {
   // Each run of white space that holds a line break becomes one space. Not /\s*\r?\n\s*/g:
   // on a long run with no line break, that backtracks over the run from each of its spaces.
+  // Without a line break no run changes (most goals of a year listed): trimmed only.
+  if (!text.includes('\n')) return text.trim();
   return text.replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run)).trim();
 }
 

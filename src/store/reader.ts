@@ -194,7 +194,13 @@ export async function parseFiles(
   opened: OpenCache,
   cache: ParseCache = opened.cache,
 ): Promise<Tree> {
-  const parsers = needsParsing(files, cache) ? await loadParsers() : undefined;
+  // A file the walk found in the cache needs no parser: only the others are asked about.
+  const parsers = needsParsing(
+    files.filter((f) => f.cached === undefined),
+    cache,
+  )
+    ? await loadParsers()
+    : undefined;
   const tree = parseTree(files, cache, parsers);
   await opened.save();
   return tree;

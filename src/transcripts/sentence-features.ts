@@ -61,6 +61,9 @@ const LEXICON: Record<string, string> = {
     'might could maybe perhaps probably possibly option options consider considering if either alternatively whereas suppose hypothetically',
   report:
     'now already tested expected done finished pass passed works worked succeed succeeded green correctly fine ok published printed returned took',
+  // An edit to the code, announced or reported ("I'll modify X to ...", "Updated the tests"): the
+  // work's next step or last one, which git shows; a choice is told by other words beside it.
+  edit: 'modify modifies add adds added update updates fix fixes fixed create creates created implement implemented refactor refactored rename renamed import edit edited adjust adjusted tweak tweaked insert inserted apply applied patch patched convert converted write wrote',
   // What a decision is about: the parts of a design.
   part: 'format layout schema module library api interface policy layer store storage cache queue table key config configuration protocol pattern structure type dependency service endpoint framework flag strategy backend database driver client server migration architecture stack runner default convention rule',
 };

@@ -52,6 +52,38 @@ describe('secrets in committed files, printed by the read commands', () => {
     expect(repo.read(`.handoff/pins/${PIN}.md`)).toContain(secrets[0]!.material);
   });
 
+  it('list remembers its goals found clean, and still redacts a goal with a secret at every run', () => {
+    const repo = makeRepo();
+    repo.handoff(['init']);
+    const handoff = (id: string, g: string) =>
+      `---\nid: "${id}"\ngoal: ${JSON.stringify(g)}\nstatus: "open"\ncreated: "2026-01-05T10:00:00.000Z"\nauthor: "A"\nbranch: "main"\nbase: null\nhead: null\nparent: null\nfiles: []\n---\n## Goal\n\n${g}\n`;
+    repo.commit('clean', { [`.handoff/handoffs/${ID}.md`]: handoff(ID, 'add team billing') });
+    const cleanFile = path.join(repo.dir, '.git', 'handoff-clean.json');
+    const remembered = () => JSON.parse(readFileSync(cleanFile, 'utf8')) as { lists: string[]; longLists: string[] };
+    const first = repo.handoff(['list']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('add team billing');
+    // The goals shown, as one list kept by its digest (never their text, however few): the
+    // next run that shows the same ones runs no pattern.
+    const kept = remembered();
+    expect(kept.longLists).toHaveLength(1);
+    expect(readFileSync(cleanFile, 'utf8')).not.toContain('add team billing');
+    expect(repo.handoff(['list'])).toEqual(first);
+    expect(remembered()).toEqual(kept);
+    // A goal with a secret: never remembered, so redacted at each run, with the notice.
+    const other = '01jx7k2m9q8r4s5t6v7w8x9y2b';
+    repo.commit('planted', { [`.handoff/handoffs/${other}.md`]: handoff(other, goal) });
+    for (const run of [1, 2]) {
+      const r = repo.handoff(['list']);
+      expect(r.code, `run ${run}`).toBe(0);
+      expect(r.stdout, `run ${run}`).toContain('[REDACTED:');
+      expect(leaked(r.stdout + r.stderr), `run ${run}`).toEqual([]);
+      expect(r.stderr, `run ${run}`).toMatch(/^handoff: redacted \d+ secrets? \(.+\) from the handoffs listed; /m);
+    }
+    // Nothing more remembered: a list with a secret in it is not clean.
+    expect(remembered().longLists).toEqual(kept.longLists);
+  });
+
   it('the roadmap, written and printed, carries no secret', () => {
     const repo = plantedRepo();
     const r = repo.handoff(['roadmap']);
