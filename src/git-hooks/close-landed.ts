@@ -5,6 +5,7 @@
 // on the default branch for merges made on a server.
 import type { Context } from '../command/context.js';
 import { loadHandoffs, reread } from '../store/store.js';
+import type { Handoff } from '../store/handoff.js';
 import { rewriteItems } from '../store/writes.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from './validated.js';
@@ -29,9 +30,9 @@ export async function closeLanded(ctx: Context): Promise<Closed[]> {
   const landings = await git.landings(candidates.map((h) => h.file));
   const closed: Closed[] = [];
   // handoff.ts loads the YAML library: only when a handoff closes (`check` runs this first).
-  const { updateHandoff } = await import('../store/handoff.js');
+  const { updateHandoffParsed } = await import('../store/handoff.js');
   await withWriterLock(ctx, 'closing landed handoffs', async () => {
-    const writes: Array<{ file: string; content: string }> = [];
+    const writes: Array<{ file: string; content: string; parsed: Handoff | undefined }> = [];
     // Read again side by side, under the lock: each file as it is now, none waiting on another.
     const landed = candidates.filter((h) => landings.has(h.file)); // else not committed on this branch: nothing landed yet
     const read = await Promise.allSettled(landed.map((h) => reread(ctx, h)));
@@ -41,10 +42,13 @@ export async function closeLanded(ctx: Context): Promise<Closed[]> {
       if (r.status === 'rejected') throw r.reason; // the first in order, as one after another would
       const fresh = r.value;
       if (fresh.meta.status !== 'open') continue;
-      writes.push({
-        file: h.file,
-        content: updateHandoff(fresh, { status: 'done', finished: landing.time, landed: landing.commit }),
+      // With what it parses to: the writer does not parse fifty files again.
+      const { text, parsed } = updateHandoffParsed(fresh, {
+        status: 'done',
+        finished: landing.time,
+        landed: landing.commit,
       });
+      writes.push({ file: h.file, content: text, parsed });
       closed.push({ id: h.meta.id, file: h.file, branch: fresh.meta.branch ?? '', commit: landing.commit });
     }
     // Written together: each folder checked and swept once, the cache patched once the files are in place.

@@ -104,7 +104,27 @@ export function parseHandoff(text: string, file: string): Handoff {
 
 /** The same file with some front-matter keys changed; everything else byte for byte. */
 export function updateHandoff(handoff: Handoff, changes: Partial<HandoffMeta>): string {
-  return joinFrontMatter(updateFrontMatter(handoff.doc, changes as Record<string, unknown>), handoff.bodyText);
+  return updateHandoffParsed(handoff, changes).text;
+}
+
+/**
+ * updateHandoff, and what its text parses to, taken from the document just changed: a
+ * writer of many (`check` closing the landed ones) then need not parse each file it wrote
+ * again. `parsed` is undefined when the changed keys no longer validate (the writer then
+ * parses the text, and says what is wrong, as before). test/close-parse.test.ts checks
+ * that it equals parseHandoff of the text.
+ */
+export function updateHandoffParsed(
+  handoff: Handoff,
+  changes: Partial<HandoffMeta>,
+): { text: string; parsed: Handoff | undefined } {
+  const text = joinFrontMatter(updateFrontMatter(handoff.doc, changes as Record<string, unknown>), handoff.bodyText);
+  try {
+    const meta = validateMeta(frontMatterData(handoff.doc, handoff.file), handoff.file);
+    return { text, parsed: { ...handoff, meta } };
+  } catch {
+    return { text, parsed: undefined };
+  }
 }
 
 function validateMeta(data: Record<string, unknown>, file: string): HandoffMeta {

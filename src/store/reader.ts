@@ -231,13 +231,15 @@ export async function parseFiles(
   files: readonly TreeFile[],
   opened: OpenCache,
   cache: ParseCache = opened.cache,
+  known?: Parsers,
 ): Promise<Tree> {
   // A file the walk found in the cache needs no parser: only the others are asked about.
+  // `known`: a writer's own parse of what it wrote (writes.ts).
   const parsers = needsParsing(
     files.filter((f) => f.cached === undefined),
     cache,
   )
-    ? await loadParsers()
+    ? (known ?? (await loadParsers()))
     : undefined;
   const tree = parseTree(files, cache, parsers);
   await opened.save();

@@ -9,7 +9,8 @@ import { openCache } from './cache.js';
 import { parseFiles } from './reader.js';
 import { recordOwn, writtenHere } from './own.js';
 import { handoffsDir, wrote } from './store.js';
-import { ITEM_MAX_BYTES, itemKind, type CachedItem, type ParseCache } from './tree.js';
+import { ITEM_MAX_BYTES, itemKind, type CachedItem, type ParseCache, type Parsers } from './tree.js';
+import type { Handoff } from './handoff.js';
 import { assertInside } from '../security/guard.js';
 
 /** Nothing over the readers' limit is written: it would be refused at every read after. */
@@ -59,10 +60,12 @@ export async function rewriteItem(ctx: RunContext, relFile: string, content: str
  * Rewrites several files at once (`check` closing the handoffs that landed): each folder is
  * checked and swept once, and the files are written side by side, each still synced and
  * renamed into place, so that closing many costs their writes and not a round per file.
+ * A handoff's `parsed`, when the writer has it (handoff.ts, updateHandoffParsed), is what
+ * its content parses to: it is not parsed again.
  */
 export async function rewriteItems(
   ctx: RunContext,
-  writes: ReadonlyArray<{ file: string; content: string }>,
+  writes: ReadonlyArray<{ file: string; content: string; parsed?: Handoff | undefined }>,
 ): Promise<void> {
   const files = writes.map((w) => path.resolve(ctx.root, w.file));
   files.forEach((file, i) => assertSize(ctx, file, writes[i]!.content));
@@ -75,7 +78,7 @@ export async function rewriteItems(
   const mine = files.map((file) => itemKind(ctx.rel(file)) === 'handoff' && writtenHere(cache, ctx.rel(file), file));
   const done = await Promise.allSettled(files.map((file, i) => replaceFileAtomic(file, writes[i]!.content)));
   for (const [i, d] of done.entries())
-    if (d.status === 'fulfilled') await written(ctx, files[i]!, writes[i]!.content, mine[i]!);
+    if (d.status === 'fulfilled') await written(ctx, files[i]!, writes[i]!.content, mine[i]!, writes[i]!.parsed);
   const failed = done.find((d) => d.status === 'rejected');
   if (failed) throw failed.reason;
 }
@@ -86,7 +89,7 @@ export async function rewriteItems(
  * Through the cache's lookups for a few files: a run that did not read the whole tree (a
  * writer's view, history-view.ts) writes no items shard (cache.ts says why).
  */
-async function written(ctx: RunContext, file: string, content: string, mine: boolean): Promise<void> {
+async function written(ctx: RunContext, file: string, content: string, mine: boolean, parsed?: Handoff): Promise<void> {
   const rel = ctx.rel(file);
   const one = { path: rel, text: content };
   const cache = await openCache(ctx.cacheFile);
@@ -106,13 +109,19 @@ async function written(ctx: RunContext, file: string, content: string, mine: boo
     },
     ...(cache.some.knows ? { knows: (p: string) => cache.some.knows!(p) } : {}),
   };
-  const parsed = await parseFiles([one], cache, some);
-  wrote(ctx, one, parsed, {
+  const known: Parsers | undefined = parsed && {
+    handoff: () => parsed,
+    pin: () => {
+      throw new Error(`internal: ${rel} was given as a handoff's parse`);
+    },
+  };
+  const tree = await parseFiles([one], cache, some, known);
+  wrote(ctx, one, tree, {
     text: content,
     item,
-    clean: parsed.problems.length === 0 && parsed.misnamed.length === 0,
+    clean: tree.problems.length === 0 && tree.misnamed.length === 0,
     // What the open index keeps of it: every pin, an open handoff.
-    open: parsed.pins.length > 0 || parsed.handoffs.some((h) => h.meta.status === 'open'),
+    open: tree.pins.length > 0 || tree.handoffs.some((h) => h.meta.status === 'open'),
   });
 }
 
