@@ -30,12 +30,15 @@ import {
   seenOfTree,
   type ViewSeen,
 } from './record-next.js';
-import { treeOfFiles } from './tree-edit.js';
+import { stagedTree } from './staged-tree.js';
 
 // Taken, not imported: see store/fs.ts.
 const nodeFs = process.getBuiltinModule('node:fs');
 
 type Where = Pick<Context, 'root' | 'cacheFile' | 'configFile' | 'git'>;
+
+/** The index's entries under .handoff/, and the tree ids it keeps there (staged-tree.ts). */
+type Listed = { entries: IndexEntry[]; trees: ReadonlyMap<string, string> };
 
 /** A clean tree is recorded only when its id covers the roadmap. */
 export function recordable(roadmap: string): boolean {
@@ -82,7 +85,7 @@ export async function recordIndex(
 
 /**
  * The tree `git add -A .handoff` would stage, recorded when the pre-commit hook would find
- * it clean. Computed in process when it can be (stagedTree): the index's other files, and
+ * it clean. Computed in process when it can be (staged-tree.ts): the index's other files, and
  * every item file as just read and found clean, with the roadmap just rendered and the
  * config.yml this run read. Else staged into a temporary index in the git directory (never
  * the user's), and recorded only when that index holds exactly the item files just read
@@ -93,7 +96,7 @@ async function recordWorkTree(
   ctx: Where,
   roadmap: string,
   work: Rendered & { files?: TreeFile[]; sources?: ViewSources },
-  listed: Promise<IndexEntry[] | undefined> | undefined,
+  listed: Promise<Listed | undefined> | undefined,
   stage: () => Staging,
 ): Promise<void> {
   if (!ctx.cacheFile || work.tree.problems.length > 0) return;
@@ -119,8 +122,8 @@ async function recordWorkTree(
   });
   await opened.save();
   const read = new Map(files.map((f, i) => [f.path, blobs[i]]));
-  const [entries, config] = await Promise.all([listed?.catch(() => undefined), workConfigBlob(ctx)]);
-  const tree = entries && stagedTree(entries, read, roadmap, blobId(work.content), config);
+  const [index, config] = await Promise.all([listed?.catch(() => undefined), workConfigBlob(ctx)]);
+  const tree = index && stagedTree(index.entries, read, roadmap, blobId(work.content), config, index.trees);
   if (tree) return write(ctx, tree, seenOfTree(work.tree, read));
   await stage().use(roadmap, async (git, temp) => {
     const [index, staged] = await Promise.all([git.indexBlobs([HANDOFF_DIR], temp), handoffTree(git, temp)]);
@@ -129,46 +132,6 @@ async function recordWorkTree(
     if (staged && same && index.get(roadmap) === blobId(work.content) && index.get(CONFIG_PATH) === config)
       await write(ctx, staged, seenOfTree(work.tree, read));
   });
-}
-
-/**
- * The id `git add -A .handoff` then `git write-tree --prefix=.handoff/` would give, without
- * staging a year's handoffs: the index's entries under .handoff/ but the item files, which
- * are the work tree's as just read (`read`: every one, by blob id), the roadmap as rendered
- * and config.yml as this run read it. Undefined when that is not known here (a conflict
- * in the index, a file not read, an id not SHA-1's): the caller stages instead. Another
- * file of .handoff/ changed in the work tree and not staged makes an id the hook will not
- * see staged, so it validates that commit itself: never a wrong record, as every item,
- * the roadmap and the config in the id are the ones this run found clean.
- */
-function stagedTree(
-  entries: readonly IndexEntry[],
-  read: ReadonlyMap<string, string | undefined>,
-  roadmap: string,
-  roadmapBlob: string,
-  config: string | undefined,
-): string | undefined {
-  const prefix = `${HANDOFF_DIR}/`;
-  const files = new Map<string, { mode: string; id: string }>();
-  const modes = new Map<string, string>();
-  for (const e of entries) {
-    if (!e.path.startsWith(prefix)) return undefined;
-    // The work tree's: its item files (almost every entry: asked of `read` first), the roadmap and config.yml.
-    if (read.has(e.path) || itemKind(e.path) !== undefined || e.path === roadmap || e.path === CONFIG_PATH) {
-      if (e.mode === '100755') modes.set(e.path, e.mode); // the executable bit the index holds (the file's mode is not read here)
-      continue;
-    }
-    if (e.stage !== '0') return undefined;
-    files.set(e.path.slice(prefix.length), e);
-  }
-  const set = (file: string, id: string | undefined) => {
-    files.set(file.slice(prefix.length), { mode: modes.get(file) ?? '100644', id: id ?? '' });
-    return id !== undefined;
-  };
-  for (const [file, blob] of read) if (!set(file, blob)) return undefined;
-  if (config !== undefined) set(CONFIG_PATH, config);
-  set(roadmap, roadmapBlob);
-  return treeOfFiles(files);
 }
 
 /** `git add -A .handoff` into a temporary index, under way: used once, or discarded; either removes it. */
@@ -296,13 +259,13 @@ export async function afterWrite(ctx: Context): Promise<void> {
   const cacheFile = ctx.cacheFile;
   let staging: Staging | undefined;
   const stage = () => (staging ??= startStaging(ctx, cacheFile!, roadmap));
-  let listed: Promise<IndexEntry[] | undefined> | undefined;
+  let listed: Promise<Listed | undefined> | undefined;
   // What a killed writer left (a temporary index, a record half written) goes first.
   if (cacheFile) await sweepTemps(path.dirname(cacheFile), GIT_DIR_TEMP).catch(() => {});
   // When the roadmap comes from every file, the index is listed while it renders (from the
   // open index, nothing is: recordFromLast).
   if (cacheFile && recordable(roadmap) && wholeTreeRead(ctx)) {
-    listed = ctx.git().then((git) => git.indexEntries(HANDOFF_DIR));
+    listed = ctx.git().then((git) => git.indexEntriesAndTrees(HANDOFF_DIR));
     listed.catch(() => {});
   }
   let work: Awaited<ReturnType<typeof refreshWorkTree>>;

@@ -23,7 +23,8 @@ import { readText, type Stamp } from '../store/fs.js';
 import path from 'node:path';
 import { GitChanges, WORK } from './git-changes.js';
 import { COMMIT_ID, fixedHead, indexData, indexStat } from './repo.js';
-import { statsUnder } from './index-file.js';
+import { cachedTreesUnder, statsUnder } from './index-file.js';
+import type { IndexEntry } from './git-plumbing.js';
 
 export type { Commit };
 
@@ -58,6 +59,20 @@ export class Git extends GitChanges {
   }
 
   private index: { stat: string; data: Buffer | null } | undefined;
+
+  /**
+   * Every index entry under `dir` (`git ls-files -s`), and the tree ids the index keeps for
+   * `dir` and the folders in it (index-file.ts cachedTreesUnder), read from the index git
+   * listed (its stat data the same before and after): none when that cannot be told.
+   */
+  async indexEntriesAndTrees(dir: string): Promise<{ entries: IndexEntry[]; trees: ReadonlyMap<string, string> }> {
+    const before = JSON.stringify(this.indexStat());
+    const entries = await this.indexEntries(dir);
+    const data = before === 'null' ? null : this.indexData();
+    const hashBytes = (entries[0]?.id.length ?? 0) / 2;
+    const same = data !== null && hashBytes > 0 && JSON.stringify(this.indexStat()) === before;
+    return { entries, trees: (same && cachedTreesUnder(data, dir, hashBytes)) || new Map() };
+  }
 
   /**
    * The regular files under `dir` that git finds as its index has them, with the stat data

@@ -170,3 +170,49 @@ export function statsUnder(
   }
   return out;
 }
+
+/**
+ * The tree ids git keeps in the index for folders whose entries have not changed since it
+ * last wrote a tree (the cache-tree extension, `TREE`: each folder's name, how many entries
+ * it covers, -1 when it is out of date, how many folders it holds, then its id when it is
+ * not), for `under` (a folder, `dir`) and the folders inside it, by their path inside it
+ * ('' for `under` itself). Empty when the index has no such extension; null when the index
+ * cannot be read this way.
+ */
+export function cachedTreesUnder(data: Buffer, under: string, hashBytes: number): Map<string, string> | null {
+  const entries = scan(data, hashBytes, '');
+  if (!entries) return null;
+  let at = 12;
+  if (entries.length > 0) {
+    const last = entries[entries.length - 3]!;
+    const stop = entries[entries.length - 2]! + entries[entries.length - 1]!;
+    at = stop + 8 - ((stop - last) % 8);
+  }
+  const end = data.length - hashBytes;
+  while (at + 8 <= end && data.toString('latin1', at, at + 4) !== 'TREE') at += 8 + data.readUInt32BE(at + 4);
+  const out = new Map<string, string>();
+  if (at + 8 > end) return out;
+  const stop = at + 8 + data.readUInt32BE(at + 4);
+  let p = at + 8;
+  const inside = `${under}/`;
+  // Each folder, then the folders it holds, depth first.
+  const folder = (parent: string | null): boolean => {
+    const nul = data.indexOf(0, p);
+    const lf = nul < 0 ? -1 : data.indexOf(10, nul);
+    if (nul < 0 || lf < 0 || lf >= stop) return false;
+    const name = data.toString('utf8', p, nul);
+    const counts = /^(-?\d+) (\d+)$/.exec(data.toString('latin1', nul + 1, lf));
+    if (!counts) return false;
+    p = lf + 1;
+    const full = parent === null ? '' : parent === '' ? name : `${parent}/${name}`;
+    if (Number(counts[1]) >= 0) {
+      if (p + hashBytes > stop) return false;
+      if (full === under) out.set('', data.toString('hex', p, p + hashBytes));
+      else if (full.startsWith(inside)) out.set(full.slice(inside.length), data.toString('hex', p, p + hashBytes));
+      p += hashBytes;
+    }
+    for (let i = Number(counts[2]); i > 0; i--) if (!folder(full)) return false;
+    return true;
+  };
+  return folder(null) && p === stop ? out : null;
+}
