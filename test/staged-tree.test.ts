@@ -82,16 +82,23 @@ describe('the tree git add -A would stage, computed in process', () => {
   });
 
   it("takes a folder's kept id where nothing in it changed, and never where something did", async () => {
-    const repo = history();
-    repo.write(file(4, '2/01'), 'handoff 4, closed\n');
-    const expected = gitStaged(repo);
-    const kept = cachedTreesUnder(readFileSync(path.join(repo.dir, '.git/index')), '.handoff', SHA1)!;
-    const wrong = '0'.repeat(40);
-    // The folder changed, and those around it: their kept ids are not looked at.
-    for (const folder of ['', 'handoffs', 'handoffs/2026-02', 'handoffs/2026-02/01'])
-      expect(await computed(repo, new Map([...kept, [folder, wrong]]))).toBe(expected);
-    // A folder where nothing changed: its kept id is the one in the tree.
-    expect(await computed(repo, new Map([...kept, ['handoffs/2026-03', wrong]]))).not.toBe(expected);
+    const changes: Record<string, (repo: Repo) => void> = {
+      changed: (repo) => repo.write(file(4, '2/01'), 'handoff 4, closed\n'),
+      added: (repo) => repo.write(file(40, '2/01'), 'a new one\n'),
+      removed: (repo) => rmSync(path.join(repo.dir, file(4, '2/01'))),
+    };
+    for (const [what, change] of Object.entries(changes)) {
+      const repo = history();
+      change(repo);
+      const expected = gitStaged(repo);
+      const kept = cachedTreesUnder(readFileSync(path.join(repo.dir, '.git/index')), '.handoff', SHA1)!;
+      const wrong = '0'.repeat(40);
+      // The folder changed, and those around it: their kept ids are not looked at.
+      for (const folder of ['', 'handoffs', 'handoffs/2026-02', 'handoffs/2026-02/01'])
+        expect(await computed(repo, new Map([...kept, [folder, wrong]])), `${what}: ${folder}`).toBe(expected);
+      // A folder where nothing changed: its kept id is the one in the tree.
+      expect(await computed(repo, new Map([...kept, ['handoffs/2026-03', wrong]])), what).not.toBe(expected);
+    }
   });
 
   it('reads no kept ids from an index without them, and none for a folder git marked out of date', () => {

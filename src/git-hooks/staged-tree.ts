@@ -6,7 +6,7 @@
 // not the year's.
 import type { IndexEntry } from '../git/git-plumbing.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind } from '../store/tree.js';
-import { treeOfFiles } from './tree-edit.js';
+import { TREE_MODE, treeOfFiles } from './tree-edit.js';
 
 /**
  * The id `git add -A .handoff` then `git write-tree --prefix=.handoff/` would give, without
@@ -30,43 +30,88 @@ export function stagedTree(
   trees: ReadonlyMap<string, string> = new Map(),
 ): string | undefined {
   const prefix = `${HANDOFF_DIR}/`;
-  const files = new Map<string, { mode: string; id: string }>();
-  const modes = new Map<string, string>();
-  // The index's mode and blob of each path set below (a conflict's stages: never a match).
-  const indexed = new Map<string, string>();
-  for (const e of entries) {
-    if (!e.path.startsWith(prefix)) return undefined;
-    // The work tree's: its item files (almost every entry: asked of `read` first), the roadmap and config.yml.
-    if (read.has(e.path) || itemKind(e.path) !== undefined || e.path === roadmap || e.path === CONFIG_PATH) {
-      if (e.mode === '100755') modes.set(e.path, e.mode); // the executable bit the index holds (the file's mode is not read here)
-      indexed.set(e.path, e.stage === '0' && !indexed.has(e.path) ? `${e.mode} ${e.id}` : '');
-      continue;
-    }
-    if (e.stage !== '0') return undefined;
-    files.set(e.path.slice(prefix.length), e);
-  }
+  for (const blob of read.values()) if (blob === undefined) return undefined; // a file not read
   // Folders (inside .handoff/, '' itself) where the tree differs from the index's.
   const changed = new Set<string>();
   const differs = (file: string) => {
     for (let at = file.lastIndexOf('/'); at >= 0; at = file.lastIndexOf('/', at - 1)) {
-      const folder = file.slice(0, at);
+      const folder = file.slice(prefix.length, at);
       if (changed.has(folder)) return;
       changed.add(folder);
     }
-    changed.add('');
   };
-  const set = (file: string, id: string | undefined) => {
-    const rel = file.slice(prefix.length);
-    const mode = modes.get(file) ?? '100644';
-    files.set(rel, { mode, id: id ?? '' });
-    if (indexed.get(file) !== `${mode} ${id}`) differs(rel);
-    indexed.delete(file);
-    return id !== undefined;
+  const modes = new Map<string, string>();
+  /** The index's entries that are not the work tree's (nearly none). */
+  const others: IndexEntry[] = [];
+  let readFound = 0;
+  let roadmapFound = false;
+  let configFound = false;
+  let previous = '';
+  // One pass, a call per entry only where one differs: it runs once, over a year's entries.
+  for (const e of entries) {
+    const p = e.path;
+    if (!p.startsWith(prefix)) return undefined;
+    // The work tree's: its item files (almost every entry: asked of `read` first), the roadmap and config.yml.
+    let blob: string | undefined;
+    if (p === roadmap) {
+      blob = roadmapBlob;
+      roadmapFound = true;
+    } else if (p === CONFIG_PATH) {
+      blob = config;
+      configFound = true;
+    } else {
+      blob = read.get(p);
+      if (blob !== undefined) {
+        if (p !== previous) readFound++;
+      } else if (itemKind(p) === undefined) {
+        if (e.stage !== '0') return undefined;
+        others.push(e);
+        continue;
+      }
+    }
+    previous = p;
+    if (e.mode === '100755') modes.set(p, e.mode); // the executable bit the index holds (the file's mode is not read here)
+    // Set as a regular file with the work tree's blob: gone from the work tree, a conflict's stages, another mode or blob differ.
+    if (blob === undefined || e.stage !== '0' || (e.mode !== '100644' && e.mode !== '100755') || e.id !== blob)
+      differs(p);
+  }
+  // Not in the index: added.
+  if (readFound !== read.size) {
+    const indexed = new Set(entries.map((e) => e.path));
+    for (const p of read.keys()) if (!indexed.has(p)) differs(p);
+  }
+  if (!roadmapFound) differs(roadmap);
+  if (config !== undefined && !configFound) differs(CONFIG_PATH);
+  const known = (folder: string) => (changed.has(folder) ? undefined : trees.get(folder));
+  const top = known('');
+  if (top !== undefined) return top;
+  // The tree's files, but those in a folder of known id: that folder instead, as a tree.
+  const files = new Map<string, { mode: string; id: string }>();
+  const outer = new Map<string, string>([['', '']]);
+  const outerKnown = (folder: string): string => {
+    let k = outer.get(folder);
+    if (k === undefined) {
+      const at = folder.lastIndexOf('/');
+      k = outerKnown(at < 0 ? '' : folder.slice(0, at)) || (known(folder) !== undefined ? folder : '');
+      outer.set(folder, k);
+    }
+    return k;
   };
-  for (const [file, blob] of read) if (!set(file, blob)) return undefined;
-  if (config !== undefined) set(CONFIG_PATH, config);
-  set(roadmap, roadmapBlob);
-  // In the index and not in the tree: an item file gone from the work tree, config.yml removed.
-  for (const file of indexed.keys()) differs(file.slice(prefix.length));
-  return treeOfFiles(files, (folder) => (changed.has(folder) ? undefined : trees.get(folder)));
+  // Paths come folder by folder: the folder's outermost one of known id is looked up when the folder changes.
+  let dir = '\0';
+  let skipped = '';
+  const add = (p: string, mode: string, id: string) => {
+    if (!p.startsWith(dir) || p.indexOf('/', dir.length) >= 0) {
+      const at = p.lastIndexOf('/');
+      dir = p.slice(0, at + 1);
+      skipped = at < prefix.length ? '' : outerKnown(p.slice(prefix.length, at));
+      if (skipped !== '' && !files.has(skipped)) files.set(skipped, { mode: TREE_MODE, id: known(skipped)! });
+    }
+    if (skipped === '') files.set(p.slice(prefix.length), { mode, id });
+  };
+  for (const e of others) add(e.path, e.mode, e.id);
+  for (const [p, blob] of read) add(p, modes.get(p) ?? '100644', blob!);
+  if (config !== undefined) add(CONFIG_PATH, modes.get(CONFIG_PATH) ?? '100644', config);
+  add(roadmap, modes.get(roadmap) ?? '100644', roadmapBlob);
+  return treeOfFiles(files);
 }

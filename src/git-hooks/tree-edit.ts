@@ -6,7 +6,7 @@
 import type { TreeEntry } from '../git/git-plumbing.js';
 import { objectId } from '../store/tree.js';
 
-const TREE_MODE = '40000';
+export const TREE_MODE = '40000';
 const FILE_MODE = '100644';
 
 /** The folders along `paths` (relative, '' the top), each once, the top first. */
@@ -101,17 +101,11 @@ function topId(contents: ReadonlyMap<string, Map<string, TreeEntry>>): string | 
 
 /**
  * The id of the tree holding exactly `files` (relative path -> mode and blob id), every
- * folder's id computed here: what `git write-tree` gives for an index of those files.
- * Undefined when a name is both a file and a folder, or an id is not SHA-1's. `known`: a
- * folder's id when the caller knows it for the files given in it (git's cache-tree, where
- * none of them changed): then none of them is looked at, nor the folders inside.
+ * folder's id computed here: what `git write-tree` gives for an index of those files. A
+ * path given with a tree's mode stands for a folder whose id the caller knows (none of its
+ * files given). Undefined when a name is both a file and a folder, or an id is not SHA-1's.
  */
-export function treeOfFiles(
-  files: ReadonlyMap<string, { mode: string; id: string }>,
-  known: (folder: string) => string | undefined = () => undefined,
-): string | undefined {
-  const top = known('');
-  if (top !== undefined) return top;
+export function treeOfFiles(files: ReadonlyMap<string, { mode: string; id: string }>): string | undefined {
   const contents = new Map<string, Map<string, TreeEntry>>([['', new Map()]]);
   const folder = (f: string): Map<string, TreeEntry> | undefined => {
     let entries = contents.get(f);
@@ -124,34 +118,11 @@ export function treeOfFiles(
     parent.set(name, { mode: TREE_MODE, name, id: '' }); // its id once its files are in
     return entries;
   };
-  // Each folder's outermost folder of known id ('' for none), asked once per folder: files come folder by folder.
-  const within = new Map<string, string>([['', '']]);
-  const knownAbove = (f: string): string => {
-    let k = within.get(f);
-    if (k !== undefined) return k;
-    const at = f.lastIndexOf('/');
-    k = knownAbove(at < 0 ? '' : f.slice(0, at)) || (known(f) !== undefined ? f : '');
-    within.set(f, k);
-    return k;
-  };
-  let last = { folder: '\0', outer: '' };
   for (const [p, { mode, id }] of files) {
+    if (id.length !== 40) return undefined;
     const at = p.lastIndexOf('/');
-    const f = at < 0 ? '' : p.slice(0, at);
-    if (f !== last.folder) last = { folder: f, outer: knownAbove(f) };
-    if (last.outer !== '') {
-      const k = last.outer;
-      const slash = k.lastIndexOf('/');
-      const parent = folder(slash < 0 ? '' : k.slice(0, slash));
-      const name = k.slice(slash + 1);
-      if (!parent) return undefined;
-      if (!parent.has(name)) parent.set(name, { mode: TREE_MODE, name, id: known(k)! });
-      else if (parent.get(name)!.mode !== TREE_MODE) return undefined;
-      continue;
-    }
-    if (id.length !== 40 || mode === TREE_MODE) return undefined;
     const name = p.slice(at + 1);
-    const entries = folder(f);
+    const entries = folder(at < 0 ? '' : p.slice(0, at));
     if (!entries || entries.get(name)?.mode === TREE_MODE) return undefined;
     entries.set(name, { mode, name, id });
   }
