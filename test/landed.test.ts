@@ -2,6 +2,7 @@
 // handoff is marked done with the merge as its evidence, by the post-merge hook and by
 // `check` on the default branch (merges made on a server).
 import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitEnv, makeRepo, type Repo } from './helpers.js';
@@ -113,6 +114,33 @@ describe('a handoff whose branch lands', () => {
     expect(repo.handoff(['check']).code).toBe(0);
     expect(landed.map((l) => repo.read(l.file))).toEqual(texts);
     expect(JSON.parse(repo.handoff(['check', '--json']).stdout).closed).toEqual([]);
+  });
+
+  it('is closed by check without asking git again about its head, found whole before it landed', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.commit('set up handoff');
+    const file = branchWithHandoff(repo);
+    expect(gitRun(repo, ['merge', '-q', '--no-ff', '--no-edit', 'feature']).code).toBe(0);
+    // Known by its stat data in both runs below (store/reader.ts RACY_MS): wait for it to vouch.
+    while (Date.now() - statSync(path.join(repo.dir, file)).ctimeMs <= 2500)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    const trace = path.join(path.dirname(repo.dir), 'landed-trace.log');
+    const check = () => {
+      rmSync(trace, { force: true });
+      const r = repo.handoff(['check', '--json'], { env: { GIT_TRACE: trace } });
+      return {
+        closed: JSON.parse(r.stdout).closed,
+        asked: readFileSync(trace, 'utf8').includes('cat-file --batch-check'),
+      };
+    };
+    // On another branch nothing closes, and git finds its head commit.
+    repo.git('checkout', '-q', '-b', 'elsewhere');
+    expect(check()).toEqual({ closed: [], asked: true });
+    repo.git('checkout', '-q', 'main');
+    // Closed on main: it names the same head, which is not asked about again.
+    expect(check()).toEqual({ closed: [file], asked: false });
+    expect(front(repo, file).status).toBe('done');
   });
 
   it('stays open when it was never committed on the default branch', () => {

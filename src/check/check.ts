@@ -162,7 +162,18 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
       const key = named.has(f.path) ? fileKey(f) : undefined;
       if (key !== undefined) keys.set(f.path, key);
     }
-    const before = headsFound(ctx.cacheFile);
+    const found = headsFound(ctx.cacheFile);
+    // A handoff this run closed names the head and files it named when it was found whole (close-landed.ts).
+    const closedWhole = new Map<string, string>();
+    for (const c of closed) {
+      const was = c.was && fileKey(c.was);
+      const now = keys.get(c.file);
+      if (was !== undefined && now !== undefined && found.has(c.file, was)) closedWhole.set(c.file, now);
+    }
+    const before: HeadsFound = {
+      has: (file, key) => closedWhole.get(file) === key || found.has(file, key),
+      save: (whole) => found.save(whole),
+    };
     const whole = new Map<string, string>();
     findings.push(
       ...(await editedPins(git, pins, texts, await additions)),

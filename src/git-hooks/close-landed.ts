@@ -4,7 +4,8 @@
 // bytes. The post-merge hook runs this after a local merge or pull, and `handoff check`
 // on the default branch for merges made on a server.
 import type { Context } from '../command/context.js';
-import { loadHandoffs, reread } from '../store/store.js';
+import { loadHandoffs, readTreeOnce, reread } from '../store/store.js';
+import type { TreeFile } from '../store/tree.js';
 import type { Handoff } from '../store/handoff.js';
 import { rewriteItems } from '../store/writes.js';
 import { withWriterLock } from '../store/writer-lock.js';
@@ -16,6 +17,12 @@ export interface Closed {
   file: string;
   branch: string;
   commit: string;
+  /**
+   * The file as this run read it before closing it, when what it was closed from names the
+   * same head commit and files as the handoff read then: what `check` found of those before
+   * holds for the closed one (check/heads-found.ts).
+   */
+  was?: TreeFile;
 }
 
 /** Marks the landed handoffs done in the work tree, one line each; returns them. */
@@ -36,6 +43,8 @@ export async function closeLanded(ctx: Context): Promise<Closed[]> {
     // Read again side by side, under the lock: each file as it is now, none waiting on another.
     const landed = candidates.filter((h) => landings.has(h.file)); // else not committed on this branch: nothing landed yet
     const read = await Promise.allSettled(landed.map((h) => reread(ctx, h)));
+    const asRead = new Set(landed.map((h) => h.file));
+    const files = new Map((await readTreeOnce(ctx)).files.filter((f) => asRead.has(f.path)).map((f) => [f.path, f]));
     for (const [i, h] of landed.entries()) {
       const landing = landings.get(h.file)!;
       const r = read[i]!;
@@ -49,7 +58,15 @@ export async function closeLanded(ctx: Context): Promise<Closed[]> {
         landed: landing.commit,
       });
       writes.push({ file: h.file, content: text, parsed });
-      closed.push({ id: h.meta.id, file: h.file, branch: fresh.meta.branch ?? '', commit: landing.commit });
+      const same = fresh.meta.head === h.meta.head && JSON.stringify(fresh.meta.files) === JSON.stringify(h.meta.files);
+      const was = same ? files.get(h.file) : undefined;
+      closed.push({
+        id: h.meta.id,
+        file: h.file,
+        branch: fresh.meta.branch ?? '',
+        commit: landing.commit,
+        ...(was ? { was } : {}),
+      });
     }
     // Written together: each folder checked and swept once, the cache patched once the files are in place.
     await rewriteItems(ctx, writes);
