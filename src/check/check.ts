@@ -8,7 +8,6 @@ import { HandoffError, UsageError } from '../core/errors.js';
 import { treeFindings, type Finding, type Texts } from './rules.js';
 import { editedPins, pinAdditions } from './edited-pins.js';
 import { readTextNow } from '../store/fs.js';
-import { vouchFor } from '../store/store.js';
 import { githubAnnotations, markdownSummary, textReport, type Change, type SummaryData } from './report.js';
 import type { Handoff } from '../store/handoff.js';
 import type { Pin } from '../store/pin.js';
@@ -112,9 +111,6 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got '${format}'`);
   const root = ctx.root;
   const git = await ctx.git();
-  // Git compares the handoffs' files with its index while the run starts: the read of every
-  // file takes their stat data from its answer (store/reader.ts readWorkTree).
-  vouchFor(ctx, git.filesAsIndexed(HANDOFF_DIR));
   const baseArg = args.values.base;
   const base = baseArg === undefined ? null : await resolveBase(git, baseArg);
   // Asked first: git walks the history for the pins' first additions while the files are read

@@ -23,7 +23,7 @@ import { readText, type Stamp } from '../store/fs.js';
 import path from 'node:path';
 import { GitChanges, WORK } from './git-changes.js';
 import { COMMIT_ID, fixedHead, indexData, indexStat } from './repo.js';
-import { cachedTreesUnder, statsUnder } from './index-file.js';
+import { cachedTreesUnder } from './index-file.js';
 import type { IndexEntry } from './git-plumbing.js';
 
 export type { Commit };
@@ -72,29 +72,6 @@ export class Git extends GitChanges {
     const hashBytes = (entries[0]?.id.length ?? 0) / 2;
     const same = data !== null && hashBytes > 0 && JSON.stringify(this.indexStat()) === before;
     return { entries, trees: (same && cachedTreesUnder(data, dir, hashBytes)) || new Map() };
-  }
-
-  /**
-   * The regular files under `dir` that git finds as its index has them, with the stat data
-   * the index keeps (index-file.ts statsUnder): `git diff-files` compares each file's stat
-   * data with the index's in C, on several threads, and reads the text of any that is too
-   * new for it (racy), so a file it does not name is the one the index describes. null when
-   * that cannot be told: no index read here, an index changed while git read it, no commit
-   * to tell the hash's size by, git failing.
-   */
-  async filesAsIndexed(dir: string): Promise<Map<string, { stamp: string; ctimeMs: number }> | null> {
-    const before = JSON.stringify(this.indexStat());
-    if (before === 'null') return null;
-    const changed = this.answer(['diff-files', '--name-only', '-z', '--', `:(top,literal)${dir}`]);
-    changed.catch(() => {});
-    const head = this.fixedHead() ?? (await this.head());
-    const data = this.indexData();
-    // Read while git compares.
-    const stats = head === null || data === null ? null : statsUnder(data, `${dir}/`, head.length / 2);
-    const out = await changed;
-    if (out === null || stats === null || JSON.stringify(this.indexStat()) !== before) return null;
-    for (const p of out.split('\0')) stats.delete(p);
-    return stats;
   }
 
   /** The configured default branch, else origin's HEAD, else main or master. */

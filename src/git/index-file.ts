@@ -128,49 +128,6 @@ export function entriesOutside(
   return { paths, key: keys.join(' ') };
 }
 
-const FLAGS_ASSUMED = 0x8000;
-const STAGE_MASK = 0x3000;
-const REGULAR = 0o100000;
-
-/**
- * The regular files under `under` (a folder, `dir/`) at stage 0, each with its stat data as
- * the index keeps it, written as node's lstat gives it (store/reader.ts: ctime and mtime in
- * milliseconds, size, inode: `sec * 1000 + nsec / 1e6`, as node computes them) and its ctime.
- * Left out: entries git does not compare with the file (assumed unchanged; skip-worktree and
- * intent to add, which are among the extended flags: any entry with them). The index keeps
- * the inode's and the size's low 32 bits only: where they differ from the file's, the text
- * does not match what lstat gives, and the reader finds nothing by it. null when the index
- * cannot be read this way. One loop over bytes, like scan, for the same reason.
- */
-export function statsUnder(
-  data: Buffer,
-  under: string,
-  hashBytes: number,
-): Map<string, { stamp: string; ctimeMs: number }> | null {
-  const entries = scan(data, hashBytes, '');
-  if (!entries) return null;
-  const prefix = Buffer.from(under, 'utf8');
-  const prefixLength = prefix.length;
-  const out = new Map<string, { stamp: string; ctimeMs: number }>();
-  const flagsAt = STAT_BYTES + hashBytes;
-  const u32 = (at: number) => ((data[at]! << 24) | (data[at + 1]! << 16) | (data[at + 2]! << 8) | data[at + 3]!) >>> 0;
-  for (let e = 0; e < entries.length; e += 3) {
-    const at = entries[e]!;
-    const nameAt = entries[e + 1]!;
-    const length = entries[e + 2]!;
-    if (length <= prefixLength) continue;
-    let k = 0;
-    while (k < prefixLength && data[nameAt + k] === prefix[k]) k++;
-    if (k < prefixLength) continue;
-    const flags = (data[at + flagsAt]! << 8) | data[at + flagsAt + 1]!;
-    if (flags & (FLAGS_ASSUMED | EXTENDED | STAGE_MASK) || (u32(at + MODE_AT) & 0o170000) !== REGULAR) continue;
-    const ctimeMs = u32(at) * 1000 + u32(at + 4) / 1e6;
-    const stamp = `${ctimeMs}:${u32(at + 8) * 1000 + u32(at + 12) / 1e6}:${u32(at + 36)}:${u32(at + 20)}`;
-    out.set(data.toString('utf8', nameAt, nameAt + length), { stamp, ctimeMs });
-  }
-  return out;
-}
-
 /**
  * The tree ids git keeps in the index for folders whose entries have not changed since it
  * last wrote a tree (the cache-tree extension, `TREE`: each folder's name, how many entries

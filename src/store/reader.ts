@@ -88,27 +88,15 @@ export const RACY_MS = 2000;
 const stampOf = (s: Stats) => `${s.ctimeMs}:${s.mtimeMs}:${s.size}:${s.ino}`;
 
 /**
- * Regular files whose stat data git vouches for, by repository-relative path: what lstat
- * would give for each (`stamp`, as stampOf writes it) and its ctime. Git compares a year of
- * files with its index in a fraction of the time a loop of lstat calls takes here
- * (git/git.ts filesAsIndexed).
- */
-export type VouchedFiles = ReadonlyMap<string, { stamp: string; ctimeMs: number }>;
-
-/**
  * The item files of the working tree; refused when a directory leads outside the
  * repository. Like git's index, a file is known by its stat data: one the cache knows by
  * it is not read at all. A file whose stat data is too young to vouch for it is keyed by
  * its text (the cache stores it under the text's blob id), and one whose stat data changed
- * while it was read is too. A file in `vouched` is known by the stat data given there,
- * without an lstat, when the cache knows it by that; the first such file is compared with
- * its lstat, and a difference (an index that keeps other stat data than node gives) sets
- * `vouched` aside for the whole walk.
+ * while it was read is too.
  */
-export async function readWorkTree(root: string, cache?: ParseCache, vouched?: VouchedFiles): Promise<TreeFile[]> {
+export async function readWorkTree(root: string, cache?: ParseCache): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
   const racy = Date.now() - RACY_MS;
-  let trusted: boolean | undefined = vouched && cache ? undefined : false;
   for (const prefix of itemFolders(root)) {
     const dir = path.join(root, prefix);
     await assertInside(root, dir, prefix.slice(0, -1));
@@ -116,37 +104,11 @@ export async function readWorkTree(root: string, cache?: ParseCache, vouched?: V
     const inDir = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const { name, refused } of listItemFiles(dir)) {
       const rel = `${prefix}${name}`;
-      if (refused) {
-        files.push({ path: rel, refused });
-        continue;
-      }
-      const v: { stamp: string; ctimeMs: number } | undefined = trusted === false ? undefined : vouched!.get(rel);
-      if (v !== undefined && v.ctimeMs < racy) {
-        trusted ??= stampNow(inDir + name) === v.stamp;
-        if (trusted) {
-          const f = new WorkTreeFile(rel, inDir + name);
-          f.stamp = v.stamp;
-          const known = cache!.get(cacheKey(f));
-          if (known !== undefined) {
-            f.cached = known;
-            if (known.blob !== undefined) f.blob = known.blob;
-            files.push(f);
-            continue;
-          }
-        }
-      }
-      readItemFile(inDir + name, rel, racy, files, cache);
+      if (refused) files.push({ path: rel, refused });
+      else readItemFile(inDir + name, rel, racy, files, cache);
     }
   }
   return files;
-}
-
-function stampNow(full: string): string | undefined {
-  try {
-    return stampOf(lstatSync(full));
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -249,9 +211,8 @@ export async function parseFiles(
 /** The working tree's .handoff/, parsed through the cache in the git directory, and the item files it read. */
 export async function readTree(
   ctx: Pick<RunContext, 'root' | 'cacheFile'>,
-  vouched?: Promise<VouchedFiles | null>,
 ): Promise<{ tree: Tree; files: TreeFile[] }> {
   const opened = await openCache(ctx.cacheFile);
-  const files = await readWorkTree(ctx.root, opened.cache, (await vouched?.catch(() => null)) ?? undefined);
+  const files = await readWorkTree(ctx.root, opened.cache);
   return { tree: await parseFiles(files, opened), files };
 }

@@ -7,7 +7,7 @@ import type { Handoff } from './handoff.js';
 import { resolveId } from './id.js';
 import type { Pin } from './pin.js';
 import { readText } from './fs.js';
-import { readTree, type VouchedFiles } from './reader.js';
+import { readTree } from './reader.js';
 import { OPEN_FILE, readOpen } from './open-index.js';
 import {
   ITEM_MAX_BYTES,
@@ -68,21 +68,8 @@ export function wholeTreeRead(ctx: Where): boolean {
 
 export function readTreeOnce(ctx: Where): Promise<Read> {
   let t = patched(ctx);
-  if (!t) read.set(ctx, (t = readTree(ctx, vouched.get(ctx))));
+  if (!t) read.set(ctx, (t = readTree(ctx)));
   return t;
-}
-
-/** What git vouches for (reader.ts VouchedFiles), for the run's read of every file. */
-const vouched = new WeakMap<Where, Promise<VouchedFiles | null>>();
-
-/**
- * Files git finds as its index has them, asked by a command that will read every file
- * (`check`) as it starts, so that git compares them while the run starts: its read of the
- * whole tree then takes their stat data from git's answer instead of an lstat each.
- */
-export function vouchFor(ctx: Where, files: Promise<VouchedFiles | null>): void {
-  files.catch(() => {}); // a failure only means every file is looked at (reader.ts)
-  vouched.set(ctx, files);
 }
 
 function tree(ctx: RunContext): Promise<Tree> {
