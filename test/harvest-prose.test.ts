@@ -85,17 +85,18 @@ describe('a summary in prose, read through the sentence classifier', () => {
       { session_id: 'codex-sess-1', cwd: repo.dir, hook_event_name: 'PreCompact', trigger: 'auto' },
     );
     expect(r.start.stderr).toContain(
-      `handoff: folded Codex CLI's summary of session codex-sess-1 into ${r.file} (5 items; read from its prose: it has none of the handoff's sections)`,
+      `handoff: folded Codex CLI's summary of session codex-sess-1 into ${r.file} (4 items; read from its prose: it has none of the handoff's sections)`,
     );
     expect(r.start.stderr).not.toContain('warning');
     const prov = '(summary of Codex CLI session codex-sess-1)';
     expect(section(r.body, 'Decisions')).toContain(
       `We decided to keep teams in a Map keyed by team id, because lookups by id dominate the page. ${prov}`,
     );
-    // A way of doing with its reason is a decision by the corpus's rubric (sentence-corpus.md).
-    expect(section(r.body, 'Decisions')).toContain(
-      `Members are rendered with the existing \`src/list.ts\` component since it already pages and sorts. ${prov}`,
-    );
+    // A way of doing with its reason is a decision by the corpus's rubric (sentence-corpus.md), but
+    // this one reads like a description of the code ("the existing ... since it already ..."), and
+    // since the sixth batch's near misses of that kind the model's lead on it is under the floor:
+    // a decision left out costs less than a wrong one, so it is not folded.
+    expect(section(r.body, 'Decisions')).not.toContain('Members are rendered with the existing');
     expect(section(r.body, 'Tried and abandoned')).toContain(
       `Fetching members per team on scroll did not work out: the API returns every member in one call, so I dropped that approach. ${prov}`,
     );
@@ -130,7 +131,7 @@ describe('a summary in prose, read through the sentence classifier', () => {
       { pre: 'codex-pre-compact', start: 'codex-session-start' },
       { session_id: 'codex-sess-1', cwd: repo.dir, hook_event_name: 'PreCompact', trigger: 'auto' },
     );
-    expect(r.start.stderr).toContain('(4 items; read from its prose: it has none of the handoff');
+    expect(r.start.stderr).toContain('(3 items; read from its prose: it has none of the handoff');
     expect(r.start.stderr).toContain('1 item the handoff already holds in other words left out');
     const decisions = section(r.body, 'Decisions');
     expect(decisions).toContain('Keep teams in a Map keyed by team id — why: lookups by id dominate the page');

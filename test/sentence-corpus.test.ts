@@ -19,7 +19,7 @@ interface Row {
   line?: number;
   style: string;
   split: 'tune' | 'held' | 'fresh' | 'unseen' | 'real-tune' | 'real-held';
-  batch?: 2 | 3 | 4 | 5;
+  batch?: 2 | 3 | 4 | 5 | 6;
 }
 
 const file = path.join(__dirname, 'fixtures/sentence-corpus.jsonl');
@@ -39,7 +39,7 @@ describe('the sentence corpus', () => {
       expect(CLASSES, where).toContain(row.class);
       expect(['user', 'assistant'], where).toContain(row.speaker);
       expect(row.style, where).toMatch(/^[a-z-]+$/);
-      expect([undefined, 2, 3, 4, 5], where).toContain(row.batch);
+      expect([undefined, 2, 3, 4, 5, 6], where).toContain(row.batch);
       for (const key of Object.keys(row.context ?? {})) expect(['earlier', 'failed', 'question'], where).toContain(key);
       if (row.source !== 'written') {
         expect(row.source, where).toMatch(/^transcripts\//);

@@ -57,9 +57,14 @@ const NEW_PLAN =
 const REPORT =
   /^(?:\/[a-z]|(?:this|these|the|that) (?:change|changes|commit|diff|edit|patch|update|fix)\b|(?:it|this) (?:replaces|updates|changes|removes|adds|modifies)\b|(?:updates|replaces|renames|changes|adds|removes|fixes|modifies)\s)/i;
 
+// An edit announced ("I'll modify `main.py` to catch X instead of Y", "Instead, let's update the
+// test to ..."): the alternative it turns down is the old code, not an option; git will show it.
+const EDIT_NEXT =
+  /^(?:(?:instead|ok(?:ay)?|so|now),?\s+)?(?:i['’]ll|let['’]s|let me|we['’]ll|i will|we will|i['’]m going to|i am going to|we['’]re going to)\s+(?:now\s+|just\s+|first\s+|also\s+)?(?:modify|update|edit|adjust|fix|tweak|patch|refactor|make the change|make changes|focus on)\b|^(?:it|this|that) should use\b/i;
+
 export function isChoice(sentence: string): boolean {
   const s = plain(sentence);
-  if (s.length > MAX_QUOTE || s.endsWith('?') || STEP.test(s) || REPORT.test(s)) return false;
+  if (s.length > MAX_QUOTE || s.endsWith('?') || STEP.test(s) || REPORT.test(s) || EDIT_NEXT.test(s)) return false;
   return (
     LABEL.test(s) ||
     PICK.test(s) ||
@@ -137,7 +142,7 @@ export const changeCue = (sentence: string) => CHANGE.test(plain(sentence));
 export function reversed(sentence: string, earlier: readonly string[]): string[] {
   if (earlier.length === 0) return [];
   const s = plain(sentence);
-  if (s.length > MAX_QUOTE || s.endsWith('?') || REPORT.test(s) || !CHANGE.test(s)) return [];
+  if (s.length > MAX_QUOTE || s.endsWith('?') || REPORT.test(s) || EDIT_NEXT.test(s) || !CHANGE.test(s)) return [];
   if (BACK.test(s)) return [earlier.at(-1)!];
   const from = [...stems(turnedFrom(s))];
   if (from.length === 0) return [];

@@ -1,7 +1,8 @@
 // What the learned sentence model reads of a sentence: its words reduced to a rough stem,
-// the pairs of them, how it starts and ends, who said it, what the extractor knew (an
-// earlier decision and how many of its words the sentence repeats, a failing command, the
-// question asked), and the rules' own verdicts. Pure and deterministic: the training script
+// the pairs of them, their classes by meaning, how it starts and ends, its shape, how many
+// things it names, who said it, what the extractor knew (an earlier decision and how many of
+// its words the sentence repeats, a failing command, the question asked), and the rules' own
+// verdicts. Pure and deterministic: the training script
 // and the extractor must see the same features for the same sentence.
 import { classOf, type SentenceContext, verdicts } from './rule-class.js';
 
@@ -64,6 +65,8 @@ const LEXICON: Record<string, string> = {
   // An edit to the code, announced or reported ("I'll modify X to ...", "Updated the tests"): the
   // work's next step or last one, which git shows; a choice is told by other words beside it.
   edit: 'modify modifies add adds added update updates fix fixes fixed create creates created implement implemented refactor refactored rename renamed import edit edited adjust adjusted tweak tweaked insert inserted apply applied patch patched convert converted write wrote',
+  // Following a choice made elsewhere ("UUIDv7 keys too", "same pattern", "like the server's").
+  same: 'too same like matching match mirror identical likewise well',
   // What a decision is about: the parts of a design.
   part: 'format layout schema module library api interface policy layer store storage cache queue table key config configuration protocol pattern structure type dependency service endpoint framework flag strategy backend database driver client server migration architecture stack runner default convention rule',
 };
@@ -144,6 +147,12 @@ const VERBISH = new Set(
     ' ',
   ),
 );
+// A component stated doing something in the present ("The importer runs as a CronJob", "Auth goes
+// through the gateway", "Settings are persisted to ..."): a plan set, or a description of the code.
+const THING_DOES =
+  /^(?!(?:i|we|you|it|this|that|there|let|here)\b)[^,.;:?]{2,50}?\s(?:goes|go|gets|lives|carries|owns|follows|comes|stays|sits|speaks|takes|ships|moves|grows|is to be|are to be|(?:is|are) (?:\w+ )?(?:persisted|handled|stored|kept|mapped|written|signed|generated|used|done|read|sent|split|set|fixed|pinned|guaranteed|injected|provisioned|hashed|resized|cached|versioned|served))\b/i;
+// A move from one thing to another ("from Jenkins to GitHub Actions", "X → Y", "(was: ...)").
+const FROM_TO = /\bfrom\s+[^,.;:]{1,30}?\s+to\b|→|\s->\s|\(was\b|\bwas:|\bback to\b|\bover from\b/i;
 /** Each shape and what shows it, in the order the features are listed. */
 const SHAPES: ReadonlyArray<readonly [string, RegExp]> = [
   ['label', LABELLED],
@@ -158,6 +167,8 @@ const SHAPES: ReadonlyArray<readonly [string, RegExp]> = [
   ['done', DONE],
   ['doing-now', DOING_NOW],
   ['reason', REASON],
+  ['thing-does', THING_DOES],
+  ['from-to', FROM_TO],
 ];
 const isVerbish = (w: string) => VERBISH.has(w) || (w.length > 4 && /(?:ed|ing)$/.test(w));
 function shape(s: string): string[] {
@@ -174,6 +185,9 @@ function shape(s: string): string[] {
   if (out.length === 0) out.push('plain');
   return out;
 }
+
+// How many things the sentence names: code spans, capitalised or all-caps words after the first.
+const NAMED = /`[^`]+`|(?<=\s)[A-Z][\w.+-]*[A-Z0-9][\w.+-]*|(?<=\s)[A-Z][a-z]+\b/g;
 
 /** The features of one sentence in its context, each a short string, without repeats. */
 export function features(text: string, ctx: SentenceContext): string[] {
@@ -223,6 +237,7 @@ export function features(text: string, ctx: SentenceContext): string[] {
     out.add(`first:${sp}:${w[0]}`);
   }
   const trimmed = text.trim();
+  out.add(`named:${Math.min((trimmed.match(NAMED) ?? []).length, 3)}`);
   if (trimmed.endsWith('?')) out.add('end:?');
   else if (trimmed.includes('?')) out.add('has:?');
   if (trimmed.endsWith(':')) out.add('end::');
