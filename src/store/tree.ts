@@ -4,10 +4,10 @@
 // through here, so the same files give the same result whatever their source.
 import { FileFormatError, HandoffError } from '../core/errors.js';
 import type { Handoff, HandoffMeta } from './handoff.js';
-import { parseBody, sectionsExcerpt, type Body } from './markdown.js';
+import { sectionsExcerpt } from './markdown.js';
+import { toItem } from './read-handoff.js';
 import { ROADMAP_KEYS, TITLE } from './sections.js';
 import type { Pin, PinMeta } from './pin.js';
-import { splitFrontMatter } from './split.js';
 
 export const HANDOFF_DIR = '.handoff';
 export const HANDOFFS_PREFIX = `${HANDOFF_DIR}/handoffs/`;
@@ -225,54 +225,6 @@ function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Pa
   } catch (error) {
     if (!(error instanceof HandoffError)) throw error;
     return { problem: { message: problemText(error, f.path), ...lineOf(error) } };
-  }
-}
-
-/**
- * An item as readers see it: no YAML document (`doc`; writers re-read the one file they
- * edit, see store.ts), and a handoff's sections split only when something asks for them.
- */
-function toItem(kind: ItemKind, f: TreeFile, c: CachedItem): Handoff | Pin {
-  if (kind === 'pin') return { file: f.path, meta: c.meta as PinMeta, doc: NO_DOC, text: c.body ?? '' };
-  return new ReadHandoff(f, c.meta as HandoffMeta, c.body);
-}
-
-const NO_DOC = undefined as unknown as Handoff['doc'];
-
-/**
- * A handoff read through the cache: its body (a closed handoff's, read again from its
- * file) and its sections come when first asked for. A class, so that tens of thousands of
- * them share their accessors instead of each carrying its own.
- */
-class ReadHandoff implements Handoff {
-  readonly doc = NO_DOC;
-  readonly file: string;
-  #text: string | undefined;
-  #body: Body | undefined;
-  readonly #from: TreeFile;
-  constructor(
-    from: TreeFile,
-    readonly meta: HandoffMeta,
-    text: string | undefined,
-  ) {
-    this.file = from.path;
-    this.#from = from;
-    this.#text = text;
-  }
-  get bodyText(): string {
-    return (this.#text ??= this.#from.laterBody?.() ?? textBody(this.#from));
-  }
-  get body(): Body {
-    return (this.#body ??= parseBody(this.bodyText));
-  }
-}
-
-/** A closed handoff's body from the text a file was given with (its front-matter came from the cache). */
-function textBody(f: TreeFile): string {
-  try {
-    return f.text === undefined ? '' : splitFrontMatter(f.text, f.path).body;
-  } catch {
-    return '';
   }
 }
 
