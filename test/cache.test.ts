@@ -177,5 +177,14 @@ describe("an open handoff's body", () => {
     expect(entry?.body).toBeUndefined();
     repo.git('commit', '-q', '-m', 'handoff');
     expect(repo.git('show', 'HEAD:.handoff/ROADMAP.md')).toContain('the step only its body holds');
+    // A reader of the whole body reads it whole, whatever the index's entry keeps (tree.ts kept).
+    expect(ok(repo, ['show', id(1)]).stdout).toContain('work');
+    // The next commit's roadmap from that part, as from the whole; every branch's view reads it too.
+    repo.write('src/a.ts', 'export {};\n');
+    repo.write(rel, `${repo.read(rel)}- and one more\n`);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'more');
+    expect(repo.git('show', 'HEAD:.handoff/ROADMAP.md')).toContain('and one more');
+    expect(ok(repo, ['roadmap', '--all']).stdout).toContain('the open goal');
   });
 });

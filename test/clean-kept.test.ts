@@ -1,37 +1,84 @@
 // The strings secret redaction found clean (store/clean.ts) stay a bounded file whatever
-// the history: all of the last run's, and of the others only the newest up to a size.
-import { readFileSync } from 'node:fs';
+// the history: all of the last run's, and of the others only the newest short ones up to a
+// size and longer ones by their digest.
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openClean } from '../src/store/clean.js';
 import { tempDir } from './helpers.js';
 
-const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { rules: string; clean: string[] };
+const read = (file: string) =>
+  JSON.parse(readFileSync(file, 'utf8')) as { rules: string; clean: string[]; long: string[] };
 
 describe('the clean strings remembered beside the cache', () => {
-  it("keeps every string of the last run, and others' only up to a size, the newest first", async () => {
+  it("keeps every string of the last run whole, and others' short ones whole up to a size, longer ones by digest", async () => {
     const dir = tempDir();
     const cacheFile = path.join(dir, 'handoff-cache.json');
+    const file = path.join(dir, 'handoff-clean.json');
     const text = (run: number, n: number) => `run ${run} string ${n} `.padEnd(2000, '.');
+    const short = (run: number, n: number) => `run ${run} short ${n} `.padEnd(200, '.');
     for (let run = 0; run < 10; run++) {
       const c = openClean(cacheFile, 'rules-1');
       for (let n = 0; n < 20; n++) c.clean.add(text(run, n));
+      for (let n = 0; n < 20; n++) c.clean.add(short(run, n));
       await c.save();
     }
-    const { rules, clean } = read(path.join(dir, 'handoff-clean.json'));
+    const { rules, clean, long } = read(file);
     expect(rules).toBe('rules-1');
-    // The last run's twenty, all of them, first.
-    expect(clean.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, n) => text(9, n)));
-    // Then the run before's, newest first, up to 64 KiB of characters.
-    const others = clean.slice(20);
-    expect(others).toHaveLength(Math.floor((64 * 1024) / 2000));
-    expect(others.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, n) => text(8, n)));
-    expect(others.slice(20).every((t) => t.startsWith('run 7 '))).toBe(true);
+    // The last run's forty, all of them, whole and first.
+    expect(clean.slice(0, 40)).toEqual([
+      ...Array.from({ length: 20 }, (_, n) => text(9, n)),
+      ...Array.from({ length: 20 }, (_, n) => short(9, n)),
+    ]);
+    // Then the short ones of the runs before, newest first, up to 16 KiB of characters.
+    const others = clean.slice(40);
+    expect(others).toHaveLength(Math.floor((16 * 1024) / 200));
+    expect(others.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, n) => short(8, n)));
+    expect(others.every((t) => t.length === 200)).toBe(true);
+    // The long ones of the runs before by their digest only, up to a count.
+    expect(long).toHaveLength(128);
+    expect(long.every((d) => /^[A-Za-z0-9+/]{43}=$/.test(d))).toBe(true);
+    expect(readFileSync(file, 'utf8').length).toBeLessThan(40 * 2000 + 20 * 200 + 128 * 50 + 17 * 1024);
     const again = openClean(cacheFile, 'rules-1');
     expect(again.clean.has(text(8, 0))).toBe(true);
+    expect(again.clean.has(text(3, 19))).toBe(true);
+    expect(again.clean.has(short(8, 0))).toBe(true);
     expect(again.clean.has(text(0, 0))).toBe(false);
+    expect(again.clean.has(short(0, 0))).toBe(false);
+    expect(again.clean.has(`${text(8, 0)}.`)).toBe(false);
+    // Found by its digest, a text is kept whole by the next save, and its digest not again.
+    again.clean.add('new');
+    await again.save();
+    const after = read(file);
+    expect(after.clean).toContain(text(8, 0));
+    expect(after.clean).toContain(text(3, 19));
+    expect(after.clean).toContain('new');
+    expect(after.long).toHaveLength(128);
     // Other rules: nothing remembered.
     expect(openClean(cacheFile, 'rules-2').clean.has(text(9, 0))).toBe(false);
+  });
+
+  it("reads what an earlier version wrote (other runs' long texts whole), and keeps those by digest at its next save", async () => {
+    const dir = tempDir();
+    const cacheFile = path.join(dir, 'handoff-cache.json');
+    const file = path.join(dir, 'handoff-clean.json');
+    const prompt = 'a prompt of an earlier run '.padEnd(6000, '-');
+    writeFileSync(
+      file,
+      JSON.stringify({ rules: 'rules-1', clean: [prompt, 'pin'], lists: ['["a"]'], long: [], longLists: [] }),
+    );
+    const c = openClean(cacheFile, 'rules-1');
+    expect(c.lists.has('["a"]')).toBe(true);
+    c.clean.add('another prompt');
+    await c.save();
+    const { clean, long } = read(file);
+    expect(clean).toEqual(['another prompt', 'pin']);
+    expect(long).toHaveLength(1);
+    expect(read(file)).toMatchObject({ lists: ['["a"]'] });
+    const next = openClean(cacheFile, 'rules-1');
+    expect(next.clean.has(prompt)).toBe(true);
+    expect(next.clean.has(prompt.replace('earlier', 'earliest'))).toBe(false);
+    expect(next.clean.has('pin')).toBe(true);
   });
 
   it('remembers a long text and a long list by digest: the file stays small, and only the same text is clean', async () => {

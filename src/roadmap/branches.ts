@@ -44,8 +44,9 @@ export async function teamView(ctx: Context): Promise<TeamView> {
   const byBlob = new Map<string, Handoff>();
   const problems: Problem[] = [];
   for (const layer of layers) {
-    const { files } = await git.filesOf(layer, opened.cache);
-    const tree = await parseFiles(files, opened);
+    // Every branch's roadmap shows of an open handoff's body what the roadmap does; a list, nothing.
+    const { files } = await git.filesOf(layer, opened.forRoadmap);
+    const tree = await parseFiles(files, opened, opened.forRoadmap);
     for (const h of tree.handoffs) byBlob.set(`${h.file}\0${layer.get(h.file)}`, h);
     problems.push(...tree.problems);
   }

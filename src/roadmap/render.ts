@@ -7,7 +7,7 @@ import type { Handoff } from '../store/handoff.js';
 import { code, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
 import { activePins } from '../store/pin-scope.js';
 import { fill } from '../store/template.js';
-import { TITLE, type SectionKey } from '../store/sections.js';
+import { ROADMAP_KEYS, TITLE, type SectionKey } from '../store/sections.js';
 import type { Tree } from '../store/tree.js';
 import { prefixLookup, prefixLookupIn, type Place } from '../store/id.js';
 
@@ -119,7 +119,7 @@ function renderOpen(
     `[${code(short(h.meta.id))}](${link(h.file)}), written ${h.meta.created.slice(0, 10)}${authorName(h.meta.author) ? ` by ${authorName(h.meta.author)}` : ''}${h.meta.parent ? `; chain ${chain(h, byId, short)}` : ''}`,
   ];
   // An open handoff shows what comes next and what is undecided; the file has the rest.
-  for (const key of ['next_steps', 'open_questions'] as const) {
+  for (const key of ROADMAP_KEYS) {
     const text = section(h, key);
     if (text) parts.push(`**${TITLE[key]}**\n\n${text}`);
   }

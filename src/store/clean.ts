@@ -1,5 +1,6 @@
 // The strings secret redaction found clean (security/remembered.ts), in their own small
-// file beside the cache, `<git dir>/handoff-clean.json` (the long ones by their digest),
+// file beside the cache, `<git dir>/handoff-clean.json` (the long ones, and the longer ones
+// of other runs, by their digest),
 // under the identity of the rules that found them clean rather than the tool's version:
 // two installs side by side (a global one and a project's) each throw away the other's
 // cache, but share this list as long as their rules are the same. Like the cache it only
@@ -13,13 +14,18 @@ export const CLEAN_FILE = 'handoff-clean.json';
  * What is remembered beyond the texts of the run that saves them, which are all kept,
  * however many (a resume prompt and the strings of its parts make about a hundred with
  * twenty pins; were some cut off, the next session start would redact them again, and the
- * one after it others): the newest other texts, up to this many and this many characters,
- * so that a prompt of a few megabytes (the paths of a large commit) is not read back at
- * every session start once it is no longer the prompt, and the file stays a small part of
- * the caches (a few other branches' prompts and their parts).
+ * one after it others): of the other texts, the newest short ones whole, up to this many
+ * and this many characters, and the longer ones by their digest, up to KEPT_DIGESTS. A
+ * long text of another run is most often a resume prompt: one is made after each commit
+ * and none comes back once the next is made (the resume snapshot keeps each handoff's
+ * last), so whole they were most of the file, and by digest they still answer a branch
+ * switched back to.
  */
 const KEPT = 256;
-const KEPT_CHARS = 64 * 1024;
+const KEPT_CHARS = 16 * 1024;
+/** Texts of other runs longer than this are kept by their digest, not whole. */
+const SHORT = 512;
+const KEPT_DIGESTS = 128;
 
 /** Texts found clean, those a run used written back first. */
 function remembered(stored: readonly string[]) {
@@ -36,20 +42,21 @@ function remembered(stored: readonly string[]) {
       used.add(text);
       added = true;
     },
+    /** Used in this run, found through its digest: kept whole, as one found whole is, without a write of its own. */
+    use(text: string): void {
+      used.add(text);
+    },
+    any: () => known.size > 0 || used.size > 0,
     added: () => added,
-    kept(): string[] {
-      const out = [...used];
-      let chars = 0;
-      for (const t of known) {
-        if (out.length >= used.size + KEPT) break;
-        if (used.has(t) || chars + t.length > KEPT_CHARS) continue;
-        chars += t.length;
-        out.push(t);
-      }
-      return out;
+    used: () => used,
+    /** The texts stored that this run did not use, the newest first. */
+    *older(): Generator<string> {
+      for (const t of known) if (!used.has(t)) yield t;
     },
   };
 }
+
+type Remembered = ReturnType<typeof remembered>;
 
 /**
  * Texts longer than this are remembered by their SHA-256 digest, kept apart from the whole
@@ -70,11 +77,48 @@ function digest(text: string): string {
   return last.digest;
 }
 
-/** Whole texts, and digests of the long ones, as one set of texts. */
-function byLength(whole: ReturnType<typeof remembered>, digests: ReturnType<typeof remembered>) {
+/**
+ * Whole texts, and digests of the long ones and of other runs' longer ones, as one set of
+ * texts. A text not found whole is hashed only when it may have been kept by its digest
+ * (longer than SHORT, and some digest stored), and only then: a session start that finds
+ * its strings whole hashes nothing.
+ */
+function byLength(whole: Remembered, digests: Remembered) {
+  /** Digests of texts used whole in this run: not kept a second time by digest. */
+  const promoted = new Set<string>();
   return {
-    has: (text: string) => (text.length > WHOLE_CHARS ? digests.has(digest(text)) : whole.has(text)),
+    has(text: string): boolean {
+      if (text.length > WHOLE_CHARS) return digests.has(digest(text));
+      if (whole.has(text)) return true;
+      if (text.length <= SHORT || !digests.any()) return false;
+      const d = digest(text);
+      if (!digests.has(d)) return false;
+      promoted.add(d);
+      whole.use(text);
+      return true;
+    },
     add: (text: string) => (text.length > WHOLE_CHARS ? digests.add(digest(text)) : whole.add(text)),
+    added: () => whole.added() || digests.added(),
+    /** What is written back: every text this run used (whole, or by digest when long), then others' (see KEPT). */
+    kept(): { whole: string[]; digests: string[] } {
+      const keptWhole = [...whole.used()];
+      const keptDigests = [...digests.used()].filter((d) => !promoted.has(d));
+      const limit = keptDigests.length + KEPT_DIGESTS;
+      let chars = 0;
+      for (const t of whole.older()) {
+        if (t.length > SHORT) {
+          if (keptDigests.length < limit) keptDigests.push(digest(t));
+        } else if (keptWhole.length < whole.used().size + KEPT && chars + t.length <= KEPT_CHARS) {
+          chars += t.length;
+          keptWhole.push(t);
+        }
+      }
+      for (const d of digests.older()) {
+        if (keptDigests.length >= limit) break;
+        if (!promoted.has(d)) keptDigests.push(d);
+      }
+      return { whole: keptWhole, digests: [...new Set(keptDigests)] };
+    },
   };
 }
 
@@ -85,14 +129,12 @@ function byLength(whole: ReturnType<typeof remembered>, digests: ReturnType<type
 export function openClean(cacheFile: string | null, rules: string) {
   const file = cacheFile && path.join(path.dirname(cacheFile), CLEAN_FILE);
   const stored = file ? read(file, rules) : { clean: [], lists: [], long: [], longLists: [] };
-  const clean = remembered(stored.clean);
-  const lists = remembered(stored.lists);
-  const long = remembered(stored.long);
   const longLists = remembered(stored.longLists);
-  const all = [clean, lists, long, longLists];
+  const clean = byLength(remembered(stored.clean), remembered(stored.long));
+  const lists = byLength(remembered(stored.lists), longLists);
   return {
-    clean: byLength(clean, long),
-    lists: byLength(lists, longLists),
+    clean: { has: clean.has, add: clean.add },
+    lists: { has: lists.has, add: lists.add },
     /**
      * Lists kept by their digest whatever their length: `list`'s goals, which no session
      * start asks about (a thousand of them whole would be most of the file it reads).
@@ -102,15 +144,17 @@ export function openClean(cacheFile: string | null, rules: string) {
       add: (text: string) => longLists.add(digest(text)),
     },
     save: async (): Promise<void> => {
-      if (!file || !all.some((r) => r.added())) return;
+      if (!file || !(clean.added() || lists.added())) return;
+      const texts = clean.kept();
+      const listTexts = lists.kept();
       await writeDisposable(
         file,
         JSON.stringify({
           rules,
-          clean: clean.kept(),
-          lists: lists.kept(),
-          long: long.kept(),
-          longLists: longLists.kept(),
+          clean: texts.whole,
+          lists: listTexts.whole,
+          long: texts.digests,
+          longLists: listTexts.digests,
         }),
       );
     },

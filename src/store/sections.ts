@@ -65,3 +65,5 @@ export const MODEL_KEYS = keysWhere<ModelKey>((s) => s.model);
 export const BUDGET_KEYS: readonly SectionKey[] = [...SECTIONS].sort((a, b) => a.budget - b.budget).map((s) => s.key);
 /** In the resume prompt's order. */
 export const RESUME_KEYS: readonly SectionKey[] = [...SECTIONS].sort((a, b) => a.resume - b.resume).map((s) => s.key);
+/** What the roadmap shows of an open handoff's body, in its order (the file has the rest). */
+export const ROADMAP_KEYS = ['next_steps', 'open_questions'] as const satisfies readonly SectionKey[];
