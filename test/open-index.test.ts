@@ -60,13 +60,28 @@ describe('the open index', () => {
       const c = time();
       open.dirs[`.handoff/handoffs/2026-11/${n}/`] = [c, n % 3 === 0 ? c : time(), 1000 + n, n % 7 === 0 ? 1 : 0];
     }
+    // A month listed before its days: they are stored in its entry, by their names.
+    open.dirs['.handoff/handoffs/2026-12/'] = [time(), time(), 2000, 0];
+    for (const [day, racy] of [
+      ['01', 0],
+      ['02', 1],
+    ] as const)
+      open.dirs[`.handoff/handoffs/2026-12/${day}/`] = [time(), time(), 2001, racy];
     open.files['.handoff/handoffs/2026-11/01/a.md'] = {
       st: [time(), time(), 3137, 5],
       item: { meta: meta(1) as never },
     };
+    // Listed files with every key, with some, and one with a key this version does not know (kept as it is).
+    const listed = [
+      { path: 'a b/', change: 'added', files: 3, state: 'untracked' },
+      { path: 'new.ts', change: 'renamed', from: 'old.ts', insertions: 0, deletions: 2, binary: true, state: 'staged' },
+      { path: 'x.png', change: 'modified', binary: true, state: 'unstaged' },
+      { path: 'y.ts', change: 'modified', state: 'committed', extra: 1 },
+      { path: 'z.ts', state: 'committed', change: 'modified' },
+    ];
     open.files['.handoff/handoffs/2026-11/02/b.md'] = {
       st: [time(), time(), 2000, 6],
-      item: { meta: meta(2) as never },
+      item: { meta: { ...meta(2), files: listed } as never },
       hash: 'a'.repeat(40),
     };
     open.files['.handoff/pins/p.md'] = {
@@ -78,7 +93,16 @@ describe('the open index', () => {
       item: { problem: { message: 'bad', line: 2 } },
     };
     const stored = JSON.parse(JSON.stringify(packOpen(open)));
-    expect(unpackOpen(stored)).toEqual(open);
+    const back = unpackOpen(structuredClone(stored))!;
+    expect(back).toEqual(open);
+    // Keys in the order they were parsed in: what `--json` prints of them is the same text.
+    expect(JSON.stringify(back.files['.handoff/handoffs/2026-11/02/b.md'])).toBe(
+      JSON.stringify(open.files['.handoff/handoffs/2026-11/02/b.md']),
+    );
+    expect(stored.files['2026-11/01/a.md'].item.meta.files).toEqual([['src/a.ts', 'modified', 'committed', 3, 1]]);
+    expect(stored.files['2026-11/02/b.md'].item.meta.files.slice(3)).toEqual(listed.slice(3));
+    expect(Object.keys(stored.dirs)).not.toContain('2026-12/01/');
+    expect(Object.keys(stored.dirs['2026-12/'][4])).toEqual(['01', '02']);
     // Stored shorter than it reads: paths after `.handoff/handoffs/`, a folder's equal times as 0.
     expect(Object.keys(stored.dirs)).toContain('2026-11/3/');
     expect(Object.keys(stored.files)).toContain('/.handoff/pins/p.md');
@@ -196,7 +220,7 @@ describe('the open index', () => {
     expect(resume(repo)).toContain('body line kept in the file');
     const open = path.join(repo.dir, '.git/handoff-open.json');
     const stored = JSON.parse(readFileSync(open, 'utf8'));
-    expect(stored.format).toBe(2);
+    expect(stored.format).toBe(3);
     const entry = unpackOpen(stored)?.files[file] as Record<string, unknown> & Kept;
     expect((entry.item.meta as { goal?: string }).goal).toBe('goal aaaa');
     expect(entry.item.body).toBeUndefined();
@@ -220,7 +244,7 @@ describe('the open index', () => {
     expect(out).toContain('goal aaaa');
     expect(out).toContain('body line kept in the file');
     expect(out).not.toContain('stale');
-    expect(JSON.parse(readFileSync(open, 'utf8')).format).toBe(2);
+    expect(JSON.parse(readFileSync(open, 'utf8')).format).toBe(3);
   });
 
   it('reports an unreadable open handoff and one in a new dated folder', () => {

@@ -4,7 +4,9 @@
 // number as its difference from the first (a checkout's are near one another). Each open
 // handoff's front-matter is kept as the parser gave it: a session start reads every one
 // (which is open on this branch), and unpacking them from a table of values, as the items
-// cache does, cost more than their bytes. Pure; what does not read back is a miss.
+// cache does, cost more than their bytes; only its listed files are stored as arrays, their
+// keys being most of an open handoff's bytes (see packFile), and a month's day folders within
+// the month's entry, by their names. Pure; what does not read back is a miss.
 import { HANDOFFS_PREFIX, type CachedItem } from './tree.js';
 
 export type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
@@ -54,24 +56,72 @@ function baseOf(open: Open): { base: number; ino: number } {
   return file ? { base: file.st[0], ino: file.st[3] } : { base: 0, ino: 0 };
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A listed file's keys in the parser's order (handoff.ts validateFile), and as stored: those most files leave out last. */
+const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'files', 'state'] as const;
+const FILE_STORED = ['path', 'change', 'state', 'insertions', 'deletions', 'from', 'binary', 'files'] as const;
+
+/**
+ * A listed file as an array of FILE_STORED's values (null for a key left out, none at the
+ * end), when it reads back as it is, keys in the same order; otherwise the object itself.
+ */
+function packFile(f: unknown): unknown {
+  if (!isRecord(f)) return f;
+  let at = 0;
+  for (const k in f) {
+    while (at < FILE.length && FILE[at] !== k) at++;
+    if (at === FILE.length || f[k] === null || f[k] === undefined) return f;
+  }
+  if (f.path === undefined || f.change === undefined || f.state === undefined) return f;
+  const out = FILE_STORED.map((k) => f[k] ?? null);
+  while (out[out.length - 1] === null) out.pop();
+  return out;
+}
+
+/** What packFile stored, keys in the parser's order. */
+function unpackFile(a: unknown[]): Record<string, unknown> {
+  const f: Record<string, unknown> = { path: a[0], change: a[1] };
+  if (a[5] != null) f.from = a[5];
+  if (a[3] != null) f.insertions = a[3];
+  if (a[4] != null) f.deletions = a[4];
+  if (a[6] != null) f.binary = a[6];
+  if (a[7] != null) f.files = a[7];
+  f.state = a[2];
+  return f;
+}
+
+/** A day folder's key (`2026-11/03/`): its month's key and its name, stored in the month's entry. */
+const DAY_KEY = /^([^/]+\/)([^/]+)\/$/;
+
 export function packOpen(open: Open) {
   const { base, ino: inoBase } = baseOf(open);
   const dirs: Record<string, unknown[]> = {};
   for (const [d, [c, m, ino, racy]] of Object.entries(open.dirs)) {
-    const st = [packTime(c, base), packTime(m, c), ino - inoBase];
-    dirs[keyOf(d)] = racy ? [...st, 1] : st;
+    const st: unknown[] = [packTime(c, base), packTime(m, c), ino - inoBase];
+    const key = keyOf(d);
+    const day = DAY_KEY.exec(key);
+    const month = day ? dirs[day[1]!] : undefined;
+    if (day && month) {
+      if (month.length < 4) month.push(0);
+      if (month.length < 5) month.push({});
+      (month[4] as Record<string, unknown[]>)[day[2]!] = racy ? [...st, 1] : st;
+      continue;
+    }
+    dirs[key] = racy ? [...st, 1] : st;
   }
   const files: Record<string, { st: unknown[]; item: CachedItem; hash?: string }> = {};
   for (const [f, k] of Object.entries(open.files)) {
     const [c, m, size, ino] = k.st;
-    const item = k.item;
+    const meta = k.item.meta as { files?: unknown } | undefined;
+    const item = Array.isArray(meta?.files)
+      ? ({ ...k.item, meta: { ...meta, files: meta.files.map(packFile) } } as CachedItem)
+      : k.item;
     const st = [packTime(c, base), packTime(m, c), size, ino - inoBase];
     files[keyOf(f)] = { st, item, ...(k.hash ? { hash: k.hash } : {}) };
   }
   return { base, ino: inoBase, dirs, files };
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What packOpen stored, or undefined when it is not that shape. */
 export function unpackOpen(data: Record<string, unknown>): Open | undefined {
@@ -85,6 +135,15 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
     if (!Array.isArray(v)) return undefined;
     const c = unpackTime(v[0], base);
     open.dirs[pathOf(d)] = [c, unpackTime(v[1], c), ino + Number(v[2]), Number(v[3] ?? 0)];
+    const days = v[4];
+    if (days === undefined) continue;
+    if (!isRecord(days)) return undefined;
+    for (const day in days) {
+      const w = days[day];
+      if (!Array.isArray(w)) return undefined;
+      const dc = unpackTime(w[0], base);
+      open.dirs[pathOf(`${d}${day}/`)] = [dc, unpackTime(w[1], dc), ino + Number(w[2]), Number(w[3] ?? 0)];
+    }
   }
   for (const f in files) {
     const k = files[f];
@@ -94,6 +153,9 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
     const size = Number(k.st[2]);
     const inoAfter = Number(k.st[3]);
     const item = k.item as CachedItem;
+    const listed = (item.meta as { files?: unknown } | undefined)?.files;
+    if (Array.isArray(listed))
+      for (let i = 0; i < listed.length; i++) if (Array.isArray(listed[i])) listed[i] = unpackFile(listed[i]);
     open.files[pathOf(f)] = {
       st: [c, m, size, ino + inoAfter],
       item,
