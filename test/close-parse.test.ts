@@ -12,17 +12,7 @@ import {
   updateHandoffParsed,
 } from '../src/store/handoff.js';
 import { id } from './fixtures-items.js';
-
-/** mulberry32: the same handoffs on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './reliability/fuzz.js';
 
 const GOALS = [
   'add team billing',
@@ -129,7 +119,7 @@ function kept(h: Handoff): string {
 }
 
 describe('updateHandoffParsed', () => {
-  const next = random(28);
+  const next = prng(28);
   const texts = [...Array.from({ length: 400 }, (_, i) => generated(i + 2, next)), ...EDITED];
 
   it('gives the text updateHandoff gives, and exactly what parsing that text gives', () => {

@@ -3,26 +3,16 @@
 // repeat, and that hold characters special in a pattern.
 import { describe, expect, it } from 'vitest';
 import { ALL_RULES, presentKeywords } from '../src/security/redact.js';
+import { prng } from './reliability/fuzz.js';
 
 const KEYWORDS = [...new Set(ALL_RULES.flatMap((r) => r.keywords ?? []))];
-
-/** Deterministic: mulberry32 from a fixed seed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const byIncludes = (lower: string) => new Set(KEYWORDS.filter((k) => lower.includes(k)));
 
 describe('presentKeywords', () => {
   it('is every keyword lower.includes finds, and no other', () => {
     const seed = 20261124;
-    const next = random(seed);
+    const next = prng(seed);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
     const filler = ['', ' ', 'a', '-', '_', 'x9', '$', '/', '.', '=', ':'];
     const texts = [
