@@ -13,7 +13,7 @@
 // Every output file sits one folder below the output root (dist/cli/, dist/chunks/), so
 // `../../templates/` and `../../package.json` resolve from each of them.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,10 +46,10 @@ const hotPath = {
   },
 };
 
-/** Bundles src/ modules (paths under src/) into `outdir` (relative to the package root), emptied first. */
+/** Bundles src/ modules (paths under src/) into `outdir` (relative to the package root), emptied first; returns esbuild's metafile. */
 export async function bundle(entries, outdir, names = { entry: '[dir]/[name]', chunk: 'chunks/[name]-[hash]' }) {
   rmSync(path.join(root, outdir), { recursive: true, force: true });
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: entries.map((e) => `src/${e}`),
     outbase: 'src',
@@ -68,8 +68,32 @@ export async function bundle(entries, outdir, names = { entry: '[dir]/[name]', c
     banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
     plugins: [hotPath],
     logLevel: 'warning',
+    metafile: true,
   });
+  return metafile;
+}
+
+/**
+ * Refuses a build where a file every run loads (an entry and the chunks it imports
+ * statically) holds a character past ASCII: node then keeps that file's whole source as
+ * two-byte text, twice the memory for every session start to decode and scan. esbuild
+ * escapes such characters in strings, not in regular expression literals: write `\u2026`.
+ */
+function assertAscii(metafile, entry) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const i of metafile.outputs[file].imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(entry);
+  for (const file of seen) {
+    const lines = readFileSync(path.join(root, file), 'utf8').split('\n');
+    const at = lines.findIndex((line) => /[^\x00-\x7f]/.test(line));
+    if (at >= 0)
+      throw new Error(`${file}:${at + 1}: a character past ASCII in a file every run loads: ${lines[at].trim()}`);
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  await bundle(['cli/cli.ts'], 'dist');
+  assertAscii(await bundle(['cli/cli.ts'], 'dist'), 'dist/cli/cli.js');

@@ -24,7 +24,9 @@ export interface Fitted {
 let order: readonly BudgetKey[] | undefined;
 const ORDER = (): readonly BudgetKey[] =>
   (order ??= BUDGET_KEYS.flatMap((k): BudgetKey[] => (k === 'goal' ? [] : k === 'current_state' ? ['files', k] : [k])));
-const FOLDED = /^- … (\d+) (?:earlier|more)\b/;
+// The ellipsis escaped: one character past ASCII makes node hold the whole hot-path chunk as
+// two-byte text (scripts/bundle.js refuses it).
+const FOLDED = /^- \u2026 (\d+) (?:earlier|more)\b/;
 
 /**
  * A section's text as units a reader needs whole: a list item with its continuation

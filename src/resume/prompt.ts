@@ -79,7 +79,7 @@ export function currentDecisions(text: string): string {
   for (const line of text.split('\n')) {
     const m = /^- ~~(D\d+):.*~~ \(superseded by (D\d+)/.exec(line);
     if (m) superseded.push([Number(m[1]!.slice(1)), `${m[1]} (by ${m[2]})`] as const);
-    else if (!/^- … \d+ earlier superseded decisions/.test(line)) kept.push(line);
+    else if (!/^- \u2026 \d+ earlier superseded decisions/.test(line)) kept.push(line); // escaped: see budget.ts FOLDED
   }
   if (superseded.length > 0)
     kept.push(
