@@ -8,9 +8,11 @@ import { HandoffError } from '../core/errors.js';
 const { lstatSync, realpathSync } = process.getBuiltinModule('node:fs');
 
 // Synchronous, as every read on the paths a session start takes (store/fs.ts says why).
+// The native realpath(3): the JavaScript one walks the path a component at a time, in code
+// that every session start runs for the first time, and is asked several times a run.
 async function real(p: string): Promise<string | undefined> {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
