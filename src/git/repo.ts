@@ -61,8 +61,12 @@ const MOVED = [
  */
 export function fixedHead(gitDir: string, env: NodeJS.ProcessEnv): string | null {
   if (MOVED.some((name) => env[name] !== undefined)) return null;
+  // Looked for before it is read: most repositories have neither file (commondir is a linked
+  // worktree's, a branch's loose ref goes at the next gc), and a read that fails throws, which
+  // costs more than asking; asked several times a session start.
+  const readIfThere = (file: string) => (existsSync(file) ? readTextNow(file) : undefined);
   try {
-    const common = path.resolve(gitDir, readTextNow(path.join(gitDir, 'commondir'))?.trim() || '.');
+    const common = path.resolve(gitDir, readIfThere(path.join(gitDir, 'commondir'))?.trim() || '.');
     if (['shallow', 'info/grafts', 'refs/replace'].some((p) => existsSync(path.join(common, p)))) return null;
     const packed = readTextNow(path.join(common, 'packed-refs')) ?? '';
     if (packed.includes(' refs/replace/')) return null;
@@ -70,7 +74,7 @@ export function fixedHead(gitDir: string, env: NodeJS.ProcessEnv): string | null
     if (COMMIT_ID.test(head)) return head;
     const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
     if (!ref || ref.endsWith('/.invalid')) return null;
-    const loose = readTextNow(path.join(common, ref))?.trim();
+    const loose = readIfThere(path.join(common, ref))?.trim();
     const id =
       loose ??
       packed
