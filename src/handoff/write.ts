@@ -4,14 +4,20 @@
 import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import { draft as drafted } from './draft.js';
-import { serializeHandoff, updateHandoff, type FileChange, type Handoff, type HandoffMeta } from '../store/handoff.js';
+import {
+  serializeHandoff,
+  updateHandoffParsed,
+  type FileChange,
+  type Handoff,
+  type HandoffMeta,
+} from '../store/handoff.js';
 import { checkText } from '../store/pin.js';
 import { activePins } from '../store/pin-scope.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
 import type { Git } from '../git/git.js';
 import { findOpenOnBranch, loadHandoffs, loadPins, reread, warnProblems, wholeTreeRead } from '../store/store.js';
-import { createHandoff, rewriteItem } from '../store/writes.js';
+import { createHandoff, rewriteItems } from '../store/writes.js';
 import { readTemplate } from '../store/templates.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { repairChains } from './repair.js';
@@ -230,11 +236,12 @@ async function writeLocked(
   const file = await createHandoff(ctx, meta.id, text);
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
   if (parent) {
-    await rewriteItem(
-      ctx,
-      parent.file,
-      updateHandoff(await reread(ctx, parent), { status: 'superseded', superseded_by: meta.id }),
-    );
+    // What the rewrite parses to comes with it (updateHandoffParsed): the file is not parsed again.
+    const { text: closed, parsed } = updateHandoffParsed(await reread(ctx, parent), {
+      status: 'superseded',
+      superseded_by: meta.id,
+    });
+    await rewriteItems(ctx, [{ file: parent.file, content: closed, parsed }]);
     const replaced =
       superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
     const what =
