@@ -8,7 +8,6 @@ import { HandoffError, UsageError } from '../core/errors.js';
 import { editedBody } from './draft.js';
 import { checkText } from '../store/pin.js';
 import type { Git } from '../git/git.js';
-import { editText } from './editor.js';
 import { readUserFile } from '../store/input.js';
 import { readTemplate } from '../store/templates.js';
 import { askModelChoice, maybeModelDraft } from '../model/new-model.js';
@@ -42,6 +41,8 @@ async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string
   const editor = await git.editor();
   if (!editor || editor === ':') return draft;
   const instructions = await readTemplate('edit-instructions.md');
+  // Loaded only when an editor opens: `new --no-edit` and the agents' hooks never do.
+  const { editText } = await import('./editor.js');
   const body = editedBody(await editText(editor, instructions + draft, 'HANDOFF_EDITMSG.md'), instructions);
   if (body === '') throw new HandoffError('aborting: the handoff body was emptied in the editor; nothing written');
   return body;

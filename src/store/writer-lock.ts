@@ -2,12 +2,15 @@
 // `unpin`) run one at a time per clone, like git's index.lock: a file created exclusively
 // in the git directory (never in the work tree, so never committed). A second writer waits
 // for it; a lock whose process is gone is removed with one line saying so.
-import { promises as fs, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunContext } from '../core/context.js';
 import { HandoffError } from '../core/errors.js';
 import { alive } from './fs.js';
+
+// Taken, not imported: see fs.ts.
+const fs = process.getBuiltinModule('node:fs').promises;
 
 /** Long enough for a queue of writers on a loaded machine; a held lock names its holder. */
 const WAIT_MS = 120_000;
