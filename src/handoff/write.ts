@@ -233,14 +233,20 @@ async function writeLocked(
     ctx.stderr(
       `handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`,
     );
+  // The parent is read again and its superseded text made while the child is written and
+  // synced (under the writer lock, as before); it is written only once the child is there,
+  // so a run killed in between leaves what repair.ts finishes.
+  const closing = parent
+    ? reread(ctx, parent).then((fresh) =>
+        // What the rewrite parses to comes with it (updateHandoffParsed): the file is not parsed again.
+        updateHandoffParsed(fresh, { status: 'superseded', superseded_by: meta.id }),
+      )
+    : undefined;
+  closing?.catch(() => {}); // awaited once the child is written; a failure surfaces there
   const file = await createHandoff(ctx, meta.id, text);
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
-  if (parent) {
-    // What the rewrite parses to comes with it (updateHandoffParsed): the file is not parsed again.
-    const { text: closed, parsed } = updateHandoffParsed(await reread(ctx, parent), {
-      status: 'superseded',
-      superseded_by: meta.id,
-    });
+  if (parent && closing) {
+    const { text: closed, parsed } = await closing;
     await rewriteItems(ctx, [{ file: parent.file, content: closed, parsed }]);
     const replaced =
       superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
