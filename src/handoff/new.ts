@@ -18,6 +18,7 @@ import { plural } from '../store/markdown.js';
 import { WRITTEN_BY } from '../store/items.js';
 import { TITLE } from '../store/sections.js';
 import { mergeBody } from './merge-body.js';
+import { initHint } from '../init/init-hint.js';
 
 async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string): Promise<string> {
   const messageFile = args.values['message-file'];
@@ -99,7 +100,7 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
   // Read before the writer lock is taken: a file that is not there writes nothing.
   const sections = await readSections(ctx, args.values.sections);
   // Neither new nor its hooks set up what init does: asked now, beside the writing, printed after.
-  const hint = import('../init/init-hint.js').then((m) => m.initHint(ctx));
+  const hint = initHint(ctx);
   hint.catch(() => {});
   const choice = askModelChoice(ctx, args);
   // Asked beside the model's settings, so that one git process answers both (git-records.ts settings).

@@ -27,11 +27,12 @@ import { afterWrite } from '../git-hooks/validated.js';
 import { chainGoal, firstRequest } from './goal.js';
 import { chainCompleted, standingDecisions } from './living.js';
 import { thousands } from '../store/markdown.js';
+import { chainOf, prepareView } from '../store/history-view.js';
 
 /** The parent and its ancestors, read alone when this run has not read every handoff (store/history-view.ts). */
 async function parentChain(ctx: Context, parent: Handoff): Promise<Handoff[]> {
   if (!wholeTreeRead(ctx)) {
-    const chain = await (await import('../store/history-view.js')).chainOf(ctx, parent);
+    const chain = await chainOf(ctx, parent);
     if (chain) return chain;
   }
   return (await loadHandoffs(ctx)).items;
@@ -153,7 +154,7 @@ async function writeLocked(
   // reads that this run's writes leave as it is (store/history-view.ts).
   const chain = parent ? parentChain(ctx, parent) : undefined;
   chain?.catch(() => {}); // awaited for the draft; a failure surfaces there
-  import('../store/history-view.js').then((m) => m.prepareView(ctx)).catch(() => {});
+  prepareView(ctx);
   const base = await findBase(ctx, git, options.since, parent, head, parentHead);
   const [[changes, commits, own], template] = await Promise.all([
     early && base === guess ? early : history(base),
