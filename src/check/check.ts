@@ -119,7 +119,7 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   early?.catch(() => {}); // awaited below, where a failure is reported
   // On the default branch (CI after a push, where merges made on a server arrive), the
   // handoffs of the branches that landed close first, as the post-merge hook does locally.
-  const closed = base === null ? await closeLanded(ctx) : [];
+  const closed = base === null ? await closeLanded(ctx, true) : [];
   const roadmap = ctx.config.roadmap;
   const { files, tree, content } = await renderWorkTree(ctx, roadmap);
   // A finding names its line: the text of a file the cache knew by its stat data is read

@@ -26,10 +26,18 @@ export interface Closed {
   was?: TreeFile;
 }
 
-/** Marks the landed handoffs done in the work tree, one line each; returns them. */
-export async function closeLanded(ctx: Context): Promise<Closed[]> {
+/**
+ * Marks the landed handoffs done in the work tree, one line each; returns them. `readsAll`:
+ * the caller reads every file whatever the branch (`check`), so they are read while git
+ * says which branch this is; the post-merge hook on another branch reads none.
+ */
+export async function closeLanded(ctx: Context, readsAll = false): Promise<Closed[]> {
   const git = await ctx.git();
-  const [branch, defaultBranch] = await Promise.all([git.branch(), git.defaultBranch(ctx.config.default_branch)]);
+  const [branch, defaultBranch] = await Promise.all([
+    git.branch(),
+    git.defaultBranch(ctx.config.default_branch),
+    readsAll ? loadHandoffs(ctx) : undefined,
+  ]);
   const target = localName(defaultBranch);
   if (branch === null || branch !== target) return [];
   const { items } = await loadHandoffs(ctx);
