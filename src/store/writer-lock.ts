@@ -2,12 +2,15 @@
 // `unpin`) run one at a time per clone, like git's index.lock: a file created exclusively
 // in the git directory (never in the work tree, so never committed). A second writer waits
 // for it; a lock whose process is gone is removed with one line saying so.
-import { promises as fs, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunContext } from '../core/context.js';
 import { HandoffError } from '../core/errors.js';
 import { alive } from './fs.js';
+
+// Taken when used, not imported (see fs.ts): an import builds node:fs's ES module, whose getters load its streams.
+const fsp = () => process.getBuiltinModule('node:fs').promises;
 
 /** Long enough for a queue of writers on a loaded machine; a held lock names its holder. */
 const WAIT_MS = 120_000;
@@ -30,7 +33,7 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
   for (;;) {
     try {
       mine = `${process.pid} ${os.hostname()} ${new Date().toISOString()} ${what}\n`;
-      await fs.writeFile(file, mine, { flag: 'wx' });
+      await fsp().writeFile(file, mine, { flag: 'wx' });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -48,20 +51,26 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
       // replace a lock taken in between).
       const aside = `${file}.stale-${process.pid}`;
       if (
-        await fs.rename(file, aside).then(
-          () => true,
-          () => false,
-        )
+        await fsp()
+          .rename(file, aside)
+          .then(
+            () => true,
+            () => false,
+          )
       ) {
-        const moved = await fs.stat(aside).catch(() => null);
+        const moved = await fsp()
+          .stat(aside)
+          .catch(() => null);
         if (moved?.ino === stat.ino && moved.mtimeMs === stat.mtimeMs && moved.size === stat.size) {
-          await fs.rm(aside, { force: true });
+          await fsp().rm(aside, { force: true });
           ctx.stderr(
             `handoff: removed a stale lock ${ctx.rel(file)} left by process ${held.split(' ')[0]} (${held.split(' ').slice(3).join(' ').trim() || 'a writer'}), which is no longer running`,
           );
         } else {
-          await fs.link(aside, file).catch(() => {});
-          await fs.rm(aside, { force: true });
+          await fsp()
+            .link(aside, file)
+            .catch(() => {});
+          await fsp().rm(aside, { force: true });
         }
       }
       continue;
@@ -79,13 +88,15 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
     return await work();
   } finally {
     // Ours only: a lock another writer holds is never removed by this one.
-    if ((await look(file))?.held === mine) await fs.rm(file, { force: true });
+    if ((await look(file))?.held === mine) await fsp().rm(file, { force: true });
   }
 }
 
 /** The lock's text and stat data, from one open file: both of the same lock. */
 async function look(file: string): Promise<{ held: string; stat: Stats } | null> {
-  const handle = await fs.open(file, 'r').catch(() => null);
+  const handle = await fsp()
+    .open(file, 'r')
+    .catch(() => null);
   if (!handle) return null;
   try {
     const [stat, held] = await Promise.all([handle.stat(), handle.readFile('utf8')]);
