@@ -133,7 +133,10 @@ describe('the sentence corpus', () => {
 });
 
 describe('the classifier on the parts of the corpus it is trained on (tune, fresh, real-tune)', () => {
-  const tune = rows.filter((r) => r.split === 'tune' || r.split === 'fresh' || r.split === 'real-tune');
+  // The seventh batch is measured only (src/transcripts/sentence-examples.ts, isTrainedOn).
+  const tune = rows.filter(
+    (r) => (r.split === 'tune' || r.split === 'fresh' || r.split === 'real-tune') && r.batch !== 7,
+  );
   // What the extractor knows at the sentence, from the row's context.
   const said = tune.map((r) =>
     classify(r.text, {
