@@ -10,7 +10,7 @@ import { HandoffError } from '../core/errors.js';
 import { alive } from './fs.js';
 
 // Taken when used, not imported (see fs.ts): an import builds node:fs's ES module, whose getters load its streams.
-const fsp = () => process.getBuiltinModule('node:fs').promises;
+const promises = () => process.getBuiltinModule('node:fs').promises;
 
 /** Long enough for a queue of writers on a loaded machine; a held lock names its holder. */
 const WAIT_MS = 120_000;
@@ -25,6 +25,7 @@ function stale(text: string, ageMs: number): boolean {
 }
 
 export async function withWriterLock<T>(ctx: RunContext, what: string, work: () => Promise<T>): Promise<T> {
+  const fs = promises();
   if (!ctx.cacheFile) return work(); // no git directory: nothing to share a lock with
   const file = path.join(path.dirname(ctx.cacheFile), 'handoff.lock');
   const started = Date.now();
@@ -33,7 +34,7 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
   for (;;) {
     try {
       mine = `${process.pid} ${os.hostname()} ${new Date().toISOString()} ${what}\n`;
-      await fsp().writeFile(file, mine, { flag: 'wx' });
+      await fs.writeFile(file, mine, { flag: 'wx' });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -51,26 +52,20 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
       // replace a lock taken in between).
       const aside = `${file}.stale-${process.pid}`;
       if (
-        await fsp()
-          .rename(file, aside)
-          .then(
-            () => true,
-            () => false,
-          )
+        await fs.rename(file, aside).then(
+          () => true,
+          () => false,
+        )
       ) {
-        const moved = await fsp()
-          .stat(aside)
-          .catch(() => null);
+        const moved = await fs.stat(aside).catch(() => null);
         if (moved?.ino === stat.ino && moved.mtimeMs === stat.mtimeMs && moved.size === stat.size) {
-          await fsp().rm(aside, { force: true });
+          await fs.rm(aside, { force: true });
           ctx.stderr(
             `handoff: removed a stale lock ${ctx.rel(file)} left by process ${held.split(' ')[0]} (${held.split(' ').slice(3).join(' ').trim() || 'a writer'}), which is no longer running`,
           );
         } else {
-          await fsp()
-            .link(aside, file)
-            .catch(() => {});
-          await fsp().rm(aside, { force: true });
+          await fs.link(aside, file).catch(() => {});
+          await fs.rm(aside, { force: true });
         }
       }
       continue;
@@ -88,15 +83,14 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
     return await work();
   } finally {
     // Ours only: a lock another writer holds is never removed by this one.
-    if ((await look(file))?.held === mine) await fsp().rm(file, { force: true });
+    if ((await look(file))?.held === mine) await fs.rm(file, { force: true });
   }
 }
 
 /** The lock's text and stat data, from one open file: both of the same lock. */
 async function look(file: string): Promise<{ held: string; stat: Stats } | null> {
-  const handle = await fsp()
-    .open(file, 'r')
-    .catch(() => null);
+  const fs = promises();
+  const handle = await fs.open(file, 'r').catch(() => null);
   if (!handle) return null;
   try {
     const [stat, held] = await Promise.all([handle.stat(), handle.readFile('utf8')]);
