@@ -15,8 +15,8 @@ const nodeFs = process.getBuiltinModule('node:fs');
 const { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } = nodeFs;
 
 async function writeTemp(target: string, content: string): Promise<string> {
-  // Taken here: only the commands that write under .handoff/ need node:crypto (taken, not
-  // imported: an import() makes node build an ES module of it, as of fs above).
+  // Taken here: only the commands that write under .handoff/ need node:crypto; taken, not
+  // imported, as node:fs above (an import builds its ES module, whose getters load Web Crypto).
   const { randomBytes } = process.getBuiltinModule('node:crypto');
   const temp = path.join(
     path.dirname(target),

@@ -9,8 +9,8 @@ import type { RunContext } from '../core/context.js';
 import { HandoffError } from '../core/errors.js';
 import { alive } from './fs.js';
 
-// Taken, not imported: see fs.ts.
-const fs = process.getBuiltinModule('node:fs').promises;
+// Taken when used, not imported (see fs.ts): an import builds node:fs's ES module, whose getters load its streams.
+const promises = () => process.getBuiltinModule('node:fs').promises;
 
 /** Long enough for a queue of writers on a loaded machine; a held lock names its holder. */
 const WAIT_MS = 120_000;
@@ -25,6 +25,7 @@ function stale(text: string, ageMs: number): boolean {
 }
 
 export async function withWriterLock<T>(ctx: RunContext, what: string, work: () => Promise<T>): Promise<T> {
+  const fs = promises();
   if (!ctx.cacheFile) return work(); // no git directory: nothing to share a lock with
   const file = path.join(path.dirname(ctx.cacheFile), 'handoff.lock');
   const started = Date.now();
@@ -88,6 +89,7 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
 
 /** The lock's text and stat data, from one open file: both of the same lock. */
 async function look(file: string): Promise<{ held: string; stat: Stats } | null> {
+  const fs = promises();
   const handle = await fs.open(file, 'r').catch(() => null);
   if (!handle) return null;
   try {
