@@ -141,7 +141,11 @@ describe('the packed folder of the items cache', () => {
       entries.set(`${folder}${id(n)}.md\0${stat(n)}`, { meta, blob: blob(n) });
     }
     const packed = packShard(entries);
-    expect(packed.table.length).toBeGreaterThan(2 * 91);
+    expect(packed.table.length + 60).toBeGreaterThan(2 * 91);
+    // The ids (each row's own, and its parent and successor) as one string, not in the table.
+    expect(packed.table.filter((v) => typeof v === 'string' && /^[0-9a-z]{26}$/.test(v))).toEqual([]);
+    expect(packed.ids?.startsWith('01')).toBe(true);
+    for (const [, item] of entries) expect(packed.ids).toContain((item.meta as { id: string }).id.slice(2));
     // Half the handoffs' created times are stored as milliseconds after their id's, not as text.
     expect(packed.table.filter((v) => v === '2026-01-06T10:00:00.000Z')).toHaveLength(1);
     expect(packed.rows.filter((r) => String(r[2]).includes('!'))).toHaveLength(30);
@@ -206,6 +210,9 @@ describe('the packed folder of the items cache', () => {
       { folder: 1 },
       { folder, stat: '', table: [null], rows: [[7]] },
       { folder, stat: '', table: [], rows: 3 },
+      // Ids of another length, or not a string.
+      { folder, ids: '01 abc', table: [null], rows: [] },
+      { folder, ids: 7, table: [null], rows: [] },
     ])
       expect(unpackShard(bad).size).toBe(0);
   });

@@ -8,7 +8,7 @@
 import type { HandoffMeta } from './handoff.js';
 import type { CachedItem } from './tree.js';
 import { digit, digitOf, firstIndex, interning, packedMeta, unpackMeta } from './cache-meta.js';
-import { idTime } from './id.js';
+import { idTime, isId } from './id.js';
 
 /**
  * A row's columns: stat data (after what it shares with the row's before), blob id
@@ -42,9 +42,59 @@ const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? r
 /** One folder's entries as stored. */
 export interface StoredShard {
   folder: string;
-  /** Every value the rows point to, once; 0 is null. */
+  /**
+   * The table's first values after null: the handoff ids the rows name (their own, their
+   * parents', what superseded them), as what they all begin with, a space, and the rest of
+   * each, one after another (no quotes or commas between them).
+   */
+  ids?: string;
+  /** Every value the rows point to, once (but the ids); 0 is null. */
   table: unknown[];
   rows: unknown[][];
+}
+
+/**
+ * The ids the rows' front-matters name, first in the table (see StoredShard.ids): a year of
+ * handoffs names each id twice or three times, in its month's shard and the next ones',
+ * and ids were the largest part of the tables.
+ */
+function internIds(metas: Iterable<CachedItem['meta']>, intern: { value(v: unknown): number }): void {
+  for (const meta of metas) {
+    if (meta === undefined || !('files' in meta)) continue;
+    if (isId(meta.id)) intern.value(meta.id);
+    if (isId(meta.parent)) intern.value(meta.parent);
+    if (isId(meta.superseded_by)) intern.value(meta.superseded_by);
+  }
+}
+
+/** The table as stored: the ids first after null (internIds) as one string, and the rest. */
+function storedTable(table: readonly unknown[]): { ids?: string; table: unknown[] } {
+  let count = 0;
+  while (count + 1 < table.length && isId(table[count + 1])) count++;
+  if (count === 0) return { table: [...table] };
+  const ids = table.slice(1, count + 1) as string[];
+  // At most 25 characters: each id keeps one after it, so that their count is the text's length over it.
+  let common = ids[0]!.slice(0, 25);
+  for (const id of ids) while (!id.startsWith(common)) common = common.slice(0, -1);
+  return {
+    ids: `${common} ${ids.map((id) => id.slice(common.length)).join('')}`,
+    table: [null, ...table.slice(count + 1)],
+  };
+}
+
+/** The table storedTable stored, its ids in place; undefined when it is not that shape. */
+function tableOf(ids: unknown, table: unknown[]): unknown[] | undefined {
+  if (ids === undefined) return table;
+  if (typeof ids !== 'string' || table[0] !== null) return undefined;
+  const space = ids.indexOf(' ');
+  const common = ids.slice(0, space);
+  const length = 26 - common.length;
+  const rests = ids.length - space - 1;
+  if (space < 0 || length <= 0 || rests % length !== 0) return undefined;
+  const out: unknown[] = [null];
+  for (let at = space + 1; at < ids.length; at += length) out.push(common + ids.slice(at, at + length));
+  for (let i = 1; i < table.length; i++) out.push(table[i]);
+  return out;
 }
 
 /**
@@ -179,6 +229,10 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
   }
   // In name order, stat data after the row's before (files checked out together share most of theirs).
   all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  internIds(
+    all.map((r) => r.item.meta),
+    intern,
+  );
   let previous: readonly string[] = [];
   const rows = all.map((r) => {
     const stamp = r.stat === undefined ? undefined : packStamp(r.stat, previous);
@@ -205,7 +259,7 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     if (stamp !== undefined) previous = stamp.fields;
     return row;
   });
-  return { folder, table, rows };
+  return { folder, ...storedTable(table), rows };
 }
 
 /** A stored folder read back: each key's row, and the item an entry holds, built when first asked for. */
@@ -237,7 +291,9 @@ const EMPTY: Shard = {
 export function unpackShard(data: unknown): Shard {
   if (!isRecord(data) || typeof data.folder !== 'string' || !Array.isArray(data.table) || !Array.isArray(data.rows))
     return EMPTY;
-  const { folder, table, rows } = data as unknown as StoredShard;
+  const { folder, rows } = data as unknown as StoredShard;
+  const table = tableOf(data.ids, data.table);
+  if (!table) return EMPTY;
   const nameOf = defaultName(folder);
   const paths: string[] = [];
   const byStat = new Map<string, number>();
