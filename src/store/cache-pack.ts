@@ -48,7 +48,32 @@ export interface StoredShard {
   ids?: string;
   /** Every value the rows point to, once (but the ids); 0 is null. */
   table: unknown[];
-  rows: unknown[][];
+  /** Each row as an array, or as a line when it is plain (asLine). */
+  rows: Array<unknown[] | string>;
+}
+
+/**
+ * A plain row (stat data, blob id, a packed front-matter, flags; no name, body or problem:
+ * nearly every row) as one string, its columns after a space each (0 as nothing): one JSON
+ * value where there were four, their quotes, commas and brackets a third of the rows' bytes.
+ * None of those columns holds a space.
+ */
+function asLine(row: readonly unknown[]): unknown[] | string {
+  if (row.length > FLAGS + 1 || typeof row[META_TEXT] !== 'string') return row as unknown[];
+  const cols = [row[STAT], row[BLOB], row[META_TEXT]];
+  if (cols.some((c) => c !== 0 && (typeof c !== 'string' || c === '' || c.includes(' ')))) return row as unknown[];
+  const flags = row[FLAGS];
+  if (flags !== undefined && typeof flags !== 'number') return row as unknown[];
+  return `${cols.map((c) => c || '').join(' ')}${flags === undefined ? '' : ` ${flags}`}`;
+}
+
+/** A row asLine stored, as an array again; anything else as it is. */
+function fromLine(row: unknown): unknown {
+  if (typeof row !== 'string') return row;
+  const [stat = '', blob = '', meta = '', flags] = row.split(' ');
+  const out: unknown[] = [stat || 0, blob || 0, meta];
+  if (flags !== undefined) out.push(Number(flags));
+  return out;
 }
 
 /**
@@ -254,7 +279,7 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     row[PROBLEM] = r.item.problem ?? 0;
     while (row.length > 1 && row[row.length - 1] === 0) row.pop();
     if (stamp !== undefined) previous = stamp.fields;
-    return row;
+    return asLine(row);
   });
   return { folder, ...storedTable(table), rows };
 }
@@ -288,7 +313,9 @@ const EMPTY: Shard = {
 export function unpackShard(data: unknown): Shard {
   if (!isRecord(data) || typeof data.folder !== 'string' || !Array.isArray(data.table) || !Array.isArray(data.rows))
     return EMPTY;
-  const { folder, rows } = data as unknown as StoredShard;
+  const { folder } = data as unknown as StoredShard;
+  // Checked row by row below: one that is not an array is an empty shard.
+  const rows = (data.rows as unknown[]).map(fromLine) as unknown[][];
   const table = tableOf(data.ids, data.table);
   if (!table) return EMPTY;
   const nameOf = defaultName(folder);
