@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../src/store/handoff.js';
 import { parsePin } from '../src/store/pin.js';
+import { sectionsExcerpt } from '../src/store/markdown.js';
 import {
   type CachedItem,
   kept,
@@ -69,8 +70,9 @@ describe('withFiles', () => {
   });
 });
 
-describe("an open handoff's body in the cache", () => {
-  const body = '## Goal\n\nthe goal\n\n## Next steps\n\n- step\n\n## Open questions\n\n- why?\n';
+describe("an open handoff's body kept for the roadmap alone", () => {
+  const body =
+    '## Goal\n\nthe goal\n\n## Next steps\n\n```\n## not a heading\n```\n- step\n\n## Decisions\n\n- one\n\n## Open questions\n\n- why?\n\n## Next steps\n\n- a second section of that title\n';
   const text = handoffText({ id: id(4) }).replace(/\n---\n[\s\S]*$/, `\n---\n${body}`);
   const file = { path: at(id(4)), blob: 'b'.repeat(40) };
   const whole = parseHandoff(text, file.path);
@@ -79,22 +81,30 @@ describe("an open handoff's body in the cache", () => {
     return { entries, get: (k) => entries.get(k), set: (k, v) => void entries.set(k, v) };
   };
 
-  it('is not kept for a staged or committed file: its readers read its text again, and parse nothing', () => {
+  it('keeps of a staged or committed file the first section of each title the roadmap shows, and gives the roadmap the same sections', () => {
     const cache = store();
     parseTree([{ ...file, text }], cache, parsers);
     const [entry] = [...cache.entries.values()];
-    expect(entry).toEqual({ meta: whole.meta, blob: file.blob });
-    expect(needText([file], cache)).toEqual([file]);
-    // Given its text again: the front-matter from the cache (no parsers given), the body from the text.
-    const [h] = parseTree([{ ...file, text }], cache).handoffs;
-    expect(h?.bodyText).toBe(whole.bodyText);
-    expect(h?.meta).toEqual(whole.meta);
+    expect(entry?.partial).toBe(true);
+    expect(entry?.body).toBe(sectionsExcerpt(whole.bodyText, ['Next steps', 'Open questions']));
+    expect(entry?.body).not.toContain('the goal');
+    const roadmap = { ...cache, roadmapOnly: true };
+    expect(needText([file], roadmap)).toEqual([]);
+    const [h] = parseTree([file], roadmap).handoffs;
+    for (const title of ['Next steps', 'Open questions'])
+      expect(h?.body.sections.find((s) => s.title === title)).toEqual(
+        whole.body.sections.find((s) => s.title === title),
+      );
   });
 
-  it('is kept for a file given by its text alone, and not for one read from the work tree', () => {
+  it('gives any other reader the whole body, from the text, and keeps a file given by its text or the work tree as before', () => {
+    const cache = store();
+    parseTree([{ ...file, text }], cache, parsers);
+    expect(needText([file], cache)).toEqual([file]);
+    const [h] = parseTree([{ ...file, text }], cache).handoffs;
+    expect(h?.bodyText).toBe(whole.bodyText);
     const parsed: CachedItem = { meta: whole.meta, body: whole.bodyText };
     expect(kept({ path: file.path, text }, parsed)).toEqual(parsed);
-    expect(kept({ path: file.path, laterBody: () => '' }, parsed)).toEqual({ meta: whole.meta });
-    expect(kept(file, parsed)).toEqual({ meta: whole.meta });
+    expect(kept({ path: file.path, laterBody: () => '' }, { ...parsed, partial: true })).toEqual({ meta: whole.meta });
   });
 });

@@ -25,8 +25,7 @@ const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = process.getBu
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
 // 10: an open handoff's body from the index or a commit kept as the roadmap's part of it.
-// 11: a shard's ids as one string (cache-pack.ts StoredShard.ids); no open handoff's body
-// from the index or a commit (tree.ts kept).
+// 11: a shard's ids as one string (cache-pack.ts StoredShard.ids).
 const FORMAT = 11;
 /**
  * How many answers of each kind are kept (the kind: what a key names before its first NUL,
@@ -41,6 +40,12 @@ export interface OpenCache {
   cache: ParseCache;
   /** The same entries, for a run that reads a few work-tree files: it keeps the others' stat entries. */
   some: ParseCache;
+  /**
+   * `cache`, for a reader that shows of an open handoff's body only what the roadmap does
+   * (the roadmap of the index, of a merge, of every branch): it takes the part of a body
+   * kept for a staged or committed file (tree.ts CachedItem.partial) without reading the file.
+   */
+  forRoadmap: ParseCache;
   /** Answers keyed by commit ids; those a run asks about or adds are kept first. */
   answers: { get(key: string): unknown; set(key: string, value: unknown): void };
   /** Writes back the entries used so far, when they differ from what was read. */
@@ -284,6 +289,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
   return {
     cache,
     some: lookups(false),
+    forRoadmap: { ...cache, roadmapOnly: true },
     answers: { get: answers.get, set: answers.set },
     save: () => {
       if (itemsChanged && !flushing && itemsDir) {
