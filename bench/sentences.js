@@ -7,13 +7,17 @@
 //                                      (looked at once, at the end of a change: it stays out of
 //                                      tuning), on the unseen part (written after the model, in
 //                                      wording it never met, never trained on) and on the
-//                                      real-held part (the fifth batch's held-back real sentences)
+//                                      real-held part (the fifth batch's held-back real sentences;
+//                                      the seventh batch's apart)
 //   node bench/sentences.js --cv       the parts trained on only: the whole method (training and
 //                                      floors) cross-validated by folds of them, per part, on the
 //                                      sentences of real sessions among them, and the rules alone;
 //                                      --grid adds other training options beside it
 //   node bench/sentences.js --misses   the cross-validated errors of the parts trained on (never
 //                                      the held or unseen part's)
+//   --with-seventh                     with --cv or --misses: train on the seventh batch's
+//                                      real-tune share too (it is measured only; why in
+//                                      src/transcripts/sentence-examples.ts, isTrainedOn)
 //   node bench/sentences.js --cv --speed [rounds]   adds the time a sentence takes (default 20 rounds)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +26,7 @@ import { internals } from './internals.js';
 
 if (process.argv.includes('--help')) {
   console.log(
-    'node bench/sentences.js [--cv [--grid]] [--misses] [--speed [rounds, 20 suggested]]: precision/recall per class of the sentence classifier; --cv and --misses stay on the parts trained on (tune + fresh + real-tune, cross-validated); without them the held, unseen and real-held parts are printed too',
+    "node bench/sentences.js [--cv [--grid]] [--misses] [--with-seventh] [--speed [rounds, 20 suggested]]: precision/recall per class of the sentence classifier; --cv and --misses stay on the parts trained on (tune + fresh + real-tune, cross-validated; --with-seventh trains on the seventh batch's real-tune share too); without them the held, unseen and real-held parts, and the seventh batch, are printed too",
   );
   process.exit(0);
 }
@@ -86,20 +90,34 @@ function brief(title, part, guesses) {
   console.log(`${title.padEnd(44)}${cells.map((c) => c.padStart(12)).join('')}`);
 }
 
-const trained = rows.filter((r) => train.TRAINED_ON.includes(r.split));
-const examples = train.trainingExamples(rows);
+// --with-seventh trains on the seventh batch's real-tune share too, as the parts it is in would
+// have it (it is measured only: sentence-examples.ts, isTrainedOn, says why).
+const withSeventh = process.argv.includes('--with-seventh');
+/** @param {any} r */
+const inTraining = (r) => (withSeventh ? train.TRAINED_ON.includes(r.split) : train.isTrainedOn(r));
+const trained = rows.filter(inTraining);
+const examples = train.trainingExamples(rows, train.DEFAULTS.standing, inTraining);
 /** Each trained row's guess by the whole method (weights and floors) cross-validated on the other folds. */
 const crossValidated = (o = train.DEFAULTS) => train.crossValidate(examples, o);
 /** The guesses of the rows of one part, out of guesses for every trained row. @returns {[any[], string[]]} */
 const partOf = (split, guesses) => [
-  rows.filter((r) => r.split === split),
-  guesses.filter((_, i) => trained[i].split === split),
+  trained.filter((r) => r.split === split && r.batch !== 7),
+  guesses.filter((_, i) => trained[i].split === split && trained[i].batch !== 7),
 ];
 if (process.argv.includes('--cv')) {
   const cv = crossValidated();
   const title = `cross-validated (${train.DEFAULTS.folds} folds of ${train.TRAINED_ON.join(' + ')}; weights and floors from the other folds)`;
   table(`${train.TRAINED_ON.join(' + ')}, ${title}`, trained, cv);
   for (const split of train.TRAINED_ON) table(`${split}, ${title}`, ...partOf(split, cv));
+  // With --with-seventh, the seventh batch's rows apart, so that real-tune's figures stay
+  // comparable with earlier stops' (measured on the rows it held before).
+  const seventh = trained.map((r, i) => (r.batch === 7 ? i : -1)).filter((i) => i >= 0);
+  if (seventh.length > 0)
+    table(
+      `real-tune, seventh batch, ${title}`,
+      seventh.map((i) => trained[i]),
+      seventh.map((i) => cv[i]),
+    );
   // The sentences of real sessions among them: mostly none, as in use, where the floors must hold.
   const real = trained.map((r, i) => (r.source !== 'written' ? i : -1)).filter((i) => i >= 0);
   table(
@@ -138,7 +156,7 @@ if (process.argv.includes('--cv')) {
         .filter(([k, v]) => D[k] !== v)
         .map(([k, v]) => `${k}=${v}`)
         .join(' ');
-      const mine = o.standing === D.standing ? examples : train.trainingExamples(rows, o.standing);
+      const mine = o.standing === D.standing ? examples : train.trainingExamples(rows, o.standing, inTraining);
       // Three splits into folds, pooled: one split alone moves a figure by several points.
       const pooled = [1, 2, 3].flatMap((k) => train.crossValidate(mine, { ...o, seed: o.seed + 100 * k }));
       const thrice = [...trained, ...trained, ...trained];
@@ -153,7 +171,7 @@ if (process.argv.includes('--cv')) {
   }
 } else if (!['--misses', '--speed'].some((flag) => process.argv.includes(flag))) {
   for (const split of train.TRAINED_ON) {
-    const part = rows.filter((r) => r.split === split);
+    const part = rows.filter((r) => r.split === split && train.isTrainedOn(r));
     table(`${split}, the classifier (trained on these sentences)`, part, part.map(model));
   }
   table(`${train.TRAINED_ON.join(' + ')}, the rules alone`, trained, trained.map(rules));
@@ -161,13 +179,15 @@ if (process.argv.includes('--cv')) {
   // the end of a change; the unseen part was written after this model, in wording it never met;
   // real-held is the fifth batch's share of real sentences hashed out of training.
   // The sixth batch's held rows are printed apart, so the held part's figures stay comparable with
-  // earlier stops' (measured on the rows it held before).
+  // earlier stops' (measured on the rows it held before); likewise the seventh batch's real-held rows.
   /** @type {Array<[string, (row: any) => boolean]>} */
   const measured = [
     ['held', (r) => r.split === 'held' && r.batch !== 6],
     ['held, sixth batch', (r) => r.split === 'held' && r.batch === 6],
     ['unseen', (r) => r.split === 'unseen'],
-    ['real-held', (r) => r.split === 'real-held'],
+    ['real-held', (r) => r.split === 'real-held' && r.batch !== 7],
+    ['real-held, seventh batch', (r) => r.split === 'real-held' && r.batch === 7],
+    ['real-tune, seventh batch (not trained on)', (r) => r.split === 'real-tune' && r.batch === 7],
   ];
   for (const [split, inPart] of measured) {
     const part = rows.filter(inPart);

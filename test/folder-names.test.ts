@@ -53,6 +53,37 @@ describe('folder names', () => {
     expect(plain(folderNames(root, [A, B], file, later()))).toEqual({ [A]: ['01a', '01b', '01c'], [B]: [] });
   });
 
+  it('keeps ids in base 91, and reads them back, first, last and count, whatever they share', () => {
+    const { root, file } = setup();
+    const C = '.handoff/handoffs/2026-01/07/';
+    const D = '.handoff/handoffs/2026-01/08/';
+    // Seeded ids: a day's (the same first characters), and one alone (all 26 shared but the last).
+    let seed = 30;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
+    const tail = (n: number) => Array.from({ length: n }, () => crockford[Math.floor(next() * 32)]).join('');
+    const day = Array.from({ length: 40 }, () => `01kj${tail(22)}`).sort();
+    day.push('01kjzzzzzzzzzzzzzzzzzzzzzz', '01kj0000000000000000000000');
+    day.sort();
+    for (const [folder, ids] of [
+      [C, day],
+      [D, ['01kj00000000000000000000zz']],
+    ] as const) {
+      mkdirSync(path.join(root, folder), { recursive: true });
+      for (const n of ids) writeFileSync(path.join(root, folder, `${n}.md`), 'x');
+    }
+    expect(plain(folderNames(root, [C, D], file, later()))).toEqual({ [C]: day, [D]: ['01kj00000000000000000000zz'] });
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    const [, , , common, rests, length] = stored.dirs['2026-01/07/'];
+    expect([common, length]).toEqual(['01kj', 22]);
+    expect(rests.length).toBe(day.length * 19); // 22 characters in 19 digits, no separator
+    expect(stored.dirs['2026-01/08/'].slice(3)).toEqual(['01kj00000000000000000000z', 'B', 1]); // 31 as one digit
+    const back = folderNames(root, [C, D], file, later());
+    expect(plain(back)).toEqual({ [C]: day, [D]: ['01kj00000000000000000000zz'] });
+    const names = back.get(C)!;
+    expect([names.count, names.first, names.last]).toEqual([day.length, day[0], day[day.length - 1]]);
+  });
+
   it('lists again a folder that gained or lost a file, and drops a folder gone', () => {
     const { root, file } = setup();
     folderNames(root, [A, B], file, later());

@@ -92,6 +92,8 @@ describe('a handoff whose branch lands', () => {
       repo.git('checkout', '-q', '-b', branch);
       repo.write(`src/${branch}.ts`, `export const ${branch} = 1;\n`);
       const file = repo.handoff(['new', `${branch} work`]).stdout.trim();
+      // One edited by a person (a comment): closed through the YAML document, the others as written text.
+      if (branch === 'billing') repo.write(file, repo.read(file).replace(/^---\n/, '---\n# reviewed by Ann\n'));
       repo.commit(`${branch}, with its handoff`);
       repo.git('checkout', '-q', 'main');
       repo.commit(`meanwhile on main before ${branch}`, { [`${branch}.txt`]: 'x\n' });
@@ -106,6 +108,7 @@ describe('a handoff whose branch lands', () => {
       expect(check.stderr).toContain(`branch '${l.branch}' landed on main in ${l.merge.slice(0, 12)} (${l.file}`);
       expect(front(repo, l.file)).toMatchObject({ status: 'done', landed: l.merge });
     }
+    expect(repo.read(landed[1]!.file)).toMatch(/^---\n# reviewed by Ann\nid: /);
     expect(repo.handoff(['roadmap', '--check']).code).toBe(0);
     const texts = landed.map((l) => repo.read(l.file));
     // Again from the committed files: the same bytes.

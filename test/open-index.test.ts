@@ -7,6 +7,7 @@ import { plainlyClosed, textHash } from '../src/store/open-index.js';
 import { type Kept, type Open, packOpen, packTime, unpackOpen, unpackTime } from '../src/store/open-pack.js';
 import { handoffFile, itemKeys, makeRepo, type Repo } from './helpers.js';
 import { handoffPath, handoffText, id } from './fixtures-items.js';
+import { idTime as idTimeOf } from '../src/store/id.js';
 
 const resume = (repo: Repo) => {
   const r = repo.handoff(['resume']);
@@ -84,6 +85,43 @@ describe('the open index', () => {
       item: { meta: { ...meta(2), files: listed } as never },
       hash: 'a'.repeat(40),
     };
+    // Named after their ids: stored as arrays, without the id, `created` after the id's time
+    // (or as it is, when it is not a time after it), an unusual change kept as it is.
+    open.files[`.handoff/handoffs/2026-11/04/${id(4)}.md`] = {
+      st: [time(), time(), 2100, 9],
+      item: { meta: meta(4) as never },
+    };
+    open.files[`.handoff/handoffs/2026-11/05/${id(5)}.md`] = {
+      st: [time(), time(), 2200, 10],
+      item: {
+        meta: {
+          id: id(5),
+          goal: 'goal 5',
+          step: 'a step',
+          status: 'open',
+          created: 'not a time',
+          author: '',
+          branch: null,
+          base: 'abc1234',
+          head: null,
+          parent: null,
+          superseded_by: id(6),
+          finished: '2026-11-25T10:00:00.000Z',
+          landed: 'abc1234',
+          files: [{ path: 'w.ts', change: 'moved', state: 'elsewhere' }, ...listed],
+        } as never,
+      },
+    };
+    // Named after its id, with a key the parser does not give, or its keys in another order: stored as it is.
+    open.files[`.handoff/handoffs/2026-11/06/${id(6)}.md`] = {
+      st: [time(), time(), 2300, 11],
+      item: { meta: { ...meta(6), extra: 1 } as never },
+    };
+    const { id: _id, ...noId } = meta(7);
+    open.files[`.handoff/handoffs/2026-11/07/${id(7)}.md`] = {
+      st: [time(), time(), 2400, 12],
+      item: { meta: { ...noId, id: id(7) } as never },
+    };
     open.files['.handoff/pins/p.md'] = {
       st: [time(), time(), 90, 7],
       item: { meta: { id: id(3), status: 'active' } as never, body: 'Rule.' },
@@ -99,8 +137,26 @@ describe('the open index', () => {
     expect(JSON.stringify(back.files['.handoff/handoffs/2026-11/02/b.md'])).toBe(
       JSON.stringify(open.files['.handoff/handoffs/2026-11/02/b.md']),
     );
-    expect(stored.files['2026-11/01/a.md'].item.meta.files).toEqual([['src/a.ts', 'modified', 'committed', 3, 1]]);
-    expect(stored.files['2026-11/02/b.md'].item.meta.files.slice(3)).toEqual(listed.slice(3));
+    expect(stored.files[`2026-11/04/${id(4)}.md`].m).toEqual([
+      'goal 4',
+      'open',
+      Date.parse('2026-11-24T10:00:00.000Z') - Date.parse(new Date(idTimeOf(id(4))).toISOString()),
+      'A <a@example.com>',
+      'feature-4',
+      null,
+      null,
+      id(3),
+      [['src/a.ts', 0, 0, 3, 1]],
+    ]);
+    expect(stored.files[`2026-11/05/${id(5)}.md`].m.slice(2, 3)).toEqual(['not a time']);
+    expect(stored.files[`2026-11/05/${id(5)}.md`].m[8].slice(0, 2)).toEqual([
+      ['w.ts', 'moved', 'elsewhere'],
+      ['a b/', 1, 3, null, null, null, null, 3],
+    ]);
+    expect(stored.files[`2026-11/06/${id(6)}.md`].item.meta.extra).toBe(1);
+    expect(stored.files[`2026-11/07/${id(7)}.md`].item.meta.id).toBe(id(7));
+    // Not named after its id: as it is.
+    expect(stored.files['2026-11/01/a.md'].item.meta.files).toEqual(meta(1).files);
     expect(Object.keys(stored.dirs)).not.toContain('2026-12/01/');
     expect(Object.keys(stored.dirs['2026-12/'][4])).toEqual(['01', '02']);
     // Stored shorter than it reads: paths after `.handoff/handoffs/`, a folder's equal times as 0.
@@ -220,7 +276,7 @@ describe('the open index', () => {
     expect(resume(repo)).toContain('body line kept in the file');
     const open = path.join(repo.dir, '.git/handoff-open.json');
     const stored = JSON.parse(readFileSync(open, 'utf8'));
-    expect(stored.format).toBe(3);
+    expect(stored.format).toBe(4);
     const entry = unpackOpen(stored)?.files[file] as Record<string, unknown> & Kept;
     expect((entry.item.meta as { goal?: string }).goal).toBe('goal aaaa');
     expect(entry.item.body).toBeUndefined();
@@ -244,7 +300,7 @@ describe('the open index', () => {
     expect(out).toContain('goal aaaa');
     expect(out).toContain('body line kept in the file');
     expect(out).not.toContain('stale');
-    expect(JSON.parse(readFileSync(open, 'utf8')).format).toBe(3);
+    expect(JSON.parse(readFileSync(open, 'utf8')).format).toBe(4);
   });
 
   it('reports an unreadable open handoff and one in a new dated folder', () => {

@@ -28,6 +28,13 @@ describe('the remembered resume prompt', () => {
     const file = repo.handoff(['new', 'ship the parser', '--no-edit']).stdout.trim();
     const first = repo.handoff(['resume']).stdout;
     expect(snapshots(repo).map((k) => [k.file, k.prompt])).toEqual([[file, first]]);
+    // The parts keep what the key holds already (the pins in play, the listed files, git's
+    // answers) as where the key holds them, and give them back whole: --json reads the same.
+    const json = repo.handoff(['resume', '--json']).stdout;
+    const stored = snapshots(repo)[0] as Kept & { parts: { pins: unknown; since: unknown; files: unknown } };
+    expect([stored.parts.pins, stored.parts.since, stored.parts.files]).toEqual([[0], 0, 0]);
+    expect(JSON.parse(json).pins).toEqual([expect.objectContaining({ text: 'never touch the auth module' })]);
+    expect(repo.handoff(['resume', '--json']).stdout).toBe(json);
     expect(repo.handoff(['resume']).stdout).toBe(first);
 
     mark(repo);

@@ -1,6 +1,5 @@
 // `handoff check`: validate the .handoff/ tree for CI and pull requests. Exit 0 clean,
 // 1 problems found, 2 usage error.
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ArgsOf, Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
@@ -119,7 +118,7 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   early?.catch(() => {}); // awaited below, where a failure is reported
   // On the default branch (CI after a push, where merges made on a server arrive), the
   // handoffs of the branches that landed close first, as the post-merge hook does locally.
-  const closed = base === null ? await closeLanded(ctx) : [];
+  const closed = base === null ? await closeLanded(ctx, true) : [];
   const roadmap = ctx.config.roadmap;
   const { files, tree, content } = await renderWorkTree(ctx, roadmap);
   // A finding names its line: the text of a file the cache knew by its stat data is read
@@ -213,7 +212,8 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
     const summary = markdownSummary(await summaryData(tree, changes, reported, base, pinChanges));
     const target = args.values.summary ?? ctx.env.GITHUB_STEP_SUMMARY;
     if (target) {
-      await fs.appendFile(path.resolve(ctx.cwd, target), summary);
+      // Taken, not imported (see store/fs.ts): most checks write no summary.
+      await process.getBuiltinModule('node:fs').promises.appendFile(path.resolve(ctx.cwd, target), summary);
       ctx.stderr(`handoff: wrote the pull request summary to ${target}`);
     } else {
       ctx.stdout(summary);

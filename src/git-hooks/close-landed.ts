@@ -4,7 +4,8 @@
 // bytes. The post-merge hook runs this after a local merge or pull, and `handoff check`
 // on the default branch for merges made on a server.
 import type { Context } from '../command/context.js';
-import { loadHandoffs, readTreeOnce, reread } from '../store/store.js';
+import { loadHandoffs, readTreeOnce, rereadText } from '../store/store.js';
+import { closedPlain } from '../store/plain-front-matter.js';
 import type { TreeFile } from '../store/tree.js';
 import type { Handoff } from '../store/handoff.js';
 import { rewriteItems } from '../store/writes.js';
@@ -25,10 +26,18 @@ export interface Closed {
   was?: TreeFile;
 }
 
-/** Marks the landed handoffs done in the work tree, one line each; returns them. */
-export async function closeLanded(ctx: Context): Promise<Closed[]> {
+/**
+ * Marks the landed handoffs done in the work tree, one line each; returns them. `readsAll`:
+ * the caller reads every file whatever the branch (`check`), so they are read while git
+ * says which branch this is; the post-merge hook on another branch reads none.
+ */
+export async function closeLanded(ctx: Context, readsAll = false): Promise<Closed[]> {
   const git = await ctx.git();
-  const [branch, defaultBranch] = await Promise.all([git.branch(), git.defaultBranch(ctx.config.default_branch)]);
+  const [branch, defaultBranch] = await Promise.all([
+    git.branch(),
+    git.defaultBranch(ctx.config.default_branch),
+    readsAll ? loadHandoffs(ctx) : undefined,
+  ]);
   const target = localName(defaultBranch);
   if (branch === null || branch !== target) return [];
   const { items } = await loadHandoffs(ctx);
@@ -36,28 +45,35 @@ export async function closeLanded(ctx: Context): Promise<Closed[]> {
   if (candidates.length === 0) return [];
   const landings = await git.landings(candidates.map((h) => h.file));
   const closed: Closed[] = [];
-  // handoff.ts loads the YAML library: only when a handoff closes (`check` runs this first).
-  const { updateHandoffParsed } = await import('../store/handoff.js');
   await withWriterLock(ctx, 'closing landed handoffs', async () => {
     const writes: Array<{ file: string; content: string; parsed: Handoff | undefined }> = [];
     // Read again side by side, under the lock: each file as it is now, none waiting on another.
     const landed = candidates.filter((h) => landings.has(h.file)); // else not committed on this branch: nothing landed yet
-    const read = await Promise.allSettled(landed.map((h) => reread(ctx, h)));
+    const read = await Promise.allSettled(landed.map((h) => rereadText(ctx, h)));
     const asRead = new Set(landed.map((h) => h.file));
     const files = new Map((await readTreeOnce(ctx)).files.filter((f) => asRead.has(f.path)).map((f) => [f.path, f]));
+    // handoff.ts loads the YAML library: only for a file not in the form the tool writes (plain-front-matter.ts).
+    let yaml: typeof import('../store/handoff.js') | undefined;
     for (const [i, h] of landed.entries()) {
       const landing = landings.get(h.file)!;
       const r = read[i]!;
       if (r.status === 'rejected') throw r.reason; // the first in order, as one after another would
-      const fresh = r.value;
-      if (fresh.meta.status !== 'open') continue;
-      // With what it parses to: the writer does not parse fifty files again.
-      const { text, parsed } = updateHandoffParsed(fresh, {
-        status: 'done',
-        finished: landing.time,
-        landed: landing.commit,
-      });
-      writes.push({ file: h.file, content: text, parsed });
+      // As read before, when the file is still what the tool wrote for that: closed as text.
+      const plain = closedPlain(r.value, h.file, h.meta, landing.time, landing.commit);
+      let fresh = h;
+      if (plain) writes.push({ file: h.file, content: plain.text, parsed: plain.parsed });
+      else {
+        yaml ??= await import('../store/handoff.js');
+        fresh = yaml.parseHandoff(r.value, h.file);
+        if (fresh.meta.status !== 'open') continue;
+        // With what it parses to: the writer does not parse fifty files again.
+        const { text, parsed } = yaml.updateHandoffParsed(fresh, {
+          status: 'done',
+          finished: landing.time,
+          landed: landing.commit,
+        });
+        writes.push({ file: h.file, content: text, parsed });
+      }
       const same = fresh.meta.head === h.meta.head && JSON.stringify(fresh.meta.files) === JSON.stringify(h.meta.files);
       const was = same ? files.get(h.file) : undefined;
       closed.push({

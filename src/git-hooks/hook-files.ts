@@ -19,9 +19,10 @@ import {
 } from './hook-script.js';
 import { exists, readText, replaceFileAtomic } from '../store/fs.js';
 import type { Git } from '../git/git.js';
+import { MERGE_DRIVER } from '../git/git-records.js';
 import { version } from '../core/version.js';
 
-const DRIVER = 'handoff-roadmap';
+const DRIVER = MERGE_DRIVER;
 
 export interface HooksDir {
   dir: string;
@@ -226,8 +227,8 @@ export async function configureDriver(git: Git, cli: Cli | null, roadmap: string
   return changed;
 }
 
-export async function driverConfigured(git: Git): Promise<boolean> {
-  return (await git.config(`merge.${DRIVER}.driver`, true)) !== null;
+export function driverConfigured(git: Git): Promise<boolean> {
+  return git.driverConfigured();
 }
 
 /** The line in <git dir>/info/attributes (patterns from the top of the work tree) that routes the roadmap to our driver. */

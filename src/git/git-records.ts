@@ -32,6 +32,9 @@ const OPERATIONS: ReadonlyArray<[string, string]> = [
   ['REVERT_HEAD', 'a revert'],
 ];
 
+/** The name `handoff init` registers our merge driver under (`merge.<name>.driver` in .git/config). */
+export const MERGE_DRIVER = 'handoff-roadmap';
+
 export class GitRecords {
   /** `gitDir`: the work tree's git directory when known (the context finds it without git). */
   constructor(
@@ -82,7 +85,7 @@ export class GitRecords {
   async author(): Promise<string> {
     // Of a key set in several places, the last listed wins, as `git config <key>` answers.
     const values = new Map<string, string>();
-    for (const entry of await this.settings()) {
+    for (const { entry } of await this.settings()) {
       const at = entry.indexOf('\n');
       if (at > 0 && entry.startsWith('user.')) values.set(entry.slice(0, at), entry.slice(at + 1).trim());
     }
@@ -141,21 +144,35 @@ export class GitRecords {
   /** The user's `handoff.*` settings in every scope, as `git config -z --get-regexp` prints them; '' when none. */
   async handoffSettings(): Promise<string> {
     return (await this.settings())
-      .filter((entry) => entry.startsWith('handoff.'))
-      .map((entry) => `${entry}\0`)
+      .filter(({ entry }) => entry.startsWith('handoff.'))
+      .map(({ entry }) => `${entry}\0`)
       .join('');
   }
 
-  /**
-   * The `handoff.*` settings and the author's name and email, each `key\nvalue`: one process
-   * answers both questions while it runs (`new` asks them at once), and a question asked
-   * after it ended starts another, so a long-lived client (the MCP server) sees changes.
-   */
-  private settings(): Promise<string[]> {
-    if (this.configured) return this.configured;
-    const asked = this.answer(['config', '-z', '--get-regexp', '^(handoff\\.|user\\.(name|email)$)']).then((out) =>
-      (out ?? '').split('\0').filter((entry) => entry !== ''),
+  /** Whether `handoff init` registered our merge driver in .git/config (asked with the settings: settings()). */
+  async driverConfigured(): Promise<boolean> {
+    const key = `merge.${MERGE_DRIVER}.driver`;
+    return (await this.settings()).some(
+      ({ scope, entry }) => scope === 'local' && (entry === key || entry.startsWith(`${key}\n`)),
     );
+  }
+
+  /**
+   * The `handoff.*` settings, the author's name and email and our merge driver's command,
+   * each `key\nvalue` with the scope it was found in: one process answers every question
+   * asked while it runs (`new` asks them at once), and a question asked after it ended starts
+   * another, so a long-lived client (the MCP server) sees changes.
+   */
+  private settings(): Promise<Array<{ scope: string; entry: string }>> {
+    if (this.configured) return this.configured;
+    const keys = `^(handoff\\.|user\\.(name|email)$|merge\\.${MERGE_DRIVER}\\.driver$)`;
+    // With --show-scope, -z prints each as `<scope>\0<key>\n<value>\0`.
+    const asked = this.answer(['config', '--show-scope', '-z', '--get-regexp', keys]).then((out) => {
+      const fields = (out ?? '').split('\0');
+      const entries: Array<{ scope: string; entry: string }> = [];
+      for (let i = 0; i + 1 < fields.length; i += 2) entries.push({ scope: fields[i]!, entry: fields[i + 1]! });
+      return entries;
+    });
     this.configured = asked;
     const done = () => {
       this.configured = undefined;
@@ -164,7 +181,7 @@ export class GitRecords {
     return asked;
   }
 
-  private configured: Promise<string[]> | undefined;
+  private configured: Promise<Array<{ scope: string; entry: string }>> | undefined;
 
   /** `git merge-file` into `ours`; false when it left conflicts or failed. */
   async mergeFile(ours: string, base: string, theirs: string): Promise<boolean> {

@@ -8,7 +8,6 @@ import { HandoffError, UsageError } from '../core/errors.js';
 import { editedBody } from './draft.js';
 import { checkText } from '../store/pin.js';
 import type { Git } from '../git/git.js';
-import { editText } from './editor.js';
 import { readUserFile } from '../store/input.js';
 import { readTemplate } from '../store/templates.js';
 import { askModelChoice, maybeModelDraft } from '../model/new-model.js';
@@ -19,6 +18,7 @@ import { plural } from '../store/markdown.js';
 import { WRITTEN_BY } from '../store/items.js';
 import { TITLE } from '../store/sections.js';
 import { mergeBody } from './merge-body.js';
+import { initHint } from '../init/init-hint.js';
 
 async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string): Promise<string> {
   const messageFile = args.values['message-file'];
@@ -42,6 +42,8 @@ async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string
   const editor = await git.editor();
   if (!editor || editor === ':') return draft;
   const instructions = await readTemplate('edit-instructions.md');
+  // Loaded only when an editor opens: `new --no-edit` and the agents' hooks never do.
+  const { editText } = await import('./editor.js');
   const body = editedBody(await editText(editor, instructions + draft, 'HANDOFF_EDITMSG.md'), instructions);
   if (body === '') throw new HandoffError('aborting: the handoff body was emptied in the editor; nothing written');
   return body;
@@ -98,7 +100,7 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
   // Read before the writer lock is taken: a file that is not there writes nothing.
   const sections = await readSections(ctx, args.values.sections);
   // Neither new nor its hooks set up what init does: asked now, beside the writing, printed after.
-  const hint = import('../init/init-hint.js').then((m) => m.initHint(ctx));
+  const hint = initHint(ctx);
   hint.catch(() => {});
   const choice = askModelChoice(ctx, args);
   // Asked beside the model's settings, so that one git process answers both (git-records.ts settings).

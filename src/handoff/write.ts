@@ -4,14 +4,20 @@
 import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import { draft as drafted } from './draft.js';
-import { serializeHandoff, updateHandoff, type FileChange, type Handoff, type HandoffMeta } from '../store/handoff.js';
+import {
+  serializeHandoff,
+  updateHandoffParsed,
+  type FileChange,
+  type Handoff,
+  type HandoffMeta,
+} from '../store/handoff.js';
 import { checkText } from '../store/pin.js';
 import { activePins } from '../store/pin-scope.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
 import type { Git } from '../git/git.js';
 import { findOpenOnBranch, loadHandoffs, loadPins, reread, warnProblems, wholeTreeRead } from '../store/store.js';
-import { createHandoff, rewriteItem } from '../store/writes.js';
+import { createHandoff, rewriteItems } from '../store/writes.js';
 import { readTemplate } from '../store/templates.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { repairChains } from './repair.js';
@@ -21,11 +27,12 @@ import { afterWrite } from '../git-hooks/validated.js';
 import { chainGoal, firstRequest } from './goal.js';
 import { chainCompleted, standingDecisions } from './living.js';
 import { thousands } from '../store/markdown.js';
+import { chainOf, prepareView } from '../store/history-view.js';
 
 /** The parent and its ancestors, read alone when this run has not read every handoff (store/history-view.ts). */
 async function parentChain(ctx: Context, parent: Handoff): Promise<Handoff[]> {
   if (!wholeTreeRead(ctx)) {
-    const chain = await (await import('../store/history-view.js')).chainOf(ctx, parent);
+    const chain = await chainOf(ctx, parent);
     if (chain) return chain;
   }
   return (await loadHandoffs(ctx)).items;
@@ -147,7 +154,7 @@ async function writeLocked(
   // reads that this run's writes leave as it is (store/history-view.ts).
   const chain = parent ? parentChain(ctx, parent) : undefined;
   chain?.catch(() => {}); // awaited for the draft; a failure surfaces there
-  import('../store/history-view.js').then((m) => m.prepareView(ctx)).catch(() => {});
+  prepareView(ctx);
   const base = await findBase(ctx, git, options.since, parent, head, parentHead);
   const [[changes, commits, own], template] = await Promise.all([
     early && base === guess ? early : history(base),
@@ -227,14 +234,21 @@ async function writeLocked(
     ctx.stderr(
       `handoff: note: ${operation} is in progress; the file list shows the work tree as it is now, conflicts included`,
     );
+  // The parent is read again and its superseded text made while the child is written and
+  // synced (under the writer lock, as before); it is written only once the child is there,
+  // so a run killed in between leaves what repair.ts finishes.
+  const closing = parent
+    ? reread(ctx, parent).then((fresh) =>
+        // What the rewrite parses to comes with it (updateHandoffParsed): the file is not parsed again.
+        updateHandoffParsed(fresh, { status: 'superseded', superseded_by: meta.id }),
+      )
+    : undefined;
+  closing?.catch(() => {}); // awaited once the child is written; a failure surfaces there
   const file = await createHandoff(ctx, meta.id, text);
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);
-  if (parent) {
-    await rewriteItem(
-      ctx,
-      parent.file,
-      updateHandoff(await reread(ctx, parent), { status: 'superseded', superseded_by: meta.id }),
-    );
+  if (parent && closing) {
+    const { text: closed, parsed } = await closing;
+    await rewriteItems(ctx, [{ file: parent.file, content: closed, parsed }]);
     const replaced =
       superseded > 0 ? `; ${superseded} earlier decision${superseded === 1 ? '' : 's'} marked superseded` : '';
     const what =

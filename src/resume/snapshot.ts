@@ -30,7 +30,8 @@ interface Kept {
   file: string;
   made: string;
   prompt: string;
-  parts: ResumeParts;
+  /** As stored: storedParts. */
+  parts: unknown;
 }
 
 export interface Made {
@@ -68,17 +69,69 @@ export function mayBeKept(since: SinceFacts): boolean {
 const fileOf = (ctx: Pick<Context, 'cacheFile'>) =>
   ctx.cacheFile && path.join(path.dirname(ctx.cacheFile), RESUME_FILE);
 
+/**
+ * The file's format: 2, the parts' pins, files and what git said happened since stored as
+ * where `made` holds them (storedParts).
+ */
+const FORMAT = 2;
+
 /** The prompts remembered by this tool build, the newest first; none when the file is missing or unreadable. */
 function read(file: string | null): Kept[] {
   if (!file) return [];
   try {
-    const data = JSON.parse(readTextNow(file) ?? '{}') as { version?: unknown; kept?: unknown };
-    if (data.version === toolVersion() && Array.isArray(data.kept))
+    const data = JSON.parse(readTextNow(file) ?? '{}') as { format?: unknown; version?: unknown; kept?: unknown };
+    if (data.format === FORMAT && data.version === toolVersion() && Array.isArray(data.kept))
       return (data.kept as Kept[]).filter((k) => typeof k?.made === 'string' && typeof k.prompt === 'string');
   } catch {
     // unreadable: nothing remembered
   }
   return [];
+}
+
+/** What madeFrom's array holds: the handoff's file, its front-matter, ..., the pins as [file, meta, text], ..., git's answers. */
+type MadeArray = [
+  string,
+  { files?: unknown },
+  string,
+  Array<[string, { id?: unknown; scope?: unknown }, string]>,
+  unknown,
+  unknown,
+];
+
+/** A pin of the prompt from the `i`th pin `made` holds (prompt.ts promptPins). */
+function pinOf(made: MadeArray, i: number): unknown {
+  const [file, meta, text] = made[3][i] ?? [];
+  return { id: meta?.id, file, text, ...(meta?.scope ? { scope: meta.scope } : {}) };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The parts as stored: what `made` already holds (the pins in play, each as its index among
+ * made's pins; the listed files; what git said happened since) as 0 or indexes, in place, so
+ * that the keys keep their order; each only where it reads back the same. They were most of
+ * the parts, and the parts as much as the prompt.
+ */
+function storedParts(parts: ResumeParts, made: string): unknown {
+  const m = JSON.parse(made) as MadeArray;
+  const out: Record<string, unknown> = { ...parts };
+  if (same(parts.files, m[1]?.files)) out.files = 0;
+  if (same(parts.since, m[5])) out.since = 0;
+  out.pins = parts.pins.map((p) => {
+    const i = m[3].findIndex(([file]) => file === p.file);
+    return i >= 0 && same(pinOf(m, i), p) ? i : p;
+  });
+  return out;
+}
+
+/** What storedParts stored, whole again. */
+function wholeParts(stored: unknown, made: string): ResumeParts {
+  const m = JSON.parse(made) as MadeArray;
+  const parts = { ...(stored as Record<string, unknown>) };
+  if (parts.files === 0) parts.files = m[1]?.files;
+  if (parts.since === 0) parts.since = m[5];
+  if (Array.isArray(parts.pins)) parts.pins = parts.pins.map((p) => (typeof p === 'number' ? pinOf(m, p) : p));
+  return parts as unknown as ResumeParts;
 }
 
 /** The prompt and parts remembered for exactly `made`, if any. */
@@ -87,12 +140,13 @@ export function recalled(
   made: string,
 ): { prompt: string; parts: ResumeParts } | undefined {
   const kept = read(fileOf(ctx)).find((k) => k.made === made);
-  return kept && { prompt: kept.prompt, parts: kept.parts };
+  return kept && { prompt: kept.prompt, parts: wholeParts(kept.parts, kept.made) };
 }
 
 /** The parts of the prompt remembered last for the handoff in `file`, if any. */
 export function lastParts(ctx: Pick<Context, 'cacheFile'>, file: string): ResumeParts | undefined {
-  return read(fileOf(ctx)).find((k) => k.file === file)?.parts;
+  const kept = read(fileOf(ctx)).find((k) => k.file === file);
+  return kept && wholeParts(kept.parts, kept.made);
 }
 
 /** Remembers a prompt that was redacted of nothing, first; any failure to write is ignored. */
@@ -105,7 +159,7 @@ export async function remember(
 ): Promise<void> {
   const file = fileOf(ctx);
   if (!file || prompt.length > KEPT_CHARS) return;
-  const kept: Kept[] = [{ file: handoff.file, made, prompt, parts }];
+  const kept: Kept[] = [{ file: handoff.file, made, prompt, parts: storedParts(parts, made) }];
   let chars = 0;
   for (const k of read(file)) {
     if (k.file === handoff.file) continue;
@@ -113,5 +167,5 @@ export async function remember(
     if (chars > OTHERS_CHARS) break;
     kept.push(k);
   }
-  await writeDisposable(file, JSON.stringify({ version: toolVersion(), kept }));
+  await writeDisposable(file, JSON.stringify({ format: FORMAT, version: toolVersion(), kept }));
 }

@@ -14,8 +14,12 @@
 // its ctime after the file's first and its mtime after its ctime (open-pack.ts packTime),
 // its inode number as its difference from the first folder's,
 // and its names as what they all begin with (a day's ids share their first characters: the
-// time they were made) and the rest of each.
+// time they were made) and the rest of each: when they are all ids, each rest in base 91
+// (packId), one after another, where the Crockford base-32 characters took a sixth more
+// and a separator each.
+import { digit, digitOf } from './cache-meta.js';
 import { writeDisposableSync } from './fs.js';
+import { isId } from './id.js';
 import { RACY_MS } from './reader.js';
 import { keyOf, packTime, unpackTime } from './open-pack.js';
 
@@ -23,15 +27,62 @@ import { keyOf, packTime, unpackTime } from './open-pack.js';
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const NAMES_FILE = 'handoff-names.json';
-// 3: stored short (see the top of this file); 4: each folder's names sorted.
-const FORMAT = 4;
+// 3: stored short (see the top of this file); 4: each folder's names sorted; 5: ids in base 91.
+const FORMAT = 5;
 
 /**
  * A folder's ctime and mtime (packTime), its inode, then, when it holds any, what its item
  * files' names less `.md` begin with and the rest of each joined by `/` (`/` never occurs
  * in a name).
  */
-type Entry = [ctime: string | number, mtime: string | number, ino: number, common?: string, rests?: string];
+type Entry = [
+  ctime: string | number,
+  mtime: string | number,
+  ino: number,
+  common?: string,
+  rests?: string,
+  /** When the names are ids: how many characters of each follow `common`, each rest packed (packId), no `/`. */
+  length?: number,
+];
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+/** Base-91 digits for k Crockford characters (5k bits), k = 0 to 8: the fewest that hold them. */
+const WIDTH = [0, 1, 2, 3, 4, 4, 5, 6, 7];
+/** Characters a packed rest of `length` Crockford characters takes: 8 at a time (40 bits, exact in a double). */
+const widthOf = (length: number) => 7 * Math.floor(length / 8) + WIDTH[length % 8]!;
+
+/** Crockford base-32 characters (the rest of an id) in base-91 digits (cache-meta.ts digit), 8 at a time. */
+function packId(rest: string): string {
+  let out = '';
+  for (let at = 0; at < rest.length; at += 8) {
+    const chunk = rest.slice(at, at + 8);
+    let n = 0;
+    for (let i = 0; i < chunk.length; i++) n = n * 32 + CROCKFORD.indexOf(chunk[i]!);
+    for (let w = WIDTH[chunk.length]!; w > 0; w--) {
+      out += digit(n % 91);
+      n = Math.floor(n / 91);
+    }
+  }
+  return out;
+}
+
+/** What packId made of `length` characters, back. */
+function unpackId(packed: string, length: number): string {
+  let out = '';
+  for (let at = 0, left = length; left > 0; left -= 8) {
+    const k = Math.min(8, left);
+    let n = 0;
+    for (let w = WIDTH[k]! - 1; w >= 0; w--) n = n * 91 + digitOf(packed.charCodeAt(at + w));
+    at += WIDTH[k]!;
+    let chunk = '';
+    for (let i = 0; i < k; i++) {
+      chunk = CROCKFORD[n % 32] + chunk;
+      n = Math.floor(n / 32);
+    }
+    out += chunk;
+  }
+  return out;
+}
 
 /** A folder's item names, sorted: how many, the first and the last, and all of them when asked. */
 export interface Names {
@@ -54,6 +105,19 @@ function namesOf(e: Entry): Names {
   if (typeof e[3] !== 'string' || typeof e[4] !== 'string') return listed([]);
   const common = e[3];
   const rests = e[4];
+  if (typeof e[5] === 'number') {
+    const length = e[5];
+    const width = widthOf(length);
+    const count = width > 0 ? Math.floor(rests.length / width) : 0;
+    const at = (i: number) => common + unpackId(rests.slice(i * width, (i + 1) * width), length);
+    let all: string[] | undefined;
+    return {
+      count,
+      first: count > 0 ? at(0) : undefined,
+      last: count > 0 ? at(count - 1) : undefined,
+      all: () => (all ??= Array.from({ length: count }, (_, i) => at(i))),
+    };
+  }
   let count = 1;
   for (let at = rests.indexOf('/'); at >= 0; at = rests.indexOf('/', at + 1)) count++;
   const cut = rests.indexOf('/');
@@ -74,9 +138,12 @@ function entry(
 ): Entry {
   const e: Entry = [packTime(st.ctimeMs, base.base), packTime(st.mtimeMs, st.ctimeMs), st.ino - base.ino];
   if (names.length === 0) return e;
-  let common = names[0]!;
+  // At most 25 characters in common: each name keeps one after them.
+  let common = names[0]!.slice(0, 25);
   for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
-  e.push(common, names.map((n) => n.slice(common.length)).join('/'));
+  if (names.every((n) => isId(n)))
+    e.push(common, names.map((n) => packId(n.slice(common.length))).join(''), 26 - common.length);
+  else e.push(common, names.map((n) => n.slice(common.length)).join('/'));
   return e;
 }
 

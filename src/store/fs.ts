@@ -15,8 +15,9 @@ const nodeFs = process.getBuiltinModule('node:fs');
 const { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } = nodeFs;
 
 async function writeTemp(target: string, content: string): Promise<string> {
-  // Loaded here: only the commands that write under .handoff/ need node:crypto.
-  const { randomBytes } = await import('node:crypto');
+  // Taken here: only the commands that write under .handoff/ need node:crypto; taken, not
+  // imported, as node:fs above (an import builds its ES module, whose getters load Web Crypto).
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
   const temp = path.join(
     path.dirname(target),
     `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,

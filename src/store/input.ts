@@ -1,6 +1,5 @@
 // Text the user hands us as a file or on stdin: kept byte for byte, and refused (not
 // mangled) when it is not UTF-8.
-import { readFile } from 'node:fs/promises';
 import { HandoffError } from '../core/errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -16,7 +15,8 @@ export function decodeUtf8(bytes: Uint8Array, source: string): string {
 export async function readUserFile(file: string, shownAs: string): Promise<string> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    // Taken, not imported: see fs.ts (`new` and `pin` load this module whether or not they read a file).
+    bytes = await process.getBuiltinModule('node:fs').promises.readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new HandoffError(

@@ -48,7 +48,8 @@ const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:
 export const OPEN_FILE = 'handoff-open.json';
 // 2: no open handoff's body, a hash instead of a young file's text, packed (open-pack.ts).
 // 3: listed files as arrays, day folders within their month's entry.
-const FORMAT = 3;
+// 4: an open handoff's front-matter as an array, without its id, `created` after the id's time.
+const FORMAT = 4;
 const RACY = 2000;
 
 const stat = (s: Stats): Stat => [s.ctimeMs, s.mtimeMs, s.size, s.ino];

@@ -4,9 +4,13 @@
 // number as its difference from the first (a checkout's are near one another). Each open
 // handoff's front-matter is kept as the parser gave it: a session start reads every one
 // (which is open on this branch), and unpacking them from a table of values, as the items
-// cache does, cost more than their bytes; only its listed files are stored as arrays, their
-// keys being most of an open handoff's bytes (see packFile), and a month's day folders within
-// the month's entry, by their names. Pure; what does not read back is a miss.
+// cache does, cost more than their bytes; instead each value is stored in place, in an array
+// in a fixed order (no key names: they were most of an open handoff's bytes), without what
+// its file's name says (the id) and with `created` as milliseconds after the id's time (see
+// packMeta); its listed files as arrays with the usual change and state as numbers (see
+// packFile); and a month's day folders within the month's entry, by their names. Pure; what
+// does not read back is a miss.
+import { idTime } from './id.js';
 import { HANDOFFS_PREFIX, type CachedItem } from './tree.js';
 
 export type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
@@ -63,8 +67,22 @@ const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'fi
 const FILE_STORED = ['path', 'change', 'state', 'insertions', 'deletions', 'from', 'binary', 'files'] as const;
 
 /**
+ * The usual values of a listed file's `change` and `state`, stored as their index here (any
+ * other string is stored as it is): a number is one character where the word was up to
+ * twelve, for each of an open handoff's files.
+ */
+const CHANGES = ['modified', 'added', 'deleted', 'renamed', 'copied', 'type-changed'];
+const STATES = ['committed', 'staged', 'unstaged', 'untracked'];
+const code = (v: unknown, values: readonly string[]) => {
+  const i = typeof v === 'string' ? values.indexOf(v) : -1;
+  return i < 0 ? v : i;
+};
+const decode = (v: unknown, values: readonly string[]) => (typeof v === 'number' ? values[v] : v);
+
+/**
  * A listed file as an array of FILE_STORED's values (null for a key left out, none at the
- * end), when it reads back as it is, keys in the same order; otherwise the object itself.
+ * end; change and state as codes), when it reads back as it is, keys in the same order;
+ * otherwise the object itself.
  */
 function packFile(f: unknown): unknown {
   if (!isRecord(f)) return f;
@@ -73,22 +91,120 @@ function packFile(f: unknown): unknown {
     while (at < FILE.length && FILE[at] !== k) at++;
     if (at === FILE.length || f[k] === null || f[k] === undefined) return f;
   }
-  if (f.path === undefined || f.change === undefined || f.state === undefined) return f;
-  const out = FILE_STORED.map((k) => f[k] ?? null);
+  if (typeof f.path !== 'string' || typeof f.change !== 'string' || typeof f.state !== 'string') return f;
+  const out: unknown[] = FILE_STORED.map((k) => f[k] ?? null);
+  out[1] = code(out[1], CHANGES);
+  out[2] = code(out[2], STATES);
   while (out[out.length - 1] === null) out.pop();
   return out;
 }
 
 /** What packFile stored, keys in the parser's order. */
 function unpackFile(a: unknown[]): Record<string, unknown> {
-  const f: Record<string, unknown> = { path: a[0], change: a[1] };
+  const f: Record<string, unknown> = { path: a[0], change: decode(a[1], CHANGES) };
   if (a[5] != null) f.from = a[5];
   if (a[3] != null) f.insertions = a[3];
   if (a[4] != null) f.deletions = a[4];
   if (a[6] != null) f.binary = a[6];
   if (a[7] != null) f.files = a[7];
-  f.state = a[2];
+  f.state = decode(a[2], STATES);
   return f;
+}
+
+/** An open handoff's front-matter keys in the parser's order (handoff.ts validateMeta); `step` and the last three only when set. */
+const META = [
+  'id',
+  'goal',
+  'step',
+  'status',
+  'created',
+  'author',
+  'branch',
+  'base',
+  'head',
+  'parent',
+  'superseded_by',
+  'finished',
+  'landed',
+  'files',
+] as const;
+const OPTIONAL = new Set<string>(['step', 'superseded_by', 'finished', 'landed']);
+/** As stored (META but the id): those most handoffs leave out last, so that they are not stored. */
+const META_STORED = [
+  'goal',
+  'status',
+  'created',
+  'author',
+  'branch',
+  'base',
+  'head',
+  'parent',
+  'files',
+  'step',
+  'superseded_by',
+  'finished',
+  'landed',
+] as const;
+
+/** The id a handoff file's name says: `<id>.md`. */
+const idOfName = (file: string) => file.slice(file.lastIndexOf('/') + 1, -3);
+
+/**
+ * `created` as stored: milliseconds after the id's time when that reads back as the same
+ * text (as `new` writes it), else the text itself.
+ */
+function packCreated(created: string, id: string): number | string {
+  const made = idTime(id);
+  const delta = Date.parse(created) - made;
+  return Number.isSafeInteger(delta) && delta >= 0 && new Date(made + delta).toISOString() === created
+    ? delta
+    : created;
+}
+
+/**
+ * A handoff's front-matter as an array of META_STORED's values (none at the end; a listed
+ * file packed, `created` after the id's time), when the file is named after its id and every
+ * key is one of META, in its order, with a value of the parser's type; otherwise undefined
+ * (the item is stored as it is).
+ */
+function packMeta(meta: unknown, file: string): unknown[] | undefined {
+  if (!isRecord(meta) || meta.id !== idOfName(file)) return undefined;
+  let at = 0;
+  for (const k in meta) {
+    while (at < META.length && META[at] !== k) at++;
+    if (at === META.length) return undefined;
+    const v = meta[k];
+    if (k === 'files' ? !Array.isArray(v) : !(typeof v === 'string' || (v === null && !OPTIONAL.has(k))))
+      return undefined;
+  }
+  for (const k of META) if (!OPTIONAL.has(k) && !(k in meta)) return undefined;
+  const out: unknown[] = META_STORED.map((k) => meta[k] ?? null);
+  out[2] = packCreated(meta.created as string, meta.id);
+  out[8] = (meta.files as unknown[]).map(packFile);
+  while (out[out.length - 1] === null) out.pop();
+  return out;
+}
+
+/** What packMeta stored, keys in the parser's order. */
+function unpackMeta(a: unknown[], file: string): Record<string, unknown> {
+  const id = idOfName(file);
+  const created = typeof a[2] === 'number' ? new Date(idTime(id) + a[2]).toISOString() : a[2];
+  const listed = Array.isArray(a[8]) ? a[8] : [];
+  for (let i = 0; i < listed.length; i++) if (Array.isArray(listed[i])) listed[i] = unpackFile(listed[i]);
+  const meta: Record<string, unknown> = { id, goal: a[0] };
+  if (a[9] != null) meta.step = a[9];
+  meta.status = a[1];
+  meta.created = created;
+  meta.author = a[3];
+  meta.branch = a[4];
+  meta.base = a[5];
+  meta.head = a[6];
+  meta.parent = a[7];
+  if (a[10] != null) meta.superseded_by = a[10];
+  if (a[11] != null) meta.finished = a[11];
+  if (a[12] != null) meta.landed = a[12];
+  meta.files = listed;
+  return meta;
 }
 
 /** A day folder's key (`2026-11/03/`): its month's key and its name, stored in the month's entry. */
@@ -110,15 +226,14 @@ export function packOpen(open: Open) {
     }
     dirs[key] = racy ? [...st, 1] : st;
   }
-  const files: Record<string, { st: unknown[]; item: CachedItem; hash?: string }> = {};
+  const files: Record<string, { st: unknown[]; m?: unknown[]; item?: CachedItem; hash?: string }> = {};
   for (const [f, k] of Object.entries(open.files)) {
     const [c, m, size, ino] = k.st;
-    const meta = k.item.meta as { files?: unknown } | undefined;
-    const item = Array.isArray(meta?.files)
-      ? ({ ...k.item, meta: { ...meta, files: meta.files.map(packFile) } } as CachedItem)
-      : k.item;
+    // A handoff that is its front-matter alone (an open one: its body is read from the file) as an array.
+    const only = Object.keys(k.item).length === 1 && f.endsWith('.md');
+    const packed = only ? packMeta(k.item.meta, f) : undefined;
     const st = [packTime(c, base), packTime(m, c), size, ino - inoBase];
-    files[keyOf(f)] = { st, item, ...(k.hash ? { hash: k.hash } : {}) };
+    files[keyOf(f)] = { st, ...(packed ? { m: packed } : { item: k.item }), ...(k.hash ? { hash: k.hash } : {}) };
   }
   return { base, ino: inoBase, dirs, files };
 }
@@ -147,16 +262,16 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
   }
   for (const f in files) {
     const k = files[f];
-    if (!isRecord(k) || !Array.isArray(k.st) || !isRecord(k.item)) return undefined;
+    if (!isRecord(k) || !Array.isArray(k.st) || !(Array.isArray(k.m) || isRecord(k.item))) return undefined;
     const c = unpackTime(k.st[0], base);
     const m = unpackTime(k.st[1], c);
     const size = Number(k.st[2]);
     const inoAfter = Number(k.st[3]);
-    const item = k.item as CachedItem;
-    const listed = (item.meta as { files?: unknown } | undefined)?.files;
-    if (Array.isArray(listed))
-      for (let i = 0; i < listed.length; i++) if (Array.isArray(listed[i])) listed[i] = unpackFile(listed[i]);
-    open.files[pathOf(f)] = {
+    const file = pathOf(f);
+    const item = Array.isArray(k.m)
+      ? ({ meta: unpackMeta(k.m, file) } as unknown as CachedItem)
+      : (k.item as CachedItem);
+    open.files[file] = {
       st: [c, m, size, ino + inoAfter],
       item,
       ...(typeof k.hash === 'string' ? { hash: k.hash } : {}),

@@ -118,7 +118,9 @@ export async function readWorkTree(root: string, cache?: ParseCache): Promise<Tr
 export function readSomeFiles(root: string, rels: readonly string[], cache?: ParseCache): TreeFile[] {
   const files: TreeFile[] = [];
   const racy = Date.now() - RACY_MS;
-  for (const rel of rels) readItemFile(path.join(root, rel), rel, racy, files, cache);
+  // Joined by hand, as open-index.ts joins: each rel is one of our item paths, with nothing
+  // for path.join to normalize, and it would, character by character, for hundreds of them.
+  for (const rel of rels) readItemFile(`${root}/${rel}`, rel, racy, files, cache);
   return files;
 }
 

@@ -137,13 +137,19 @@ export async function findOpenOnBranch(
  * from the cache.
  */
 export async function reread<T extends Handoff | Pin>(ctx: RunContext, item: T): Promise<T> {
+  const text = await rereadText(ctx, item);
+  if (itemKind(item.file) === 'pin') return (await import('./pin.js')).parsePin(text, item.file) as T;
+  return (await import('./handoff.js')).parseHandoff(text, item.file) as T;
+}
+
+/** The text reread parses: the file as it is now, refused as a link or over the size limit. */
+export async function rereadText(ctx: RunContext, item: { file: string }): Promise<string> {
   const full = path.resolve(ctx.root, item.file);
   if (await isSymlink(full)) throw new HandoffError(`${item.file}: ${SYMLINK_REFUSED}`);
   const text = (await readText(full)) ?? '';
   const bytes = Buffer.byteLength(text);
   if (bytes > ITEM_MAX_BYTES) throw new HandoffError(`${item.file}: ${tooLarge(bytes)}`);
-  if (itemKind(item.file) === 'pin') return (await import('./pin.js')).parsePin(text, item.file) as T;
-  return (await import('./handoff.js')).parseHandoff(text, item.file) as T;
+  return text;
 }
 
 /** Prints each problem as a warning; returns whether there were any. */

@@ -2,12 +2,15 @@
 // `unpin`) run one at a time per clone, like git's index.lock: a file created exclusively
 // in the git directory (never in the work tree, so never committed). A second writer waits
 // for it; a lock whose process is gone is removed with one line saying so.
-import { promises as fs, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunContext } from '../core/context.js';
 import { HandoffError } from '../core/errors.js';
 import { alive } from './fs.js';
+
+// Taken when used, not imported (see fs.ts): an import builds node:fs's ES module, whose getters load its streams.
+const promises = () => process.getBuiltinModule('node:fs').promises;
 
 /** Long enough for a queue of writers on a loaded machine; a held lock names its holder. */
 const WAIT_MS = 120_000;
@@ -22,6 +25,7 @@ function stale(text: string, ageMs: number): boolean {
 }
 
 export async function withWriterLock<T>(ctx: RunContext, what: string, work: () => Promise<T>): Promise<T> {
+  const fs = promises();
   if (!ctx.cacheFile) return work(); // no git directory: nothing to share a lock with
   const file = path.join(path.dirname(ctx.cacheFile), 'handoff.lock');
   const started = Date.now();
@@ -85,6 +89,7 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
 
 /** The lock's text and stat data, from one open file: both of the same lock. */
 async function look(file: string): Promise<{ held: string; stat: Stats } | null> {
+  const fs = promises();
   const handle = await fs.open(file, 'r').catch(() => null);
   if (!handle) return null;
   try {

@@ -10,7 +10,15 @@ import { best, decide, formatWeights, type Model, rulesAgree, scores } from './s
 import { CLASSES, type SentenceClass } from './rule-class.js';
 
 // What scripts/train-sentences.js, bench/sentences.js and the tests import, from this one module.
-export { type CorpusRow, type Example, random, rowContext, TRAINED_ON, trainingExamples } from './sentence-examples.js';
+export {
+  type CorpusRow,
+  type Example,
+  isTrainedOn,
+  random,
+  rowContext,
+  TRAINED_ON,
+  trainingExamples,
+} from './sentence-examples.js';
 export { DEFAULTS, type TrainOptions, train } from './sentence-fit.js';
 
 function shuffle<T>(list: T[], next: () => number): T[] {

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// @ts-check
+// `new --no-edit` of two builds, side by side in their own copies of a generated team
+// repository (bench/team.js makes them), run as team.js runs it: after the history is put
+// back as committed and one `resume` has seen it, the two builds alternated round by round.
+// Prints for each the median wall time, the CPU of node and of the git it waited for
+// together, and node's own CPU (an exit hook asks it). Prints figures; asserts nothing.
+//
+//   node bench/new-ab.js --a <bin> --a-repo <dir> --b <bin> --b-repo <dir> [--rounds 9]
+//
+//   --a, --b            the handoff launchers to compare (bin/handoff.js of two worktrees)
+//   --a-repo, --b-repo  a copy of a generated repository for each (never the same one)
+//   --rounds            rounds, the median printed (default 9)
+//
+// Run it with the node the figures are for (Node 24 for users); it needs /usr/bin/time.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { benchEnv } from './env.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    'a-repo': { type: 'string' },
+    b: { type: 'string' },
+    'b-repo': { type: 'string' },
+    rounds: { type: 'string', default: '9' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (opts.help || !opts.a || !opts.b || !opts['a-repo'] || !opts['b-repo']) {
+  console.log(
+    readFileSync(fileURLToPath(import.meta.url), 'utf8')
+      .split('\n')
+      .slice(1, 16)
+      .join('\n'),
+  );
+  process.exit(opts.help ? 0 : 2);
+}
+const env = benchEnv();
+const builds = [
+  { name: 'a', bin: path.resolve(opts.a), dir: path.resolve(opts['a-repo']) },
+  { name: 'b', bin: path.resolve(opts.b), dir: path.resolve(opts['b-repo']) },
+];
+const CPU_HOOK =
+  'data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("\\nnode-cpu "+(u.user+u.system)/1000+"\\n")})';
+
+/** @param {string} dir @param {string} bin @param {string[]} args */
+function run(dir, bin, args) {
+  const r = spawnSync('/usr/bin/time', ['-f', 'time %e %U %S', process.execPath, '--import', CPU_HOOK, bin, ...args], {
+    cwd: dir,
+    env,
+    input: '',
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  const t = /time (\S+) (\S+) (\S+)/.exec(r.stderr);
+  const c = /node-cpu (\S+)/.exec(r.stderr);
+  if (!t || !c || r.status !== 0) throw new Error(`${args.join(' ')} failed in ${dir}: ${r.stderr}`);
+  return { wall: Number(t[1]) * 1000, cpu: (Number(t[2]) + Number(t[3])) * 1000, node: Number(c[1]) };
+}
+
+/** @param {string} dir @param {string} bin */
+function restore(dir, bin) {
+  for (const args of [
+    ['reset', '-q'],
+    ['checkout', '-q', '--', '.handoff'],
+    ['clean', '-fdq', '--', '.handoff'],
+  ])
+    execFileSync('git', args, { cwd: dir, env });
+  run(dir, bin, ['resume']);
+}
+
+/** @type {Record<string, Array<{ wall: number; cpu: number; node: number }>>} */
+const times = {};
+for (const b of builds) {
+  restore(b.dir, b.bin);
+  run(b.dir, b.bin, ['list']); // a warm cache, as on a user's second run
+  run(b.dir, b.bin, ['resume']);
+  times[b.name] = [];
+}
+for (let r = 0; r < Number(opts.rounds); r++)
+  for (const b of r % 2 ? [...builds].reverse() : builds) {
+    times[b.name]?.push(run(b.dir, b.bin, ['new', 'bench: the next step', '--no-edit']));
+    restore(b.dir, b.bin);
+  }
+/** @param {number[]} xs */
+const median = (xs) => [...xs].sort((x, y) => x - y)[(xs.length - 1) >> 1] ?? Number.NaN;
+for (const b of builds) {
+  const xs = times[b.name] ?? [];
+  const m = (/** @type {'wall' | 'cpu' | 'node'} */ k) => Math.round(median(xs.map((x) => x[k])));
+  console.log(
+    `new --no-edit ${b.name}: wall ${m('wall')} ms, cpu (node and git) ${m('cpu')} ms, node cpu ${m('node')} ms`,
+  );
+}
