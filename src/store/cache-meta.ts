@@ -8,8 +8,8 @@ import type { FileChange, HandoffMeta } from './handoff.js';
 import type { CachedItem } from './tree.js';
 import { idTime } from './id.js';
 
-/** The front-matter's keys in the parser's order; optional ones are left out when null. */
-const META = [
+/** The front-matter's keys in the parser's order (handoff.ts validateMeta); optional ones are left out when null. */
+export const META = [
   'id',
   'goal',
   'step',
@@ -24,9 +24,9 @@ const META = [
   'finished',
   'landed',
 ] as const;
-const OPTIONAL_META = new Set(['step', 'superseded_by', 'finished', 'landed']);
+export const OPTIONAL_META = new Set<string>(['step', 'superseded_by', 'finished', 'landed']);
 /** A listed file's keys in the parser's order, and as packed: the keys most files leave out last. */
-const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'files', 'state'] as const;
+export const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'files', 'state'] as const;
 const FILE_PACKED = ['path', 'change', 'state', 'insertions', 'deletions', 'from', 'binary', 'files'] as const;
 /** Where each key of FILE is in a packed file. */
 const AT = FILE.map((k) => FILE_PACKED.indexOf(k));

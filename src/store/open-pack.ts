@@ -10,6 +10,7 @@
 // packMeta); its listed files as arrays with the usual change and state as numbers (see
 // packFile); and a month's day folders within the month's entry, by their names. Pure; what
 // does not read back is a miss.
+import { FILE, META as FRONT_MATTER, OPTIONAL_META } from './cache-meta.js';
 import { idTime } from './id.js';
 import { HANDOFFS_PREFIX, type CachedItem } from './tree.js';
 
@@ -63,7 +64,6 @@ function baseOf(open: Open): { base: number; ino: number } {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A listed file's keys in the parser's order (handoff.ts validateFile), and as stored: those most files leave out last. */
-const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'files', 'state'] as const;
 const FILE_STORED = ['path', 'change', 'state', 'insertions', 'deletions', 'from', 'binary', 'files'] as const;
 
 /**
@@ -111,24 +111,8 @@ function unpackFile(a: unknown[]): Record<string, unknown> {
   return f;
 }
 
-/** An open handoff's front-matter keys in the parser's order (handoff.ts validateMeta); `step` and the last three only when set. */
-const META = [
-  'id',
-  'goal',
-  'step',
-  'status',
-  'created',
-  'author',
-  'branch',
-  'base',
-  'head',
-  'parent',
-  'superseded_by',
-  'finished',
-  'landed',
-  'files',
-] as const;
-const OPTIONAL = new Set<string>(['step', 'superseded_by', 'finished', 'landed']);
+/** An open handoff's front-matter keys in the parser's order; `step` and the last three only when set (OPTIONAL_META). */
+const META = [...FRONT_MATTER, 'files'] as const;
 /** As stored (META but the id): those most handoffs leave out last, so that they are not stored. */
 const META_STORED = [
   'goal',
@@ -174,10 +158,10 @@ function packMeta(meta: unknown, file: string): unknown[] | undefined {
     while (at < META.length && META[at] !== k) at++;
     if (at === META.length) return undefined;
     const v = meta[k];
-    if (k === 'files' ? !Array.isArray(v) : !(typeof v === 'string' || (v === null && !OPTIONAL.has(k))))
+    if (k === 'files' ? !Array.isArray(v) : !(typeof v === 'string' || (v === null && !OPTIONAL_META.has(k))))
       return undefined;
   }
-  for (const k of META) if (!OPTIONAL.has(k) && !(k in meta)) return undefined;
+  for (const k of META) if (!OPTIONAL_META.has(k) && !(k in meta)) return undefined;
   const out: unknown[] = META_STORED.map((k) => meta[k] ?? null);
   out[2] = packCreated(meta.created as string, meta.id);
   out[8] = (meta.files as unknown[]).map(packFile);

@@ -6,8 +6,10 @@
 // YAML document and writes it back. A file in any other form (a person's comments, quoting,
 // order, keys this version does not know) still goes that way; test/close-parse.test.ts
 // checks that both give the same bytes and the same parse. Pure.
+import { FILE, META, OPTIONAL_META } from './cache-meta.js';
 import type { Handoff, HandoffMeta } from './handoff.js';
 import { parseBody } from './markdown.js';
+import { NO_DOC } from './read-handoff.js';
 import { splitFrontMatter } from './split.js';
 
 /** Text a double-quoted YAML string holds as it is: printable ASCII but `"` and `\`. */
@@ -23,26 +25,6 @@ function scalar(v: unknown): string | undefined {
   return undefined;
 }
 
-/** The top-level keys as serializeHandoff orders them (and handoff.ts validateMeta reads them back). */
-const TOP = [
-  'id',
-  'goal',
-  'step',
-  'status',
-  'created',
-  'author',
-  'branch',
-  'base',
-  'head',
-  'parent',
-  'superseded_by',
-  'finished',
-  'landed',
-] as const;
-/** Keys a parse leaves out when absent; the others it always gives (null or a string). */
-const OPTIONAL = new Set<string>(['step', 'superseded_by', 'finished', 'landed']);
-const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'files', 'state'] as const;
-
 /**
  * The lines serializeHandoff writes for a front-matter (each `key: value`), or undefined
  * when a value is not one this file writes, or one a parse would not give back as it is
@@ -51,10 +33,10 @@ const FILE = ['path', 'change', 'from', 'insertions', 'deletions', 'binary', 'fi
 function plainLines(meta: HandoffMeta): string[] | undefined {
   const lines: string[] = [];
   const m = meta as unknown as Record<string, unknown>;
-  for (const key of TOP) {
+  for (const key of META) {
     const v = m[key];
-    if (v === undefined && OPTIONAL.has(key)) continue;
-    if (v === null && OPTIONAL.has(key)) return undefined;
+    if (v === undefined && OPTIONAL_META.has(key)) continue;
+    if (v === null && OPTIONAL_META.has(key)) return undefined;
     const s = scalar(v);
     if (s === undefined) return undefined;
     lines.push(`${key}: ${s}`);
@@ -126,8 +108,7 @@ export function closedPlain(
   const parsed: Handoff = {
     file,
     meta: closed,
-    // No YAML document: a writer re-reads the one file it edits (store.ts reread).
-    doc: undefined as unknown as Handoff['doc'],
+    doc: NO_DOC,
     bodyText: split.body,
     body: parseBody(split.body),
   };

@@ -15,7 +15,8 @@ export function toItem(kind: ItemKind, f: TreeFile, c: CachedItem): Handoff | Pi
   return new ReadHandoff(f, c.meta as HandoffMeta, c.body);
 }
 
-const NO_DOC = undefined as unknown as Handoff['doc'];
+/** An item read without its YAML document: a writer re-reads the one file it edits (store.ts reread). */
+export const NO_DOC = undefined as unknown as Handoff['doc'];
 
 /**
  * A handoff read through the cache: its body (a closed handoff's, read again from its
