@@ -8,7 +8,7 @@
 import type { HandoffMeta } from './handoff.js';
 import type { CachedItem } from './tree.js';
 import { digit, digitOf, firstIndex, interning, packedMeta, unpackMeta } from './cache-meta.js';
-import { idTime, isId } from './id.js';
+import { idTime } from './id.js';
 
 /**
  * A row's columns: stat data (after what it shares with the row's before), blob id
@@ -42,84 +42,9 @@ const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? r
 /** One folder's entries as stored. */
 export interface StoredShard {
   folder: string;
-  /**
-   * The table's first values after null: the handoff ids the rows name (their own, their
-   * parents', what superseded them), as what they all begin with, a space, and the rest of
-   * each, one after another (no quotes or commas between them).
-   */
-  ids?: string;
-  /** Every value the rows point to, once (but the ids); 0 is null. */
+  /** Every value the rows point to, once; 0 is null. */
   table: unknown[];
-  /** Each row as an array, or as a line when it is plain (asLine). */
-  rows: Array<unknown[] | string>;
-}
-
-/**
- * A plain row (stat data, blob id, a packed front-matter, flags; no name, body or problem:
- * nearly every row) as one string, its columns after a space each (0 as nothing): one JSON
- * value where there were four, their quotes, commas and brackets a third of the rows' bytes.
- * None of those columns holds a space.
- */
-function asLine(row: readonly unknown[]): unknown[] | string {
-  if (row.length > FLAGS + 1 || typeof row[META_TEXT] !== 'string') return row as unknown[];
-  const cols = [row[STAT], row[BLOB], row[META_TEXT]];
-  if (cols.some((c) => c !== 0 && (typeof c !== 'string' || c === '' || c.includes(' ')))) return row as unknown[];
-  const flags = row[FLAGS];
-  if (flags !== undefined && typeof flags !== 'number') return row as unknown[];
-  return `${cols.map((c) => c || '').join(' ')}${flags === undefined ? '' : ` ${flags}`}`;
-}
-
-/** A row asLine stored, as an array again; anything else as it is. */
-function fromLine(row: unknown): unknown {
-  if (typeof row !== 'string') return row;
-  const [stat = '', blob = '', meta = '', flags] = row.split(' ');
-  const out: unknown[] = [stat || 0, blob || 0, meta];
-  if (flags !== undefined) out.push(Number(flags));
-  return out;
-}
-
-/**
- * The ids the rows' front-matters name, first in the table (see StoredShard.ids): a year of
- * handoffs names each id twice or three times, in its month's shard and the next ones',
- * and ids were the largest part of the tables.
- */
-function internIds(metas: Iterable<CachedItem['meta']>, intern: { value(v: unknown): number }): void {
-  for (const meta of metas) {
-    if (meta === undefined || !('files' in meta)) continue;
-    if (isId(meta.id)) intern.value(meta.id);
-    if (isId(meta.parent)) intern.value(meta.parent);
-    if (isId(meta.superseded_by)) intern.value(meta.superseded_by);
-  }
-}
-
-/** The table as stored: the ids first after null (internIds) as one string, and the rest. */
-function storedTable(table: readonly unknown[]): { ids?: string; table: unknown[] } {
-  let count = 0;
-  while (count + 1 < table.length && isId(table[count + 1])) count++;
-  if (count === 0) return { table: [...table] };
-  const ids = table.slice(1, count + 1) as string[];
-  // At most 25 characters: each id keeps one after it, so that their count is the text's length over it.
-  let common = ids[0]!.slice(0, 25);
-  for (const id of ids) while (!id.startsWith(common)) common = common.slice(0, -1);
-  return {
-    ids: `${common} ${ids.map((id) => id.slice(common.length)).join('')}`,
-    table: [null, ...table.slice(count + 1)],
-  };
-}
-
-/** The table storedTable stored, its ids in place; undefined when it is not that shape. */
-function tableOf(ids: unknown, table: unknown[]): unknown[] | undefined {
-  if (ids === undefined) return table;
-  if (typeof ids !== 'string' || table[0] !== null) return undefined;
-  const space = ids.indexOf(' ');
-  const common = ids.slice(0, space);
-  const length = 26 - common.length;
-  const rests = ids.length - space - 1;
-  if (space < 0 || length <= 0 || rests % length !== 0) return undefined;
-  const out: unknown[] = [null];
-  for (let at = space + 1; at < ids.length; at += length) out.push(common + ids.slice(at, at + length));
-  for (let i = 1; i < table.length; i++) out.push(table[i]);
-  return out;
+  rows: unknown[][];
 }
 
 /**
@@ -254,10 +179,6 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
   }
   // In name order, stat data after the row's before (files checked out together share most of theirs).
   all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  internIds(
-    all.map((r) => r.item.meta),
-    intern,
-  );
   let previous: readonly string[] = [];
   const rows = all.map((r) => {
     const stamp = r.stat === undefined ? undefined : packStamp(r.stat, previous);
@@ -282,9 +203,9 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
     row[PROBLEM] = r.item.problem ?? 0;
     while (row.length > 1 && row[row.length - 1] === 0) row.pop();
     if (stamp !== undefined) previous = stamp.fields;
-    return asLine(row);
+    return row;
   });
-  return { folder, ...storedTable(table), rows };
+  return { folder, table, rows };
 }
 
 /** A stored folder read back: each key's row, and the item an entry holds, built when first asked for. */
@@ -316,11 +237,7 @@ const EMPTY: Shard = {
 export function unpackShard(data: unknown): Shard {
   if (!isRecord(data) || typeof data.folder !== 'string' || !Array.isArray(data.table) || !Array.isArray(data.rows))
     return EMPTY;
-  const { folder } = data as unknown as StoredShard;
-  // Checked row by row below: one that is not an array is an empty shard.
-  const rows = (data.rows as unknown[]).map(fromLine) as unknown[][];
-  const table = tableOf(data.ids, data.table);
-  if (!table) return EMPTY;
+  const { folder, table, rows } = data as unknown as StoredShard;
   const nameOf = defaultName(folder);
   const paths: string[] = [];
   const byStat = new Map<string, number>();

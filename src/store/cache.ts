@@ -25,8 +25,7 @@ const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = process.getBu
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
 // 10: an open handoff's body from the index or a commit kept as the roadmap's part of it.
-// 11: a shard's ids as one string (cache-pack.ts StoredShard.ids).
-const FORMAT = 11;
+const FORMAT = 10;
 /**
  * How many answers of each kind are kept (the kind: what a key names before its first NUL,
  * `from`, `own`, or nothing for the commits between two ids): one per branch a session
