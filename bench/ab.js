@@ -1,15 +1,16 @@
-#!/usr/bin/env node
 // @ts-check
-// `new --no-edit` of two builds, side by side in their own copies of a generated team
-// repository (bench/team.js makes them), run as team.js runs it: after the history is put
-// back as committed and one `resume` has seen it, the two builds alternated round by round.
-// Prints for each the median wall time, the CPU of node and of the git it waited for
-// together, and node's own CPU (an exit hook asks it). Prints figures; asserts nothing.
+// Two builds side by side, each in its own copy of a generated team repository (bench/team.js
+// makes them), the builds alternated round by round: `check` (the check that closes the
+// landed handoffs, then the one right after it with nothing to close) and `new --no-edit`,
+// each followed by the history put back as committed and one `resume` that sees it, as
+// team.js does. Prints for each the median wall time, the CPU of node and of the git it
+// waited for together, and node's own CPU (an exit hook asks it). Prints figures; asserts nothing.
 //
-//   node bench/new-ab.js --a <bin> --a-repo <dir> --b <bin> --b-repo <dir> [--rounds 9]
+//   node bench/ab.js --a <bin> --a-repo <dir> --b <bin> --b-repo <dir> [--steps check,new] [--rounds 9]
 //
 //   --a, --b            the handoff launchers to compare (bin/handoff.js of two worktrees)
 //   --a-repo, --b-repo  a copy of a generated repository for each (never the same one)
+//   --steps             what to measure: check, new, or both (default check,new)
 //   --rounds            rounds, the median printed (default 9)
 //
 // Run it with the node the figures are for (Node 24 for users); it needs /usr/bin/time.
@@ -26,11 +27,21 @@ const { values: opts } = parseArgs({
     'a-repo': { type: 'string' },
     b: { type: 'string' },
     'b-repo': { type: 'string' },
+    steps: { type: 'string', default: 'check,new' },
     rounds: { type: 'string', default: '9' },
     help: { type: 'boolean', default: false },
   },
 });
-if (opts.help || !opts.a || !opts.b || !opts['a-repo'] || !opts['b-repo']) {
+/** @type {Record<string, Array<[string, string[]]>>} Each step's timed commands, run one after another; the history is put back after the last. */
+const STEPS = {
+  check: [
+    ['check', ['check']],
+    ['check, nothing to close', ['check']],
+  ],
+  new: [['new --no-edit', ['new', 'bench: the next step', '--no-edit']]],
+};
+const steps = (opts.steps ?? '').split(',');
+if (opts.help || !opts.a || !opts.b || !opts['a-repo'] || !opts['b-repo'] || !steps.every((s) => s in STEPS)) {
   console.log(
     readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
@@ -58,7 +69,9 @@ function run(dir, bin, args) {
   });
   const t = /time (\S+) (\S+) (\S+)/.exec(r.stderr);
   const c = /node-cpu (\S+)/.exec(r.stderr);
-  if (!t || !c || r.status !== 0) throw new Error(`${args.join(' ')} failed in ${dir}: ${r.stderr}`);
+  // `check` exits 1 when it finds something to say.
+  if (!t || !c || !(r.status === 0 || (r.status === 1 && args[0] === 'check' && r.stderr.includes('handoff: check'))))
+    throw new Error(`${args.join(' ')} failed in ${dir}: ${r.stderr}`);
   return { wall: Number(t[1]) * 1000, cpu: (Number(t[2]) + Number(t[3])) * 1000, node: Number(c[1]) };
 }
 
@@ -73,25 +86,28 @@ function restore(dir, bin) {
   run(dir, bin, ['resume']);
 }
 
-/** @type {Record<string, Array<{ wall: number; cpu: number; node: number }>>} */
+/** @type {Record<string, Record<string, Array<{ wall: number; cpu: number; node: number }>>>} */
 const times = {};
+const timed = steps.flatMap((s) => STEPS[s] ?? []);
 for (const b of builds) {
   restore(b.dir, b.bin);
   run(b.dir, b.bin, ['list']); // a warm cache, as on a user's second run
   run(b.dir, b.bin, ['resume']);
-  times[b.name] = [];
+  times[b.name] = Object.fromEntries(timed.map(([name]) => [name, []]));
 }
 for (let r = 0; r < Number(opts.rounds); r++)
-  for (const b of r % 2 ? [...builds].reverse() : builds) {
-    times[b.name]?.push(run(b.dir, b.bin, ['new', 'bench: the next step', '--no-edit']));
-    restore(b.dir, b.bin);
-  }
+  for (const b of r % 2 ? [...builds].reverse() : builds)
+    for (const step of steps) {
+      for (const [name, args] of STEPS[step] ?? []) times[b.name]?.[name]?.push(run(b.dir, b.bin, args));
+      restore(b.dir, b.bin);
+    }
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((x, y) => x - y)[(xs.length - 1) >> 1] ?? Number.NaN;
-for (const b of builds) {
-  const xs = times[b.name] ?? [];
-  const m = (/** @type {'wall' | 'cpu' | 'node'} */ k) => Math.round(median(xs.map((x) => x[k])));
-  console.log(
-    `new --no-edit ${b.name}: wall ${m('wall')} ms, cpu (node and git) ${m('cpu')} ms, node cpu ${m('node')} ms`,
-  );
-}
+for (const [name] of timed)
+  for (const b of builds) {
+    const xs = times[b.name]?.[name] ?? [];
+    const m = (/** @type {'wall' | 'cpu' | 'node'} */ k) => Math.round(median(xs.map((x) => x[k])));
+    console.log(
+      `${name.padEnd(24)} ${b.name}: wall ${m('wall')} ms, cpu (node and git) ${m('cpu')} ms, node cpu ${m('node')} ms`,
+    );
+  }
