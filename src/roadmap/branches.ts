@@ -45,8 +45,8 @@ export async function teamView(ctx: Context): Promise<TeamView> {
   const problems: Problem[] = [];
   for (const layer of layers) {
     // Every branch's roadmap shows of an open handoff's body what the roadmap does; a list, nothing.
-    const { files } = await git.filesOf(layer, opened.forRoadmap);
-    const tree = await parseFiles(files, opened, opened.forRoadmap);
+    const { files } = await git.filesOf(layer, opened.cache);
+    const tree = await parseFiles(files, opened, opened.cache);
     for (const h of tree.handoffs) byBlob.set(`${h.file}\0${layer.get(h.file)}`, h);
     problems.push(...tree.problems);
   }
