@@ -9,7 +9,7 @@
 // renders, and a writer's roadmap comes from a view (store/history-view.ts: the open index,
 // the names of the closed handoffs, the few closed ones shown), not from the tree. So each
 // record keeps beside its id what such a view of its tree is made of (`Seen`: the pins and
-// open handoffs by blob, a hash of the closed handoffs' names), and the next tree is
+// open handoffs by blob, a digest of the closed handoffs' names, folder by folder), and the next tree is
 // recorded only when the view this run rendered from is that of the last tree with this
 // run's files in it: the same open files, byte for byte, the same closed names, and the
 // closed handoffs shown the same blobs as the tree's. Anything else, or no record yet,
