@@ -61,13 +61,21 @@ describe('the open index', () => {
       const c = time();
       open.dirs[`.handoff/handoffs/2026-11/${n}/`] = [c, n % 3 === 0 ? c : time(), 1000 + n, n % 7 === 0 ? 1 : 0];
     }
-    // A month listed before its days: they are stored in its entry, by their names.
+    // A month listed before its days: they are stored in its entry, by their names, each after
+    // the one before in the order JSON gives them back (numbers such as 10 first).
     open.dirs['.handoff/handoffs/2026-12/'] = [time(), time(), 2000, 0];
     for (const [day, racy] of [
       ['01', 0],
       ['02', 1],
+      ['11', 0],
+      ['10', 0],
     ] as const)
       open.dirs[`.handoff/handoffs/2026-12/${day}/`] = [time(), time(), 2001, racy];
+    // Copied with their times kept: each modification time as far from its change time as the day before's.
+    const copied = time();
+    open.dirs['.handoff/handoffs/2027-01/'] = [copied, copied - 86_400_000.25, 3000, 0];
+    for (const [i, day] of ['03', '04', '05'].entries())
+      open.dirs[`.handoff/handoffs/2027-01/${day}/`] = [copied + i + 1, copied - 86_400_000.25 + i + 1, 3001 + i, 0];
     open.files['.handoff/handoffs/2026-11/01/a.md'] = {
       st: [time(), time(), 3137, 5],
       item: { meta: meta(1) as never },
@@ -191,7 +199,8 @@ describe('the open index', () => {
     // Not named after its id: as it is.
     expect(stored.files['2026-11/01/a.md'].item.meta.files).toEqual(meta(1).files);
     expect(Object.keys(stored.dirs)).not.toContain('2026-12/01/');
-    expect(Object.keys(stored.dirs['2026-12/'][4])).toEqual(['01', '02']);
+    expect(Object.keys(stored.dirs['2026-12/'][4])).toEqual(['10', '11', '01', '02']);
+    expect(stored.dirs['2027-01/'][4]).toEqual({ '03': [4096, 0, 1], '04': [4096, 0, 1], '05': [4096, 0, 1] });
     // Stored shorter than it reads: paths after `.handoff/handoffs/`, a folder's equal times as 0.
     expect(Object.keys(stored.dirs)).toContain('2026-11/3/');
     expect(Object.keys(stored.files)).toContain('/.handoff/pins/p.md');

@@ -9,7 +9,8 @@
 // its file's name says (the id) and with `created` as milliseconds after the id's time (see
 // packMeta); its listed files as arrays with the usual change and state as numbers (see
 // packFile); a pin the same way, its text first (see packPin); and a month's day folders
-// within the month's entry, by their names. Pure; what does not read back is a miss.
+// within the month's entry, by their names, each after the one before (see packDays). Pure;
+// what does not read back is a miss.
 import { FILE, META as FRONT_MATTER, OPTIONAL_META } from './cache-meta.js';
 import { idTime } from './id.js';
 import { HANDOFFS_PREFIX, PINS_PREFIX, type CachedItem } from './tree.js';
@@ -240,21 +241,47 @@ function unpackPin(a: unknown[], file: string): CachedItem {
 /** A day folder's key (`2026-11/03/`): its month's key and its name, stored in the month's entry. */
 const DAY_KEY = /^([^/]+\/)([^/]+)\/$/;
 
+/**
+ * A month's day folders as stored in its entry: each one's stat data after the day's before
+ * (the month's for the first), in the order the object gives its keys back (JSON keeps it):
+ * the change time after that one's, the modification time after its own change time and
+ * that one's difference between the two (a checkout's folders have none, folders copied with
+ * their times kept about the same one), the inode number after that one's.
+ */
+function packDays(month: DirStat, days: Record<string, DirStat>): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  let [c0, m0, ino0] = month;
+  for (const day of Object.keys(days)) {
+    const [c, m, ino, racy] = days[day]!;
+    const st = [packTime(c, c0), packTime(m, c + (m0 - c0)), ino - ino0];
+    out[day] = racy ? [...st, 1] : st;
+    [c0, m0, ino0] = [c, m, ino];
+  }
+  return out;
+}
+
 export function packOpen(open: Open) {
   const { base, ino: inoBase } = baseOf(open);
   const dirs: Record<string, unknown[]> = {};
-  for (const [d, [c, m, ino, racy]] of Object.entries(open.dirs)) {
-    const st: unknown[] = [packTime(c, base), packTime(m, c), ino - inoBase];
+  const months = new Map<string, { stat: DirStat; days: Record<string, DirStat> }>();
+  for (const [d, stat] of Object.entries(open.dirs)) {
+    const [c, m, ino, racy] = stat;
     const key = keyOf(d);
     const day = DAY_KEY.exec(key);
-    const month = day ? dirs[day[1]!] : undefined;
+    const month = day ? months.get(day[1]!) : undefined;
     if (day && month) {
-      if (month.length < 4) month.push(0);
-      if (month.length < 5) month.push({});
-      (month[4] as Record<string, unknown[]>)[day[2]!] = racy ? [...st, 1] : st;
+      month.days[day[2]!] = stat;
       continue;
     }
+    const st: unknown[] = [packTime(c, base), packTime(m, c), ino - inoBase];
     dirs[key] = racy ? [...st, 1] : st;
+    months.set(key, { stat, days: {} });
+  }
+  for (const [key, { stat, days }] of months) {
+    if (Object.keys(days).length === 0) continue;
+    const month = dirs[key]!;
+    if (month.length < 4) month.push(0);
+    month.push(packDays(stat, days));
   }
   const files: Record<string, { st: unknown[]; m?: unknown[]; p?: unknown[]; item?: CachedItem; hash?: string }> = {};
   for (const [f, k] of Object.entries(open.files)) {
@@ -283,16 +310,22 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
   for (const d in dirs) {
     const v = dirs[d];
     if (!Array.isArray(v)) return undefined;
-    const c = unpackTime(v[0], base);
-    open.dirs[pathOf(d)] = [c, unpackTime(v[1], c), ino + Number(v[2]), Number(v[3] ?? 0)];
+    let c = unpackTime(v[0], base);
+    let m = unpackTime(v[1], c);
+    let i = ino + Number(v[2]);
+    open.dirs[pathOf(d)] = [c, m, i, Number(v[3] ?? 0)];
     const days = v[4];
     if (days === undefined) continue;
     if (!isRecord(days)) return undefined;
+    // packDays: each after the day before, in the object's order.
     for (const day in days) {
       const w = days[day];
       if (!Array.isArray(w)) return undefined;
-      const dc = unpackTime(w[0], base);
-      open.dirs[pathOf(`${d}${day}/`)] = [dc, unpackTime(w[1], dc), ino + Number(w[2]), Number(w[3] ?? 0)];
+      const dc = unpackTime(w[0], c);
+      m = unpackTime(w[1], dc + (m - c));
+      c = dc;
+      i += Number(w[2]);
+      open.dirs[pathOf(`${d}${day}/`)] = [c, m, i, Number(w[3] ?? 0)];
     }
   }
   for (const f in files) {
