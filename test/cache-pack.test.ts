@@ -111,21 +111,6 @@ describe('the packed folder of the items cache', () => {
     expect(back.get(`${folder}${id(2)}.md\0${stat(2)}`)).toBe(JSON.stringify({ meta: metas[1]! }));
   });
 
-  it("gives back an index entry holding only the roadmap's part of an open handoff's body as that part", () => {
-    const key = `${folder}${id(2)}.md\0${blob(2)}`;
-    const part = '## Next steps\n\n- the step\n';
-    const entries = new Map<string, CachedItem>([
-      [key, { meta: metas[0]!, body: part, partial: true, blob: blob(2) }],
-      [`${folder}${id(3)}.md\0${blob(3)}`, { meta: metas[0]!, body: part, blob: blob(3) }],
-    ]);
-    const back = roundTrip(entries);
-    expect(back.get(key)).toBe(JSON.stringify({ meta: metas[0]!, body: part, partial: true, blob: blob(2) }));
-    // A whole body, the same text: not taken for a part.
-    expect(back.get(`${folder}${id(3)}.md\0${blob(3)}`)).toBe(
-      JSON.stringify({ meta: metas[0]!, body: part, blob: blob(3) }),
-    );
-  });
-
   it('gives back a folder of more values than one digit counts', () => {
     const entries = new Map<string, CachedItem>();
     for (let n = 1; n <= 60; n++) {

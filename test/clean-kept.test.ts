@@ -1,6 +1,6 @@
 // The strings secret redaction found clean (store/clean.ts) stay a bounded file whatever
-// the history: all of the last run's, and of the others only the newest short ones up to a
-// size and longer ones by their digest.
+// the history: all of the last run's (the longer ones by their digest), and of the others
+// only the newest short ones up to a size and longer ones by their digest.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ const read = (file: string) =>
   JSON.parse(readFileSync(file, 'utf8')) as { rules: string; clean: string[]; long: string[] };
 
 describe('the clean strings remembered beside the cache', () => {
-  it("keeps every string of the last run whole, and others' short ones whole up to a size, longer ones by digest", async () => {
+  it("keeps every string of the last run, the short ones whole, and others' short ones whole up to a size, longer ones by digest", async () => {
     const dir = tempDir();
     const cacheFile = path.join(dir, 'handoff-cache.json');
     const file = path.join(dir, 'handoff-clean.json');
@@ -25,35 +25,35 @@ describe('the clean strings remembered beside the cache', () => {
     }
     const { rules, clean, long } = read(file);
     expect(rules).toBe('rules-1');
-    // The last run's forty, all of them, whole and first.
-    expect(clean.slice(0, 40)).toEqual([
-      ...Array.from({ length: 20 }, (_, n) => text(9, n)),
-      ...Array.from({ length: 20 }, (_, n) => short(9, n)),
-    ]);
+    // The last run's twenty short ones, all of them, whole and first.
+    expect(clean.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, n) => short(9, n)));
     // Then the short ones of the runs before, newest first, up to 16 KiB of characters.
-    const others = clean.slice(40);
+    const others = clean.slice(20);
     expect(others).toHaveLength(Math.floor((16 * 1024) / 200));
     expect(others.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, n) => short(8, n)));
     expect(others.every((t) => t.length === 200)).toBe(true);
-    // The long ones of the runs before by their digest only, up to a count.
-    expect(long).toHaveLength(128);
+    // The long ones by their digest only: the last run's twenty, then those of the runs before up to a count.
+    expect(long).toHaveLength(20 + 128);
     expect(long.every((d) => /^[A-Za-z0-9+/]{43}=$/.test(d))).toBe(true);
-    expect(readFileSync(file, 'utf8').length).toBeLessThan(40 * 2000 + 20 * 200 + 128 * 50 + 17 * 1024);
+    expect(readFileSync(file, 'utf8').length).toBeLessThan(20 * 200 + 148 * 50 + 17 * 1024);
     const again = openClean(cacheFile, 'rules-1');
+    expect(again.clean.has(text(9, 0))).toBe(true);
     expect(again.clean.has(text(8, 0))).toBe(true);
     expect(again.clean.has(text(3, 19))).toBe(true);
     expect(again.clean.has(short(8, 0))).toBe(true);
     expect(again.clean.has(text(0, 0))).toBe(false);
     expect(again.clean.has(short(0, 0))).toBe(false);
     expect(again.clean.has(`${text(8, 0)}.`)).toBe(false);
-    // Found by its digest, a text is kept whole by the next save, and its digest not again.
+    // Found by its digest, a text is kept by it first at the next save, and not whole.
     again.clean.add('new');
     await again.save();
     const after = read(file);
-    expect(after.clean).toContain(text(8, 0));
-    expect(after.clean).toContain(text(3, 19));
     expect(after.clean).toContain('new');
-    expect(after.long).toHaveLength(128);
+    expect(after.clean.some((t) => t.length > 512)).toBe(false);
+    expect(after.long).toHaveLength(3 + 128);
+    expect(new Set(after.long).size).toBe(after.long.length);
+    const last = openClean(cacheFile, 'rules-1');
+    for (const t of [text(9, 0), text(8, 0), text(3, 19)]) expect(last.clean.has(t)).toBe(true);
     // Other rules: nothing remembered.
     expect(openClean(cacheFile, 'rules-2').clean.has(text(9, 0))).toBe(false);
   });

@@ -61,13 +61,21 @@ describe('the open index', () => {
       const c = time();
       open.dirs[`.handoff/handoffs/2026-11/${n}/`] = [c, n % 3 === 0 ? c : time(), 1000 + n, n % 7 === 0 ? 1 : 0];
     }
-    // A month listed before its days: they are stored in its entry, by their names.
+    // A month listed before its days: they are stored in its entry, by their names, each after
+    // the one before in the order JSON gives them back (numbers such as 10 first).
     open.dirs['.handoff/handoffs/2026-12/'] = [time(), time(), 2000, 0];
     for (const [day, racy] of [
       ['01', 0],
       ['02', 1],
+      ['11', 0],
+      ['10', 0],
     ] as const)
       open.dirs[`.handoff/handoffs/2026-12/${day}/`] = [time(), time(), 2001, racy];
+    // Copied with their times kept: each modification time as far from its change time as the day before's.
+    const copied = time();
+    open.dirs['.handoff/handoffs/2027-01/'] = [copied, copied - 86_400_000.25, 3000, 0];
+    for (const [i, day] of ['03', '04', '05'].entries())
+      open.dirs[`.handoff/handoffs/2027-01/${day}/`] = [copied + i + 1, copied - 86_400_000.25 + i + 1, 3001 + i, 0];
     open.files['.handoff/handoffs/2026-11/01/a.md'] = {
       st: [time(), time(), 3137, 5],
       item: { meta: meta(1) as never },
@@ -126,6 +134,39 @@ describe('the open index', () => {
       st: [time(), time(), 90, 7],
       item: { meta: { id: id(3), status: 'active' } as never, body: 'Rule.' },
     };
+    // Pins named after their ids: arrays too, their text first; one with a key the parser does not give, as it is.
+    const pinMeta = (n: number, more: Record<string, unknown> = {}) => ({
+      id: id(n),
+      created: '2026-11-24T10:00:00.000Z',
+      author: 'A <a@example.com>',
+      status: 'active',
+      ...more,
+    });
+    open.files[`.handoff/pins/${id(20)}.md`] = {
+      st: [time(), time(), 91, 13],
+      item: { meta: pinMeta(20) as never, body: 'Rule 20.' },
+    };
+    open.files[`.handoff/pins/${id(21)}.md`] = {
+      st: [time(), time(), 92, 14],
+      item: {
+        meta: pinMeta(21, {
+          status: 'retired',
+          scope: ['src/**', 'lib/*.ts'],
+          supersedes: id(20),
+          retired: '2026-11-25T10:00:00.000Z',
+          reason: 'done',
+        }) as never,
+        body: 'Rule 21.',
+      },
+    };
+    open.files[`.handoff/pins/${id(22)}.md`] = {
+      st: [time(), time(), 93, 15],
+      item: { meta: pinMeta(22, { created: 'not a time', reason: 'only this' }) as never, body: '' },
+    };
+    open.files[`.handoff/pins/${id(23)}.md`] = {
+      st: [time(), time(), 94, 16],
+      item: { meta: pinMeta(23, { extra: 1 }) as never, body: 'Rule 23.' },
+    };
     open.files['.handoff/handoffs/2026-11/03/c.md'] = {
       st: [time(), time(), 9, 8],
       item: { problem: { message: 'bad', line: 2 } },
@@ -158,7 +199,8 @@ describe('the open index', () => {
     // Not named after its id: as it is.
     expect(stored.files['2026-11/01/a.md'].item.meta.files).toEqual(meta(1).files);
     expect(Object.keys(stored.dirs)).not.toContain('2026-12/01/');
-    expect(Object.keys(stored.dirs['2026-12/'][4])).toEqual(['01', '02']);
+    expect(Object.keys(stored.dirs['2026-12/'][4])).toEqual(['10', '11', '01', '02']);
+    expect(stored.dirs['2027-01/'][4]).toEqual({ '03': [4096, 0, 1], '04': [4096, 0, 1], '05': [4096, 0, 1] });
     // Stored shorter than it reads: paths after `.handoff/handoffs/`, a folder's equal times as 0.
     expect(Object.keys(stored.dirs)).toContain('2026-11/3/');
     expect(Object.keys(stored.files)).toContain('/.handoff/pins/p.md');
@@ -174,6 +216,31 @@ describe('the open index', () => {
     expect(unpackTime('not a time!', 0)).toBeNaN();
     expect(unpackTime(undefined, 0)).toBeNaN();
     expect(stored.files['2026-11/01/a.md'].item.meta.goal).toBe('goal 1');
+    const pinAt = (n: number) => stored.files[`/.handoff/pins/${id(n)}.md`];
+    expect(pinAt(20)).toEqual({
+      st: expect.any(Array),
+      p: [
+        'Rule 20.',
+        Date.parse('2026-11-24T10:00:00.000Z') - Date.parse(new Date(idTimeOf(id(20))).toISOString()),
+        'A <a@example.com>',
+        'active',
+      ],
+    });
+    expect(pinAt(21).p.slice(2)).toEqual([
+      'A <a@example.com>',
+      'retired',
+      ['src/**', 'lib/*.ts'],
+      id(20),
+      '2026-11-25T10:00:00.000Z',
+      'done',
+    ]);
+    expect(pinAt(22).p).toEqual(['', 'not a time', 'A <a@example.com>', 'active', null, null, null, 'only this']);
+    expect(pinAt(23).item.meta.extra).toBe(1);
+    expect(stored.files['/.handoff/pins/p.md'].item.body).toBe('Rule.');
+    // Keys in the parser's order: a pin read back prints the same text.
+    expect(JSON.stringify(back.files[`.handoff/pins/${id(21)}.md`])).toBe(
+      JSON.stringify(open.files[`.handoff/pins/${id(21)}.md`]),
+    );
     // Another shape: a miss, never an error.
     expect(unpackOpen({ table: [], dirs: { x: ['no'] }, files: {} })).toBeUndefined();
     expect(unpackOpen({ dirs: {}, files: {} })).toBeUndefined();
@@ -276,7 +343,7 @@ describe('the open index', () => {
     expect(resume(repo)).toContain('body line kept in the file');
     const open = path.join(repo.dir, '.git/handoff-open.json');
     const stored = JSON.parse(readFileSync(open, 'utf8'));
-    expect(stored.format).toBe(4);
+    expect(stored.format).toBe(5);
     const entry = unpackOpen(stored)?.files[file] as Record<string, unknown> & Kept;
     expect((entry.item.meta as { goal?: string }).goal).toBe('goal aaaa');
     expect(entry.item.body).toBeUndefined();
@@ -300,7 +367,7 @@ describe('the open index', () => {
     expect(out).toContain('goal aaaa');
     expect(out).toContain('body line kept in the file');
     expect(out).not.toContain('stale');
-    expect(JSON.parse(readFileSync(open, 'utf8')).format).toBe(4);
+    expect(JSON.parse(readFileSync(open, 'utf8')).format).toBe(5);
   });
 
   it('reports an unreadable open handoff and one in a new dated folder', () => {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedHead } from '../src/git/repo.js';
-import { compactEntries, stampsText } from '../src/resume/changed-since.js';
+import { compactEntries, packPaths, stampsText, unpackPaths } from '../src/resume/changed-since.js';
 import type { Stamp } from '../src/store/fs.js';
 import { handoffFile, makeRepo, tempDir, type Repo } from './helpers.js';
 
@@ -262,10 +262,46 @@ describe('what differs from the handoff commit in the work tree, remembered', ()
     ];
     expect(new Set(lists.map(stampsText)).size).toBe(lists.length);
     expect(stampsText([s, s]).length).toBeLessThan(JSON.stringify([s, s]).length / 2);
+    // Copied with their times kept: each mtime as far from its ctime as the one before, stored as 0.
+    const copied: Stamp[] = [0, 1, 2].map((i) => [s[0] + i, s[1] - 86_400_000 + i, 120, 5000 + i]);
+    expect(JSON.parse(stampsText(copied)).map((row: unknown[]) => row[1])).toEqual([-86_400_000 * 4096, 0, 0]);
     const blob = 'ab'.repeat(20);
-    expect(compactEntries(`000081a4${blob}000b odd`)).toBe(
-      `${Buffer.from(`000081a4${blob}000b`, 'hex').toString('base64')} =odd`,
-    );
+    const base64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
+    // A regular file whose flags are its name's length alone (11 bytes: 000b): its object id alone.
+    const entries = [
+      `000081a4${blob}000b`, // plain
+      `000081ed${blob}000b`, // executable
+      `000081a4${blob}400b`, // assume-unchanged
+      `000081a4${blob}000c`, // another length
+      'odd',
+    ];
+    const paths = ['src/main.ts', 'src/main.ts', 'src/main.ts', 'src/main.ts', 'x'];
+    const compact = compactEntries(entries.join(' '), paths).split(' ');
+    expect(compact).toEqual([
+      `-${base64(blob).replace(/=+$/, '')}`,
+      base64(entries[1]!),
+      base64(entries[2]!),
+      base64(entries[3]!),
+      '=odd',
+    ]);
+    expect(compactEntries(entries[0]!, ['src/mains.ts'])).toBe(base64(entries[0]!));
+    // Paths each after what it shares with the one before, read back as they were.
+    const many = [
+      '',
+      'a',
+      'src/a.ts',
+      'src/b.ts',
+      'src/é/ü.ts',
+      'src/é/ü.tsx',
+      `${'d/'.repeat(60)}x`,
+      `${'d/'.repeat(60)}y`,
+      'a',
+    ];
+    const packed = packPaths(many);
+    expect(unpackPaths(packed)).toEqual(many);
+    expect(packed[3]).toBe(`${String.fromCharCode(35 + 4)}b.ts`);
+    const mods = Array.from({ length: 200 }, (_, i) => `src/mod${i}.ts`).sort();
+    expect(packPaths(mods).join('').length).toBeLessThan(mods.join('').length / 2);
   });
 
   it('is asked of git every time in a repository with a submodule: its diff lives in its own repository', () => {

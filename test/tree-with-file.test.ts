@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../src/store/handoff.js';
 import { parsePin } from '../src/store/pin.js';
-import { sectionsExcerpt } from '../src/store/markdown.js';
 import {
   type CachedItem,
   kept,
@@ -70,7 +69,7 @@ describe('withFiles', () => {
   });
 });
 
-describe("an open handoff's body kept for the roadmap alone", () => {
+describe("an open handoff's body, kept only for a file given by its text", () => {
   const body =
     '## Goal\n\nthe goal\n\n## Next steps\n\n```\n## not a heading\n```\n- step\n\n## Decisions\n\n- one\n\n## Open questions\n\n- why?\n\n## Next steps\n\n- a second section of that title\n';
   const text = handoffText({ id: id(4) }).replace(/\n---\n[\s\S]*$/, `\n---\n${body}`);
@@ -81,30 +80,21 @@ describe("an open handoff's body kept for the roadmap alone", () => {
     return { entries, get: (k) => entries.get(k), set: (k, v) => void entries.set(k, v) };
   };
 
-  it('keeps of a staged or committed file the first section of each title the roadmap shows, and gives the roadmap the same sections', () => {
+  it('keeps of a staged or committed file no body, and has its text read again, every section as parsed', () => {
     const cache = store();
     parseTree([{ ...file, text }], cache, parsers);
     const [entry] = [...cache.entries.values()];
-    expect(entry?.partial).toBe(true);
-    expect(entry?.body).toBe(sectionsExcerpt(whole.bodyText, ['Next steps', 'Open questions']));
-    expect(entry?.body).not.toContain('the goal');
-    const roadmap = { ...cache, roadmapOnly: true };
-    expect(needText([file], roadmap)).toEqual([]);
-    const [h] = parseTree([file], roadmap).handoffs;
-    for (const title of ['Next steps', 'Open questions'])
-      expect(h?.body.sections.find((s) => s.title === title)).toEqual(
-        whole.body.sections.find((s) => s.title === title),
-      );
-  });
-
-  it('gives any other reader the whole body, from the text, and keeps a file given by its text or the work tree as before', () => {
-    const cache = store();
-    parseTree([{ ...file, text }], cache, parsers);
+    expect(entry).toEqual({ meta: whole.meta, blob: file.blob });
     expect(needText([file], cache)).toEqual([file]);
     const [h] = parseTree([{ ...file, text }], cache).handoffs;
     expect(h?.bodyText).toBe(whole.bodyText);
+    expect(h?.body.sections).toEqual(whole.body.sections);
+  });
+
+  it('keeps a file given by its text alone whole, and a work-tree file without its body', () => {
     const parsed: CachedItem = { meta: whole.meta, body: whole.bodyText };
     expect(kept({ path: file.path, text }, parsed)).toEqual(parsed);
-    expect(kept({ path: file.path, laterBody: () => '' }, { ...parsed, partial: true })).toEqual({ meta: whole.meta });
+    expect(kept({ path: file.path, laterBody: () => '' }, parsed)).toEqual({ meta: whole.meta });
+    expect(kept({ ...file, text }, parsed)).toEqual({ meta: whole.meta });
   });
 });

@@ -34,7 +34,7 @@ async function preCommit(ctx: Context): Promise<Outcome> {
   const links = [roadmapBlob, configBlob].map((b) => b?.startsWith(LINK_PREFIX) === true);
   const { files, extra } = await git.filesOf(
     items,
-    opened.forRoadmap,
+    opened.cache,
     [roadmapBlob, configBlob].filter((b, i): b is string => b !== undefined && !links[i]),
   );
   const { tree, content } = await renderTree(files, roadmap, opened);

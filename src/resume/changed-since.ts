@@ -22,6 +22,7 @@ import { entriesOutside } from '../git/index-file.js';
 import { COMMIT_ID } from '../git/repo.js';
 import { openCache } from '../store/cache.js';
 import { type Stamp, vouchingStamp } from '../store/fs.js';
+import { digit, digitOf } from '../store/cache-meta.js';
 import { packTime } from '../store/open-pack.js';
 import { RACY_MS } from '../store/reader.js';
 import { HANDOFF_DIR } from '../store/tree.js';
@@ -32,7 +33,7 @@ const WORK_FILES = 1000;
 interface Known {
   /** The index's stat data when it vouched for the entries; absent when it was too young to. */
   index?: string;
-  /** The work files' entries (entriesOutside's key, compactEntries), and each file's stat data (stampsOf). */
+  /** The work files' entries (entriesOutside's key, compactEntries), their paths (packPaths), and each file's stat data (stampsOf). */
   entries: string;
   files: string[];
   stamps: string;
@@ -56,13 +57,15 @@ function asKnown(value: unknown): Known | undefined {
 /**
  * Each file's stat data as one text; undefined when one cannot vouch for its file (a folder,
  * too young, unreadable). Each stamp after the one before (files checked out together share
- * most of their times and inode numbers): its ctime after that one's and its mtime after
- * its ctime (packTime: exact), its size, its inode number less that one's; null for no
- * file. The stamps can be read back from it one after another, so two lists of stamps
- * never give the same text.
+ * most of their times and inode numbers): its ctime after that one's, its mtime after its
+ * ctime and that one's difference between the two (packTime: exact; files checked out
+ * together have none, files copied with their times kept about the same one), its size, its
+ * inode number less that one's; null for no file. The stamps can be read back from it one
+ * after another, so two lists of stamps never give the same text.
  */
 export function stampsText(stamps: readonly (Stamp | null)[]): string {
   let c = 0;
+  let skew = 0;
   let ino = 0;
   const rows: unknown[] = [];
   for (const s of stamps) {
@@ -70,8 +73,9 @@ export function stampsText(stamps: readonly (Stamp | null)[]): string {
       rows.push(null);
       continue;
     }
-    rows.push([packTime(s[0], c), packTime(s[1], s[0]), s[2], s[3] - ino]);
+    rows.push([packTime(s[0], c), packTime(s[1], s[0] + skew), s[2], s[3] - ino]);
     c = s[0];
+    skew = s[1] - s[0];
     ino = s[3];
   }
   return JSON.stringify(rows);
@@ -87,16 +91,53 @@ function stampsOf(root: string, files: readonly string[], racy: number): string 
   return stampsText(stamps);
 }
 
+/** An entry's mode and flags as most files have them: a regular file's, and its name's length alone. */
+const PLAIN_MODE = '000081a4';
+const plainFlags = (p: string) => Math.min(Buffer.byteLength(p), 0xfff).toString(16).padStart(4, '0');
+
 /**
  * The index entries' key (entriesOutside) in base 64 where it is hexadecimal, token by token
- * (a token kept as it is, after a `=`, where it is not): the same tokens, shorter.
+ * (a token kept as it is, after a `=`, where it is not): the same tokens, shorter; of an
+ * entry with PLAIN_MODE and its path's plain flags (`paths`, in the key's order), its object
+ * id alone, after a `-`.
  */
-export function compactEntries(key: string): string {
+export function compactEntries(key: string, paths: readonly string[]): string {
   return key
     .split(' ')
-    .map((t) => (/^(?:[0-9a-f]{2})+$/.test(t) ? Buffer.from(t, 'hex').toString('base64') : `=${t}`))
+    .map((t, i) => {
+      if (!/^(?:[0-9a-f]{2})+$/.test(t)) return `=${t}`;
+      const id = t.slice(PLAIN_MODE.length, -4);
+      const plain =
+        (id.length === 40 || id.length === 64) &&
+        t.startsWith(PLAIN_MODE) &&
+        paths[i] !== undefined &&
+        t.endsWith(plainFlags(paths[i]));
+      return plain
+        ? `-${Buffer.from(id, 'hex').toString('base64').replace(/=+$/, '')}`
+        : Buffer.from(t, 'hex').toString('base64');
+    })
     .join(' ');
 }
+
+/** The work files' paths as kept: each after what it shares with the one before (a base-91 digit, then the rest). */
+export function packPaths(paths: readonly string[]): string[] {
+  let previous = '';
+  return paths.map((p) => {
+    let n = 0;
+    const max = Math.min(p.length, previous.length, MAX_SHARED);
+    while (n < max && p.charCodeAt(n) === previous.charCodeAt(n)) n++;
+    previous = p;
+    return digit(n) + p.slice(n);
+  });
+}
+
+export function unpackPaths(stored: readonly string[]): string[] {
+  let previous = '';
+  return stored.map((s) => (previous = previous.slice(0, digitOf(s.charCodeAt(0))) + s.slice(1)));
+}
+
+/** The most characters a path is said to share with the one before: one digit's worth. */
+const MAX_SHARED = 90;
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
 
@@ -121,12 +162,13 @@ export async function changedSince(
   const known = asKnown(value);
   const hashBytes = since.length / 2;
   let work: { paths: string[]; key: string } | null | undefined;
-  if (known && stampsOf(root, known.files, racy) === known.stamps) {
+  const files = known && unpackPaths(known.files);
+  if (known && files && stampsOf(root, files, racy) === known.stamps) {
     if (indexKey !== undefined && known.index === indexKey) return known.paths;
     // The index moved: the work files' entries in it may not have.
     const data = git.indexData();
     work = data && entriesOutside(data, `${HANDOFF_DIR}/`, WORK_FILES, hashBytes);
-    if (work && compactEntries(work.key) === known.entries && sameList(work.paths, known.files)) {
+    if (work && sameList(work.paths, files) && compactEntries(work.key, work.paths) === known.entries) {
       if (indexKey !== undefined) {
         cache.answers.set(key, { ...known, index: indexKey });
         await cache.save();
@@ -145,8 +187,8 @@ export async function changedSince(
   if (work && stamps !== undefined) {
     const kept: Known = {
       index: indexKey,
-      entries: compactEntries(work.key),
-      files: work.paths,
+      entries: compactEntries(work.key, work.paths),
+      files: packPaths(work.paths),
       stamps,
       paths: answer,
     };

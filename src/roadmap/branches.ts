@@ -44,9 +44,10 @@ export async function teamView(ctx: Context): Promise<TeamView> {
   const byBlob = new Map<string, Handoff>();
   const problems: Problem[] = [];
   for (const layer of layers) {
-    // Every branch's roadmap shows of an open handoff's body what the roadmap does; a list, nothing.
-    const { files } = await git.filesOf(layer, opened.forRoadmap);
-    const tree = await parseFiles(files, opened, opened.forRoadmap);
+    // An open handoff's body, which every branch's roadmap shows part of, is read from its blob:
+    // the cache keeps none (one `cat-file` per layer); a closed one's, nothing.
+    const { files } = await git.filesOf(layer, opened.cache);
+    const tree = await parseFiles(files, opened, opened.cache);
     for (const h of tree.handoffs) byBlob.set(`${h.file}\0${layer.get(h.file)}`, h);
     problems.push(...tree.problems);
   }

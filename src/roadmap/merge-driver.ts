@@ -131,7 +131,7 @@ export async function run(ctx: Context, args: ArgsOf<'merge-driver'>): Promise<O
       git.treeBlobs(sides.theirs, HANDOFF_DIR),
     ]);
     const opened = await openCache(ctx.cacheFile);
-    const { files } = await git.filesOf(mergeMaps(o, a, b), opened.forRoadmap);
+    const { files } = await git.filesOf(mergeMaps(o, a, b), opened.cache);
     await mergeBothChanged(git, files, o, a, b);
     const { content } = await renderTree(files, roadmap, opened);
     await fs.writeFile(ours, content);

@@ -48,7 +48,7 @@ async function renderNow(tree: Tree, roadmap: string, history?: History): Promis
 
 /** Renders the files of the index, a commit or a merge, parsed through the open cache. */
 export async function renderTree(files: readonly TreeFile[], roadmap: string, opened: OpenCache): Promise<Rendered> {
-  return render(await parseFiles(files, opened, opened.forRoadmap), roadmap);
+  return render(await parseFiles(files, opened, opened.cache), roadmap);
 }
 
 /** Renders the working tree's .handoff/; `files` are the item files it read, with their blob ids. */

@@ -34,8 +34,6 @@ const STAT_WITH_BLOB = 8;
 const CTIME_DIFFERS = 16;
 /** The file is not named `<id>.md` after the handoff in it: the name column holds its name. */
 const NAMED = 32;
-/** The body column holds only what the roadmap shows of an open handoff (CachedItem.partial). */
-const PARTIAL = 64;
 
 const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? row[FLAGS] : 0);
 
@@ -196,8 +194,7 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
       (byId || (md && !r.name.includes('/')) ? 0 : WHOLE_NAME) |
       (r.blob !== undefined && r.stat !== undefined && r.statBlob !== undefined ? STAT_WITH_BLOB : 0) |
       (stamp?.whole ? CTIME_DIFFERS : 0) |
-      (byId ? 0 : NAMED) |
-      (r.item.partial ? PARTIAL : 0);
+      (byId ? 0 : NAMED);
     row[NAME] = byId ? 0 : intern.value(md && !r.name.includes('/') ? r.name.slice(0, -3) : r.name);
     row[BODY] = r.item.body ?? 0;
     row[PROBLEM] = r.item.problem ?? 0;
@@ -326,7 +323,6 @@ function unpackRow(row: readonly unknown[], metaOf: (text: string) => HandoffMet
   else if (isRecord(meta)) item.meta = meta as unknown as CachedItem['meta'];
   if (typeof row[BODY] === 'string') item.body = row[BODY];
   if ((flags & MISNAMED) !== 0) item.misnamed = true;
-  if ((flags & PARTIAL) !== 0 && item.body !== undefined) item.partial = true;
   if (isRecord(row[PROBLEM])) item.problem = row[PROBLEM] as unknown as CachedItem['problem'];
   if (typeof row[BLOB] === 'string' && (!byStat || (flags & (NO_BLOB_KEY | STAT_WITH_BLOB)) !== 0))
     item.blob = unpackBlob(row[BLOB]);

@@ -24,8 +24,9 @@ const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = process.getBu
 /** Its name in the git directory (the context builds the path once). */
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
-// 10: an open handoff's body from the index or a commit kept as the roadmap's part of it.
-const FORMAT = 10;
+// 12: an open handoff from the index or a commit kept without its body (11 was a layout
+// tried and left: its files are ignored as any other format's).
+const FORMAT = 12;
 /**
  * How many answers of each kind are kept (the kind: what a key names before its first NUL,
  * `from`, `own`, or nothing for the commits between two ids): one per branch a session
@@ -39,12 +40,6 @@ export interface OpenCache {
   cache: ParseCache;
   /** The same entries, for a run that reads a few work-tree files: it keeps the others' stat entries. */
   some: ParseCache;
-  /**
-   * `cache`, for a reader that shows of an open handoff's body only what the roadmap does
-   * (the roadmap of the index, of a merge, of every branch): it takes the part of a body
-   * kept for a staged or committed file (tree.ts CachedItem.partial) without reading the file.
-   */
-  forRoadmap: ParseCache;
   /** Answers keyed by commit ids; those a run asks about or adds are kept first. */
   answers: { get(key: string): unknown; set(key: string, value: unknown): void };
   /** Writes back the entries used so far, when they differ from what was read. */
@@ -288,7 +283,6 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
   return {
     cache,
     some: lookups(false),
-    forRoadmap: { ...cache, roadmapOnly: true },
     answers: { get: answers.get, set: answers.set },
     save: () => {
       if (itemsChanged && !flushing && itemsDir) {

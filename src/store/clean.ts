@@ -1,6 +1,5 @@
 // The strings secret redaction found clean (security/remembered.ts), in their own small
-// file beside the cache, `<git dir>/handoff-clean.json` (the long ones, and the longer ones
-// of other runs, by their digest),
+// file beside the cache, `<git dir>/handoff-clean.json` (the longer ones by their digest),
 // under the identity of the rules that found them clean rather than the tool's version:
 // two installs side by side (a global one and a project's) each throw away the other's
 // cache, but share this list as long as their rules are the same. Like the cache it only
@@ -11,8 +10,8 @@ import { readTextNow, writeDisposable } from './fs.js';
 /** Its name in the git directory, beside the cache. */
 export const CLEAN_FILE = 'handoff-clean.json';
 /**
- * What is remembered beyond the texts of the run that saves them, which are all kept,
- * however many (a resume prompt and the strings of its parts make about a hundred with
+ * What is remembered beyond the texts of the run that saves them, which are all kept (the
+ * longer ones by their digest), however many (a resume prompt and the strings of its parts make about a hundred with
  * twenty pins; were some cut off, the next session start would redact them again, and the
  * one after it others): of the other texts, the newest short ones whole, up to this many
  * and this many characters, and the longer ones by their digest, up to KEPT_DIGESTS. A
@@ -23,7 +22,7 @@ export const CLEAN_FILE = 'handoff-clean.json';
  */
 const KEPT = 256;
 const KEPT_CHARS = 16 * 1024;
-/** Texts of other runs longer than this are kept by their digest, not whole. */
+/** Texts longer than this are kept by their digest, not whole (hashed when saved, or when asked about and not found whole). */
 const SHORT = 512;
 const KEPT_DIGESTS = 128;
 
@@ -41,10 +40,6 @@ function remembered(stored: readonly string[]) {
     add(text: string): void {
       used.add(text);
       added = true;
-    },
-    /** Used in this run, found through its digest: kept whole, as one found whole is, without a write of its own. */
-    use(text: string): void {
-      used.add(text);
     },
     any: () => known.size > 0 || used.size > 0,
     added: () => added,
@@ -78,44 +73,46 @@ function digest(text: string): string {
 }
 
 /**
- * Whole texts, and digests of the long ones and of other runs' longer ones, as one set of
- * texts. A text not found whole is hashed only when it may have been kept by its digest
- * (longer than SHORT, and some digest stored), and only then: a session start that finds
- * its strings whole hashes nothing.
+ * Whole texts, and digests of the longer ones, as one set of texts. A text not found whole
+ * is hashed only when it may have been kept by its digest (longer than SHORT, and some
+ * digest stored), and only then: a session start that finds its strings whole hashes
+ * nothing, and one whose resume prompt is remembered (resume/snapshot.ts) asks about none.
  */
 function byLength(whole: Remembered, digests: Remembered) {
-  /** Digests of texts used whole in this run: not kept a second time by digest. */
-  const promoted = new Set<string>();
   return {
     has(text: string): boolean {
       if (text.length > WHOLE_CHARS) return digests.has(digest(text));
       if (whole.has(text)) return true;
-      if (text.length <= SHORT || !digests.any()) return false;
-      const d = digest(text);
-      if (!digests.has(d)) return false;
-      promoted.add(d);
-      whole.use(text);
-      return true;
+      return text.length > SHORT && digests.any() && digests.has(digest(text));
     },
     add: (text: string) => (text.length > WHOLE_CHARS ? digests.add(digest(text)) : whole.add(text)),
     added: () => whole.added() || digests.added(),
-    /** What is written back: every text this run used (whole, or by digest when long), then others' (see KEPT). */
+    /**
+     * What is written back: every text this run used, the short ones whole and the longer
+     * ones by digest (the run's resume prompt, which the resume snapshot holds whole already,
+     * was a third of the file), then others' (see KEPT).
+     */
     kept(): { whole: string[]; digests: string[] } {
-      const keptWhole = [...whole.used()];
-      const keptDigests = [...digests.used()].filter((d) => !promoted.has(d));
+      const keptWhole: string[] = [];
+      const keptDigests = [...digests.used()];
+      for (const t of whole.used()) {
+        if (t.length > SHORT) keptDigests.push(digest(t));
+        else keptWhole.push(t);
+      }
+      const usedWhole = keptWhole.length;
       const limit = keptDigests.length + KEPT_DIGESTS;
       let chars = 0;
       for (const t of whole.older()) {
         if (t.length > SHORT) {
           if (keptDigests.length < limit) keptDigests.push(digest(t));
-        } else if (keptWhole.length < whole.used().size + KEPT && chars + t.length <= KEPT_CHARS) {
+        } else if (keptWhole.length < usedWhole + KEPT && chars + t.length <= KEPT_CHARS) {
           chars += t.length;
           keptWhole.push(t);
         }
       }
       for (const d of digests.older()) {
         if (keptDigests.length >= limit) break;
-        if (!promoted.has(d)) keptDigests.push(d);
+        keptDigests.push(d);
       }
       return { whole: keptWhole, digests: [...new Set(keptDigests)] };
     },

@@ -87,21 +87,6 @@ export function findSection(body: Body, title: string): Section | undefined {
   return body.sections.find((s) => s.title.toLowerCase() === wanted);
 }
 
-/**
- * The part of a body findSection reads for these titles: the first section of each, heading
- * and content as written, in the body's order. findSection finds each in it with the same
- * content: a section ends at a heading outside fenced code, so its text opens and closes
- * the same fences alone.
- */
-export function sectionsExcerpt(text: string, titles: readonly string[]): string {
-  const body = parseBody(text);
-  const found = new Set(titles.map((t) => findSection(body, t)));
-  return body.sections
-    .filter((s) => found.has(s))
-    .map((s) => s.heading + s.content)
-    .join('');
-}
-
 export interface Item {
   text: string;
   checked: boolean;

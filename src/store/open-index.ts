@@ -49,7 +49,8 @@ export const OPEN_FILE = 'handoff-open.json';
 // 2: no open handoff's body, a hash instead of a young file's text, packed (open-pack.ts).
 // 3: listed files as arrays, day folders within their month's entry.
 // 4: an open handoff's front-matter as an array, without its id, `created` after the id's time.
-const FORMAT = 4;
+// 5: a pin as an array too, its text first; a day folder's stat data after the day's before.
+const FORMAT = 5;
 const RACY = 2000;
 
 const stat = (s: Stats): Stat => [s.ctimeMs, s.mtimeMs, s.size, s.ino];

@@ -8,11 +8,12 @@
 // in a fixed order (no key names: they were most of an open handoff's bytes), without what
 // its file's name says (the id) and with `created` as milliseconds after the id's time (see
 // packMeta); its listed files as arrays with the usual change and state as numbers (see
-// packFile); and a month's day folders within the month's entry, by their names. Pure; what
-// does not read back is a miss.
+// packFile); a pin the same way, its text first (see packPin); and a month's day folders
+// within the month's entry, by their names, each after the one before (see packDays). Pure;
+// what does not read back is a miss.
 import { FILE, META as FRONT_MATTER, OPTIONAL_META } from './cache-meta.js';
 import { idTime } from './id.js';
-import { HANDOFFS_PREFIX, type CachedItem } from './tree.js';
+import { HANDOFFS_PREFIX, PINS_PREFIX, type CachedItem } from './tree.js';
 
 export type Stat = [ctimeMs: number, mtimeMs: number, size: number, ino: number];
 /** A folder's stat data, and 1 when it must be listed again. */
@@ -191,33 +192,110 @@ function unpackMeta(a: unknown[], file: string): Record<string, unknown> {
   return meta;
 }
 
+/** A pin's front-matter keys in the parser's order (pin.ts parsePin); the last four only when set. */
+const PIN_META = ['id', 'created', 'author', 'status', 'scope', 'supersedes', 'retired', 'reason'] as const;
+const PIN_REQUIRED = 4;
+
+/**
+ * A pin as an array: its text, then its front-matter's values in PIN_META's order after the
+ * id (which its file's name says; `created` after the id's time, as a handoff's; none at the
+ * end), when its file is named after its id and every key is one of PIN_META, in its order,
+ * with a value of the parser's type; otherwise undefined (stored as it is). Twenty pins were
+ * a third of the file, each id written twice.
+ */
+function packPin(item: CachedItem, file: string): unknown[] | undefined {
+  const meta = item.meta as unknown;
+  if (typeof item.body !== 'string' || !isRecord(meta) || meta.id !== idOfName(file)) return undefined;
+  for (const k in item) if (k !== 'meta' && k !== 'body') return undefined;
+  let at = 0;
+  for (const k in meta) {
+    while (at < PIN_META.length && PIN_META[at] !== k) at++;
+    if (at === PIN_META.length) return undefined;
+    const v = meta[k];
+    if (k === 'scope' ? !(Array.isArray(v) && v.every((g) => typeof g === 'string')) : typeof v !== 'string')
+      return undefined;
+  }
+  for (const k of PIN_META.slice(0, PIN_REQUIRED)) if (!(k in meta)) return undefined;
+  const out: unknown[] = [
+    item.body,
+    packCreated(meta.created as string, meta.id),
+    ...PIN_META.slice(2).map((k) => meta[k] ?? null),
+  ];
+  while (out[out.length - 1] === null) out.pop();
+  return out;
+}
+
+/** What packPin stored, keys in the parser's order. */
+function unpackPin(a: unknown[], file: string): CachedItem {
+  const id = idOfName(file);
+  const meta: Record<string, unknown> = {
+    id,
+    created: typeof a[1] === 'number' ? new Date(idTime(id) + a[1]).toISOString() : a[1],
+    author: a[2],
+    status: a[3],
+  };
+  for (let i = PIN_REQUIRED; i < PIN_META.length; i++) if (a[i] != null) meta[PIN_META[i]!] = a[i];
+  return { meta, body: a[0] } as unknown as CachedItem;
+}
+
 /** A day folder's key (`2026-11/03/`): its month's key and its name, stored in the month's entry. */
 const DAY_KEY = /^([^/]+\/)([^/]+)\/$/;
+
+/**
+ * A month's day folders as stored in its entry: each one's stat data after the day's before
+ * (the month's for the first), in the order the object gives its keys back (JSON keeps it):
+ * the change time after that one's, the modification time after its own change time and
+ * that one's difference between the two (a checkout's folders have none, folders copied with
+ * their times kept about the same one), the inode number after that one's.
+ */
+function packDays(month: DirStat, days: Record<string, DirStat>): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  let [c0, m0, ino0] = month;
+  for (const day of Object.keys(days)) {
+    const [c, m, ino, racy] = days[day]!;
+    const st = [packTime(c, c0), packTime(m, c + (m0 - c0)), ino - ino0];
+    out[day] = racy ? [...st, 1] : st;
+    [c0, m0, ino0] = [c, m, ino];
+  }
+  return out;
+}
 
 export function packOpen(open: Open) {
   const { base, ino: inoBase } = baseOf(open);
   const dirs: Record<string, unknown[]> = {};
-  for (const [d, [c, m, ino, racy]] of Object.entries(open.dirs)) {
-    const st: unknown[] = [packTime(c, base), packTime(m, c), ino - inoBase];
+  const months = new Map<string, { stat: DirStat; days: Record<string, DirStat> }>();
+  for (const [d, stat] of Object.entries(open.dirs)) {
+    const [c, m, ino, racy] = stat;
     const key = keyOf(d);
     const day = DAY_KEY.exec(key);
-    const month = day ? dirs[day[1]!] : undefined;
+    const month = day ? months.get(day[1]!) : undefined;
     if (day && month) {
-      if (month.length < 4) month.push(0);
-      if (month.length < 5) month.push({});
-      (month[4] as Record<string, unknown[]>)[day[2]!] = racy ? [...st, 1] : st;
+      month.days[day[2]!] = stat;
       continue;
     }
+    const st: unknown[] = [packTime(c, base), packTime(m, c), ino - inoBase];
     dirs[key] = racy ? [...st, 1] : st;
+    months.set(key, { stat, days: {} });
   }
-  const files: Record<string, { st: unknown[]; m?: unknown[]; item?: CachedItem; hash?: string }> = {};
+  for (const [key, { stat, days }] of months) {
+    if (Object.keys(days).length === 0) continue;
+    const month = dirs[key]!;
+    if (month.length < 4) month.push(0);
+    month.push(packDays(stat, days));
+  }
+  const files: Record<string, { st: unknown[]; m?: unknown[]; p?: unknown[]; item?: CachedItem; hash?: string }> = {};
   for (const [f, k] of Object.entries(open.files)) {
     const [c, m, size, ino] = k.st;
-    // A handoff that is its front-matter alone (an open one: its body is read from the file) as an array.
-    const only = Object.keys(k.item).length === 1 && f.endsWith('.md');
+    // A handoff that is its front-matter alone (an open one: its body is read from the file), or a pin, as an array.
+    const pin = f.startsWith(PINS_PREFIX) && f.endsWith('.md') ? packPin(k.item, f) : undefined;
+    const only = !pin && Object.keys(k.item).length === 1 && f.endsWith('.md');
     const packed = only ? packMeta(k.item.meta, f) : undefined;
     const st = [packTime(c, base), packTime(m, c), size, ino - inoBase];
-    files[keyOf(f)] = { st, ...(packed ? { m: packed } : { item: k.item }), ...(k.hash ? { hash: k.hash } : {}) };
+    files[keyOf(f)] = {
+      st,
+      ...(pin ? { p: pin } : packed ? { m: packed } : { item: k.item }),
+      ...(k.hash ? { hash: k.hash } : {}),
+    };
   }
   return { base, ino: inoBase, dirs, files };
 }
@@ -232,21 +310,28 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
   for (const d in dirs) {
     const v = dirs[d];
     if (!Array.isArray(v)) return undefined;
-    const c = unpackTime(v[0], base);
-    open.dirs[pathOf(d)] = [c, unpackTime(v[1], c), ino + Number(v[2]), Number(v[3] ?? 0)];
+    let c = unpackTime(v[0], base);
+    let m = unpackTime(v[1], c);
+    let i = ino + Number(v[2]);
+    open.dirs[pathOf(d)] = [c, m, i, Number(v[3] ?? 0)];
     const days = v[4];
     if (days === undefined) continue;
     if (!isRecord(days)) return undefined;
+    // packDays: each after the day before, in the object's order.
     for (const day in days) {
       const w = days[day];
       if (!Array.isArray(w)) return undefined;
-      const dc = unpackTime(w[0], base);
-      open.dirs[pathOf(`${d}${day}/`)] = [dc, unpackTime(w[1], dc), ino + Number(w[2]), Number(w[3] ?? 0)];
+      const dc = unpackTime(w[0], c);
+      m = unpackTime(w[1], dc + (m - c));
+      c = dc;
+      i += Number(w[2]);
+      open.dirs[pathOf(`${d}${day}/`)] = [c, m, i, Number(w[3] ?? 0)];
     }
   }
   for (const f in files) {
     const k = files[f];
-    if (!isRecord(k) || !Array.isArray(k.st) || !(Array.isArray(k.m) || isRecord(k.item))) return undefined;
+    if (!isRecord(k) || !Array.isArray(k.st) || !(Array.isArray(k.m) || Array.isArray(k.p) || isRecord(k.item)))
+      return undefined;
     const c = unpackTime(k.st[0], base);
     const m = unpackTime(k.st[1], c);
     const size = Number(k.st[2]);
@@ -254,7 +339,9 @@ export function unpackOpen(data: Record<string, unknown>): Open | undefined {
     const file = pathOf(f);
     const item = Array.isArray(k.m)
       ? ({ meta: unpackMeta(k.m, file) } as unknown as CachedItem)
-      : (k.item as CachedItem);
+      : Array.isArray(k.p)
+        ? unpackPin(k.p, file)
+        : (k.item as CachedItem);
     open.files[file] = {
       st: [c, m, size, ino + inoAfter],
       item,

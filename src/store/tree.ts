@@ -4,9 +4,7 @@
 // through here, so the same files give the same result whatever their source.
 import { FileFormatError, HandoffError } from '../core/errors.js';
 import type { Handoff, HandoffMeta } from './handoff.js';
-import { sectionsExcerpt } from './markdown.js';
 import { toItem } from './read-handoff.js';
-import { ROADMAP_KEYS, TITLE } from './sections.js';
 import type { Pin, PinMeta } from './pin.js';
 
 export const HANDOFF_DIR = '.handoff';
@@ -131,12 +129,6 @@ export interface CachedItem {
   misnamed?: boolean;
   problem?: Omit<Problem, 'file'>;
   /**
-   * `body` holds only what the roadmap shows of an open handoff (ROADMAP_KEYS' sections), not
-   * the whole body: kept so for a staged or committed file, and given only to a reader that
-   * shows no more (ParseCache.roadmapOnly); to any other, the entry is one without a body.
-   */
-  partial?: boolean;
-  /**
    * The blob id of the text it was parsed from: beside a work-tree file's stat data, added
    * by the writers' record of a validated tree (git-hooks/validated.ts), which needs every
    * file's blob, so that a file the cache knows by its stat data is never read, or hashed,
@@ -150,8 +142,6 @@ export interface ParseCache {
   set(key: string, item: CachedItem): void;
   /** Whether it may hold an entry of this path by its blob id (worth hashing a file's text to ask). */
   knows?(path: string): boolean;
-  /** The reader shows of an open handoff's body only what the roadmap does (CachedItem.partial). */
-  roadmapOnly?: boolean;
 }
 
 /**
@@ -202,8 +192,7 @@ export function needText(files: readonly TreeFile[], cache?: ParseCache): TreeFi
  * it, without parsing it again.
  */
 function cachedFor(f: TreeFile, cache?: ParseCache): CachedItem | undefined {
-  let c = f.cached ?? cache?.get(cacheKey(f));
-  if (c?.partial && !cache?.roadmapOnly) c = wholeOnly(c);
+  const c = f.cached ?? cache?.get(cacheKey(f));
   if (c === undefined || c.body !== undefined || f.text !== undefined || f.laterBody !== undefined) return c;
   return (c.meta as HandoffMeta | undefined)?.status === 'open' && itemKind(f.path) === 'handoff' ? undefined : c;
 }
@@ -228,36 +217,23 @@ function parseOne(f: { path: string; text: string }, kind: ItemKind, parsers: Pa
   }
 }
 
-/** An entry with only part of a body as one with no body, which the reader reads from the file's text. */
-export function wholeOnly(c: CachedItem): CachedItem {
-  if (!c.partial) return c;
-  const { body: _body, partial: _partial, ...rest } = c;
-  return rest;
-}
-
 /**
  * What the cache keeps of a parsed file: a handoff without its body, but for an open one
- * given by its text alone (written by this run, or the open index's) or by its blob id.
- * Closed handoffs are most of .handoff/ and their bodies are almost never shown; a work-tree
- * file's body is read again when something asks for it, and a file given by its text
- * splits it off again. The readers of staged or committed trees that ask the cache for
- * bodies (the pre-commit hook, the merge driver, every branch's view) show of an open
- * handoff's body only the roadmap's next steps and questions: that part of it is kept for
- * them (CachedItem.partial), and any other reader reads the file's text (cachedFor).
+ * given by its text alone (written by this run, or the open index's). Closed handoffs are
+ * most of .handoff/ and their bodies are almost never shown; a work-tree file's body is read
+ * again when something asks for it, and a file given by its text splits it off again. An
+ * open handoff staged or committed keeps none either: the readers of those trees that show
+ * part of it (the pre-commit hook, the merge driver, every branch's view) read its text in
+ * the one `cat-file` they run anyway, and the few open handoffs' sections were the largest
+ * part of the items cache in a small history, kept again at each edit committed.
  */
 export function kept(f: TreeFile, parsed: CachedItem): CachedItem {
   if (itemKind(f.path) !== 'handoff' || parsed.problem || parsed.body === undefined) return parsed;
-  if (f.laterBody === undefined && (parsed.meta as HandoffMeta | undefined)?.status === 'open') {
-    if (f.blob === undefined || parsed.partial) return parsed;
-    return { ...parsed, body: sectionsExcerpt(parsed.body, ROADMAP_TITLES()), partial: true };
-  }
-  const { body: _body, partial: _partial, ...rest } = parsed;
+  if (f.laterBody === undefined && f.blob === undefined && (parsed.meta as HandoffMeta | undefined)?.status === 'open')
+    return parsed;
+  const { body: _body, ...rest } = parsed;
   return rest;
 }
-
-/** Their titles, when first needed: this module and sections.ts are in one chunk, in either order. */
-let roadmapTitles: string[] | undefined;
-const ROADMAP_TITLES = () => (roadmapTitles ??= ROADMAP_KEYS.map((k) => TITLE[k]));
 
 /** Whether parseTree will have to parse some file (so the caller loads the parsers). */
 export function needsParsing(files: readonly TreeFile[], cache?: ParseCache): boolean {
