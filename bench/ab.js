@@ -3,19 +3,22 @@
 // makes them), the builds alternated round by round: `check` (the check that closes the
 // landed handoffs, then the one right after it with nothing to close) and `new --no-edit`,
 // each followed by the history put back as committed and one `resume` that sees it, as
-// team.js does. Prints for each the median wall time, the CPU of node and of the git it
+// team.js does; `committed` is `new --no-edit` once the open handoff was edited and went
+// through the pre-commit hook (then put back, and the tool's racy window waited out), as
+// after the commit an agent makes: the common path, where `new` also records the tree it
+// leaves for the next pre-commit hook (git-hooks/validated.ts). Prints for each the median wall time, the CPU of node and of the git it
 // waited for together, and node's own CPU (an exit hook asks it). Prints figures; asserts nothing.
 //
-//   node bench/ab.js --a <bin> --a-repo <dir> --b <bin> --b-repo <dir> [--steps check,new] [--rounds 9]
+//   node bench/ab.js --a <bin> --a-repo <dir> --b <bin> --b-repo <dir> [--steps check,new,committed] [--rounds 9]
 //
 //   --a, --b            the handoff launchers to compare (bin/handoff.js of two worktrees)
 //   --a-repo, --b-repo  a copy of a generated repository for each (never the same one)
-//   --steps             what to measure: check, new, or both (default check,new)
+//   --steps             what to measure: check, new, committed (default check,new)
 //   --rounds            rounds, the median printed (default 9)
 //
 // Run it with the node the figures are for (Node 24 for users); it needs /usr/bin/time.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -39,13 +42,33 @@ const STEPS = {
     ['check, nothing to close', ['check']],
   ],
   new: [['new --no-edit', ['new', 'bench: the next step', '--no-edit']]],
+  committed: [['new --no-edit, after a commit', ['new', 'bench: the next step', '--no-edit']]],
+};
+/** @type {Record<string, (dir: string, bin: string) => void>} What a step's first command follows, untimed. */
+const BEFORE = {
+  committed: (dir, bin) => {
+    const listed = spawnSync(process.execPath, [bin, 'list', '--status', 'open', '--branch', 'main', '--json'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    });
+    const file = JSON.parse(listed.stdout).handoffs[0].file;
+    appendFileSync(path.join(dir, file), `\n- edited ${Date.now()}\n`);
+    execFileSync('git', ['add', '--', file], { cwd: dir, env });
+    run(dir, bin, ['git-hook', 'pre-commit']);
+    restore(dir, bin);
+    // The tool's racy window (store/reader.ts RACY_MS) over the files put back, as in team.js settle().
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100);
+    run(dir, bin, ['resume']);
+  },
 };
 const steps = (opts.steps ?? '').split(',');
 if (opts.help || !opts.a || !opts.b || !opts['a-repo'] || !opts['b-repo'] || !steps.every((s) => s in STEPS)) {
   console.log(
     readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(1, 16)
+      .slice(1, 20)
       .join('\n'),
   );
   process.exit(opts.help ? 0 : 2);
@@ -98,6 +121,7 @@ for (const b of builds) {
 for (let r = 0; r < Number(opts.rounds); r++)
   for (const b of r % 2 ? [...builds].reverse() : builds)
     for (const step of steps) {
+      BEFORE[step]?.(b.dir, b.bin);
       for (const [name, args] of STEPS[step] ?? []) times[b.name]?.[name]?.push(run(b.dir, b.bin, args));
       restore(b.dir, b.bin);
     }

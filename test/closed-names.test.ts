@@ -2,14 +2,24 @@
 // the same answers as the one sorted list of every id it stands for.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { closedNames, Duplicate, fileOf, filesOf, newest, placeOf } from '../src/store/closed-names.js';
+import { type ClosedNames, closedNames, Duplicate, fileOf, newest, placeOf } from '../src/store/closed-names.js';
 import type { Names } from '../src/store/folder-names.js';
 import { placeIn, prefixLookup, prefixLookupIn } from '../src/store/id.js';
+import { namesKey } from '../src/store/names-pack.js';
 
 const names = (ids: readonly string[]): Names => {
   const sorted = [...ids].sort();
-  return { count: sorted.length, first: sorted[0], last: sorted[sorted.length - 1], all: () => sorted };
+  return {
+    count: sorted.length,
+    first: sorted[0],
+    last: sorted[sorted.length - 1],
+    all: () => sorted,
+    key: () => namesKey(sorted),
+  };
 };
+
+/** Every file the runs stand for, in their order. */
+const filesOf = (list: ClosedNames) => list.runs.flatMap((r) => r.ids().map((i) => `${r.folder}${i}.md`));
 
 // Ids close together (sharing long prefixes), spread over a few day folders and the flat one.
 const id = fc.stringMatching(/^[0-3][01]{5}$/).map((s) => `01jx${s}0000000000000000`);
@@ -37,6 +47,16 @@ describe('closed names by folder', () => {
           const files = closed.map(([i, flat]) => `${folderOf(i, flat)}${i}.md`);
           expect(list.count).toBe(ids.length);
           expect(filesOf(list)).toEqual(files);
+          // By folder, as a writer's record compares them: each folder's closed ids, and their key.
+          const folderOfFile = (f: string) => f.slice(0, f.lastIndexOf('/') + 1);
+          const expected = new Map<string, string[]>();
+          for (const f of files) expected.set(folderOfFile(f), [...(expected.get(folderOfFile(f)) ?? []), f]);
+          expect([...list.folders.keys()].sort()).toEqual([...expected.keys()].sort());
+          for (const [folder, n] of list.folders) {
+            const want = expected.get(folder)!.map((f) => f.slice(folder.length, -3));
+            expect([...n.all()]).toEqual(want);
+            expect(n.key()).toBe(namesKey(want));
+          }
           expect(newest(list, 3)).toEqual(files.slice(-3));
           const fileById = new Map(ids.map((i, k) => [i, files[k]]));
           for (const i of [...ids, probe]) expect(fileOf(list, i)).toBe(fileById.get(i));

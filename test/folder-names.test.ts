@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { folderNames, type Names, readAhead } from '../src/store/folder-names.js';
+import { namesKey } from '../src/store/names-pack.js';
 import { RACY_MS } from '../src/store/reader.js';
 
 const A = '.handoff/handoffs/2026-01/05/';
@@ -72,7 +73,8 @@ describe('folder names', () => {
       mkdirSync(path.join(root, folder), { recursive: true });
       for (const n of ids) writeFileSync(path.join(root, folder, `${n}.md`), 'x');
     }
-    expect(plain(folderNames(root, [C, D], file, later()))).toEqual({ [C]: day, [D]: ['01kj00000000000000000000zz'] });
+    const listed = folderNames(root, [C, D], file, later());
+    expect(plain(listed)).toEqual({ [C]: day, [D]: ['01kj00000000000000000000zz'] });
     const stored = JSON.parse(readFileSync(file, 'utf8'));
     const [, , , common, rests, length] = stored.dirs['2026-01/07/'];
     expect([common, length]).toEqual(['01kj', 22]);
@@ -82,6 +84,11 @@ describe('folder names', () => {
     expect(plain(back)).toEqual({ [C]: day, [D]: ['01kj00000000000000000000zz'] });
     const names = back.get(C)!;
     expect([names.count, names.first, names.last]).toEqual([day.length, day[0], day[day.length - 1]]);
+    // The key a writer's record compares: the same names kept or listed, another with one name fewer.
+    expect(names.key()).toBe(listed.get(C)!.key());
+    expect(names.key()).toBe(namesKey(day));
+    expect(names.key()).not.toBe(namesKey(day.slice(1)));
+    expect(back.get(D)!.key()).toBe(namesKey(['01kj00000000000000000000zz']));
   });
 
   it('lists again a folder that gained or lost a file, and drops a folder gone', () => {

@@ -9,7 +9,7 @@
 // renders, and a writer's roadmap comes from a view (store/history-view.ts: the open index,
 // the names of the closed handoffs, the few closed ones shown), not from the tree. So each
 // record keeps beside its id what such a view of its tree is made of (`Seen`: the pins and
-// open handoffs by blob, a hash of the closed handoffs' names), and the next tree is
+// open handoffs by blob, a digest of the closed handoffs' names, folder by folder), and the next tree is
 // recorded only when the view this run rendered from is that of the last tree with this
 // run's files in it: the same open files, byte for byte, the same closed names, and the
 // closed handoffs shown the same blobs as the tree's. Anything else, or no record yet,
@@ -17,29 +17,31 @@
 import type { TreeEntry } from '../git/git-plumbing.js';
 import type { OwnWrite } from '../store/store.js';
 import { blobId, CONFIG_PATH, HANDOFF_DIR, itemKind, type Tree } from '../store/tree.js';
-import { sortedIndex } from '../store/id.js';
+import { namesKey } from '../store/names-pack.js';
 import { editedTree, foldersOf } from './tree-edit.js';
 
-/** What a view of a recorded tree is made of: the pins' and open handoffs' blobs by file, and the closed handoffs' names hashed. */
+/** What a view of a recorded tree is made of: the pins' and open handoffs' blobs by file, and the closed handoffs' names digested (closedDigest). */
 export interface Seen {
   open: Record<string, string>;
   closed: string;
 }
 
-/** The hash of a set of files' names (SHA-256 of the sorted names, one a line). */
-export function namesHash(files: Iterable<string>): string {
-  return hashSorted([...files].sort());
-}
-
-function hashSorted(sorted: readonly string[]): string {
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(sorted.join('\n')).digest('hex');
+/**
+ * The digest of the closed handoffs' names, given as each folder's key (names-pack.ts
+ * namesKey: the packed names, as the writer's listing keeps them, so a year of names is
+ * never cut into strings for it); a folder with none left out.
+ */
+export function closedDigest(keys: ReadonlyMap<string, string>): string {
+  const lines: string[] = [];
+  for (const [folder, key] of keys) if (key !== '') lines.push(`${folder}\0${key}`);
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(lines.sort().join('\n')).digest('hex');
 }
 
 /** What a view of a tree read whole and found clean is made of; undefined when an open file's blob is not known. */
 export function seenOfTree(tree: Tree, blobs: ReadonlyMap<string, string | undefined>): Seen | undefined {
   // What the open index keeps: every pin, the open handoffs. A closed one is only a name here.
   const open: Record<string, string> = {};
-  const closed: string[] = [];
+  const closed = new Map<string, string[]>();
   const keep = (file: string): boolean => {
     const blob = blobs.get(file);
     if (blob === undefined || !/^[0-9a-f]+$/.test(blob)) return false;
@@ -48,10 +50,18 @@ export function seenOfTree(tree: Tree, blobs: ReadonlyMap<string, string | undef
   };
   for (const p of tree.pins) if (!keep(p.file)) return undefined;
   for (const h of tree.handoffs) {
-    if (h.meta.status !== 'open') closed.push(h.file);
-    else if (!keep(h.file)) return undefined;
+    if (h.meta.status === 'open') {
+      if (!keep(h.file)) return undefined;
+      continue;
+    }
+    const at = h.file.lastIndexOf('/') + 1;
+    const folder = h.file.slice(0, at);
+    const names = closed.get(folder) ?? [];
+    names.push(h.file.slice(at, h.file.endsWith('.md') ? -3 : undefined));
+    closed.set(folder, names);
   }
-  return { open, closed: namesHash(closed) };
+  const keys = new Map([...closed].map(([folder, names]) => [folder, namesKey(names.sort())]));
+  return { open, closed: closedDigest(keys) };
 }
 
 export function formatSeen(seen: Seen): string {
@@ -77,11 +87,14 @@ export function parseSeen(line: string | undefined): Seen | undefined {
 export interface ViewSeen {
   /** Pins and open handoffs. */
   open: ReadonlyMap<string, string>;
-  /** The closed handoffs' names. */
-  closed: readonly string[];
+  /** The closed handoffs' names, by folder (history-view.ts). */
+  closed: ReadonlyMap<string, { all(): readonly string[]; key(): string }>;
   /** The closed handoffs read and shown. */
   read: ReadonlyMap<string, string>;
 }
+
+/** A file's name less `.md`: a handoff's id. */
+const nameOf = (file: string) => file.slice(file.lastIndexOf('/') + 1, file.endsWith('.md') ? -3 : undefined);
 
 const inside = (file: string) => (file.startsWith(`${HANDOFF_DIR}/`) ? file.slice(HANDOFF_DIR.length + 1) : undefined);
 
@@ -129,12 +142,17 @@ export function nextRecord(input: {
   // The pins and open handoffs: the last tree's with this run's files, byte for byte.
   if (open.size !== view.open.size) return undefined;
   for (const [file, blob] of view.open) if (open.get(file) !== blob) return undefined;
-  // The closed names: the last tree's, once this run's files are taken out of both (sorted
-  // once: a year's names, and this run's few put back in their places).
-  const closed = [...view.closed].sort();
-  const before = closed.filter((f) => !own.has(f));
-  for (const f of closedBefore) before.splice(sortedIndex(before, f), 0, f);
-  if (hashSorted(before) !== last.closed) return undefined;
+  // The closed names: the last tree's are this view's with this run's files taken out and
+  // those it found closed put back, which changes only the folders of this run's files.
+  const closed = new Map([...view.closed].map(([folder, names]) => [folder, names.key()]));
+  const before = new Map(closed);
+  for (const folder of new Set([...own.keys()].map((f) => f.slice(0, f.lastIndexOf('/') + 1)))) {
+    const names = new Set(view.closed.get(folder)?.all());
+    for (const f of own.keys()) if (f.startsWith(folder) && !f.includes('/', folder.length)) names.delete(nameOf(f));
+    for (const f of closedBefore) if (f.startsWith(folder) && !f.includes('/', folder.length)) names.add(nameOf(f));
+    before.set(folder, namesKey([...names].sort()));
+  }
+  if (closedDigest(before) !== last.closed) return undefined;
   // The closed handoffs shown: the tree's blobs.
   for (const [file, blob] of view.read) {
     const w = own.get(file);
@@ -147,5 +165,5 @@ export function nextRecord(input: {
   edits.set(rel, roadmap.blob);
   const tree = editedTree(trees, edits);
   if (tree === undefined) return undefined;
-  return { tree, seen: { open: Object.fromEntries(open), closed: hashSorted(closed) } };
+  return { tree, seen: { open: Object.fromEntries(open), closed: closedDigest(closed) } };
 }

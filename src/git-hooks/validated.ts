@@ -226,7 +226,7 @@ async function recordFromLast(ctx: Where, roadmap: string, content: string, sour
   if (!openFiles || ![...openFiles].every(([f, b]) => own.has(f) || seen.open[f] === b)) return;
   const read = blobsNow(ctx.root, sources.read);
   if (!read) return;
-  const view: ViewSeen = { open: openFiles, closed: sources.closed(), read };
+  const view: ViewSeen = { open: openFiles, closed: sources.closed, read };
   const folders = foldersNeeded(own.keys(), view, roadmap);
   const git = await ctx.git();
   const [found, config] = await Promise.all([

@@ -4,6 +4,7 @@
 // only when an id in it is asked about (a parent, a short id, the newest). Pure.
 import { placeIn, sortedIndex, type Place } from './id.js';
 import type { Names } from './folder-names.js';
+import { namesKey } from './names-pack.js';
 
 /** One folder's closed ids, ascending; each run's first comes after the last of the one before. */
 interface Run {
@@ -18,6 +19,8 @@ export interface ClosedNames {
   runs: Run[];
   /** How many there are. */
   count: number;
+  /** Each folder's, by folder (none empty): what a writer's record compares (git-hooks/record-next.ts). */
+  folders: ReadonlyMap<string, Names>;
 }
 
 /** The same id in two folders (the first layout's flat folder and a dated one): the whole tree decides. */
@@ -41,26 +44,31 @@ export function closedNames(
   known: ReadonlyMap<string, ReadonlySet<string>>,
 ): ClosedNames {
   const runs: Run[] = [];
+  const byFolder = new Map<string, Names>();
   let sorted = true;
   for (const folder of folders) {
-    const these = names.get(folder);
+    let these = names.get(folder);
     if (!these || these.count === 0) continue; // gone since it was listed, or empty
     const skip = known.get(folder);
-    let next: Run;
     if (skip) {
       const ids = these.all().filter((id) => !skip.has(id));
       if (ids.length === 0) continue;
-      next = run(folder, ids);
-    } else next = { folder, count: these.count, first: these.first!, last: these.last!, ids: these.all };
+      these = { count: ids.length, first: ids[0], last: ids[ids.length - 1], all: () => ids, key: () => namesKey(ids) };
+    }
+    byFolder.set(folder, these);
+    const next: Run = { folder, count: these.count, first: these.first!, last: these.last!, ids: these.all };
     // Ids are times and folders come by date: in order already, unless the flat folder holds some.
     if (runs.length > 0 && next.first <= runs[runs.length - 1]!.last) sorted = false;
     runs.push(next);
   }
-  return sorted ? { runs, count: runs.reduce((n, r) => n + r.count, 0) } : resorted(runs);
+  return {
+    ...(sorted ? { runs, count: runs.reduce((n, r) => n + r.count, 0) } : resorted(runs)),
+    folders: byFolder,
+  };
 }
 
 /** Every id sorted, in runs of one folder each. */
-function resorted(runs: readonly Run[]): ClosedNames {
+function resorted(runs: readonly Run[]): Omit<ClosedNames, 'folders'> {
   const all = runs.flatMap((r) => r.ids().map((id) => [id, r.folder] as const));
   all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const out: Run[] = [];
@@ -115,9 +123,4 @@ export function newest(list: ClosedNames, n: number): string[] {
     for (let i = ids.length - 1; i >= 0 && out.length < n; i--) out.push(`${r.folder}${ids[i]}.md`);
   }
   return out.reverse();
-}
-
-/** Every file, oldest first. */
-export function filesOf(list: ClosedNames): string[] {
-  return list.runs.flatMap((r) => r.ids().map((id) => `${r.folder}${id}.md`));
 }

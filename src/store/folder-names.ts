@@ -13,13 +13,9 @@
 // Stored short, as a year of folders adds up: a folder by its path after `.handoff/handoffs/`,
 // its ctime after the file's first and its mtime after its ctime (open-pack.ts packTime),
 // its inode number as its difference from the first folder's,
-// and its names as what they all begin with (a day's ids share their first characters: the
-// time they were made) and the rest of each: when they are all ids, each rest in base 91
-// (packId), one after another, where the Crockford base-32 characters took a sixth more
-// and a separator each.
-import { digit, digitOf } from './cache-meta.js';
+// and its names packed (names-pack.ts).
 import { writeDisposableSync } from './fs.js';
-import { isId } from './id.js';
+import { namesKey, packedKey, packNames, unpackId, widthOf } from './names-pack.js';
 import { RACY_MS } from './reader.js';
 import { keyOf, packTime, unpackTime } from './open-pack.js';
 
@@ -45,55 +41,24 @@ type Entry = [
   length?: number,
 ];
 
-const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
-/** Base-91 digits for k Crockford characters (5k bits), k = 0 to 8: the fewest that hold them. */
-const WIDTH = [0, 1, 2, 3, 4, 4, 5, 6, 7];
-/** Characters a packed rest of `length` Crockford characters takes: 8 at a time (40 bits, exact in a double). */
-const widthOf = (length: number) => 7 * Math.floor(length / 8) + WIDTH[length % 8]!;
-
-/** Crockford base-32 characters (the rest of an id) in base-91 digits (cache-meta.ts digit), 8 at a time. */
-function packId(rest: string): string {
-  let out = '';
-  for (let at = 0; at < rest.length; at += 8) {
-    const chunk = rest.slice(at, at + 8);
-    let n = 0;
-    for (let i = 0; i < chunk.length; i++) n = n * 32 + CROCKFORD.indexOf(chunk[i]!);
-    for (let w = WIDTH[chunk.length]!; w > 0; w--) {
-      out += digit(n % 91);
-      n = Math.floor(n / 91);
-    }
-  }
-  return out;
-}
-
-/** What packId made of `length` characters, back. */
-function unpackId(packed: string, length: number): string {
-  let out = '';
-  for (let at = 0, left = length; left > 0; left -= 8) {
-    const k = Math.min(8, left);
-    let n = 0;
-    for (let w = WIDTH[k]! - 1; w >= 0; w--) n = n * 91 + digitOf(packed.charCodeAt(at + w));
-    at += WIDTH[k]!;
-    let chunk = '';
-    for (let i = 0; i < k; i++) {
-      chunk = CROCKFORD[n % 32] + chunk;
-      n = Math.floor(n / 32);
-    }
-    out += chunk;
-  }
-  return out;
-}
-
 /** A folder's item names, sorted: how many, the first and the last, and all of them when asked. */
 export interface Names {
   count: number;
   first: string | undefined;
   last: string | undefined;
   all(): readonly string[];
+  /** Equal for equal names (names-pack.ts namesKey), made without cutting the names kept. */
+  key(): string;
 }
 
 function listed(names: readonly string[]): Names {
-  return { count: names.length, first: names[0], last: names[names.length - 1], all: () => names };
+  return {
+    count: names.length,
+    first: names[0],
+    last: names[names.length - 1],
+    all: () => names,
+    key: () => namesKey(names),
+  };
 }
 
 /**
@@ -105,6 +70,7 @@ function namesOf(e: Entry): Names {
   if (typeof e[3] !== 'string' || typeof e[4] !== 'string') return listed([]);
   const common = e[3];
   const rests = e[4];
+  const key = () => packedKey(e.slice(3));
   if (typeof e[5] === 'number') {
     const length = e[5];
     const width = widthOf(length);
@@ -116,6 +82,7 @@ function namesOf(e: Entry): Names {
       first: count > 0 ? at(0) : undefined,
       last: count > 0 ? at(count - 1) : undefined,
       all: () => (all ??= Array.from({ length: count }, (_, i) => at(i))),
+      key,
     };
   }
   let count = 1;
@@ -128,6 +95,7 @@ function namesOf(e: Entry): Names {
     last: common + rests.slice(rests.lastIndexOf('/') + 1),
     // One string for the folder, cut at each `/`: its names are slices of it.
     all: () => (all ??= (common === '' ? rests : `${common}${rests.replaceAll('/', `/${common}`)}`).split('/')),
+    key,
   };
 }
 
@@ -137,13 +105,7 @@ function entry(
   names: readonly string[],
 ): Entry {
   const e: Entry = [packTime(st.ctimeMs, base.base), packTime(st.mtimeMs, st.ctimeMs), st.ino - base.ino];
-  if (names.length === 0) return e;
-  // At most 25 characters in common: each name keeps one after them.
-  let common = names[0]!.slice(0, 25);
-  for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
-  if (names.every((n) => isId(n)))
-    e.push(common, names.map((n) => packId(n.slice(common.length))).join(''), 26 - common.length);
-  else e.push(common, names.map((n) => n.slice(common.length)).join('/'));
+  e.push(...packNames(names));
   return e;
 }
 

@@ -16,11 +16,11 @@ import type { Handoff } from './handoff.js';
 import { openCache } from './cache.js';
 import { itemFolders, parseFiles, readSomeFiles } from './reader.js';
 import { datedFolder, isId, placeIn, type Place } from './id.js';
-import { closedNames, Duplicate, fileOf, filesOf, newest, placeOf, type ClosedNames } from './closed-names.js';
+import { closedNames, Duplicate, fileOf, newest, placeOf, type ClosedNames } from './closed-names.js';
 import { loadOpen } from './store.js';
 import { HANDOFFS_PREFIX, type Tree } from './tree.js';
 import { assertInside } from '../security/guard.js';
-import { folderNames, NAMES_FILE, readAhead } from './folder-names.js';
+import { folderNames, NAMES_FILE, type Names, readAhead } from './folder-names.js';
 
 type Where = Pick<RunContext, 'root' | 'cacheFile'>;
 
@@ -35,8 +35,8 @@ export interface History {
 export interface ViewSources {
   /** The open index as read: pins, open handoffs, unreadable files. */
   open: Tree;
-  /** The files of the closed handoffs, by name alone (made when asked: most runs record nothing). */
-  closed: () => string[];
+  /** The closed handoffs' names by folder (cut into names only when asked: most runs record nothing). */
+  closed: ReadonlyMap<string, Names>;
   /** The closed handoffs read (and shown), by file. */
   read: string[];
 }
@@ -124,7 +124,7 @@ export async function roadmapView(
   return {
     tree,
     history: { ids: [(id) => placeOf(list, id), (id) => placeIn(others, id)], finished: list.count },
-    sources: { open, closed: () => filesOf(list), read: [...loaded.keys()] },
+    sources: { open, closed: list.folders, read: [...loaded.keys()] },
   };
 }
 

@@ -1,0 +1,69 @@
+// A folder's handoff names stored short (folder-names.ts keeps them by folder): what they all
+// begin with (a day's ids share their first characters: the time they were made) and the rest
+// of each; when they are all ids, each rest in base 91 (packId), one after another, where the
+// Crockford base-32 characters took a sixth more and a separator each. The same names always
+// pack the same way, so the packed form is also their key (namesKey: a writer's record compares
+// a year of closed names by it, git-hooks/record-next.ts, without cutting them into strings). Pure.
+import { digit, digitOf } from './cache-meta.js';
+import { isId } from './id.js';
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+/** Base-91 digits for k Crockford characters (5k bits), k = 0 to 8: the fewest that hold them. */
+const WIDTH = [0, 1, 2, 3, 4, 4, 5, 6, 7];
+/** Characters a packed rest of `length` Crockford characters takes: 8 at a time (40 bits, exact in a double). */
+export const widthOf = (length: number) => 7 * Math.floor(length / 8) + WIDTH[length % 8]!;
+
+/** Crockford base-32 characters (the rest of an id) in base-91 digits (cache-meta.ts digit), 8 at a time. */
+function packId(rest: string): string {
+  let out = '';
+  for (let at = 0; at < rest.length; at += 8) {
+    const chunk = rest.slice(at, at + 8);
+    let n = 0;
+    for (let i = 0; i < chunk.length; i++) n = n * 32 + CROCKFORD.indexOf(chunk[i]!);
+    for (let w = WIDTH[chunk.length]!; w > 0; w--) {
+      out += digit(n % 91);
+      n = Math.floor(n / 91);
+    }
+  }
+  return out;
+}
+
+/** What packId made of `length` characters, back. */
+export function unpackId(packed: string, length: number): string {
+  let out = '';
+  for (let at = 0, left = length; left > 0; left -= 8) {
+    const k = Math.min(8, left);
+    let n = 0;
+    for (let w = WIDTH[k]! - 1; w >= 0; w--) n = n * 91 + digitOf(packed.charCodeAt(at + w));
+    at += WIDTH[k]!;
+    let chunk = '';
+    for (let i = 0; i < k; i++) {
+      chunk = CROCKFORD[n % 32] + chunk;
+      n = Math.floor(n / 32);
+    }
+    out += chunk;
+  }
+  return out;
+}
+
+/**
+ * Sorted names packed: nothing for none; else what they begin with and the rests (ids: each
+ * packed, and how many characters each rest has; other names: joined by `/`, never in a name).
+ */
+export function packNames(
+  names: readonly string[],
+): [] | [common: string, rests: string] | [common: string, rests: string, length: number] {
+  if (names.length === 0) return [];
+  // At most 25 characters in common: each name keeps one after them.
+  let common = names[0]!.slice(0, 25);
+  for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
+  if (names.every((n) => isId(n)))
+    return [common, names.map((n) => packId(n.slice(common.length))).join(''), 26 - common.length];
+  return [common, names.map((n) => n.slice(common.length)).join('/')];
+}
+
+/** The key of a packed form: equal keys, equal names. */
+export const packedKey = (packed: readonly (string | number | undefined)[]) => packed.join('\0');
+
+/** The key of sorted names (packedKey of packNames). */
+export const namesKey = (names: readonly string[]) => packedKey(packNames(names));
