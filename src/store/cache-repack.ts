@@ -13,7 +13,7 @@ import type { StoredRows } from './cache-unpack.js';
 /** The most of a table its rows may leave unused before it is packed afresh. */
 const UNUSED_SHARE = 1 / 8;
 
-/** `entries` packed, around the rows of `stored` (the folder as read) that hold the same entries. */
+/** `entries` packed, around the rows of `stored` (the folder as read) that hold the same entries; `stored` itself when they are all its. */
 export function repackShard(stored: StoredRows | undefined, entries: ReadonlyMap<string, CachedItem>): StoredShard {
   if (stored === undefined || stored.rows.length === 0 || folderOf(entries) !== stored.folder)
     return packShard(entries);
@@ -39,6 +39,7 @@ export function repackShard(stored: StoredRows | undefined, entries: ReadonlyMap
   const keptKeys = kept === same ? covered : new Set(kept.flatMap(({ keys }) => keys));
   const changed = new Map<string, CachedItem>();
   for (const [k, item] of entries) if (!keptKeys.has(k)) changed.set(k, item);
+  if (changed.size === 0 && kept.length === stored.rows.length) return stored; // as read: the caller writes nothing
   const { table, intern } = interning(stored.table);
   const rows: PackedRow[] = kept.map(({ i }) => {
     const fields = stored.fields(i);

@@ -244,6 +244,8 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       const kept = keptItems(all, u, walked);
       if (!replaced.has(name) && kept.size === all.size && [...kept.keys()].every((k) => all.row(k) !== undefined))
         continue;
+      const packed = repackShard(all.stored, kept);
+      if (packed === all.stored) continue; // the folder as read
       try {
         mkdirSync(itemsDir, { recursive: true });
       } catch {
@@ -251,7 +253,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       }
       writeDisposableSync(
         path.join(itemsDir, `${name}.json`),
-        JSON.stringify({ format: FORMAT, version: toolVersion(), ...repackShard(all.stored, kept) }),
+        JSON.stringify({ format: FORMAT, version: toolVersion(), ...packed }),
       );
     }
     // A run that read the whole work tree knows every folder there is: the files of folders
