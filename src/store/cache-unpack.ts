@@ -141,7 +141,7 @@ export function unpackShard(data: unknown): Shard {
         const i = row(key);
         if (i === undefined) return undefined;
         try {
-          item = unpackRow(rows[i]!, () => metaOf(i), isStat(key));
+          item = unpackRow(rows[i]!, i, metaOf, isStat(key));
         } catch {
           return undefined; // damaged: a miss
         }
@@ -166,11 +166,16 @@ export function unpackShard(data: unknown): Shard {
   };
 }
 
-function unpackRow(row: readonly unknown[], metaOf: () => HandoffMeta, byStat: boolean): CachedItem {
+function unpackRow(
+  row: readonly unknown[],
+  i: number,
+  metaOf: (i: number) => HandoffMeta,
+  byStat: boolean,
+): CachedItem {
   const item: CachedItem = {};
   const flags = flagsOf(row);
   const meta = row[META_TEXT];
-  if (typeof meta === 'string') item.meta = metaOf();
+  if (typeof meta === 'string') item.meta = metaOf(i);
   else if (isRecord(meta)) item.meta = meta as unknown as CachedItem['meta'];
   if (typeof row[BODY] === 'string') item.body = row[BODY];
   if ((flags & MISNAMED) !== 0) item.misnamed = true;
