@@ -4,7 +4,8 @@
 // the CLI: `list --json` from a cold cache and from the packed one print the same bytes.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { packShard, unpackShard } from '../src/store/cache-pack.js';
+import { packShard } from '../src/store/cache-pack.js';
+import { unpackShard } from '../src/store/cache-unpack.js';
 import { parseHandoff } from '../src/store/handoff.js';
 import { parsePin } from '../src/store/pin.js';
 import type { CachedItem } from '../src/store/tree.js';

@@ -13,7 +13,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { datedFolder } from '../src/store/id.js';
-import { unpackShard } from '../src/store/cache-pack.js';
+import { unpackShard } from '../src/store/cache-unpack.js';
 import type { CachedItem } from '../src/store/tree.js';
 import { afterEach, expect } from 'vitest';
 

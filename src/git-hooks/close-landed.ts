@@ -10,7 +10,7 @@ import type { TreeFile } from '../store/tree.js';
 import type { Handoff } from '../store/handoff.js';
 import { rewriteItems } from '../store/writes.js';
 import { withWriterLock } from '../store/writer-lock.js';
-import { afterWrite } from './validated.js';
+import { afterWrite, listIndexAhead } from './validated.js';
 import { landedCandidates, localName } from './landed.js';
 
 export interface Closed {
@@ -49,6 +49,8 @@ export async function closeLanded(ctx: Context, readsAll = false): Promise<Close
     const writes: Array<{ file: string; content: string; parsed: Handoff | undefined }> = [];
     // Read again side by side, under the lock: each file as it is now, none waiting on another.
     const landed = candidates.filter((h) => landings.has(h.file)); // else not committed on this branch: nothing landed yet
+    // The record after the writes lists the index: listed while they are made.
+    if (landed.length > 0) listIndexAhead(ctx);
     const read = await Promise.allSettled(landed.map((h) => rereadText(ctx, h)));
     const asRead = new Set(landed.map((h) => h.file));
     const files = new Map((await readTreeOnce(ctx)).files.filter((f) => asRead.has(f.path)).map((f) => [f.path, f]));

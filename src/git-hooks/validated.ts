@@ -249,6 +249,18 @@ async function recordFromLast(ctx: Where, roadmap: string, content: string, sour
   if (next) await write(ctx, next.tree, next.seen);
 }
 
+const ahead = new WeakMap<Context, Promise<Listed | undefined>>();
+/**
+ * The index listed for afterWrite's record while the caller writes (`check` closing landed
+ * handoffs): not waited on after them. Writers never stage: it is the index afterWrite lists.
+ */
+export function listIndexAhead(ctx: Context): void {
+  if (!ctx.cacheFile || !recordable(ctx.config.roadmap) || ahead.has(ctx)) return;
+  const listed = ctx.git().then((git) => git.indexEntriesAndTrees(HANDOFF_DIR));
+  listed.catch(() => {});
+  ahead.set(ctx, listed);
+}
+
 /**
  * After `new`, `done`, `reopen`, `pin`, `unpin` wrote their files: the work tree's roadmap
  * refreshed as the refresh hook does, and the result recorded when clean. Never fails the
@@ -264,8 +276,10 @@ export async function afterWrite(ctx: Context): Promise<void> {
   if (cacheFile) await sweepTemps(path.dirname(cacheFile), GIT_DIR_TEMP).catch(() => {});
   // When the roadmap comes from every file, the index is listed while it renders (from the
   // open index, nothing is: recordFromLast).
+  const early = ahead.get(ctx);
+  ahead.delete(ctx);
   if (cacheFile && recordable(roadmap) && wholeTreeRead(ctx)) {
-    listed = ctx.git().then((git) => git.indexEntriesAndTrees(HANDOFF_DIR));
+    listed = early ?? ctx.git().then((git) => git.indexEntriesAndTrees(HANDOFF_DIR));
     listed.catch(() => {});
   }
   let work: Awaited<ReturnType<typeof refreshWorkTree>>;

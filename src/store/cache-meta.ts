@@ -6,7 +6,7 @@
 // come back exactly as it was (a key this version does not know) is not packed.
 import type { FileChange, HandoffMeta } from './handoff.js';
 import type { CachedItem } from './tree.js';
-import { idTime } from './id.js';
+import { idTime, isoTime } from './id.js';
 
 /** The front-matter's keys in the parser's order (handoff.ts validateMeta); optional ones are left out when null. */
 export const META = [
@@ -131,7 +131,7 @@ export function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta
   for (let i = 0; i < META.length; i++) {
     const v =
       i === CREATED && bang >= 0
-        ? new Date(idTime(meta.id as string) + Number.parseInt(text.slice(0, bang), 36)).toISOString()
+        ? isoTime(idTime(meta.id as string) + Number.parseInt(text.slice(0, bang), 36))
         : (table[next()] ?? null);
     if (v !== null || !OPTIONAL_META.has(META[i]!)) meta[META[i]!] = v;
   }
@@ -160,6 +160,30 @@ export function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta
   return meta as unknown as HandoffMeta;
 }
 
+/** Marks each index of the table a packed front-matter points to, its files' packed rests' too. */
+export function markMeta(text: string, table: readonly unknown[], mark: (index: number) => void): void {
+  const bang = text.indexOf('!');
+  const metaCount = bang >= 0 ? META.length - 1 : META.length;
+  let n = 0;
+  for (let at = bang + 1, scale = 1, count = 0; at < text.length; ) {
+    const d = digitOf(text.charCodeAt(at++));
+    if (d >= 46) {
+      n += (d - 46) * scale;
+      scale *= 45;
+      continue;
+    }
+    n += d * scale;
+    mark(n);
+    // A file's second index is its packed rest: an array of indexes.
+    const rest = table[n];
+    if (count >= metaCount && (count - metaCount) % 2 === 1 && Array.isArray(rest))
+      for (const i of rest) if (typeof i === 'number') mark(i);
+    count++;
+    n = 0;
+    scale = 1;
+  }
+}
+
 /** A table being filled: each value, and each packed file (an array of indexes), once. */
 export interface Intern {
   value(v: unknown): number;
@@ -167,10 +191,16 @@ export interface Intern {
   tuple(t: unknown[]): number;
 }
 
-export function interning(): { table: unknown[]; intern: Intern } {
-  const table: unknown[] = [null];
-  const values = new Map<unknown, number>([[null, 0]]);
+/** A table to fill: a new one, or one read (its values where they are, new ones after them). */
+export function interning(stored: readonly unknown[] = [null]): { table: unknown[]; intern: Intern } {
+  const table = [...stored];
+  const values = new Map<unknown, number>();
   const tuples = new Map<string, number>();
+  for (let i = table.length - 1; i >= 0; i--) {
+    const v = table[i];
+    if (Array.isArray(v)) tuples.set(JSON.stringify(v), i);
+    else values.set(v, i);
+  }
   return {
     table,
     intern: {

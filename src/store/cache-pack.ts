@@ -3,11 +3,11 @@
 // every value of the rows' front-matter written once per folder in a table the rows point
 // into (cache-meta.ts). A year of handoffs is tens of thousands of entries that share their
 // authors, branches, statuses and file paths, and whose ids come back as the next one's
-// parent and the previous one's superseded_by. Pure; a row that does not read back is a
-// miss, never a wrong answer.
+// parent and the previous one's superseded_by. Pure; read back by cache-unpack.ts, where a
+// row that does not read back is a miss, never a wrong answer.
 import type { HandoffMeta } from './handoff.js';
 import type { CachedItem } from './tree.js';
-import { digit, digitOf, firstIndex, interning, packedMeta, unpackMeta } from './cache-meta.js';
+import { digit, digitOf, type Intern, interning, markMeta, packedMeta } from './cache-meta.js';
 import { idTime } from './id.js';
 
 /**
@@ -16,26 +16,26 @@ import { idTime } from './id.js';
  * it is not `<id>.md`), body, problem; trailing zeros left out, so that the flags say what
  * is unusual and a plain handoff's row ends at its front-matter.
  */
-const STAT = 0;
-const BLOB = 1;
-const META_TEXT = 2;
-const FLAGS = 3;
-const NAME = 4;
-const BODY = 5;
-const PROBLEM = 6;
+export const STAT = 0;
+export const BLOB = 1;
+export const META_TEXT = 2;
+export const FLAGS = 3;
+export const NAME = 4;
+export const BODY = 5;
+export const PROBLEM = 6;
 /** No entry is keyed by the row's blob id: the blob id is the stat data's entry's. */
-const NO_BLOB_KEY = 1;
-const MISNAMED = 2;
+export const NO_BLOB_KEY = 1;
+export const MISNAMED = 2;
 /** The name is the table's value as it is, not an id with `.md` after it (which shares the id's entry). */
-const WHOLE_NAME = 4;
+export const WHOLE_NAME = 4;
 /** The entry keyed by stat data carries the blob id too (it may not know it). */
-const STAT_WITH_BLOB = 8;
+export const STAT_WITH_BLOB = 8;
 /** The stat data is stored with its change time: that is not its modification time (or the stat data is of another shape). */
-const CTIME_DIFFERS = 16;
+export const CTIME_DIFFERS = 16;
 /** The file is not named `<id>.md` after the handoff in it: the name column holds its name. */
-const NAMED = 32;
+export const NAMED = 32;
 
-const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? row[FLAGS] : 0);
+export const flagsOf = (row: readonly unknown[]) => (typeof row[FLAGS] === 'number' ? row[FLAGS] : 0);
 
 /** One folder's entries as stored. */
 export interface StoredShard {
@@ -51,16 +51,16 @@ export interface StoredShard {
  * and the change time left out when it is the modification time (unless the row's flag
  * CTIME_DIFFERS says otherwise; stat data of another shape is stored whole, flagged so).
  */
-function packStamp(stamp: string, previous: readonly string[]): { stored: string; fields: string[]; whole: boolean } {
-  const fields = stamp.split(':');
-  const whole = fields.length !== 4 || fields[0] !== fields[1];
+function packStamp(fields: readonly string[], previous: readonly string[]): string {
   const out: string[] = [];
-  for (let i = whole ? 0 : 1; i < fields.length; i++) out.push(afterPrevious(fields[i]!, previous[i] ?? ''));
-  return { stored: out.join(':'), fields, whole };
+  for (let i = isWhole(fields) ? 0 : 1; i < fields.length; i++) out.push(afterPrevious(fields[i]!, previous[i] ?? ''));
+  return out.join(':');
 }
 
+const isWhole = (fields: readonly string[]) => fields.length !== 4 || fields[0] !== fields[1];
+
 /** packStamp's fields back, each cut from the stored text once (a year of rows is read at each `list`). */
-function unpackStamp(stored: string, previous: readonly string[], whole: boolean): string[] {
+export function unpackStamp(stored: string, previous: readonly string[], whole: boolean): string[] {
   const fields: string[] = [];
   for (let at = 0, i = whole ? 0 : 1; at <= stored.length; i++) {
     let end = stored.indexOf(':', at);
@@ -94,7 +94,7 @@ export function shardFolder(path: string): string {
  * it: `<id>.md`, in a month's shard under the day of its id (`24/<id>.md`); a row whose file
  * is named so stores no name. The day counted from the month's first (no Date per row).
  */
-function defaultName(folder: string): (id: string) => string {
+export function defaultName(folder: string): (id: string) => string {
   const m = MONTH_FOLDER.exec(folder);
   if (!m) return (id) => `${id}.md`;
   const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, 1);
@@ -113,7 +113,7 @@ export function keyParts(key: string): { path: string; rest: string } {
 /** A blob id as stored: its 20 bytes in base64 (without the padding) instead of 40 hexadecimal digits. */
 const packBlob = (hex: string) =>
   /^[0-9a-f]{40}$/.test(hex) ? Buffer.from(hex, 'hex').toString('base64').slice(0, -1) : `=${hex}`;
-const unpackBlob = (stored: string) =>
+export const unpackBlob = (stored: string) =>
   stored.startsWith('=') ? stored.slice(1) : Buffer.from(stored, 'base64').toString('hex');
 
 /**
@@ -133,11 +133,35 @@ function afterPrevious(text: string, previous: string): string {
  * the stat data's entry may not know.
  */
 export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard {
+  const folder = folderOf(entries);
+  const { table, intern } = interning();
+  return { folder, table, rows: chainStats(packRows(entries, folder, intern)) };
+}
+
+/** The folder all the keys are in (the first one's shard's), or '' when they are not in one. */
+export function folderOf(entries: ReadonlyMap<string, CachedItem>): string {
   const first = entries.keys().next().value ?? '';
   const shared = shardFolder(first.slice(0, Math.max(0, first.indexOf('\0'))));
-  const folder = [...entries.keys()].every((k) => k.startsWith(shared)) ? shared : '';
+  for (const k of entries.keys()) if (!k.startsWith(shared)) return '';
+  return shared;
+}
+
+/** A row as packed, its stat data not yet stored after the row's before (chainStats). */
+export interface PackedRow {
+  /** The file's name after the folder. */
+  name: string;
+  row: unknown[];
+  /** Its stat data's fields, when it has a key by them. */
+  fields?: readonly string[];
+}
+
+/**
+ * The rows of `entries` (in a folder whose values `intern` puts in its table), in name order.
+ * A file's entry keyed by stat data and the one keyed by a blob id share a row when their
+ * items are the same but for the blob id, which the stat data's entry may not know.
+ */
+export function packRows(entries: ReadonlyMap<string, CachedItem>, folder: string, intern: Intern): PackedRow[] {
   const nameOf = defaultName(folder);
-  const { table, intern } = interning();
   /** Per file name and item but for its blob id: the rows, each with what its two keys hold. */
   const byItem = new Map<string, Array<{ stat?: string; statBlob?: string; blob?: string; item: CachedItem }>>();
   const all: Array<{
@@ -175,17 +199,16 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
       }
     }
   }
-  // In name order, stat data after the row's before (files checked out together share most of theirs).
+  // In name order (files checked out together share most of their stat data, chainStats).
   all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  let previous: readonly string[] = [];
-  const rows = all.map((r) => {
-    const stamp = r.stat === undefined ? undefined : packStamp(r.stat, previous);
+  return all.map((r) => {
+    const fields = r.stat?.split(':');
     const md = r.name.endsWith('.md');
     const blob = r.blob ?? r.statBlob;
     const meta = packedMeta(r.item.meta, intern);
     const byId = md && typeof meta === 'string' && nameOf((r.item.meta as HandoffMeta).id) === r.name;
     const row: unknown[] = [];
-    row[STAT] = stamp === undefined ? 0 : stamp.stored;
+    row[STAT] = 0;
     row[BLOB] = blob === undefined ? 0 : packBlob(blob);
     row[META_TEXT] = meta;
     row[FLAGS] =
@@ -193,138 +216,35 @@ export function packShard(entries: ReadonlyMap<string, CachedItem>): StoredShard
       (r.item.misnamed ? MISNAMED : 0) |
       (byId || (md && !r.name.includes('/')) ? 0 : WHOLE_NAME) |
       (r.blob !== undefined && r.stat !== undefined && r.statBlob !== undefined ? STAT_WITH_BLOB : 0) |
-      (stamp?.whole ? CTIME_DIFFERS : 0) |
+      (fields && isWhole(fields) ? CTIME_DIFFERS : 0) |
       (byId ? 0 : NAMED);
     row[NAME] = byId ? 0 : intern.value(md && !r.name.includes('/') ? r.name.slice(0, -3) : r.name);
     row[BODY] = r.item.body ?? 0;
     row[PROBLEM] = r.item.problem ?? 0;
     while (row.length > 1 && row[row.length - 1] === 0) row.pop();
-    if (stamp !== undefined) previous = stamp.fields;
+    return fields ? { name: r.name, row, fields } : { name: r.name, row };
+  });
+}
+
+/** The rows, each row's stat data stored after its before's (a row stored as it was is kept when that is unchanged). */
+export function chainStats(rows: readonly PackedRow[]): unknown[][] {
+  let previous: readonly string[] = [];
+  return rows.map(({ row, fields }) => {
+    if (fields === undefined) return row;
+    const stat = packStamp(fields, previous);
+    previous = fields;
+    if (row[STAT] === 0)
+      row[STAT] = stat; // packed now
+    else if (row[STAT] !== stat) return [stat, ...row.slice(1)]; // stored after another row
     return row;
   });
-  return { folder, table, rows };
 }
 
-/** A stored folder read back: each key's row, and the item an entry holds, built when first asked for. */
-export interface Shard {
-  /** How many keys it holds. */
-  size: number;
-  row(key: string): number | undefined;
-  keys(): IterableIterator<string>;
-  /**
-   * Whether a walk of the work tree that used these entries found every file this folder's
-   * entries name: each entry by stat data used, and each file with only an entry by blob id
-   * looked up by its stat data.
-   */
-  allFound(used: ReadonlyMap<string, unknown>): boolean;
-  item(key: string): CachedItem | undefined;
+/** Marks each index of the folder's table a row points to. */
+export function markRow(row: readonly unknown[], table: readonly unknown[], mark: (index: number) => void): void {
+  if (typeof row[META_TEXT] === 'string') markMeta(row[META_TEXT], table, mark);
+  if ((flagsOf(row) & NAMED) !== 0 && typeof row[NAME] === 'number') mark(row[NAME]);
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const EMPTY: Shard = {
-  size: 0,
-  row: () => undefined,
-  keys: () => [][Symbol.iterator](),
-  allFound: () => true,
-  item: () => undefined,
-};
-
-/** What packShard stored, or an empty shard when it is not that shape. */
-export function unpackShard(data: unknown): Shard {
-  if (!isRecord(data) || typeof data.folder !== 'string' || !Array.isArray(data.table) || !Array.isArray(data.rows))
-    return EMPTY;
-  const { folder, table, rows } = data as unknown as StoredShard;
-  const nameOf = defaultName(folder);
-  const paths: string[] = [];
-  const byStat = new Map<string, number>();
-  const statKeys: Array<string | undefined> = [];
-  let previous: readonly string[] = [];
-  let blobs = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    if (!Array.isArray(row)) return EMPTY;
-    const flags = flagsOf(row);
-    const byId = (flags & NAMED) === 0 && typeof row[META_TEXT] === 'string';
-    const name = byId ? table[firstIndex(row[META_TEXT] as string)] : table[row[NAME] as number];
-    if (typeof name !== 'string') return EMPTY;
-    const path = byId ? folder + nameOf(name) : (flags & WHOLE_NAME) !== 0 ? folder + name : `${folder}${name}.md`;
-    paths.push(path);
-    if (typeof row[STAT] === 'string') {
-      previous = unpackStamp(row[STAT], previous, (flags & CTIME_DIFFERS) !== 0);
-      const key = `${path}\0s${previous.join(':')}`;
-      byStat.set(key, i);
-      statKeys[i] = key;
-    }
-    if (hasBlobKey(row)) blobs++;
-  }
-  // Keys by blob id are built when first asked for: a walk of the work tree asks none.
-  let byBlob: Map<string, number> | undefined;
-  const blobKeys = () => {
-    if (!byBlob) {
-      byBlob = new Map();
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        if (hasBlobKey(row)) byBlob.set(`${paths[i]}\0${unpackBlob(row[BLOB] as string)}`, i);
-      }
-    }
-    return byBlob;
-  };
-  /** A key by stat data (rows' STAT column), not by blob id. */
-  const isStat = (key: string) => key.charCodeAt(key.indexOf('\0') + 1) === 115; /* s */
-  const row = (key: string) => (isStat(key) ? byStat.get(key) : blobKeys().get(key));
-  const items = new Map<string, CachedItem>();
-  const metaOf = (text: string) => unpackMeta(text, table);
-  return {
-    size: byStat.size + blobs,
-    row,
-    keys: () => [...byStat.keys(), ...blobKeys().keys()][Symbol.iterator](),
-    allFound(used) {
-      let found: Set<string> | undefined;
-      for (let i = 0; i < rows.length; i++) {
-        const key = statKeys[i];
-        if (key !== undefined) {
-          if (!used.has(key)) return false;
-        } else if (hasBlobKey(rows[i]!)) {
-          if (!found) {
-            found = new Set();
-            for (const k of used.keys())
-              if (k.charCodeAt(k.indexOf('\0') + 1) === 115 /* s */) found.add(k.slice(0, k.indexOf('\0')));
-          }
-          if (!found.has(paths[i]!)) return false;
-        }
-      }
-      return true;
-    },
-    item(key) {
-      let item = items.get(key);
-      if (item === undefined) {
-        const i = row(key);
-        if (i === undefined) return undefined;
-        try {
-          item = unpackRow(rows[i]!, metaOf, isStat(key));
-        } catch {
-          return undefined; // damaged: a miss
-        }
-        items.set(key, item);
-      }
-      return item;
-    },
-  };
-}
-
-const hasBlobKey = (row: readonly unknown[]) => (flagsOf(row) & NO_BLOB_KEY) === 0 && typeof row[BLOB] === 'string';
-
-function unpackRow(row: readonly unknown[], metaOf: (text: string) => HandoffMeta, byStat: boolean): CachedItem {
-  const item: CachedItem = {};
-  const flags = flagsOf(row);
-  const meta = row[META_TEXT];
-  if (typeof meta === 'string') item.meta = metaOf(meta);
-  else if (isRecord(meta)) item.meta = meta as unknown as CachedItem['meta'];
-  if (typeof row[BODY] === 'string') item.body = row[BODY];
-  if ((flags & MISNAMED) !== 0) item.misnamed = true;
-  if (isRecord(row[PROBLEM])) item.problem = row[PROBLEM] as unknown as CachedItem['problem'];
-  if (typeof row[BLOB] === 'string' && (!byStat || (flags & (NO_BLOB_KEY | STAT_WITH_BLOB)) !== 0))
-    item.blob = unpackBlob(row[BLOB]);
-  return item;
-}
+export const hasBlobKey = (row: readonly unknown[]) =>
+  (flagsOf(row) & NO_BLOB_KEY) === 0 && typeof row[BLOB] === 'string';

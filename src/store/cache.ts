@@ -5,8 +5,9 @@
 // blob id: a staged or committed file's, or that of the text of a file too new for its
 // stat data or just written (hashed here, never stored whole). A different tool build
 // starts afresh. The parsed items live in their own files (`handoff-items/`, one per
-// .handoff/ folder, a month's days together, packed by cache-pack.ts), read only by a
-// command that parses files, and written once, when the command is over, keeping the
+// .handoff/ folder, a month's days together, packed by cache-pack.ts, again around what a
+// run changed by cache-repack.ts), read only by a command that parses files, and written
+// once, when the command is over, keeping the
 // entries of other kinds that other commands (the pre-commit hook, a merge) wrote. A closed
 // handoff's body is not kept (tree.ts), and each value a folder's rows share is stored
 // once, so the files stay a small fraction of .handoff/. Beside the items, in
@@ -17,7 +18,9 @@ import path from 'node:path';
 import { blobId, type CachedItem, type ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import { writeDisposable, writeDisposableSync } from './fs.js';
-import { packShard, shardFolder, unpackShard, type Shard } from './cache-pack.js';
+import { shardFolder } from './cache-pack.js';
+import { unpackShard, type Shard } from './cache-unpack.js';
+import { repackShard } from './cache-repack.js';
 
 const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
@@ -236,6 +239,8 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       const kept = keptItems(all, u, walked);
       if (!replaced.has(name) && kept.size === all.size && [...kept.keys()].every((k) => all.row(k) !== undefined))
         continue;
+      const packed = repackShard(all.stored, kept);
+      if (packed === all.stored) continue; // the folder as read
       try {
         mkdirSync(itemsDir, { recursive: true });
       } catch {
@@ -243,7 +248,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       }
       writeDisposableSync(
         path.join(itemsDir, `${name}.json`),
-        JSON.stringify({ format: FORMAT, version: toolVersion(), ...packShard(kept) }),
+        JSON.stringify({ format: FORMAT, version: toolVersion(), ...packed }),
       );
     }
     // A run that read the whole work tree knows every folder there is: the files of folders

@@ -140,11 +140,78 @@ export function sortedIndex(names: readonly string[], name: string): number {
 /** The time an id was made, in milliseconds: its first 10 characters. */
 export function idTime(id: string): number {
   let ms = 0;
-  for (let i = 0; i < 10 && i < id.length; i++) ms = ms * 32 + CROCKFORD.indexOf(id[i]!);
+  for (let i = 0; i < 10 && i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    ms = ms * 32 + (c < 128 ? CROCKFORD_DIGIT[c]! : -1);
+  }
   return ms;
 }
 
+/** The latest time whose ISO text has a four-digit year (9999-12-31T23:59:59.999Z), and one past it. */
+const YEAR_10000 = 253_402_300_800_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * A time in milliseconds as Date's toISOString writes it (`2026-11-24T10:00:00.000Z`),
+ * computed without a Date: the items cache gives a year of handoffs their `created` so at
+ * each `check`. A time outside the years 0000 to 9999, or not in whole milliseconds, goes
+ * to Date. The calendar from the day count: the civil-from-days algorithm (H. Hinnant).
+ */
+export function isoTime(ms: number): string {
+  if (!(ms >= 0 && ms < YEAR_10000) || ms % 1 !== 0) return new Date(ms).toISOString();
+  const days = Math.floor(ms / DAY_MS);
+  let rest = ms - days * DAY_MS;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const min = Math.floor(rest / 60_000);
+  rest -= min * 60_000;
+  const s = Math.floor(rest / 1000);
+  rest -= s * 1000;
+  // One flat string of character codes: a template literal of the parts would be a rope of them.
+  const d0 = (n: number) => 48 + Math.floor(n / 10);
+  const d1 = (n: number) => 48 + (n % 10);
+  const c = Math.floor(y / 100);
+  const yy = y % 100;
+  return String.fromCharCode(
+    d0(c),
+    d1(c),
+    d0(yy),
+    d1(yy),
+    45,
+    d0(m),
+    d1(m),
+    45,
+    d0(d),
+    d1(d),
+    84,
+    d0(h),
+    d1(h),
+    58,
+    d0(min),
+    d1(min),
+    58,
+    d0(s),
+    d1(s),
+    46,
+    48 + Math.floor(rest / 100),
+    d0(rest % 100),
+    d1(rest),
+    90,
+  );
+}
+
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+/** Each ASCII character's digit (its index in CROCKFORD), -1 for none: a year of ids is timed at each `check`. */
+const CROCKFORD_DIGIT = Int8Array.from({ length: 128 }, (_, c) => CROCKFORD.indexOf(String.fromCharCode(c)));
 
 /** The dated folder of a handoff, `YYYY-MM/DD`, from its id (UTC). */
 export function datedFolder(id: string): string {
