@@ -4,7 +4,7 @@
 // Crockford base-32 characters took a sixth more and a separator each. The same names always
 // pack the same way, so the packed form is also their key (namesKey: a writer's record compares
 // a year of closed names by it, git-hooks/record-next.ts, without cutting them into strings). Pure.
-import { digit, digitOf } from './cache-meta.js';
+import { digitOf } from './cache-meta.js';
 import { isId } from './id.js';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -13,19 +13,27 @@ const WIDTH = [0, 1, 2, 3, 4, 4, 5, 6, 7];
 /** Characters a packed rest of `length` Crockford characters takes: 8 at a time (40 bits, exact in a double). */
 export const widthOf = (length: number) => 7 * Math.floor(length / 8) + WIDTH[length % 8]!;
 
-/** Crockford base-32 characters (the rest of an id) in base-91 digits (cache-meta.ts digit), 8 at a time. */
-function packId(rest: string): string {
-  let out = '';
-  for (let at = 0; at < rest.length; at += 8) {
-    const chunk = rest.slice(at, at + 8);
+/** Each Crockford character's value, by its character code. */
+const VALUE = new Uint8Array(128);
+for (let i = 0; i < CROCKFORD.length; i++) VALUE[CROCKFORD.charCodeAt(i)] = i;
+
+/**
+ * Crockford base-32 characters (the rest of an id, from `from` in `id`) in base-91 digits
+ * (cache-meta.ts digit), 8 at a time, written as character codes into `out` at `at`; where
+ * the next one goes.
+ */
+function packId(id: string, from: number, out: Uint8Array, at: number): number {
+  for (let start = from; start < id.length; start += 8) {
+    const end = Math.min(start + 8, id.length);
     let n = 0;
-    for (let i = 0; i < chunk.length; i++) n = n * 32 + CROCKFORD.indexOf(chunk[i]!);
-    for (let w = WIDTH[chunk.length]!; w > 0; w--) {
-      out += digit(n % 91);
+    for (let i = start; i < end; i++) n = n * 32 + VALUE[id.charCodeAt(i)]!;
+    for (let w = WIDTH[end - start]!; w > 0; w--) {
+      const d = n % 91;
+      out[at++] = d + 35 >= 92 ? d + 36 : d + 35; // cache-meta.ts digit
       n = Math.floor(n / 91);
     }
   }
-  return out;
+  return at;
 }
 
 /** What packId made of `length` characters, back. */
@@ -54,11 +62,21 @@ export function packNames(
   names: readonly string[],
 ): [] | [common: string, rests: string] | [common: string, rests: string, length: number] {
   if (names.length === 0) return [];
-  // At most 25 characters in common: each name keeps one after them.
-  let common = names[0]!.slice(0, 25);
-  for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
-  if (names.every((n) => isId(n)))
-    return [common, names.map((n) => packId(n.slice(common.length))).join(''), 26 - common.length];
+  // What the first and the last begin with, all of them do (sorted); at most 25 characters:
+  // each name keeps one after them.
+  const first = names[0]!;
+  const last = names[names.length - 1]!;
+  let shared = 0;
+  while (shared < 25 && shared < first.length && first.charCodeAt(shared) === last.charCodeAt(shared)) shared++;
+  const common = first.slice(0, shared);
+  if (names.every((n) => isId(n))) {
+    // A year of ids is packed for every record (git-hooks/record-next.ts): codes into one buffer, one string.
+    const length = 26 - common.length;
+    const out = new Uint8Array(names.length * widthOf(length));
+    let at = 0;
+    for (const n of names) at = packId(n, common.length, out, at);
+    return [common, Buffer.from(out.buffer, 0, at).toString('latin1'), length];
+  }
   return [common, names.map((n) => n.slice(common.length)).join('/')];
 }
 
