@@ -28,6 +28,7 @@ describe('marked blocks', () => {
         expect(removeBlock(once.text, 'AGENTS.md')).toBe(text);
         if (text.includes('\r\n')) expect(once.text.replace(/\r\n/g, '')).not.toContain('\n');
       }),
+      { seed: 23 },
     );
   });
 
@@ -89,6 +90,7 @@ describe('settings hooks', () => {
         for (const ch of added.text) if (kept < text.length && ch === text[kept]) kept += 1;
         expect(kept).toBe(text.length);
       }),
+      { seed: 71 },
     );
   });
 });

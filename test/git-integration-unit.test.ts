@@ -34,7 +34,7 @@ describe('hook blocks', () => {
         expect(addBlock(added, block, 'after-shebang')).toBe(added);
         expect(removeBlock(added)).toBe(original === shebang ? `${shebang}\n` : original);
       }),
-      { numRuns: 200 },
+      { numRuns: 200, seed: 200 },
     );
   });
 

@@ -31,6 +31,10 @@ const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
 const TO_JS_OPTIONS = { maxAliasCount: 100 } as const;
 const WRITE_OPTIONS = {
   lineWidth: 0,
+  // A string with line breaks stays on one line, each break as `\n`: yaml's multi-line form
+  // of a double-quoted string wrote a space after a break as a backslash of its own (an
+  // author of control characters, a break, a space came back with a `\`).
+  doubleQuotedMinMultiLineLength: Number.POSITIVE_INFINITY,
   defaultStringType: 'QUOTE_DOUBLE',
   defaultKeyType: 'PLAIN',
   indentSeq: true,

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff, serializeHandoff, updateHandoff } from '../../src/store/handoff.js';
 import { parsePin, retirePin, serializePin } from '../../src/store/pin.js';
-import { handoffMeta, nonEmptyText, pinMeta, runs, text, TIMEOUT } from './arbitraries.js';
+import { handoffMeta, nonEmptyText, pinMeta, runs, SEED, text, TIMEOUT } from './arbitraries.js';
 
 const RUNS = runs(300, 5000);
 const bytes = (s: string) => Buffer.from(s, 'utf8');
@@ -24,7 +24,7 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
           expect(bytes(serializeHandoff(parsed.meta, parsed.bodyText))).toEqual(bytes(first));
           expect(updateHandoff(parsed, {})).toBe(first);
         }),
-        { numRuns: RUNS },
+        { numRuns: RUNS, seed: SEED },
       );
     },
     TIMEOUT,
@@ -41,11 +41,25 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
           expect(parsed.text).toBe(pinText);
           expect(bytes(serializePin(parsed.meta, parsed.text))).toEqual(bytes(first));
         }),
-        { numRuns: RUNS },
+        { numRuns: RUNS, seed: SEED },
       );
     },
     TIMEOUT,
   );
+
+  it('an author of control characters with a line break and a space after it comes back as written', () => {
+    // Found by the pin property above: yaml's multi-line form of such a string lost the space.
+    const meta = {
+      id: 'nvvvjppnjjkvppv0vaajkmm0p0',
+      created: '2000-01-01T00:00:00.000Z',
+      author: '\u0001\u0001\u0001\u0001\u0001\n \n\u0001',
+      status: 'active',
+    } as const;
+    const first = serializePin(meta, 'yes');
+    expect(parsePin(disk(first), 'p.md').meta).toEqual(meta);
+    const handoff = { ...meta, status: 'open' as const, goal: meta.author, files: [] };
+    expect(parseHandoff(disk(serializeHandoff(handoff as never, 'body')), 'h.md').meta.goal).toBe(meta.author);
+  });
 
   it(
     'unknown keys, comments and sections survive done, supersede and unpin',
@@ -96,7 +110,7 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
             expect(parsePin(retired, 'p.md').text).toBe('never touch src/auth\n');
           },
         ),
-        { numRuns: Math.ceil(RUNS / 3) },
+        { numRuns: Math.ceil(RUNS / 3), seed: SEED },
       );
     },
     TIMEOUT,
@@ -114,7 +128,7 @@ describe(`round trips by property (${RUNS} cases each)`, () => {
           expect(parsed.meta.goal).toBe(big.goal);
           expect(serializeHandoff(parsed.meta, parsed.bodyText)).toBe(first);
         }),
-        { numRuns: 3 },
+        { numRuns: 3, seed: SEED },
       );
     },
     TIMEOUT,
