@@ -2,16 +2,18 @@
 // fixtures, sources, source maps or .handoff/ records. Every relative import and every
 // template the built code names must be in the package.
 // Then the package as users get it: the tarball installed by the GitHub Action's own steps
-// (action.yml, run as the runner would, in a temporary repository, offline from npm's
-// cache, which `npm ci` has filled), its size with its runtime dependencies, and the
-// check it runs on a pull request.
-import { execFileSync, spawnSync } from 'node:child_process';
+// (action.yml, run as the runner would, in a temporary repository, its runtime dependencies
+// from a registry on 127.0.0.1 that serves this checkout's installed ones, with an empty
+// npm cache of its own), its size with those dependencies, and the check it runs on a pull
+// request.
+import { execFileSync, spawn } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
 import { gitEnv, makeRepo, tempDir } from './helpers.js';
+import { startRegistry } from './npm-registry.js';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -115,13 +117,29 @@ function evaluate(expression: string, context: Record<string, unknown>): string 
 const substitute = (text: string, context: Record<string, unknown>) =>
   text.replace(/\$\{\{(.*?)\}\}/g, (_, e: string) => String(evaluate(e, context)));
 
-/** Runs action.yml's steps as the runner does (bash -e -o pipefail), in repo, with these inputs. */
-function runAction(
+/** bash -e -o pipefail, as the runner runs a step; asynchronous, so a registry in this process can answer. */
+function bash(script: string, cwd: string, env: NodeJS.ProcessEnv) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject).on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
+ * Runs action.yml's steps as the runner does, in repo, with these inputs. npm asks `registry`
+ * (a loopback one) with a cache of its own, or, without one, works offline from that empty cache.
+ */
+async function runAction(
   cwd: string,
   runnerTemp: string,
   inputs: Record<string, string>,
   actionPath = ROOT,
   steps?: string[],
+  registry?: string,
 ) {
   const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
     inputs: Record<string, { default: string }>;
@@ -147,16 +165,13 @@ function runAction(
       GITHUB_STEP_SUMMARY: files.summary,
       GITHUB_OUTPUT: files.output,
       GITHUB_REPOSITORY: 'owner/repository',
-      // No network: the runtime dependencies come from npm's cache.
-      npm_config_offline: 'true',
+      // No network but loopback: the runtime dependencies come from the registry given.
+      ...(registry ? { npm_config_registry: registry } : { npm_config_offline: 'true' }),
+      npm_config_cache: path.join(runnerTemp, 'npm-cache'),
       npm_config_update_notifier: 'false',
     };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(v, context);
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], {
-      cwd,
-      env,
-      encoding: 'utf8',
-    });
+    const r = await bash(step.run, cwd, env);
     ran.push({ name: step.name, code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr });
     if (r.status !== 0) break;
   }
@@ -164,7 +179,7 @@ function runAction(
 }
 
 describe('the package as installed', () => {
-  it('the Action installs the packed tarball (within the size limit) and checks a pull request with it', () => {
+  it('the Action installs the packed tarball (within the size limit) and checks a pull request with it', async () => {
     const packs = tempDir();
     const tarball = path.join(
       packs,
@@ -185,7 +200,16 @@ describe('the package as installed', () => {
     repo.commit('feature');
 
     const runnerTemp = tempDir();
-    const clean = runAction(repo.dir, runnerTemp, { version: tarball, base });
+    const registry = await startRegistry(ROOT);
+    const clean = await runAction(
+      repo.dir,
+      runnerTemp,
+      { version: tarball, base },
+      ROOT,
+      undefined,
+      registry.url,
+    ).finally(registry.close);
+    expect(registry.asked).toContain('yaml'); // the dependencies were resolved here
     expect(
       clean.ran.map((s) => [s.name, s.code]),
       JSON.stringify(clean.ran, null, 2),
@@ -209,13 +233,13 @@ describe('the package as installed', () => {
     repo.write(handoffPath(id(3)), handoffText({ id: id(3), goal: 'orphan', parent: id(9) }));
     repo.handoff(['roadmap']);
     repo.commit('orphan');
-    const broken = runAction(repo.dir, runnerTemp, { version: tarball, base }, ROOT, ['handoff check']);
+    const broken = await runAction(repo.dir, runnerTemp, { version: tarball, base }, ROOT, ['handoff check']);
     expect(broken.ran.map((s) => [s.name, s.code])).toEqual([['handoff check', 1]]);
     expect(broken.ran[0]!.stdout).toContain(`::error file=${handoffPath(id(3))},`);
     expect(broken.output).toBe('status=1\n');
   });
 
-  it("by default, the Action asks for the version its own package.json names, never 'latest'", () => {
+  it("by default, the Action asks for the version its own package.json names, never 'latest'", async () => {
     // An action checkout whose version is not in npm's cache: offline, the registry install
     // fails, and the step says which version it wanted before building from the checkout
     // (which fails here at once: this checkout has no lock file to build from).
@@ -225,7 +249,7 @@ describe('the package as installed', () => {
       path.join(actionPath, 'package.json'),
       JSON.stringify({ name: 'git-handoff', version: '0.0.0-pinned' }),
     );
-    const r = runAction(tempDir(), tempDir(), {}, actionPath, ['install git-handoff']);
+    const r = await runAction(tempDir(), tempDir(), {}, actionPath, ['install git-handoff']);
     expect(r.ran).toHaveLength(1);
     expect(r.ran[0]!.code).not.toBe(0);
     expect(r.ran[0]!.stdout).toContain(
