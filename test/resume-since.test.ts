@@ -47,6 +47,36 @@ describe('since the handoff', () => {
   });
 });
 
+describe('since the handoff, after a large commit', () => {
+  it("names the handoff's own files first and 20 in all, counts the rest, and still applies a pin scoped to one of them", () => {
+    const repo = onWorkBranch({ 'src/own.ts': 'own\n' });
+    repo.write('src/own.ts', 'own 2\n');
+    repo.git('commit', '-qam', 'own work');
+    repo.handoff(['new', 'work', '--no-edit', '--since', 'main']);
+    repo.handoff(['pin', '--scope', 'zz/**', 'zz is generated: never edit it by hand']);
+    repo.handoff(['pin', '--scope', 'docs/**', 'nothing here changed']);
+    const many = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`lib/f${String(i).padStart(3, '0')}.ts`, `${i}\n`]),
+    );
+    repo.commit('a large commit', { ...many, 'src/own.ts': 'own 3\n', 'zz/last.ts': 'z\n' });
+    const head = repo.git('log', '-1', '--format=%H', 'HEAD~1').trim().slice(0, 12);
+
+    const text = repo.handoff(['resume']).stdout;
+    const line = text.split('\n').find((l) => l.startsWith('- Files changed since then: '))!;
+    expect(line).toMatch(/^- Files changed since then: `src\/own\.ts`, `lib\/f000\.ts`, /);
+    expect(line.match(/`[^`]+\.ts`/g)).toHaveLength(20);
+    expect(line).toContain(`and 282 more (\`git diff --name-only ${head}\` lists them all)`);
+    expect(text).toContain('zz is generated: never edit it by hand'); // zz/last.ts is past the 20 named
+
+    const json = JSON.parse(repo.handoff(['resume', '--json']).stdout);
+    expect(json.since.changed_files).toHaveLength(20);
+    expect(json.since.changed_count).toBe(302);
+    const pins = json.pins.map((p: { text: string }) => p.text.trim());
+    expect(pins).toContain('zz is generated: never edit it by hand');
+    expect(pins).not.toContain('nothing here changed'); // a scope no changed file is in: not in play
+  });
+});
+
 describe('since the handoff, asked of the listed paths', () => {
   it('takes listed names literally, and an odd listed path (beyond a symbolic link) changes nothing else', () => {
     const repo = onWorkBranch({ 'src/a.ts': 'a\n', 'real/inner.ts': 'i\n' });

@@ -7,7 +7,7 @@ import { HandoffError } from '../core/errors.js';
 import type { Handoff } from '../store/handoff.js';
 import { activePins, pinsInPlay } from '../store/pin-scope.js';
 import { handoffParts, pinsOnlyParts, promptPins, renderPinsOnly, renderResume, type ResumeParts } from './prompt.js';
-import { sinceFacts, type SinceFacts } from './since.js';
+import { bounded, sinceFacts, type SinceFacts } from './since.js';
 import { history } from './history.js';
 import { uncommittedListed } from './uncommitted.js';
 import { changedSince } from './changed-since.js';
@@ -21,7 +21,7 @@ import { readTemplate } from '../store/templates.js';
 import type { Within } from './time-budget.js';
 import { provenanceNote, whoseHandoff } from './provenance.js';
 import { estimateTokens } from '../transcripts/tokens.js';
-import { lastParts, madeFrom, mayBeKept, recalled, remember, type Made } from './snapshot.js';
+import { lastFacts, madeFrom, mayBeKept, recalled, remember, type Made } from './snapshot.js';
 
 const SHOWN_COMMITS = 20;
 /** Paths passed to one git command at most (Windows allows 32,767 characters in a command line). */
@@ -182,7 +182,7 @@ async function render(
   const parts: ResumeParts = {
     ...own,
     pins: promptPins(await pinsInPlay(activePins(m.pins), inPlay)),
-    since,
+    since: bounded(since),
     ...(from ? { from } : {}),
   };
   // Said in the prompt itself, not only on stderr: the agent reading it must know.
@@ -218,7 +218,7 @@ export async function readyResume(ctx: Context, budget: Within): Promise<void> {
   const git = await ctx.git();
   const [branch, open] = await Promise.all([git.branch(), loadOpen(ctx)]);
   const handoff = (await findOpenOnBranch(ctx, branch)).found;
-  const last = handoff && lastParts(ctx, handoff.file);
+  const last = handoff && lastFacts(ctx, handoff.file);
   if (!handoff || !last || !handoff.meta.head || last.since.head !== handoff.meta.head || !mayBeKept(last.since))
     return;
   const m: Made = {
@@ -226,7 +226,7 @@ export async function readyResume(ctx: Context, budget: Within): Promise<void> {
     pins: open.pins,
     pinProblems: open.problems.filter((p) => itemKind(p.file) === 'pin'),
     since: last.since,
-    from: last.from ?? null,
+    from: last.from,
   };
   const made = madeFrom(ctx, m);
   if (recalled(ctx, made)) return;

@@ -23,6 +23,7 @@ export async function run(ctx: Context, args: ArgsOf<'resume'>): Promise<Outcome
       pins: parts.pins.map((p) => ({ ...p, scope: p.scope ?? null })),
       since: {
         ...parts.since,
+        changedCount: parts.since.changedCount ?? parts.since.changedFiles.length,
         committedSince: parts.since.committedSince ?? [],
         renamed: parts.since.renamed ?? [],
         putBack: parts.since.putBack ?? [],

@@ -4,15 +4,17 @@
 // is said apart, so a fresh agent never reads "still uncommitted" about a committed file.
 import type { FileChange } from '../store/handoff.js';
 import type { RawChange } from '../git/git-output.js';
-import { code } from '../store/markdown.js';
+import { code, thousands } from '../store/markdown.js';
 
 export interface SinceFacts {
   head: string | null;
   headFound: boolean;
   commits: ReadonlyArray<{ hash: string; subject: string }>;
   commitCount: number;
-  /** Tracked files that differ from the handoff's commit and were not uncommitted then. */
+  /** Tracked files that differ from the handoff's commit and were not uncommitted then (the handoff's own first). */
   changedFiles: string[];
+  /** How many they are, where changedFiles holds the first LISTED_PATHS alone (bounded). */
+  changedCount?: number;
   /** Files the handoff listed as uncommitted that are still not committed. */
   stillUncommitted: string[];
   /** Files the handoff listed as uncommitted that have been committed since. */
@@ -68,7 +70,7 @@ export function sinceFacts(files: readonly FileChange[], git: GitSince): SinceFa
     headFound: true,
     commits: git.commits,
     commitCount: git.commitCount,
-    changedFiles: changedOnly(git.differing, wasUncommitted, renamedFrom),
+    changedFiles: changedOnly(git.differing, wasUncommitted, renamedFrom, listed),
     stillUncommitted: still,
     committedSince,
     renamed,
@@ -78,29 +80,49 @@ export function sinceFacts(files: readonly FileChange[], git: GitSince): SinceFa
 }
 
 /**
- * The paths that differ, but for handoff records and the paths said apart. An indexed
+ * The paths that differ, but for handoff records and the paths said apart; the ones the
+ * handoff listed first (the prompt names only the first few of a long list). An indexed
  * loop, no callback per path: after a large commit there are a hundred thousand, and this
  * runs once a process.
  */
-function changedOnly(differing: readonly string[], said: ReadonlySet<string>, renamedFrom: ReadonlySet<string>) {
+function changedOnly(
+  differing: readonly string[],
+  said: ReadonlySet<string>,
+  renamedFrom: ReadonlySet<string>,
+  listed: ReadonlySet<string>,
+) {
+  const first: string[] = [];
   const out: string[] = [];
   const checkSets = said.size > 0 || renamedFrom.size > 0;
   for (let i = 0; i < differing.length; i++) {
     const p = differing[i]!;
     if (ours(p) || (checkSets && (said.has(p) || renamedFrom.has(p)))) continue;
-    out.push(p);
+    (listed.has(p) ? first : out).push(p);
   }
-  return out;
+  return first.length > 0 ? [...first, ...out] : out;
 }
 
 /**
- * Paths as inline code, comma-separated: `code` of each. A large commit's hundred thousand
- * paths rarely hold a space or a backtick; when none does, each is only wrapped in
- * backticks, and the list is one join, with no pattern run and no string made per path.
+ * How many paths a list of the prompt names: after a large commit there are a hundred
+ * thousand, which no agent reads and which would be most of every session start's work
+ * (render, redact, remember). The rest are counted, with the git command that lists them.
  */
-export function codeList(paths: readonly string[]): string {
-  if (paths.length === 0) return '';
-  return /[\s`]/.test(paths.join('')) ? paths.map(code).join(', ') : `\`${paths.join('`, `')}\``;
+export const LISTED_PATHS = 20;
+
+/** Paths as inline code, comma-separated: `code` of each; past `limit` of `total`, how many more. */
+export function codeList(paths: readonly string[], limit = Number.POSITIVE_INFINITY, more = '', total = paths.length) {
+  const shown = paths.length > limit ? paths.slice(0, limit) : paths;
+  const list = shown.map(code).join(', ');
+  return total > shown.length ? `${list} and ${thousands(total - shown.length)} more${more}` : list;
+}
+
+/**
+ * The facts as the prompt and its parts carry them: the files changed since cut to the first
+ * LISTED_PATHS, with their count. What git said in full still decides which pins apply.
+ */
+export function bounded(since: SinceFacts): SinceFacts {
+  if (since.changedFiles.length <= LISTED_PATHS) return since;
+  return { ...since, changedFiles: since.changedFiles.slice(0, LISTED_PATHS), changedCount: since.changedFiles.length };
 }
 
 export function renderSince(since: SinceFacts): string {
@@ -126,21 +148,32 @@ export function renderSince(since: SinceFacts): string {
     (since.committedSince?.length ?? 0) +
     (since.renamed?.length ?? 0) +
     (since.putBack?.length ?? 0);
+  const list = (paths: readonly string[], more = '') => codeList(paths, LISTED_PATHS, more);
   if (since.changedFiles.length > 0) {
-    lines.push(`- Files changed since then: ${codeList(since.changedFiles)}`);
+    const command = since.head ? ` (\`git diff --name-only ${since.head.slice(0, 12)}\` lists them all)` : '';
+    lines.push(
+      `- Files changed since then: ${codeList(since.changedFiles, LISTED_PATHS, command, since.changedCount)}`,
+    );
   } else if (since.headFound) {
     lines.push(`- No ${accounted > 0 ? 'other ' : ''}tracked file has changed since then.`);
   }
   if (since.committedSince && since.committedSince.length > 0)
-    lines.push(`- Uncommitted when it was written, committed since: ${codeList(since.committedSince)}`);
+    lines.push(`- Uncommitted when it was written, committed since: ${list(since.committedSince)}`);
   if (since.renamed && since.renamed.length > 0)
-    lines.push(`- Renamed since: ${since.renamed.map((r) => `${code(r.from)} -> ${code(r.to)}`).join(', ')}`);
+    lines.push(
+      `- Renamed since: ${since.renamed
+        .slice(0, LISTED_PATHS)
+        .map((r) => `${code(r.from)} -> ${code(r.to)}`)
+        .join(
+          ', ',
+        )}${since.renamed.length > LISTED_PATHS ? ` and ${thousands(since.renamed.length - LISTED_PATHS)} more` : ''}`,
+    );
   if (since.stillUncommitted.length > 0)
-    lines.push(`- Uncommitted when it was written, and still not committed: ${codeList(since.stillUncommitted)}`);
+    lines.push(`- Uncommitted when it was written, and still not committed: ${list(since.stillUncommitted)}`);
   if (since.putBack && since.putBack.length > 0)
     lines.push(
-      `- Uncommitted when it was written, back to their committed content now (changes put back or discarded): ${codeList(since.putBack)}`,
+      `- Uncommitted when it was written, back to their committed content now (changes put back or discarded): ${list(since.putBack)}`,
     );
-  if (since.missingFiles.length > 0) lines.push(`- Listed files that no longer exist: ${codeList(since.missingFiles)}`);
+  if (since.missingFiles.length > 0) lines.push(`- Listed files that no longer exist: ${list(since.missingFiles)}`);
   return lines.join('\n');
 }

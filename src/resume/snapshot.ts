@@ -96,6 +96,7 @@ type MadeArray = [
   Array<[string, { id?: unknown; scope?: unknown }, string]>,
   unknown,
   unknown,
+  unknown?,
 ];
 
 /** A pin of the prompt from the `i`th pin `made` holds (prompt.ts promptPins). */
@@ -143,10 +144,18 @@ export function recalled(
   return kept && { prompt: kept.prompt, parts: wholeParts(kept.parts, kept.made) };
 }
 
-/** The parts of the prompt remembered last for the handoff in `file`, if any. */
-export function lastParts(ctx: Pick<Context, 'cacheFile'>, file: string): ResumeParts | undefined {
+/**
+ * What git said, and who wrote it, when the prompt remembered last for the handoff in
+ * `file` was made, if one is: as it was said, not as the parts carry it (resume/since.ts bounded).
+ */
+export function lastFacts(
+  ctx: Pick<Context, 'cacheFile'>,
+  file: string,
+): { since: SinceFacts; from: string | null } | undefined {
   const kept = read(fileOf(ctx)).find((k) => k.file === file);
-  return kept && wholeParts(kept.parts, kept.made);
+  if (!kept) return undefined;
+  const m = JSON.parse(kept.made) as MadeArray;
+  return { since: m[5] as SinceFacts, from: (m[6] as string | null) ?? null };
 }
 
 /** Remembers a prompt that was redacted of nothing, first; any failure to write is ignored. */

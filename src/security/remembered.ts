@@ -5,7 +5,7 @@
 // each string of its parts) is remembered (store/clean.ts), whole, or by its SHA-256
 // digest when it is long: the same string again is clean, by comparison of the strings or
 // of their digests. A list of strings alone (the paths
-// that changed since the handoff: a hundred thousand after a large commit) is remembered
+// that changed since the handoff, the first of them: resume/since.ts bounded) is remembered
 // as one entry, its JSON text, so that what is remembered stays a few entries however
 // long the lists. When every string was seen clean before, the patterns are not even
 // loaded; otherwise only the new strings and lists are redacted (after a commit: the
