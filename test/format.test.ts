@@ -9,12 +9,15 @@ import { parseBody, renderBody, thousands } from '../src/store/markdown.js';
 import { parsePin, retirePin, serializePin } from '../src/store/pin.js';
 import {
   combineChanges,
+  foldTracked,
   parseLog,
   parseNameStatus,
   parseNumstat,
+  TRACKED_CAP,
   UNTRACKED_CAP,
   untrackedEntries,
 } from '../src/git/git-output.js';
+import type { FileChange } from '../src/store/handoff.js';
 import { resolveId, shortId } from '../src/store/id.js';
 import { newId } from '../src/store/ids.js';
 import { fill } from '../src/store/template.js';
@@ -213,6 +216,55 @@ describe('untracked directories', () => {
     expect(untrackedEntries(loose, loose, 20)).toEqual([
       { path: 'src/', change: 'added', state: 'untracked', files: 300 },
     ]);
+  });
+});
+
+describe('tracked changes past the cap', () => {
+  const added = (p: string): FileChange => ({
+    path: p,
+    change: 'added',
+    insertions: 2,
+    deletions: 0,
+    state: 'committed',
+  });
+  it(`fold into the deepest folders whose list keeps ${TRACKED_CAP} entries or fewer, by state, lines summed`, () => {
+    // 100 folders of 10 subfolders of 3 files: the subfolders (1,000) are too many, the folders fit.
+    const files = Array.from({ length: 3000 }, (_, i) =>
+      added(`lib/d${Math.floor(i / 30)}/e${Math.floor(i / 3) % 10}/f${i}.ts`),
+    );
+    const mixed: FileChange[] = [
+      { path: 'lib/d0/e0/f0.ts', change: 'modified', insertions: 5, deletions: 4, state: 'unstaged' },
+      { path: 'lib/d0/e0/f1.ts', change: 'deleted', deletions: 7, state: 'unstaged' },
+    ];
+    const folded = foldTracked([...files, ...mixed, added('README.md'), added('src/one.ts')]);
+    expect(folded.length).toBeLessThanOrEqual(TRACKED_CAP);
+    expect(folded.filter((f) => f.files !== undefined).length).toBe(101);
+    expect(folded).toContainEqual({ ...added('lib/d7/'), insertions: 60, files: 30 });
+    // Another state is another entry; mixed changes are 'modified'.
+    expect(folded).toContainEqual({
+      path: 'lib/d0/',
+      change: 'modified',
+      insertions: 5,
+      deletions: 11,
+      files: 2,
+      state: 'unstaged',
+    });
+    // A file alone in its folder, and a file at the top, stay as they are.
+    expect(folded).toContainEqual(added('README.md'));
+    expect(folded).toContainEqual(added('src/one.ts'));
+    // Every file is counted once.
+    expect(folded.reduce((n, f) => n + (f.files ?? 1), 0)).toBe(3004);
+    // Under the cap: the list as it was.
+    expect(foldTracked(files.slice(0, TRACKED_CAP))).toEqual(files.slice(0, TRACKED_CAP));
+  });
+
+  it('fold by top-level folder when no deeper level fits, and round-trip through a handoff file', () => {
+    const files = Array.from({ length: 1000 }, (_, i) => added(`pkg${i % 300}/a/f${i}.ts`));
+    const folded = foldTracked(files);
+    expect(folded.length).toBe(300);
+    expect(folded.every((f) => f.path.startsWith('pkg') && !f.path.includes('/a/'))).toBe(true);
+    const text = serializeHandoff({ ...meta, files: [...folded] }, '## Goal\n\nx\n');
+    expect(parseHandoff(text, 'h.md').meta.files).toEqual(folded);
   });
 });
 

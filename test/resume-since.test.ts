@@ -74,6 +74,24 @@ describe('since the handoff, after a large commit', () => {
     const pins = json.pins.map((p: { text: string }) => p.text.trim());
     expect(pins).toContain('zz is generated: never edit it by hand');
     expect(pins).not.toContain('nothing here changed'); // a scope no changed file is in: not in play
+
+    // The next handoff lists the 300 files as their folder, and check accepts it.
+    const next = repo.handoff(['new', 'next', '--no-edit']);
+    expect(next.code).toBe(0);
+    const files = JSON.parse(repo.handoff(['resume', '--json']).stdout).files;
+    expect(files).toContainEqual({
+      path: 'lib/',
+      change: 'added',
+      insertions: 300,
+      deletions: 0,
+      files: 300,
+      state: 'committed',
+    });
+    expect(files.length).toBeLessThan(10);
+    expect(repo.handoff(['resume']).stdout).toContain('- `lib/` (300 files added, +300 -0, committed)');
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'the handoff');
+    expect(repo.handoff(['check']).code).toBe(0);
   });
 });
 

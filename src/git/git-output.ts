@@ -215,7 +215,63 @@ export function untrackedEntries(files: readonly string[], dirs: readonly string
   return entries;
 }
 
-/** One entry per path, in path order; its state is the newest place the change lives. */
+/** Most tracked entries a list keeps; past it, files fold into their folders (foldTracked). */
+export const TRACKED_CAP = 200;
+
+/**
+ * Tracked entries as a list of at most `cap`, where it can be: past it, the files of one
+ * state under one folder become one entry `dir/` with their count and summed lines, at the
+ * deepest level of folders whose list fits (level 1, the top-level folders, when none does).
+ * A commit of 100,000 generated files is a few lines, not a 16 MB handoff.
+ */
+export function foldTracked(files: readonly FileChange[], cap = TRACKED_CAP): readonly FileChange[] {
+  if (files.length <= cap) return files;
+  const segments = files.map((f) => f.path.split('/'));
+  const deepest = segments.reduce((n, s) => Math.max(n, s.length - 1), 0);
+  let folded: FileChange[] = [];
+  for (let level = 1; level <= deepest; level++) {
+    const next = foldAt(files, segments, level);
+    if (level > 1 && next.length > cap) break;
+    folded = next;
+    if (next.length === files.length) break;
+  }
+  return folded.length > 0 ? folded : files;
+}
+
+function foldAt(files: readonly FileChange[], segments: readonly string[][], level: number): FileChange[] {
+  const out: FileChange[] = [];
+  const groups = new Map<string, FileChange[]>();
+  for (let i = 0; i < files.length; i++) {
+    const parts = segments[i]!;
+    if (parts.length <= level) {
+      out.push(files[i]!);
+      continue;
+    }
+    const key = `${parts.slice(0, level).join('/')}/\0${files[i]!.state}`;
+    const group = groups.get(key);
+    if (group) group.push(files[i]!);
+    else groups.set(key, [files[i]!]);
+  }
+  for (const [key, group] of groups) {
+    if (group.length === 1) {
+      out.push(group[0]!);
+      continue;
+    }
+    const change = group.every((f) => f.change === group[0]!.change) ? group[0]!.change : 'modified';
+    const sum = (k: 'insertions' | 'deletions') => group.reduce((n, f) => n + (f[k] ?? 0), 0);
+    out.push({
+      path: key.slice(0, key.indexOf('\0')),
+      change,
+      insertions: sum('insertions'),
+      deletions: sum('deletions'),
+      files: group.length,
+      state: group[0]!.state,
+    });
+  }
+  return out;
+}
+
+/** One entry per path (past TRACKED_CAP, per folder), in path order; its state is the newest place the change lives. */
 export function combineChanges(sets: ChangeSets): FileChange[] {
   const files: FileChange[] = [];
   for (const raw of sets.overall) {
@@ -230,6 +286,9 @@ export function combineChanges(sets: ChangeSets): FileChange[] {
   }
   const known = new Set(files.map((f) => f.path));
   const untracked = sets.untracked.filter((p) => !known.has(p));
-  files.push(...untrackedEntries(untracked, sets.untrackedDirs ?? [], sets.collapseOver ?? Infinity));
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const entries = [
+    ...foldTracked(files),
+    ...untrackedEntries(untracked, sets.untrackedDirs ?? [], sets.collapseOver ?? Infinity),
+  ];
+  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -18,8 +18,12 @@ function fileGroup(path: string): string {
 
 function describeFile(f: FileChange): string {
   const parts: string[] = [];
-  if (f.files !== undefined)
+  if (f.files !== undefined && f.state === 'untracked')
     return `- ${code(f.path)} (${thousands(f.files)} ${f.state} ${f.files === 1 ? 'file' : 'files'})`;
+  if (f.files !== undefined) {
+    const lines = f.insertions !== undefined ? `, +${thousands(f.insertions)} -${thousands(f.deletions ?? 0)}` : '';
+    return `- ${code(f.path)} (${thousands(f.files)} files ${f.change}${lines}, ${f.state})`;
+  }
   parts.push(f.from !== undefined ? `${f.change} from ${code(f.from)}` : f.change);
   if (f.binary) parts.push('binary');
   else if (f.insertions !== undefined) parts.push(`+${f.insertions} -${f.deletions ?? 0}`);
