@@ -109,11 +109,16 @@ function changedOnly(
  */
 export const LISTED_PATHS = 20;
 
+/** The first `limit` of `total` items, comma-separated, and how many more (`more` after it). */
+function someOf(items: readonly string[], limit: number, total = items.length, more = ''): string {
+  const shown = items.slice(0, limit);
+  const list = shown.join(', ');
+  return total > shown.length ? `${list} and ${thousands(total - shown.length)} more${more}` : list;
+}
+
 /** Paths as inline code, comma-separated: `code` of each; past `limit` of `total`, how many more. */
 export function codeList(paths: readonly string[], limit = Number.POSITIVE_INFINITY, more = '', total = paths.length) {
-  const shown = paths.length > limit ? paths.slice(0, limit) : paths;
-  const list = shown.map(code).join(', ');
-  return total > shown.length ? `${list} and ${thousands(total - shown.length)} more${more}` : list;
+  return someOf(paths.slice(0, limit).map(code), limit, total, more);
 }
 
 /**
@@ -159,15 +164,10 @@ export function renderSince(since: SinceFacts): string {
   }
   if (since.committedSince && since.committedSince.length > 0)
     lines.push(`- Uncommitted when it was written, committed since: ${list(since.committedSince)}`);
-  if (since.renamed && since.renamed.length > 0)
-    lines.push(
-      `- Renamed since: ${since.renamed
-        .slice(0, LISTED_PATHS)
-        .map((r) => `${code(r.from)} -> ${code(r.to)}`)
-        .join(
-          ', ',
-        )}${since.renamed.length > LISTED_PATHS ? ` and ${thousands(since.renamed.length - LISTED_PATHS)} more` : ''}`,
-    );
+  if (since.renamed && since.renamed.length > 0) {
+    const renames = since.renamed.slice(0, LISTED_PATHS).map((r) => `${code(r.from)} -> ${code(r.to)}`);
+    lines.push(`- Renamed since: ${someOf(renames, LISTED_PATHS, since.renamed.length)}`);
+  }
   if (since.stillUncommitted.length > 0)
     lines.push(`- Uncommitted when it was written, and still not committed: ${list(since.stillUncommitted)}`);
   if (since.putBack && since.putBack.length > 0)
