@@ -1,5 +1,5 @@
 // Real git in temporary repositories, and the built CLI run as a subprocess.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   mkdtempSync,
@@ -69,6 +69,27 @@ export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * A program run to its end without blocking this process (spawnSync would stop a server the
+ * test runs here from answering it), its standard input empty.
+ */
+export function runAsync(
+  file: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end();
+  });
 }
 
 export function runHandoff(cwd: string, args: string[], options: RunOptions = {}): RunResult {

@@ -1,9 +1,8 @@
 // A real HTTP server on 127.0.0.1 speaking the chat-completions protocol, scripted per
 // request, and an asynchronous CLI runner (spawnSync would block the server's event loop).
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BIN, gitEnv, type RunResult } from './helpers.js';
+import { BIN, gitEnv, runAsync, type RunResult } from './helpers.js';
 
 export interface Reply {
   status?: number;
@@ -99,14 +98,5 @@ export async function startModelServer(
 }
 
 export function runHandoffAsync(cwd: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: gitEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end();
-  });
+  return runAsync(process.execPath, [BIN, ...args], { cwd, env: gitEnv(env) });
 }

@@ -6,13 +6,13 @@
 // from a registry on 127.0.0.1 that serves this checkout's installed ones, with an empty
 // npm cache of its own), its size with those dependencies, and the check it runs on a pull
 // request.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { handoffPath, handoffText, id, pinPath, pinText } from './fixtures-items.js';
-import { gitEnv, makeRepo, tempDir } from './helpers.js';
+import { gitEnv, makeRepo, runAsync, tempDir } from './helpers.js';
 import { startRegistry } from './npm-registry.js';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -117,18 +117,6 @@ function evaluate(expression: string, context: Record<string, unknown>): string 
 const substitute = (text: string, context: Record<string, unknown>) =>
   text.replace(/\$\{\{(.*?)\}\}/g, (_, e: string) => String(evaluate(e, context)));
 
-/** bash -e -o pipefail, as the runner runs a step; asynchronous, so a registry in this process can answer. */
-function bash(script: string, cwd: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject).on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 /**
  * Runs action.yml's steps as the runner does, in repo, with these inputs. npm asks `registry`
  * (a loopback one) with a cache of its own, or, without one, works offline from that empty cache.
@@ -171,9 +159,10 @@ async function runAction(
       npm_config_update_notifier: 'false',
     };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(v, context);
-    const r = await bash(step.run, cwd, env);
-    ran.push({ name: step.name, code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr });
-    if (r.status !== 0) break;
+    // bash -e -o pipefail, as the runner runs a step.
+    const r = await runAsync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd, env });
+    ran.push({ name: step.name, code: r.code, stdout: r.stdout, stderr: r.stderr });
+    if (r.code !== 0) break;
   }
   return { ran, summary: readFileSync(files.summary, 'utf8'), output: readFileSync(files.output, 'utf8') };
 }
