@@ -2,7 +2,8 @@
 // document it just changed (updateHandoffParsed) instead of parsing the file again: here
 // that is checked to be exactly parseHandoff of the text written, over generated
 // handoffs (seeded) and hand-written front-matters a person could have edited. A file in
-// the form the tool writes is closed as text (closedPlain), with the same bytes and parse.
+// the form the tool writes is closed as text (closedPlain), with the same bytes and parse,
+// and read as text (plainHandoff), with the same parse or none, never another.
 import { describe, expect, it } from 'vitest';
 import {
   type Handoff,
@@ -12,7 +13,7 @@ import {
   updateHandoff,
   updateHandoffParsed,
 } from '../src/store/handoff.js';
-import { closedPlain } from '../src/store/plain-front-matter.js';
+import { changedPlain, closedPlain, plainHandoff, plainText } from '../src/store/plain-front-matter.js';
 import { id } from './fixtures-items.js';
 import { prng } from './reliability/fuzz.js';
 
@@ -216,6 +217,38 @@ describe('closedPlain', () => {
       ).toBeDefined();
   });
 
+  it('supersedes a file in the form the tool writes as updateHandoffParsed does (`new` on its parent)', () => {
+    let plain = 0;
+    for (const [i, text] of texts.entries()) {
+      const file = `.handoff/handoffs/h${i}.md`;
+      const read = parseHandoff(text, file);
+      const got = changedPlain(text, file, read.meta, 'superseded', [['superseded_by', id(999)]]);
+      if (read.meta.status !== 'open' || read.meta.superseded_by !== undefined) expect(got).toBeUndefined();
+      if (got === undefined) continue;
+      const full = updateHandoffParsed(read, { status: 'superseded', superseded_by: id(999) });
+      expect(got.text).toBe(full.text);
+      expect(kept(got.parsed)).toBe(kept(parseHandoff(got.text, file)));
+      plain++;
+    }
+    expect(plain).toBeGreaterThan(20);
+  });
+
+  it('writes what serializeHandoff writes, when every value is plain', () => {
+    const next = prng(33);
+    let plain = 0;
+    for (let n = 0; n < 400; n++) {
+      const read = parseHandoff(generated(n + 2, next), 'f.md');
+      const got = plainText(read.meta, read.bodyText);
+      if (got === undefined) continue;
+      expect(got).toBe(serializeHandoff(read.meta, read.bodyText));
+      plain++;
+    }
+    expect(plain).toBeGreaterThan(100);
+    for (const meta of WRITTEN) expect(plainText(meta, 'body\n')).toBe(serializeHandoff(meta, 'body\n'));
+    expect(plainText({ ...WRITTEN[1]!, goal: 'say "hi"' }, '')).toBeUndefined();
+    expect(plainText({ ...WRITTEN[1]!, goal: 'déjà vu' }, '')).toBeUndefined();
+  });
+
   it('goes through the YAML document when the file is not what the front-matter read says', () => {
     const meta = WRITTEN[1]!;
     const text = serializeHandoff(meta, 'body\n');
@@ -237,5 +270,121 @@ describe('closedPlain', () => {
     // Already closed.
     const done = { ...meta, status: 'done' as const };
     expect(close(serializeHandoff(done, ''), done)).toBeUndefined();
+  });
+});
+
+/** What plainHandoff must give for a text: exactly parseHandoff's meta and body, or nothing when that refuses it. */
+function readsAsYaml(text: string, file: string): 'plain' | 'yaml' {
+  const got = plainHandoff(text, file);
+  let full: Handoff | undefined;
+  try {
+    full = parseHandoff(text, file);
+  } catch {
+    expect(got, text).toBeUndefined();
+    return 'yaml';
+  }
+  if (got === undefined) return 'yaml';
+  expect(JSON.stringify({ meta: got.meta, bodyText: got.bodyText }), text).toBe(
+    JSON.stringify({ meta: full.meta, bodyText: full.bodyText }),
+  );
+  return 'plain';
+}
+
+describe('plainHandoff', () => {
+  const next = prng(30);
+  const texts = [
+    ...Array.from({ length: 400 }, (_, i) => generated(i + 2, next)),
+    ...WRITTEN.map((meta) => serializeHandoff(meta, '## Goal\n\nwork\n')),
+  ];
+
+  it("reads what the tool writes as the YAML library does, and leaves a person's edits to it", () => {
+    expect(readsAsYaml(texts.at(-1)!, 'f.md')).toBe('plain');
+    const ways = texts.map((text, i) => readsAsYaml(text, `.handoff/handoffs/h${i}.md`));
+    // Those whose strings need no escape: most of them.
+    expect(ways.filter((w) => w === 'plain').length).toBeGreaterThan(150);
+    expect(ways.slice(-WRITTEN.length)).toEqual(WRITTEN.map(() => 'plain'));
+    for (const [i, text] of EDITED.entries()) {
+      expect(plainHandoff(text, `e${i}.md`)).toBeUndefined();
+      expect(readsAsYaml(text, `e${i}.md`)).toBe('yaml');
+    }
+  });
+
+  it("reads the files the tool's own edits leave, keys added after the files, and any order of the keys", () => {
+    const edited = WRITTEN.flatMap((meta) => {
+      const read = parseHandoff(serializeHandoff({ ...meta, superseded_by: undefined }, 'body\n'), 'f.md');
+      return CHANGES.map((changes) => updateHandoff(read, changes)).concat(
+        updateHandoff(read, { status: 'superseded', superseded_by: id(999) }),
+      );
+    });
+    expect(edited.some((t) => /\n {4}state: .*\nsuperseded_by: /.test(t))).toBe(true);
+    expect(edited.some((t) => /\nfinished: .*\nlanded: .*\n---/.test(t))).toBe(true);
+    for (const text of edited) expect(readsAsYaml(text, 'f.md'), text).toBe('plain');
+    // A key this version does not know is read past, as validateMeta reads past it.
+    expect(readsAsYaml(edited[0]!.replace('created: ', 'extra: 1\ncreated: '), 'f.md')).toBe('plain');
+    expect(readsAsYaml(edited[0]!.replace('created: ', '__proto__: null\ncreated: '), 'f.md')).toBe('plain');
+    const rand = prng(32);
+    for (const [n, text] of texts.entries()) {
+      const end = text.indexOf('\n---\n', 4);
+      // Top-level keys shuffled, the files' list kept under its key.
+      const lines = text.slice(4, end).split(/\n(?! )/);
+      for (let i = lines.length - 1; i > 0; i--) {
+        const j = Math.floor(rand() * (i + 1));
+        [lines[i], lines[j]] = [lines[j]!, lines[i]!];
+      }
+      const shuffled = `---\n${lines.join('\n')}${text.slice(end)}`;
+      expect(readsAsYaml(shuffled, `s${n}.md`)).toBe(readsAsYaml(text, `t${n}.md`));
+    }
+  });
+
+  it('gives no other parse than the library for any edit of a written front-matter', () => {
+    const written = WRITTEN.map((meta) => serializeHandoff(meta, 'body\n'));
+    const edits: Array<(t: string) => string> = [
+      (t) => t.replaceAll('\n', '\r\n'),
+      (t) => t.replace('goal: "', "goal: '").replace(/(goal: '[^"]*)"/, "$1'"),
+      (t) => t.replace('branch: ', 'branch:  '),
+      (t) => t.replace('status: "open"', 'status: open'),
+      (t) => t.replace('status: "open"', 'status: "closed"'),
+      (t) => t.replace('status: "open"', 'status: "open"\nstatus: "done"'),
+      (t) => t.replace('head: ', '# note\nhead: '),
+      (t) => t.replace(/head: .*/, 'head: "--output=x"'),
+      (t) => t.replace('insertions: 0', 'insertions: 00'),
+      (t) => t.replace('insertions: 0', 'insertions: -1'),
+      (t) => t.replace('binary: true', 'binary: false'),
+      (t) => t.replace('files: 3000', 'files: 3e3'),
+      (t) => t.replace('    change: "added"\n    files', '    files'),
+      (t) => t.replace('  - path: "logo.png"', '  -  path: "logo.png"'),
+      (t) => t.replace('files: []', 'files:'),
+      (t) => t.replace('path: "src/new.ts"', 'path: "../outside.ts"'),
+    ];
+    let compared = 0;
+    for (const text of written)
+      for (const edit of edits) {
+        const edited = edit(text);
+        if (edited === text) continue;
+        expect(readsAsYaml(edited, 'e.md'), edited).toBe('yaml');
+        compared++;
+      }
+    expect(compared).toBeGreaterThan(edits.length);
+    // Random one-character edits of the front-matter: read as the library reads them, or left to it.
+    const rand = prng(31);
+    const CHARS = ' "\'#:-\\\n\t0a_[{~|>!&*%@`';
+    const ways = { plain: 0, yaml: 0 };
+    for (let n = 0; n < 2000; n++) {
+      const text = written[n % written.length]!;
+      const end = text.indexOf('\n---\n', 4);
+      const at = 4 + Math.floor(rand() * (end - 4));
+      const c = CHARS[Math.floor(rand() * CHARS.length)]!;
+      const kind = rand();
+      const edited =
+        kind < 0.4
+          ? text.slice(0, at) + c + text.slice(at)
+          : kind < 0.7
+            ? text.slice(0, at) + text.slice(at + 1)
+            : text.slice(0, at) + c + text.slice(at + 1);
+      ways[readsAsYaml(edited, 'f.md')]++;
+    }
+    // Some edits keep the form (a letter in a goal); most do not.
+    expect(ways.plain).toBeGreaterThan(0);
+    expect(ways.yaml).toBeGreaterThan(ways.plain);
   });
 });

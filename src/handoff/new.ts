@@ -6,7 +6,7 @@ import type { ArgsOf, Outcome } from '../command/spec.js';
 import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
 import { editedBody } from './draft.js';
-import { checkText } from '../store/pin.js';
+import { checkText } from '../store/input.js';
 import type { Git } from '../git/git.js';
 import { readUserFile } from '../store/input.js';
 import { readTemplate } from '../store/templates.js';

@@ -1,7 +1,6 @@
 // `handoff new` writes the child, then marks its parent superseded: two files, so a kill in
 // between leaves both open. The next writer (under the writer lock) finishes the job.
 import type { Context } from '../command/context.js';
-import { updateHandoff } from '../store/handoff.js';
 import { loadOpen, reread } from '../store/store.js';
 import { rewriteItem } from '../store/writes.js';
 
@@ -26,6 +25,8 @@ export async function repairChains(ctx: Context, branch: string | null): Promise
   const fix = unfinishedSupersedes(items.filter((h) => h.meta.branch === branch));
   for (const [parentId, childId] of fix) {
     const parent = await reread(ctx, items.find((h) => h.meta.id === parentId)!);
+    // handoff.ts loads the YAML library: only for a chain to repair, which is rare.
+    const { updateHandoff } = await import('../store/handoff.js');
     await rewriteItem(ctx, parent.file, updateHandoff(parent, { status: 'superseded', superseded_by: childId }));
     ctx.stderr(`handoff: repaired an interrupted handoff new: ${parentId} is now superseded by ${childId}`);
   }

@@ -4,19 +4,14 @@
 import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import { draft as drafted } from './draft.js';
-import {
-  serializeHandoff,
-  updateHandoffParsed,
-  type FileChange,
-  type Handoff,
-  type HandoffMeta,
-} from '../store/handoff.js';
-import { checkText } from '../store/pin.js';
+import type { FileChange, Handoff, HandoffMeta } from '../store/handoff.js';
+import { changedPlain, plainText } from '../store/plain-front-matter.js';
+import { checkText } from '../store/input.js';
 import { activePins } from '../store/pin-scope.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
 import type { Git } from '../git/git.js';
-import { findOpenOnBranch, loadHandoffs, loadPins, reread, warnProblems, wholeTreeRead } from '../store/store.js';
+import { findOpenOnBranch, loadHandoffs, loadPins, rereadText, warnProblems, wholeTreeRead } from '../store/store.js';
 import { createHandoff, rewriteItems } from '../store/writes.js';
 import { readTemplate } from '../store/templates.js';
 import { withWriterLock } from '../store/writer-lock.js';
@@ -36,6 +31,19 @@ async function parentChain(ctx: Context, parent: Handoff): Promise<Handoff[]> {
     if (chain) return chain;
   }
   return (await loadHandoffs(ctx)).items;
+}
+
+/**
+ * The parent's file as read again now, superseded by `id`, and what that text parses to (the
+ * file is not parsed again): as text when it is in the form the tool writes, else through its
+ * YAML document, which keeps a person's edits.
+ */
+async function supersede(ctx: Context, parent: Handoff, id: string) {
+  const text = await rereadText(ctx, parent);
+  const plain = changedPlain(text, parent.file, parent.meta, 'superseded', [['superseded_by', id]]);
+  if (plain) return plain;
+  const { parseHandoff, updateHandoffParsed } = await import('../store/handoff.js');
+  return updateHandoffParsed(parseHandoff(text, parent.file), { status: 'superseded', superseded_by: id });
 }
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
@@ -228,7 +236,8 @@ async function writeLocked(
     parent: parent?.meta.id ?? null,
     files,
   };
-  const text = serializeHandoff(meta, body);
+  // In the form the tool writes, without the YAML library (plain-front-matter.ts) when the values allow.
+  const text = plainText(meta, body) ?? (await import('../store/handoff.js')).serializeHandoff(meta, body);
   const operation = await inProgress;
   if (operation)
     ctx.stderr(
@@ -237,12 +246,7 @@ async function writeLocked(
   // The parent is read again and its superseded text made while the child is written and
   // synced (under the writer lock, as before); it is written only once the child is there,
   // so a run killed in between leaves what repair.ts finishes.
-  const closing = parent
-    ? reread(ctx, parent).then((fresh) =>
-        // What the rewrite parses to comes with it (updateHandoffParsed): the file is not parsed again.
-        updateHandoffParsed(fresh, { status: 'superseded', superseded_by: meta.id }),
-      )
-    : undefined;
+  const closing = parent ? supersede(ctx, parent, meta.id) : undefined;
   closing?.catch(() => {}); // awaited once the child is written; a failure surfaces there
   const file = await createHandoff(ctx, meta.id, text);
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);

@@ -7,7 +7,7 @@ import { HandoffError, UsageError } from '../core/errors.js';
 import { SECTIONS } from '../store/sections.js';
 import { loadHandoffs, loadPins } from '../store/store.js';
 import { activePins } from '../store/pin-scope.js';
-import { checkText } from '../store/pin.js';
+import { checkText } from '../store/input.js';
 import { renderHit, searchHandoffs } from './search.js';
 
 /** A tool's answer: its text, and whether it is an error the agent should read as one. */

@@ -25,3 +25,11 @@ export async function readUserFile(file: string, shownAs: string): Promise<strin
   }
   return decodeUtf8(bytes, shownAs);
 }
+
+/** Text a pin or goal may hold: anything a text file can, which excludes NUL. */
+export function checkText(text: string, what: string): string {
+  if (text.includes('\0'))
+    throw new HandoffError(`${what} contains a NUL byte; expected text (git would treat the file as binary)`);
+  if (text.trim() === '') throw new HandoffError(`${what} is empty; expected some text`);
+  return text;
+}

@@ -26,6 +26,7 @@ import { toolVersion } from './cache.js';
 import { writeDisposable } from './fs.js';
 import { assertInside } from '../security/guard.js';
 import { splitFrontMatter } from './split.js';
+import { loadParsers } from './parsers.js';
 import { type Kept, type Open, packOpen, type Stat, unpackOpen } from './open-pack.js';
 import { DAY, MONTH } from './reader.js';
 import {
@@ -33,7 +34,7 @@ import {
   itemKind,
   NOT_A_FILE,
   type CachedItem,
-  type Parsers,
+  toParse,
   parseTree,
   PINS_PREFIX,
   SYMLINK_REFUSED,
@@ -213,7 +214,7 @@ export async function readOpen(
       parseTree(
         unknown,
         { get: () => undefined, set: (key, item) => parsed.set(key.slice(0, key.indexOf('\0')), item) },
-        await loadParsers(),
+        await loadParsers(toParse(unknown)),
       );
     for (const f of toRead) {
       // Not parsed: over the size limit (parseTree refuses it before it is a cache key).
@@ -268,7 +269,3 @@ function readText(file: string): string | undefined {
   }
 }
 
-async function loadParsers(): Promise<Parsers> {
-  const [{ parseHandoff }, { parsePin }] = await Promise.all([import('./handoff.js'), import('./pin.js')]);
-  return { handoff: parseHandoff, pin: parsePin };
-}

@@ -1,7 +1,7 @@
 // A pin: one user constraint, stored byte for byte after the front-matter. The text is
 // never rewritten; retiring a pin changes front-matter only, and a changed constraint
 // is a new pin that names the old one in `supersedes`.
-import { FileFormatError, HandoffError } from '../core/errors.js';
+import { FileFormatError } from '../core/errors.js';
 import {
   frontMatterData,
   joinFrontMatter,
@@ -79,12 +79,4 @@ export function parsePin(text: string, file: string): Pin {
 
 export function retirePin(pin: Pin, when: string, reason: string | undefined): string {
   return joinFrontMatter(updateFrontMatter(pin.doc, { status: 'retired', retired: when, reason }), pin.text);
-}
-
-/** Text a pin or goal may hold: anything a text file can, which excludes NUL. */
-export function checkText(text: string, what: string): string {
-  if (text.includes('\0'))
-    throw new HandoffError(`${what} contains a NUL byte; expected text (git would treat the file as binary)`);
-  if (text.trim() === '') throw new HandoffError(`${what} is empty; expected some text`);
-  return text;
 }

@@ -12,10 +12,10 @@ import type { RunContext } from '../core/context.js';
 import { openCache, type OpenCache } from './cache.js';
 import {
   HANDOFFS_PREFIX,
-  needsParsing,
   NOT_A_FILE,
   ITEM_MAX_BYTES,
   parseTree,
+  toParse,
   PINS_PREFIX,
   SYMLINK_REFUSED,
   tooLarge,
@@ -29,6 +29,7 @@ import {
   type TreeFile,
 } from './tree.js';
 import { assertInside } from '../security/guard.js';
+import { loadParsers } from './parsers.js';
 
 // Taken, not imported: see store/fs.ts.
 const { lstatSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
@@ -184,12 +185,6 @@ function readItemFile(full: string, rel: string, racy: number, files: TreeFile[]
   }
 }
 
-/** The parsers load the YAML library (heavy to load): only when the cache misses. */
-async function loadParsers(): Promise<Parsers> {
-  const [{ parseHandoff }, { parsePin }] = await Promise.all([import('./handoff.js'), import('./pin.js')]);
-  return { handoff: parseHandoff, pin: parsePin };
-}
-
 /** Parses files of any source through the open cache, and saves it. */
 export async function parseFiles(
   files: readonly TreeFile[],
@@ -199,12 +194,11 @@ export async function parseFiles(
 ): Promise<Tree> {
   // A file the walk found in the cache needs no parser: only the others are asked about.
   // `known`: a writer's own parse of what it wrote (writes.ts).
-  const parsers = needsParsing(
+  const wanted = toParse(
     files.filter((f) => f.cached === undefined),
     cache,
-  )
-    ? (known ?? (await loadParsers()))
-    : undefined;
+  );
+  const parsers = wanted.length > 0 ? (known ?? (await loadParsers(wanted))) : undefined;
   const tree = parseTree(files, cache, parsers);
   await opened.save();
   return tree;

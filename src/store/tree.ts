@@ -172,9 +172,9 @@ export function objectId(type: 'blob' | 'tree', content: string | Buffer): strin
     .digest('hex');
 }
 
-/** The parsers of full files (they load the YAML library: only needed when the cache misses). */
+/** The parsers of full files (store/parsers.ts: only needed when the cache misses). */
 export interface Parsers {
-  handoff: (text: string, file: string) => Handoff;
+  handoff: (text: string, file: string) => Pick<Handoff, 'meta' | 'bodyText'>;
   pin: (text: string, file: string) => Pin;
 }
 
@@ -235,16 +235,23 @@ export function kept(f: TreeFile, parsed: CachedItem): CachedItem {
   return rest;
 }
 
-/** Whether parseTree will have to parse some file (so the caller loads the parsers). */
-export function needsParsing(files: readonly TreeFile[], cache?: ParseCache): boolean {
-  return files.some(
-    (f) =>
+/**
+ * The files parseTree will parse: an item file read, within the size limit, that the cache
+ * does not give (cachedFor). A file not read that the cache does not give either is
+ * parseTree's internal error, as before.
+ */
+export function toParse(files: readonly TreeFile[], cache?: ParseCache): Array<{ path: string; text: string }> {
+  const out: Array<{ path: string; text: string }> = [];
+  for (const f of files)
+    if (
       f.refused === undefined &&
+      f.text !== undefined &&
       itemKind(f.path) !== undefined &&
-      (f.text === undefined || overLimit(f.text) === undefined) &&
-      f.cached === undefined &&
-      cache?.get(cacheKey(f)) === undefined,
-  );
+      overLimit(f.text) === undefined &&
+      cachedFor(f, cache) === undefined
+    )
+      out.push({ path: f.path, text: f.text });
+  return out;
 }
 
 export function parseTree(files: readonly TreeFile[], cache?: ParseCache, parsers?: Parsers): Tree {
