@@ -268,4 +268,3 @@ function readText(file: string): string | undefined {
     return undefined;
   }
 }
-
