@@ -6,6 +6,8 @@
 // as a multiple of `node -e 0` measured in the same interleaved run, and in milliseconds
 // (`check` closes the open handoffs of the 49 other branches, which all landed here; `check,
 // nothing to close` is the one after it, as on a default branch where each merge closed its own;
+// `check, cold` is `check --base HEAD~1` with every cache of the tool moved aside, as a fresh
+// clone's first check in a pull request's CI;
 // the warm session starts are taken once the racy window of the bench's own checkouts has passed,
 // as a user's are: settle());
 // then the size of the caches those runs left in the git directory against .handoff/'s.
@@ -73,7 +75,7 @@ if (opts.help) {
   console.log(
     readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(1, 24)
+      .slice(1, 30)
       .join('\n'),
   );
   process.exit(0);
@@ -453,6 +455,8 @@ function measure(dir) {
       restore(dir);
       return ms;
     },
+    // With --base nothing is closed: the tree stays as committed.
+    'check, cold': () => cold(dir, () => run(dir, [BIN, 'check', '--base', 'HEAD~1'])),
   };
   // A warm cache and a warm compile cache, as on a user's second run.
   run(dir, [BIN, 'list']);

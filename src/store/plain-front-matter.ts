@@ -140,15 +140,19 @@ function plainValue(s: string): unknown {
   return WHOLE.test(s) ? Number(s) : NOT;
 }
 
-const KEY_VALUE = /^([a-z_]+): (.*)$/;
+/** The keys serializeHandoff writes, at the top and in a listed file: any other sends the file to the library. */
+const TOP_KEYS = new Set<string>(META);
+const FILE_KEYS = new Set<string>(FILE);
 
-/** Sets `key: value` of `line` in `into`; false when the line is not such a pair of plain values, or the key is there already. */
-function pair(line: string, into: Record<string, unknown>): boolean {
-  const m = KEY_VALUE.exec(line);
-  if (!m || Object.hasOwn(into, m[1]!)) return false;
-  const v = plainValue(m[2]!);
+/** Sets `key: value` of `line` in `into`; false when the line is not such a pair of a known key and a plain value, or the key is there already. */
+function pair(line: string, into: Record<string, unknown>, keys: ReadonlySet<string>): boolean {
+  const colon = line.indexOf(': ');
+  if (colon < 0) return false;
+  const key = line.slice(0, colon);
+  if (!keys.has(key) || into[key] !== undefined) return false;
+  const v = plainValue(line.slice(colon + 2));
   if (v === NOT) return false;
-  into[m[1]!] = v;
+  into[key] = v;
   return true;
 }
 
@@ -161,28 +165,27 @@ function pair(line: string, into: Record<string, unknown>): boolean {
  */
 function plainData(yaml: string): Record<string, unknown> | undefined {
   if (!yaml.endsWith('\n')) return undefined;
-  // No prototype: a key such as `__proto__` is a key like any other (and not one validateMeta knows).
-  const data: Record<string, unknown> = Object.create(null);
+  const data: Record<string, unknown> = {};
   let files: Array<Record<string, unknown>> | undefined;
   let listing = false;
   for (const line of yaml.slice(0, -1).split('\n')) {
     if (listing && line.startsWith('  - ')) {
-      files!.push(Object.create(null));
-      if (!pair(line.slice(4), files![files!.length - 1]!)) return undefined;
+      files!.push({});
+      if (!pair(line.slice(4), files![files!.length - 1]!, FILE_KEYS)) return undefined;
       continue;
     }
     if (listing && line.startsWith('    ') && files!.length > 0) {
-      if (!pair(line.slice(4), files![files!.length - 1]!)) return undefined;
+      if (!pair(line.slice(4), files![files!.length - 1]!, FILE_KEYS)) return undefined;
       continue;
     }
     // `files:` with nothing under it is null, not a list: the library says what that is.
     if (listing && files!.length === 0) return undefined;
     listing = false;
     if (line === 'files:' || line === 'files: []') {
-      if (Object.hasOwn(data, 'files')) return undefined;
+      if (data.files !== undefined) return undefined;
       data.files = files = [];
       listing = line === 'files:';
-    } else if (!pair(line, data)) return undefined;
+    } else if (!pair(line, data, TOP_KEYS)) return undefined;
   }
   return listing && files!.length === 0 ? undefined : data;
 }

@@ -12,7 +12,7 @@ export interface Split {
 /** Splits `---\n<yaml>\n---\n<body>`. The body is returned byte for byte. */
 export function splitFrontMatter(text: string, file: string): Split {
   // A file git could not merge is a merge conflict, not a format error: say which and how.
-  if (/^<{7}( |$)/m.test(text) && /^>{7}( |$)/m.test(text)) {
+  if (text.includes('<<<<<<<') && /^<{7}( |$)/m.test(text) && /^>{7}( |$)/m.test(text)) {
     throw new FileFormatError(
       file,
       `${CONFLICT_MARKERS}: resolve the merge conflict by keeping both sides' facts and removing the marker lines, then git add it`,
