@@ -3,9 +3,10 @@
 // that is checked to be exactly parseHandoff of the text written, over generated
 // handoffs (seeded) and hand-written front-matters a person could have edited. A file in
 // the form the tool writes is closed as text (closedPlain), with the same bytes and parse,
-// and read as text (plainHandoff), with the same parse or none, never another.
+// and read as text (plainHandoff, plainPin), with the same parse or none, never another.
 import { describe, expect, it } from 'vitest';
 import {
+  type FileChange,
   type Handoff,
   type HandoffMeta,
   parseHandoff,
@@ -13,7 +14,8 @@ import {
   updateHandoff,
   updateHandoffParsed,
 } from '../src/store/handoff.js';
-import { changedPlain, closedPlain, plainHandoff, plainText } from '../src/store/plain-front-matter.js';
+import { changedPlain, closedPlain, plainHandoff, plainPin, plainText } from '../src/store/plain-front-matter.js';
+import { type PinMeta, parsePin, retirePin, serializePin } from '../src/store/pin.js';
 import { id } from './fixtures-items.js';
 import { prng } from './reliability/fuzz.js';
 
@@ -247,6 +249,11 @@ describe('closedPlain', () => {
     for (const meta of WRITTEN) expect(plainText(meta, 'body\n')).toBe(serializeHandoff(meta, 'body\n'));
     expect(plainText({ ...WRITTEN[1]!, goal: 'say "hi"' }, '')).toBeUndefined();
     expect(plainText({ ...WRITTEN[1]!, goal: 'déjà vu' }, '')).toBeUndefined();
+    // Values the library writes otherwise: negative zero, a listed file with no key.
+    const zero = { ...WRITTEN[0]!, files: [{ ...WRITTEN[0]!.files[0]!, insertions: -0 }] };
+    expect(serializeHandoff(zero, '')).toContain('insertions: -0');
+    expect(plainText(zero, '')).toBeUndefined();
+    expect(plainText({ ...WRITTEN[0]!, files: [{} as FileChange] }, '')).toBeUndefined();
   });
 
   it('goes through the YAML document when the file is not what the front-matter read says', () => {
@@ -385,6 +392,69 @@ describe('plainHandoff', () => {
       ways[readsAsYaml(edited, 'f.md')]++;
     }
     // Some edits keep the form (a letter in a goal); most do not.
+    expect(ways.plain).toBeGreaterThan(0);
+    expect(ways.yaml).toBeGreaterThan(ways.plain);
+  });
+});
+
+/** What plainPin must give for a text: exactly parsePin's meta and text, or nothing when that refuses it. */
+function pinReadsAsYaml(text: string, file: string): 'plain' | 'yaml' {
+  const got = plainPin(text, file);
+  let full: ReturnType<typeof parsePin> | undefined;
+  try {
+    full = parsePin(text, file);
+  } catch {
+    expect(got, text).toBeUndefined();
+    return 'yaml';
+  }
+  if (got === undefined) return 'yaml';
+  expect(JSON.stringify(got), text).toBe(JSON.stringify({ meta: full.meta, text: full.text }));
+  return 'plain';
+}
+
+describe('plainPin', () => {
+  const next = prng(34);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const metas: PinMeta[] = Array.from({ length: 200 }, (_, n) => ({
+    id: id(n + 500),
+    created: '2026-01-05T10:00:00.000Z',
+    author: pick(['', 'Ann <ann@example.com>', 'O\'Neil "the" dev', 'Zoë']),
+    status: pick(['active', 'active', 'retired'] as const),
+    ...(next() < 0.3 ? { scope: pick([['src/auth/**'], ['a/*', 'b/**']]) } : {}),
+    ...(next() < 0.3 ? { supersedes: id(n + 400) } : {}),
+    ...(next() < 0.3 ? { retired: '2026-02-01T00:00:00.000Z' } : {}),
+    ...(next() < 0.3 ? { reason: pick(['moved on', 'said "stop"', 'a: b # c']) } : {}),
+  }));
+  const texts = metas.map((meta) => serializePin(meta, pick(['never touch auth\n', '- keep `x`\n---\nmore\n', ''])));
+
+  it('reads what the tool writes as the YAML library does, a scoped pin left to it', () => {
+    const ways = texts.map((text, i) => pinReadsAsYaml(text, `p${i}.md`));
+    expect(ways.filter((w) => w === 'plain').length).toBeGreaterThan(50);
+    for (const [i, meta] of metas.entries()) if (meta.scope) expect(ways[i]).toBe('yaml');
+    // Retired by the tool: the status in place, the keys it adds after the others.
+    const active = texts.find((_, i) => ways[i] === 'plain' && metas[i]!.status === 'active' && !metas[i]!.retired)!;
+    const retired = retirePin(parsePin(active, 'p.md'), '2026-03-01T00:00:00.000Z', 'done with it');
+    expect(pinReadsAsYaml(retired, 'p.md')).toBe('plain');
+  });
+
+  it('gives no other parse than the library for any edit of a written front-matter', () => {
+    const rand = prng(35);
+    const CHARS = ' "\'#:-\\\n\t0a_[{~|>!&*%@`';
+    const ways = { plain: 0, yaml: 0 };
+    for (let n = 0; n < 2000; n++) {
+      const text = texts[n % texts.length]!;
+      const end = text.indexOf('\n---\n', 4);
+      const at = 4 + Math.floor(rand() * (end - 4));
+      const c = CHARS[Math.floor(rand() * CHARS.length)]!;
+      const kind = rand();
+      const edited =
+        kind < 0.4
+          ? text.slice(0, at) + c + text.slice(at)
+          : kind < 0.7
+            ? text.slice(0, at) + text.slice(at + 1)
+            : text.slice(0, at) + c + text.slice(at + 1);
+      ways[pinReadsAsYaml(edited, 'f.md')]++;
+    }
     expect(ways.plain).toBeGreaterThan(0);
     expect(ways.yaml).toBeGreaterThan(ways.plain);
   });

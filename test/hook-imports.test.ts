@@ -125,7 +125,13 @@ describe('module loading on the git paths', () => {
       // stdin is a pipe: told from a terminal by its stat data, without node:tty and node's streams.
       expect(builtins).not.toContain('NativeModule tty');
     }
-    // Without the open index the files are parsed, with yaml (the probe sees it).
+    // Without the open index the files are parsed: in the form the tool writes them, without
+    // yaml (store/plain-front-matter.ts); a pin a person edited (a comment) with it, as the probe sees.
+    rmSync(path.join(repo.dir, '.git/handoff-open.json'));
+    expect(loadsYaml(loaded(repo.dir, ['resume']).modules)).toBe(false);
+    const pins = path.join(repo.dir, '.handoff/pins');
+    const pin = path.join(pins, readdirSync(pins)[0]!);
+    writeFileSync(pin, readFileSync(pin, 'utf8').replace('\nstatus:', '\n# kept by hand\nstatus:'));
     rmSync(path.join(repo.dir, '.git/handoff-open.json'));
     expect(loadsYaml(loaded(repo.dir, ['resume']).modules)).toBe(true);
   });

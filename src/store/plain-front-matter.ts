@@ -14,6 +14,7 @@
 import { FILE, META, OPTIONAL_META } from './cache-meta.js';
 import type { Handoff } from './handoff.js';
 import { validateMeta, type HandoffMeta } from './handoff-meta.js';
+import { validatePin, type PinMeta } from './pin-meta.js';
 import { parseBody } from './markdown.js';
 import { NO_DOC } from './read-handoff.js';
 import { splitFrontMatter } from './split.js';
@@ -26,7 +27,7 @@ function scalar(v: unknown): string | undefined {
   if (v === null) return 'null';
   if (typeof v === 'string') return PLAIN.test(v) ? `"${v}"` : undefined;
   if (v === true) return 'true';
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && !Object.is(v, -0)) return String(v);
   return undefined;
 }
 
@@ -62,6 +63,7 @@ function plainLines(meta: HandoffMeta): string[] | undefined {
       lines.push(`${first ? '  - ' : '    '}${key}: ${s}`);
       first = false;
     }
+    if (first) return undefined; // no key: the library writes `- {}`
   }
   return lines;
 }
@@ -206,6 +208,31 @@ export function plainHandoff(text: string, file: string): { meta: HandoffMeta; b
   if (data === undefined) return undefined;
   try {
     return { meta: validateMeta(data, file), bodyText: split.body };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The keys serializePin writes but `scope` (a list: a scoped pin is the library's to read). */
+const PIN_KEYS = new Set<string>(['id', 'created', 'author', 'status', 'supersedes', 'retired', 'reason']);
+
+/**
+ * A pin's front-matter and text, as parsePin reads them, when its front-matter is made of
+ * lines as serializePin writes them (`key: value`, a value scalar() writes, no scope);
+ * undefined otherwise.
+ */
+export function plainPin(text: string, file: string): { meta: PinMeta; text: string } | undefined {
+  let split: { yaml: string; body: string };
+  try {
+    split = splitFrontMatter(text, file);
+  } catch {
+    return undefined;
+  }
+  if (!split.yaml.endsWith('\n')) return undefined;
+  const data: Record<string, unknown> = {};
+  for (const line of split.yaml.slice(0, -1).split('\n')) if (!pair(line, data, PIN_KEYS)) return undefined;
+  try {
+    return { meta: validatePin(data, file), text: split.body };
   } catch {
     return undefined;
   }

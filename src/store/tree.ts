@@ -175,7 +175,7 @@ export function objectId(type: 'blob' | 'tree', content: string | Buffer): strin
 /** The parsers of full files (store/parsers.ts: only needed when the cache misses). */
 export interface Parsers {
   handoff: (text: string, file: string) => Pick<Handoff, 'meta' | 'bodyText'>;
-  pin: (text: string, file: string) => Pin;
+  pin: (text: string, file: string) => Pick<Pin, 'meta' | 'text'>;
 }
 
 /** The files whose text must be read before parseTree can run. */
