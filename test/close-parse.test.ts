@@ -14,7 +14,7 @@ import {
   updateHandoff,
   updateHandoffParsed,
 } from '../src/store/handoff.js';
-import { changedPlain, closedPlain, plainHandoff, plainPin, plainText } from '../src/store/plain-front-matter.js';
+import { changedPlain, plainHandoff, plainPin, plainText } from '../src/store/plain-front-matter.js';
 import { type PinMeta, parsePin, retirePin, serializePin } from '../src/store/pin.js';
 import { id } from './fixtures-items.js';
 import { prng } from './reliability/fuzz.js';
@@ -62,6 +62,13 @@ function generated(n: number, next: () => number): string {
   };
   return serializeHandoff(meta, pick(['', '## Goal\n\nwork\n', '## Next steps\n\n- one\n- two\n\n---\n\ntrailer\n']));
 }
+
+/** An open handoff closed as landed as text, as `check` and the post-merge hook close it (store/change-open.ts). */
+const closedPlain = (text: string, file: string, meta: HandoffMeta, finished: string, landed: string) =>
+  changedPlain(text, file, meta, 'done', [
+    ['finished', finished],
+    ['landed', landed],
+  ]);
 
 /** Front-matters as a person leaves them: comments, quoting, order, unknown keys, blank lines. */
 const EDITED = [
@@ -280,21 +287,63 @@ describe('closedPlain', () => {
   });
 });
 
-/** What plainHandoff must give for a text: exactly parseHandoff's meta and body, or nothing when that refuses it. */
-function readsAsYaml(text: string, file: string): 'plain' | 'yaml' {
-  const got = plainHandoff(text, file);
-  let full: Handoff | undefined;
+/**
+ * What a plain reader must give for a text: exactly what the library's parse gives (as
+ * `shape` keeps it), or nothing; nothing when the library refuses it.
+ */
+function readsAsLibrary<P, F>(
+  text: string,
+  plain: (text: string) => P | undefined,
+  library: (text: string) => F,
+  shape: (read: P | F) => unknown,
+): 'plain' | 'yaml' {
+  const got = plain(text);
+  let full: F;
   try {
-    full = parseHandoff(text, file);
+    full = library(text);
   } catch {
     expect(got, text).toBeUndefined();
     return 'yaml';
   }
   if (got === undefined) return 'yaml';
-  expect(JSON.stringify({ meta: got.meta, bodyText: got.bodyText }), text).toBe(
-    JSON.stringify({ meta: full.meta, bodyText: full.bodyText }),
-  );
+  expect(JSON.stringify(shape(got)), text).toBe(JSON.stringify(shape(full)));
   return 'plain';
+}
+
+/** plainHandoff against parseHandoff: the meta (with its key order) and the body. */
+const readsAsYaml = (text: string, file: string) =>
+  readsAsLibrary(
+    text,
+    (t) => plainHandoff(t, file),
+    (t) => parseHandoff(t, file),
+    (h) => ({ meta: h.meta, bodyText: h.bodyText }),
+  );
+
+/** plainPin against parsePin: the meta and the text. */
+const pinReadsAsYaml = (text: string, file: string) =>
+  readsAsLibrary(
+    text,
+    (t) => plainPin(t, file),
+    (t) => parsePin(t, file),
+    (p) => ({ meta: p.meta, text: p.text }),
+  );
+
+/** `count` random one-character edits (insert, delete, replace) of the front-matters of `texts`. */
+function oneCharEdits(texts: readonly string[], seed: number, count: number): string[] {
+  const rand = prng(seed);
+  const CHARS = ' "\'#:-\\\n\t0a_[{~|>!&*%@`';
+  return Array.from({ length: count }, (_, n) => {
+    const text = texts[n % texts.length]!;
+    const end = text.indexOf('\n---\n', 4);
+    const at = 4 + Math.floor(rand() * (end - 4));
+    const c = CHARS[Math.floor(rand() * CHARS.length)]!;
+    const kind = rand();
+    return kind < 0.4
+      ? text.slice(0, at) + c + text.slice(at)
+      : kind < 0.7
+        ? text.slice(0, at) + text.slice(at + 1)
+        : text.slice(0, at) + c + text.slice(at + 1);
+  });
 }
 
 describe('plainHandoff', () => {
@@ -374,43 +423,13 @@ describe('plainHandoff', () => {
       }
     expect(compared).toBeGreaterThan(edits.length);
     // Random one-character edits of the front-matter: read as the library reads them, or left to it.
-    const rand = prng(31);
-    const CHARS = ' "\'#:-\\\n\t0a_[{~|>!&*%@`';
     const ways = { plain: 0, yaml: 0 };
-    for (let n = 0; n < 2000; n++) {
-      const text = written[n % written.length]!;
-      const end = text.indexOf('\n---\n', 4);
-      const at = 4 + Math.floor(rand() * (end - 4));
-      const c = CHARS[Math.floor(rand() * CHARS.length)]!;
-      const kind = rand();
-      const edited =
-        kind < 0.4
-          ? text.slice(0, at) + c + text.slice(at)
-          : kind < 0.7
-            ? text.slice(0, at) + text.slice(at + 1)
-            : text.slice(0, at) + c + text.slice(at + 1);
-      ways[readsAsYaml(edited, 'f.md')]++;
-    }
+    for (const edited of oneCharEdits(written, 31, 2000)) ways[readsAsYaml(edited, 'f.md')]++;
     // Some edits keep the form (a letter in a goal); most do not.
     expect(ways.plain).toBeGreaterThan(0);
     expect(ways.yaml).toBeGreaterThan(ways.plain);
   });
 });
-
-/** What plainPin must give for a text: exactly parsePin's meta and text, or nothing when that refuses it. */
-function pinReadsAsYaml(text: string, file: string): 'plain' | 'yaml' {
-  const got = plainPin(text, file);
-  let full: ReturnType<typeof parsePin> | undefined;
-  try {
-    full = parsePin(text, file);
-  } catch {
-    expect(got, text).toBeUndefined();
-    return 'yaml';
-  }
-  if (got === undefined) return 'yaml';
-  expect(JSON.stringify(got), text).toBe(JSON.stringify({ meta: full.meta, text: full.text }));
-  return 'plain';
-}
 
 describe('plainPin', () => {
   const next = prng(34);
@@ -438,23 +457,8 @@ describe('plainPin', () => {
   });
 
   it('gives no other parse than the library for any edit of a written front-matter', () => {
-    const rand = prng(35);
-    const CHARS = ' "\'#:-\\\n\t0a_[{~|>!&*%@`';
     const ways = { plain: 0, yaml: 0 };
-    for (let n = 0; n < 2000; n++) {
-      const text = texts[n % texts.length]!;
-      const end = text.indexOf('\n---\n', 4);
-      const at = 4 + Math.floor(rand() * (end - 4));
-      const c = CHARS[Math.floor(rand() * CHARS.length)]!;
-      const kind = rand();
-      const edited =
-        kind < 0.4
-          ? text.slice(0, at) + c + text.slice(at)
-          : kind < 0.7
-            ? text.slice(0, at) + text.slice(at + 1)
-            : text.slice(0, at) + c + text.slice(at + 1);
-      ways[pinReadsAsYaml(edited, 'f.md')]++;
-    }
+    for (const edited of oneCharEdits(texts, 35, 2000)) ways[pinReadsAsYaml(edited, 'f.md')]++;
     expect(ways.plain).toBeGreaterThan(0);
     expect(ways.yaml).toBeGreaterThan(ways.plain);
   });

@@ -5,7 +5,7 @@
 // on the default branch for merges made on a server.
 import type { Context } from '../command/context.js';
 import { loadHandoffs, readTreeOnce, rereadText } from '../store/store.js';
-import { closedPlain } from '../store/plain-front-matter.js';
+import { changeOpen } from '../store/change-open.js';
 import type { TreeFile } from '../store/tree.js';
 import type { Handoff } from '../store/handoff.js';
 import { rewriteItems } from '../store/writes.js';
@@ -54,34 +54,27 @@ export async function closeLanded(ctx: Context, readsAll = false): Promise<Close
     const read = await Promise.allSettled(landed.map((h) => rereadText(ctx, h)));
     const asRead = new Set(landed.map((h) => h.file));
     const files = new Map((await readTreeOnce(ctx)).files.filter((f) => asRead.has(f.path)).map((f) => [f.path, f]));
-    // handoff.ts loads the YAML library: only for a file not in the form the tool writes (plain-front-matter.ts).
-    let yaml: typeof import('../store/handoff.js') | undefined;
     for (const [i, h] of landed.entries()) {
       const landing = landings.get(h.file)!;
       const r = read[i]!;
       if (r.status === 'rejected') throw r.reason; // the first in order, as one after another would
-      // As read before, when the file is still what the tool wrote for that: closed as text.
-      const plain = closedPlain(r.value, h.file, h.meta, landing.time, landing.commit);
-      let fresh = h;
-      if (plain) writes.push({ file: h.file, content: plain.text, parsed: plain.parsed });
-      else {
-        yaml ??= await import('../store/handoff.js');
-        fresh = yaml.parseHandoff(r.value, h.file);
-        if (fresh.meta.status !== 'open') continue;
-        // With what it parses to: the writer does not parse fifty files again.
-        const { text, parsed } = yaml.updateHandoffParsed(fresh, {
-          status: 'done',
-          finished: landing.time,
-          landed: landing.commit,
-        });
-        writes.push({ file: h.file, content: text, parsed });
-      }
-      const same = fresh.meta.head === h.meta.head && JSON.stringify(fresh.meta.files) === JSON.stringify(h.meta.files);
+      // With what it parses to: the writer does not parse fifty files again.
+      const {
+        text,
+        parsed,
+        was: fresh,
+      } = await changeOpen(r.value, h, 'done', [
+        ['finished', landing.time],
+        ['landed', landing.commit],
+      ]);
+      if (fresh.status !== 'open') continue;
+      writes.push({ file: h.file, content: text, parsed });
+      const same = fresh.head === h.meta.head && JSON.stringify(fresh.files) === JSON.stringify(h.meta.files);
       const was = same ? files.get(h.file) : undefined;
       closed.push({
         id: h.meta.id,
         file: h.file,
-        branch: fresh.meta.branch ?? '',
+        branch: fresh.branch ?? '',
         commit: landing.commit,
         ...(was ? { was } : {}),
       });

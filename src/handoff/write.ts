@@ -5,7 +5,8 @@ import type { Context } from '../command/context.js';
 import { UsageError } from '../core/errors.js';
 import { draft as drafted } from './draft.js';
 import type { FileChange, Handoff, HandoffMeta } from '../store/handoff.js';
-import { changedPlain, plainText } from '../store/plain-front-matter.js';
+import { plainText } from '../store/plain-front-matter.js';
+import { changeOpen } from '../store/change-open.js';
 import { checkText } from '../store/input.js';
 import { activePins } from '../store/pin-scope.js';
 import { scrub } from '../security/secrets.js';
@@ -31,19 +32,6 @@ async function parentChain(ctx: Context, parent: Handoff): Promise<Handoff[]> {
     if (chain) return chain;
   }
   return (await loadHandoffs(ctx)).items;
-}
-
-/**
- * The parent's file as read again now, superseded by `id`, and what that text parses to (the
- * file is not parsed again): as text when it is in the form the tool writes, else through its
- * YAML document, which keeps a person's edits.
- */
-async function supersede(ctx: Context, parent: Handoff, id: string) {
-  const text = await rereadText(ctx, parent);
-  const plain = changedPlain(text, parent.file, parent.meta, 'superseded', [['superseded_by', id]]);
-  if (plain) return plain;
-  const { parseHandoff, updateHandoffParsed } = await import('../store/handoff.js');
-  return updateHandoffParsed(parseHandoff(text, parent.file), { status: 'superseded', superseded_by: id });
 }
 
 /** Where the work began: --since, else the parent's head, else the merge-base with the default branch, else the root. */
@@ -246,7 +234,9 @@ async function writeLocked(
   // The parent is read again and its superseded text made while the child is written and
   // synced (under the writer lock, as before); it is written only once the child is there,
   // so a run killed in between leaves what repair.ts finishes.
-  const closing = parent ? supersede(ctx, parent, meta.id) : undefined;
+  const closing = parent
+    ? rereadText(ctx, parent).then((text) => changeOpen(text, parent, 'superseded', [['superseded_by', meta.id]]))
+    : undefined;
   closing?.catch(() => {}); // awaited once the child is written; a failure surfaces there
   const file = await createHandoff(ctx, meta.id, text);
   if (source && transcript && options.pinCandidates === true) await source.pinCandidates(ctx, transcript, author);

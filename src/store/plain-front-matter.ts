@@ -69,7 +69,7 @@ function plainLines(meta: HandoffMeta): string[] | undefined {
 }
 
 /** The keys a change of an open handoff adds (updateHandoffParsed): closing it, or superseding it. */
-type Added = ReadonlyArray<readonly [key: 'superseded_by' | 'finished' | 'landed', value: string]>;
+export type Added = ReadonlyArray<readonly [key: 'superseded_by' | 'finished' | 'landed', value: string]>;
 
 /**
  * An open handoff's file with its status changed and keys added: what updateHandoffParsed
@@ -89,14 +89,9 @@ export function changedPlain(
 ): { text: string; parsed: Handoff } | undefined {
   if (meta.status !== 'open' || added.some(([key, value]) => meta[key] !== undefined || !PLAIN.test(value)))
     return undefined;
-  let split: { yaml: string; body: string };
-  try {
-    split = splitFrontMatter(text, file);
-  } catch {
-    return undefined; // the YAML path says what is wrong
-  }
+  const split = splitOrNone(text, file);
   const lines = plainLines(meta);
-  if (lines === undefined || split.yaml !== `${lines.join('\n')}\n`) return undefined;
+  if (split === undefined || lines === undefined || split.yaml !== `${lines.join('\n')}\n`) return undefined;
   lines[lines.indexOf('status: "open"')] = `status: "${status}"`;
   for (const [key, value] of added) lines.push(`${key}: "${value}"`);
   let changed: HandoffMeta;
@@ -107,20 +102,6 @@ export function changedPlain(
   }
   const parsed: Handoff = { file, meta: changed, doc: NO_DOC, bodyText: split.body, body: parseBody(split.body) };
   return { text: `---\n${lines.join('\n')}\n---\n${split.body}`, parsed };
-}
-
-/** An open handoff's file closed as landed (changedPlain): `status: done`, `finished` and `landed`. */
-export function closedPlain(
-  text: string,
-  file: string,
-  meta: HandoffMeta,
-  finished: string,
-  landed: string,
-): { text: string; parsed: Handoff } | undefined {
-  return changedPlain(text, file, meta, 'done', [
-    ['finished', finished],
-    ['landed', landed],
-  ]);
 }
 
 /** What serializeHandoff writes, when every value is one plainLines writes; undefined otherwise. */
@@ -159,13 +140,13 @@ function pair(line: string, into: Record<string, unknown>, keys: ReadonlySet<str
 }
 
 /**
- * The data of a front-matter made only of lines as serializeHandoff writes them: `key: value`
- * with a value scalar() writes, and the files as a block list of such pairs. In any order:
- * the tool's own edits through the YAML document put the keys they add after the files
- * (`superseded_by`, `finished`, `landed`), and the data does not depend on the order.
- * Undefined for anything else.
+ * The data of a front-matter made only of lines as the tool writes them: `key: value` with one
+ * of `keys` and a value scalar() writes, and a handoff's files as a block list of such pairs. In
+ * any order: the tool's own edits through the YAML document put the keys they add after the
+ * files (`superseded_by`, `finished`, `landed`, a pin's `retired`), and the data does not
+ * depend on the order. Undefined for anything else.
  */
-function plainData(yaml: string): Record<string, unknown> | undefined {
+function plainData(yaml: string, keys: ReadonlySet<string>): Record<string, unknown> | undefined {
   if (!yaml.endsWith('\n')) return undefined;
   const data: Record<string, unknown> = {};
   let files: Array<Record<string, unknown>> | undefined;
@@ -187,53 +168,52 @@ function plainData(yaml: string): Record<string, unknown> | undefined {
       if (data.files !== undefined) return undefined;
       data.files = files = [];
       listing = line === 'files:';
-    } else if (!pair(line, data, TOP_KEYS)) return undefined;
+    } else if (!pair(line, data, keys)) return undefined;
   }
   return listing && files!.length === 0 ? undefined : data;
 }
 
-/**
- * A handoff's front-matter and body, as parseHandoff reads them, when its front-matter is
- * made of lines as serializeHandoff writes them (plainData); undefined otherwise (the
- * caller then parses it with the YAML library, which also says what is wrong with it).
- */
-export function plainHandoff(text: string, file: string): { meta: HandoffMeta; bodyText: string } | undefined {
-  let split: { yaml: string; body: string };
+/** A file's front-matter and body, or undefined when it has none (the library's path says why). */
+function splitOrNone(text: string, file: string): { yaml: string; body: string } | undefined {
   try {
-    split = splitFrontMatter(text, file);
-  } catch {
-    return undefined;
-  }
-  const data = plainData(split.yaml);
-  if (data === undefined) return undefined;
-  try {
-    return { meta: validateMeta(data, file), bodyText: split.body };
+    return splitFrontMatter(text, file);
   } catch {
     return undefined;
   }
 }
 
-/** The keys serializePin writes but `scope` (a list: a scoped pin is the library's to read). */
+/**
+ * A file's front-matter read as plainData reads it and checked by `validate`, and its body;
+ * undefined when it is not in that form or does not validate (the caller then parses it with
+ * the YAML library, which also says what is wrong with it).
+ */
+function plainRead<M>(
+  text: string,
+  file: string,
+  keys: ReadonlySet<string>,
+  validate: (data: Record<string, unknown>, file: string) => M,
+): { meta: M; body: string } | undefined {
+  const split = splitOrNone(text, file);
+  const data = split && plainData(split.yaml, keys);
+  if (!split || !data) return undefined;
+  try {
+    return { meta: validate(data, file), body: split.body };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A handoff's front-matter and body, as parseHandoff reads them, when plainRead can read it. */
+export function plainHandoff(text: string, file: string): { meta: HandoffMeta; bodyText: string } | undefined {
+  const read = plainRead(text, file, TOP_KEYS, validateMeta);
+  return read && { meta: read.meta, bodyText: read.body };
+}
+
+/** The keys serializePin writes but `scope` (a list of globs: a scoped pin is the library's to read). */
 const PIN_KEYS = new Set<string>(['id', 'created', 'author', 'status', 'supersedes', 'retired', 'reason']);
 
-/**
- * A pin's front-matter and text, as parsePin reads them, when its front-matter is made of
- * lines as serializePin writes them (`key: value`, a value scalar() writes, no scope);
- * undefined otherwise.
- */
+/** A pin's front-matter and text, as parsePin reads them, when plainRead can read it (no scope). */
 export function plainPin(text: string, file: string): { meta: PinMeta; text: string } | undefined {
-  let split: { yaml: string; body: string };
-  try {
-    split = splitFrontMatter(text, file);
-  } catch {
-    return undefined;
-  }
-  if (!split.yaml.endsWith('\n')) return undefined;
-  const data: Record<string, unknown> = {};
-  for (const line of split.yaml.slice(0, -1).split('\n')) if (!pair(line, data, PIN_KEYS)) return undefined;
-  try {
-    return { meta: validatePin(data, file), text: split.body };
-  } catch {
-    return undefined;
-  }
+  const read = plainRead(text, file, PIN_KEYS, validatePin);
+  return read && { meta: read.meta, text: read.body };
 }
