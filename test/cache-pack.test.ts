@@ -185,6 +185,32 @@ describe('the packed folder of the items cache', () => {
     for (const [key, item] of entries) expect(back.get(key), key).toBe(JSON.stringify(item));
   });
 
+  it("finds a work-tree file's entry by its path and stat data as by its key, and nothing for other stat data", () => {
+    const entries = new Map<string, CachedItem>();
+    for (let n = 1; n <= 5; n++)
+      entries.set(`${folder}${id(n)}.md\0${stat(n)}`, { meta: { ...metas[1]!, id: id(n) }, blob: blob(n) });
+    entries.set(`${folder}${id(6)}.md\0${blob(6)}`, { meta: { ...metas[1]!, id: id(6) }, blob: blob(6) });
+    const shard = unpackShard(JSON.parse(JSON.stringify(packShard(entries))));
+    for (let n = 1; n <= 5; n++) {
+      const path = `${folder}${id(n)}.md`;
+      const i = shard.statRow(path, stat(n).slice(1));
+      expect(i, path).toBe(shard.row(`${path}\0${stat(n)}`));
+      // The same item whichever way it was asked for.
+      expect(shard.itemAt(i!, true)).toBe(shard.item(`${path}\0${stat(n)}`));
+      expect(JSON.stringify(shard.itemAt(i!, true))).toBe(JSON.stringify(entries.get(`${path}\0${stat(n)}`)));
+      expect(shard.statRow(path, stat(n + 1).slice(1))).toBeUndefined();
+      expect(shard.statRow(`${folder}${id(n + 10)}.md`, stat(n).slice(1))).toBeUndefined();
+    }
+    // A file known only by its blob id has no entry by stat data.
+    expect(shard.statRow(`${folder}${id(6)}.md`, stat(6).slice(1))).toBeUndefined();
+    // Every row a walk found counts as found, and a row not found does not.
+    const rows = new Set([1, 2, 3, 4, 5].map((n) => shard.statRow(`${folder}${id(n)}.md`, stat(n).slice(1))!));
+    const sixth = new Map([[`${folder}${id(6)}.md\0${stat(7)}`, {}]]);
+    expect(shard.allFound(sixth, rows)).toBe(true);
+    expect(shard.allFound(new Map(), rows)).toBe(false);
+    expect(shard.allFound(sixth, new Set([...rows].slice(1)))).toBe(false);
+  });
+
   it('reads a shard of another shape, or a damaged row, as no entries, never a wrong one', () => {
     for (const bad of [
       null,

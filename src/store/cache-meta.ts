@@ -120,21 +120,39 @@ export function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta
   const next = () => {
     let n = 0;
     for (let scale = 1; at < text.length; scale *= 45) {
-      const c = text.charCodeAt(at++);
-      const d = digitOf(c);
+      const d = digitOf(text.charCodeAt(at++));
       if (d < 46) return n + d * scale;
       n += (d - 46) * scale;
     }
     return n;
   };
-  const meta: Record<string, unknown> = {};
-  for (let i = 0; i < META.length; i++) {
-    const v =
-      i === CREATED && bang >= 0
-        ? isoTime(idTime(meta.id as string) + Number.parseInt(text.slice(0, bang), 36))
-        : (table[next()] ?? null);
-    if (v !== null || !OPTIONAL_META.has(META[i]!)) meta[META[i]!] = v;
-  }
+  const value = () => table[next()] ?? null;
+  // Each key stored by name, in META's order (one shape per set of optional keys present,
+  // where a key stored by a computed name made every store a lookup).
+  const id = value() as string;
+  const goal = value();
+  const step = value();
+  const status = value();
+  const created = bang >= 0 ? isoTime(idTime(id) + Number.parseInt(text.slice(0, bang), 36)) : value();
+  const author = value();
+  const branch = value();
+  const base = value();
+  const head = value();
+  const parent = value();
+  const supersededBy = value();
+  const finished = value();
+  const landed = value();
+  const meta: Record<string, unknown> = step === null ? { id, goal } : { id, goal, step };
+  meta.status = status;
+  meta.created = created;
+  meta.author = author;
+  meta.branch = branch;
+  meta.base = base;
+  meta.head = head;
+  meta.parent = parent;
+  if (supersededBy !== null) meta.superseded_by = supersededBy;
+  if (finished !== null) meta.finished = finished;
+  if (landed !== null) meta.landed = landed;
   const files: FileChange[] = [];
   let known = filesOf.get(table);
   if (!known) filesOf.set(table, (known = new Map()));

@@ -12,7 +12,7 @@ import { idTime } from './id.js';
 
 /**
  * A row's columns: stat data (after what it shares with the row's before), blob id
- * (base64), front-matter (a handoff's packed as text, see encode), flags, file name (when
+ * (as git writes it), front-matter (a handoff's packed as text, see encode), flags, file name (when
  * it is not `<id>.md`), body, problem; trailing zeros left out, so that the flags say what
  * is unusual and a plain handoff's row ends at its front-matter.
  */
@@ -110,12 +110,6 @@ export function keyParts(key: string): { path: string; rest: string } {
   return { path: key.slice(0, nul), rest: key.slice(nul + 1) };
 }
 
-/** A blob id as stored: its 20 bytes in base64 (without the padding) instead of 40 hexadecimal digits. */
-const packBlob = (hex: string) =>
-  /^[0-9a-f]{40}$/.test(hex) ? Buffer.from(hex, 'hex').toString('base64').slice(0, -1) : `=${hex}`;
-export const unpackBlob = (stored: string) =>
-  stored.startsWith('=') ? stored.slice(1) : Buffer.from(stored, 'base64').toString('hex');
-
 /**
  * A field as stored after the one before it: how many characters it shares with that (one
  * base-91 digit, at most 20 so that it is never the `:` between fields), then the rest.
@@ -209,7 +203,7 @@ export function packRows(entries: ReadonlyMap<string, CachedItem>, folder: strin
     const byId = md && typeof meta === 'string' && nameOf((r.item.meta as HandoffMeta).id) === r.name;
     const row: unknown[] = [];
     row[STAT] = 0;
-    row[BLOB] = blob === undefined ? 0 : packBlob(blob);
+    row[BLOB] = blob ?? 0;
     row[META_TEXT] = meta;
     row[FLAGS] =
       (r.blob === undefined ? NO_BLOB_KEY : 0) |

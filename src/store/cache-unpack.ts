@@ -21,7 +21,6 @@ import {
   STAT,
   STAT_WITH_BLOB,
   type StoredShard,
-  unpackBlob,
   unpackStamp,
   WHOLE_NAME,
 } from './cache-pack.js';
@@ -31,13 +30,17 @@ export interface Shard {
   /** How many keys it holds. */
   size: number;
   row(key: string): number | undefined;
+  /** The row of a work-tree file's entry by its stat data (`path` and its stat data without the `s`): row(key) without the key. */
+  statRow(path: string, stamp: string): number | undefined;
+  /** The item of a row, by the kind of key it was found by (stat data, or blob id); undefined when it does not read back. */
+  itemAt(i: number, byStat: boolean): CachedItem | undefined;
   keys(): IterableIterator<string>;
   /**
    * Whether a walk of the work tree that used these entries found every file this folder's
    * entries name: each entry by stat data used, and each file with only an entry by blob id
-   * looked up by its stat data.
+   * looked up by its stat data; `marked`: the rows a walk found by statRow, as if their keys were in `used`.
    */
-  allFound(used: ReadonlyMap<string, unknown>): boolean;
+  allFound(used: ReadonlyMap<string, unknown>, marked?: ReadonlySet<number>): boolean;
   item(key: string): CachedItem | undefined;
   /** What it holds as read, to pack it again around what a run changed (cache-repack.ts); undefined when empty. */
   stored?: StoredRows;
@@ -49,6 +52,8 @@ export interface StoredRows extends StoredShard {
   name(i: number): string;
   /** The keys it holds. */
   keys(i: number): string[];
+  /** Its key by stat data, when it has one. */
+  statKey(i: number): string | undefined;
   /** Its stat data's fields, when it has a key by them. */
   fields(i: number): readonly string[] | undefined;
   /** The item the shard gave for a key (an entry with it is as stored), or undefined when it gave none. */
@@ -60,6 +65,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const EMPTY: Shard = {
   size: 0,
   row: () => undefined,
+  statRow: () => undefined,
+  itemAt: () => undefined,
   keys: () => [][Symbol.iterator](),
   allFound: () => true,
   item: () => undefined,
@@ -72,8 +79,10 @@ export function unpackShard(data: unknown): Shard {
   const { folder, table, rows } = data as unknown as StoredShard;
   const nameOf = defaultName(folder);
   const paths: string[] = [];
-  const byStat = new Map<string, number>();
-  const statKeys: Array<string | undefined> = [];
+  // A row keyed by stat data, found by its path (a walk asks each file by its path and stat
+  // data, and a path has one such entry, cache.ts keptItems), and its stat data as stored.
+  const byPath = new Map<string, number>();
+  const stamps: Array<string | undefined> = [];
   let previous: readonly string[] = [];
   let blobs = 0;
   for (let i = 0; i < rows.length; i++) {
@@ -87,13 +96,18 @@ export function unpackShard(data: unknown): Shard {
     paths.push(path);
     if (typeof row[STAT] === 'string') {
       previous = unpackStamp(row[STAT], previous, (flags & CTIME_DIFFERS) !== 0);
-      const key = `${path}\0s${previous.join(':')}`;
-      byStat.set(key, i);
-      statKeys[i] = key;
+      stamps[i] = previous.join(':');
+      byPath.set(path, i);
     }
     if (hasBlobKey(row)) blobs++;
   }
-  const blobKey = (i: number) => `${paths[i]}\0${unpackBlob(rows[i]![BLOB] as string)}`;
+  const statKey = (i: number) => (stamps[i] === undefined ? undefined : `${paths[i]}\0s${stamps[i]}`);
+  /** The row of a work-tree file's entry by its stat data. */
+  const statRow = (path: string, stamp: string) => {
+    const i = byPath.get(path);
+    return i !== undefined && stamps[i] === stamp ? i : undefined;
+  };
+  const blobKey = (i: number) => `${paths[i]}\0${rows[i]![BLOB] as string}`;
   // Keys by blob id are built when first asked for: a walk of the work tree asks none.
   let byBlob: Map<string, number> | undefined;
   const blobKeys = () => {
@@ -108,26 +122,55 @@ export function unpackShard(data: unknown): Shard {
   };
   /** A key by stat data (rows' STAT column), not by blob id. */
   const isStat = (key: string) => key.charCodeAt(key.indexOf('\0') + 1) === 115; /* s */
-  const row = (key: string) => (isStat(key) ? byStat.get(key) : blobKeys().get(key));
-  const items = new Map<string, CachedItem>();
+  const row = (key: string) => {
+    const nul = key.indexOf('\0');
+    return key.charCodeAt(nul + 1) === 115 /* s */
+      ? statRow(key.slice(0, nul), key.slice(nul + 2))
+      : blobKeys().get(key);
+  };
+  // The item each row gave, by its key by stat data and by blob id (a row holds one of each at most).
+  const byStatItems: Array<CachedItem | undefined> = [];
+  const byBlobItems: Array<CachedItem | undefined> = [];
+  const given = (key: string) => {
+    const i = row(key);
+    return i === undefined ? undefined : (isStat(key) ? byStatItems : byBlobItems)[i];
+  };
   // A row's front-matter, unpacked once for both of its keys.
   const metas: HandoffMeta[] = [];
   const metaOf = (i: number) => (metas[i] ??= unpackMeta(rows[i]![META_TEXT] as string, table));
+  const itemAt = (i: number, stat: boolean) => {
+    const items = stat ? byStatItems : byBlobItems;
+    let item = items[i];
+    if (item === undefined) {
+      try {
+        item = unpackRow(rows[i]!, i, metaOf, stat);
+      } catch {
+        return undefined; // damaged: a miss
+      }
+      items[i] = item;
+    }
+    return item;
+  };
   return {
-    size: byStat.size + blobs,
+    size: byPath.size + blobs,
     row,
-    keys: () => [...byStat.keys(), ...blobKeys().keys()][Symbol.iterator](),
-    allFound(used) {
+    statRow,
+    itemAt,
+    keys: function* () {
+      for (const i of byPath.values()) yield statKey(i)!;
+      yield* blobKeys().keys();
+    },
+    allFound(used, marked) {
       let found: Set<string> | undefined;
       for (let i = 0; i < rows.length; i++) {
-        const key = statKeys[i];
-        if (key !== undefined) {
-          if (!used.has(key)) return false;
+        if (stamps[i] !== undefined) {
+          if (!marked?.has(i) && !used.has(statKey(i)!)) return false;
         } else if (hasBlobKey(rows[i]!)) {
           if (!found) {
             found = new Set();
             for (const k of used.keys())
               if (k.charCodeAt(k.indexOf('\0') + 1) === 115 /* s */) found.add(k.slice(0, k.indexOf('\0')));
+            for (const r of marked ?? []) found.add(paths[r]!);
           }
           if (!found.has(paths[i]!)) return false;
         }
@@ -135,32 +178,23 @@ export function unpackShard(data: unknown): Shard {
       return true;
     },
     item(key) {
-      let item = items.get(key);
-      if (item === undefined) {
-        const i = row(key);
-        if (i === undefined) return undefined;
-        try {
-          item = unpackRow(rows[i]!, i, metaOf, isStat(key));
-        } catch {
-          return undefined; // damaged: a miss
-        }
-        items.set(key, item);
-      }
-      return item;
+      const i = row(key);
+      return i === undefined ? undefined : itemAt(i, isStat(key));
     },
     stored: {
       folder,
       table,
       rows,
       name: (i) => paths[i]!.slice(folder.length),
+      statKey,
       keys: (i) => {
-        const key = statKeys[i];
+        const key = statKey(i);
         const keys = key === undefined ? [] : [key];
         if (hasBlobKey(rows[i]!)) keys.push(blobKey(i));
         return keys;
       },
-      fields: (i) => statKeys[i]?.slice(statKeys[i]!.indexOf('\0') + 2).split(':'),
-      given: (key) => items.get(key),
+      fields: (i) => stamps[i]?.split(':'),
+      given,
     },
   };
 }
@@ -180,6 +214,6 @@ function unpackRow(
   if ((flags & MISNAMED) !== 0) item.misnamed = true;
   if (isRecord(row[PROBLEM])) item.problem = row[PROBLEM] as unknown as CachedItem['problem'];
   if (typeof row[BLOB] === 'string' && (!byStat || (flags & (NO_BLOB_KEY | STAT_WITH_BLOB)) !== 0))
-    item.blob = unpackBlob(row[BLOB]);
+    item.blob = row[BLOB];
   return item;
 }

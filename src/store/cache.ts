@@ -28,8 +28,9 @@ const { mkdirSync, readdirSync, readFileSync, rmSync, statSync } = process.getBu
 export const CACHE_FILE = 'handoff-cache.json';
 // Bump when CachedItem or the parsers change what they produce.
 // 12: an open handoff from the index or a commit kept without its body (11 was a layout
-// tried and left: its files are ignored as any other format's).
-const FORMAT = 12;
+// tried and left: its files are ignored as any other format's). 13: blob ids stored as git
+// writes them (decoding base64 was a tenth of a walk of a year of handoffs).
+const FORMAT = 13;
 /**
  * How many answers of each kind are kept (the kind: what a key names before its first NUL,
  * `from`, `own`, or nothing for the commits between two ids): one per branch a session
@@ -94,7 +95,10 @@ const shardNames = new Map<string, string>();
 /** The last folder asked about: a walk asks about each folder's files one after another. */
 let last = { folder: '\0', name: '' };
 function shardOf(key: string): string {
-  const end = Math.max(0, key.lastIndexOf('/', key.indexOf('\0')));
+  return shardIn(key, Math.max(0, key.lastIndexOf('/', key.indexOf('\0'))));
+}
+/** The file of the folder that ends at `end` of `key` (or of a path). */
+function shardIn(key: string, end: number): string {
   if (end === last.folder.length && key.startsWith(last.folder)) return last.name;
   const folder = key.slice(0, end);
   let name = shardNames.get(folder);
@@ -184,13 +188,6 @@ function keptFirst<V>(stored: Iterable<readonly [string, V]>, limit: number, onA
   };
 }
 
-/**
- * Whether a walk that replaced nothing in a folder found every file the folder's entries
- * name: then it has nothing to drop there (keptItems), and the file is not written. Another
- * entry of a path that one used replaced is left for the next write of the folder.
- */
-const nothingGone = (stored: Shard, used: ReadonlyMap<string, CachedItem>) => stored.allFound(used);
-
 function dropShardsBut(dir: string, kept: ReadonlyMap<string, unknown>): void {
   try {
     for (const name of readdirSync(dir))
@@ -214,6 +211,19 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
     if (!u) used.set(name, (u = new Map()));
     return u;
   };
+  // The rows a walk found by a file's stat data (`stat`), used as their entries in `used`
+  // are, without building their keys: those are built when the folder is written.
+  const marked = new Map<string, Set<number>>();
+  /** What the run used of a folder: its entries, with the rows marked as read. */
+  const usedOf = (name: string, all: Shard) => {
+    const u = used.get(name) ?? new Map<string, CachedItem>();
+    for (const i of marked.get(name) ?? []) {
+      const key = all.stored?.statKey(i);
+      const item = all.itemAt(i, true);
+      if (key !== undefined && item !== undefined && !u.has(key)) u.set(key, item);
+    }
+    return u;
+  };
   // A run that looked up a work-tree file by its stat data read the whole work tree (reader.ts).
   let walked = false;
   // A run that read only a few files (a writer's view, history-view.ts) writes no shard: a
@@ -233,9 +243,11 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
     if (!itemsDir || !itemsChanged || !wholeTree) return;
     itemsChanged = false;
     for (const [name, all] of shards) {
-      const u = used.get(name) ?? new Map<string, CachedItem>();
-      // Nothing added or replaced, and nothing gone: nothing to write.
-      if (!replaced.has(name) && (!walked || nothingGone(all, u))) continue;
+      // Nothing added or replaced, and nothing gone (a walk found every file the folder's
+      // entries name, so it has nothing to drop there, keptItems): nothing to write. Another
+      // entry of a path that one used replaced is left for the next write of the folder.
+      if (!replaced.has(name) && (!walked || all.allFound(used.get(name) ?? new Map(), marked.get(name)))) continue;
+      const u = usedOf(name, all);
       const kept = keptItems(all, u, walked);
       if (!replaced.has(name) && kept.size === all.size && [...kept.keys()].every((k) => all.row(k) !== undefined))
         continue;
@@ -281,6 +293,23 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       usedIn(shardOf(key)).set(key, item);
       if (walks && kind(key) === 'stat') walked = true;
       itemsChanged = true;
+    },
+    stat(path, stamp) {
+      if (walks) wholeTree = walked = true;
+      const name = shardIn(path, Math.max(0, path.lastIndexOf('/')));
+      const u = used.get(name);
+      // An entry this run added or used by its key (set, get) comes first, as in get.
+      const own = u !== undefined && u.size > 0 ? u.get(`${path}\0s${stamp}`) : undefined;
+      if (own !== undefined) return own;
+      const s = shard(name);
+      const i = s.statRow(path, stamp);
+      const item = i === undefined ? undefined : s.itemAt(i, true);
+      if (item === undefined) return undefined;
+      let rows = marked.get(name);
+      if (!rows) marked.set(name, (rows = new Set()));
+      rows.add(i!);
+      itemsChanged = true;
+      return item;
     },
     knows: (p) => shard(shardOf(`${p}\0`)).size > 0,
   });

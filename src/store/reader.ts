@@ -158,7 +158,7 @@ function readItemFile(full: string, rel: string, racy: number, files: TreeFile[]
     const stamp = stampOf(before);
     if (before.ctimeMs < racy) {
       f.stamp = stamp;
-      const known = cache?.get(cacheKey(f));
+      const known = cache?.stat ? cache.stat(rel, stamp) : cache?.get(cacheKey(f));
       if (known !== undefined) {
         f.cached = known;
         if (known.blob !== undefined) f.blob = known.blob;

@@ -139,6 +139,11 @@ export interface CachedItem {
 
 export interface ParseCache {
   get(key: string): CachedItem | undefined;
+  /**
+   * A work-tree file's entry by its stat data: what get(`${path}\0s${stamp}`) gives, without
+   * building that key (a walk asks it of every file).
+   */
+  stat?(path: string, stamp: string): CachedItem | undefined;
   set(key: string, item: CachedItem): void;
   /** Whether it may hold an entry of this path by its blob id (worth hashing a file's text to ask). */
   knows?(path: string): boolean;
