@@ -226,15 +226,27 @@ export class Git extends GitChanges {
   }
 
   /**
-   * The authors (`%an <%ae>`) of the commits that added `file`, newest first; null when git
-   * cannot. Asked by a resume after a new commit, once the history's git processes have
-   * started: waited for in this thread (runBlocking), they run meanwhile.
+   * The author (`%an <%ae>`) of the newest commit that added `file`, when none deleted it
+   * since; undefined when none added it, or one deleted it after; null when git cannot. Git
+   * stops at that commit: an open handoff is recent, where its first addition was a walk of
+   * the whole history (a quarter of a second at 30,000 commits). Asked by a resume after a new
+   * commit, once the history's git processes have started: waited for in this thread
+   * (runBlocking), they run meanwhile.
    */
-  async whoAdded(file: string): Promise<string[] | null> {
-    const args = ['log', '--diff-filter=A', '--no-renames', '--format=%x01%an <%ae>', '--name-only', '-z'];
-    const log = this.answerBlocking([...args, '--', `:(top,literal)${file}`]);
+  async whoAdded(file: string): Promise<string | undefined | null> {
+    const args = [
+      'log',
+      '--max-count=1',
+      '--diff-filter=AD',
+      '--no-renames',
+      '--format=%x01%an <%ae>',
+      '--name-status',
+    ];
+    const log = this.answerBlocking([...args, '-z', '--', `:(top,literal)${file}`]);
     if (log === null) return null;
-    return log.split(/[\0\n]/).flatMap((token) => (token.startsWith('\x01') ? [token.slice(1)] : []));
+    // `\x01<author>\0\nA\0<file>\0`
+    const [author, status] = log.split('\0');
+    return author?.startsWith('\x01') && status?.trim() === 'A' ? author.slice(1) : undefined;
   }
 
   /** `git diff --name-status -z --no-renames` from `base` to the working tree, under the pathspec. */

@@ -10,11 +10,13 @@ import { COMMIT_ID } from '../git/repo.js';
 import { openCache } from '../store/cache.js';
 import { writtenHere } from '../store/own.js';
 
-/** "Name <email>" of the commit that first added the file, or null when it is not committed (the user's own work). */
-export async function firstAuthor(git: Git, file: string): Promise<string | null> {
-  const authors = await git.whoAdded(file).catch(() => null);
-  // Newest first: the last author listed added the file first.
-  return authors?.at(-1) ?? null;
+/**
+ * "Name <email>" of the newest commit that added the file (its text there came with that
+ * commit or after it: a file someone else deleted and added again is theirs), or null when
+ * it is not committed (the user's own work).
+ */
+export async function addingAuthor(git: Git, file: string): Promise<string | null> {
+  return (await git.whoAdded(file).catch(() => null)) ?? null;
 }
 
 const emailOf = (author: string) => /<([^>]*)>\s*$/.exec(author)?.[1]?.trim().toLowerCase() ?? '';
@@ -36,8 +38,8 @@ export function provenanceNote(author: string): string {
  * remembered in the one cache under it (who added a file is fixed for a fixed HEAD), so a
  * session start with no new commit starts no git process for it. After a commit on top of
  * the one last asked about (its only parent), git's log from it is that commit, then the
- * log asked before: a file committed then was first added by the same author, and only
- * whether that is the user is asked again. A change of `user.email` is seen at the next
+ * log asked before: a file added there and not deleted since is in that parent's tree, so the
+ * commit on top did not add it, and only whether its author is the user is asked again. A change of `user.email` is seen at the next
  * commit.
  */
 export async function whoseHandoff(
@@ -57,7 +59,7 @@ export async function whoseHandoff(
   const author =
     tip && typeof last?.author === 'string' && typeof last.tip === 'string' && onlyParent(git, tip) === last.tip
       ? last.author
-      : await firstAuthor(git, file);
+      : await addingAuthor(git, file);
   // No author: the file is the user's own, whoever the user is.
   const email = author ? await git.userEmail().catch(() => null) : null;
   const from = fromSomeoneElse(author, email);
