@@ -35,13 +35,11 @@ export async function agentFileFindings(ctx: Context, git: Git, base: string): P
       ),
     ),
   ].sort();
+  // One diff for all of them: `<status>\0<path>\0` each.
   const changed = new Set<string>();
-  await Promise.all(
-    files.map(async (f) => {
-      const status = (await git.nameStatusSince(base, `:(top,literal)${f}`)).split('\0')[0];
-      if (status === 'A' || status === 'M') changed.add(f);
-    }),
-  );
+  const tokens = (await git.nameStatusSince(base, ...files.map((f) => `:(top,literal)${f}`))).split('\0');
+  for (let i = 0; i + 1 < tokens.length; i += 2)
+    if (tokens[i] === 'A' || tokens[i] === 'M') changed.add(tokens[i + 1]!);
   if (changed.size === 0) return [];
   const texts = new Map<string, string | undefined>();
   for (const f of changed) texts.set(f, await readText(path.join(ctx.root, f)));

@@ -19,7 +19,7 @@ import { readRoadmap, renderWorkTree } from '../roadmap/roadmap-file.js';
 import { readTemplate } from '../store/templates.js';
 import { estimateTokens } from '../transcripts/tokens.js';
 import { plural, printJson } from '../command/output.js';
-import { addedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
+import { committedBy, pinFlags, pinReviewFindings, type PinToReview } from './pin-review.js';
 import { handoffReviewFindings, type HandoffToReview } from './handoff-review.js';
 import { closeLanded } from '../git-hooks/close-landed.js';
 import { redactSecrets } from '../security/redact.js';
@@ -251,8 +251,9 @@ async function changedPins(git: Git, tree: Tree, base: string, changes: Map<stri
   const changed = [...changes].filter(([p]) => itemKind(p) === 'pin');
   const [before, authors] = await Promise.all([
     git.readObjects(changed.map(([p]) => `${base}:${p}`)),
-    addedBy(
+    committedBy(
       git,
+      base,
       changed.map(([p]) => p),
     ),
   ]);
@@ -262,7 +263,7 @@ async function changedPins(git: Git, tree: Tree, base: string, changes: Map<stri
     const now = tree.pins.find((p) => p.file === file);
     const id = path.basename(file, '.md');
     if (!now) {
-      out.push({ id, file, change, text: '', addedBy: authors.get(file) ?? null, review: false, flags: [] });
+      out.push({ id, file, change, text: '', committedBy: authors.get(file) ?? null, review: false, flags: [] });
       continue;
     }
     const old = before.get(`${base}:${file}`);
@@ -284,7 +285,7 @@ async function changedPins(git: Git, tree: Tree, base: string, changes: Map<stri
       file,
       change: retired ? 'retired' : change,
       text: redacted.text,
-      addedBy: authors.get(file) ?? null,
+      committedBy: authors.get(file) ?? null,
       review: !retired && !sameText,
       flags: [...pinFlags(now.text), ...(kinds.length > 0 ? [`a secret (${kindList(kinds)})`] : [])],
     });
@@ -302,8 +303,9 @@ async function changedHandoffs(
   const changed = [...changes].filter(([p, c]) => itemKind(p) === 'handoff' && c !== 'deleted');
   const [before, authors] = await Promise.all([
     git.readObjects(changed.filter(([, c]) => c === 'modified').map(([p]) => `${base}:${p}`)),
-    addedBy(
+    committedBy(
       git,
+      base,
       changed.map(([p]) => p),
     ),
   ]);
@@ -323,7 +325,7 @@ async function changedHandoffs(
         // unreadable at base: reviewed as new text
       }
     }
-    out.push({ file, change, text, addedBy: authors.get(file) ?? null });
+    out.push({ file, change, text, committedBy: authors.get(file) ?? null });
   }
   return out;
 }

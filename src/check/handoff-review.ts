@@ -12,8 +12,8 @@ export interface HandoffToReview {
   change: Change;
   /** The goal and the body: everything the resume prompt quotes. */
   text: string;
-  /** "Name <email>" of the commit that added the file, or null when it is not committed yet. */
-  addedBy: string | null;
+  /** Who committed it on the branch (pin-review.ts committedBy), or null when no commit since the base changed it. */
+  committedBy: string | null;
 }
 
 /** The lines that raise a flag, hidden characters shown, so the one-line message shows what to read. */
@@ -32,7 +32,7 @@ function flaggedLines(text: string): string[] {
  */
 export function handoffReviewFindings(handoffs: readonly HandoffToReview[]): Finding[] {
   return handoffs.map((h) => {
-    const who = `handoff ${h.change} by ${h.addedBy ?? 'an uncommitted change'}`;
+    const who = `handoff ${h.change} by ${h.committedBy ?? 'an uncommitted change'}`;
     const flags = pinFlags(h.text);
     if (flags.length === 0)
       return {

@@ -11,30 +11,41 @@ export interface PinToReview {
   file: string;
   change: Change | 'retired';
   text: string;
-  /** "Name <email>" of the commit that added the file, or null when it is not committed yet. */
-  addedBy: string | null;
+  /** Who committed it on the branch (committedBy), or null when no commit since the base changed it. */
+  committedBy: string | null;
   /** Added, or its text changed: something new an agent will be told to obey. */
   review: boolean;
   /** Why it reads as aimed at agents rather than the team (hidden characters, injection wording); empty when nothing stands out. */
   flags: string[];
 }
 
-/** Who committed each file first, from git log (newest first: the last seen is the first add). */
-export async function addedBy(git: Git, files: readonly string[]): Promise<Map<string, string>> {
-  const by = new Map<string, string>();
-  if (files.length === 0) return by;
-  const log = await git.additions(
-    '%x01%an <%ae>',
-    files.map((f) => `:(top,literal)${f}`),
-    true,
-  );
-  if (log === null) return by;
+/**
+ * Who committed each file on the branch: the authors of the commits since `base` that changed
+ * it, newest first, each once ("Name <email>, Name <email>"); a file none of them changed (an
+ * uncommitted change) is left out. Only the branch's commits are walked, where the first
+ * addition of each file was a walk of the whole history (0.7 s at 30,000 commits), and named
+ * who first added a file the branch only edited.
+ */
+export async function committedBy(git: Git, base: string, files: readonly string[]): Promise<Map<string, string>> {
+  const by = new Map<string, string[]>();
+  const log =
+    files.length === 0
+      ? null
+      : await git.changedIn(
+          `${base}..HEAD`,
+          '%x01%an <%ae>',
+          files.map((f) => `:(top,literal)${f}`),
+        );
   let author = '';
-  for (const token of log.split(/[\0\n]/)) {
+  for (const token of log?.split(/[\0\n]/) ?? []) {
     if (token.startsWith('\x01')) author = token.slice(1);
-    else if (token && author) by.set(token, author);
+    else if (token && author) {
+      const authors = by.get(token) ?? [];
+      if (!authors.includes(author)) authors.push(author);
+      by.set(token, authors);
+    }
   }
-  return by;
+  return new Map([...by].map(([file, authors]) => [file, authors.join(', ')]));
 }
 
 /**
@@ -46,7 +57,7 @@ export function pinReviewFindings(pins: readonly PinToReview[]): Finding[] {
   return pins
     .filter((p) => p.review)
     .map((p) => {
-      const who = `pin ${p.change} by ${p.addedBy ?? 'an uncommitted change'}`;
+      const who = `pin ${p.change} by ${p.committedBy ?? 'an uncommitted change'}`;
       const text = JSON.stringify(revealHidden(p.text.trimEnd()));
       return p.flags.length === 0
         ? {

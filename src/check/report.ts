@@ -90,7 +90,7 @@ export function markdownSummary(data: SummaryData): string {
             ]
           : [];
       out.push(
-        `#### \`${short(p.id)}\` (${p.change}, committed by ${p.addedBy ? inline(p.addedBy) : 'nobody yet: not committed'})`,
+        `#### \`${short(p.id)}\` (${p.change}, committed by ${p.committedBy ? inline(p.committedBy) : 'nobody yet: not committed'})`,
         '',
         ...flagged,
         '````text',

@@ -226,6 +226,16 @@ export class Git extends GitChanges {
   }
 
   /**
+   * `git log --name-only -z` of the commits in `range` (`<base>..HEAD`: a branch's own) that
+   * changed files under the pathspecs, a merge by its diff from each parent, in `format`;
+   * null when git cannot.
+   */
+  async changedIn(range: string, format: string, pathspecs: readonly string[]): Promise<string | null> {
+    const args = ['log', '-m', '--no-renames', `--format=${format}`, '--name-only', '-z'];
+    return this.answer([...args, '--end-of-options', range, '--', ...pathspecs]);
+  }
+
+  /**
    * The author (`%an <%ae>`) of the newest commit that added `file`, when none deleted it
    * since; undefined when none added it, or one deleted it after; null when git cannot. Git
    * stops at that commit: an open handoff is recent, where its first addition was a walk of
@@ -249,9 +259,9 @@ export class Git extends GitChanges {
     return author?.startsWith('\x01') && status?.trim() === 'A' ? author.slice(1) : undefined;
   }
 
-  /** `git diff --name-status -z --no-renames` from `base` to the working tree, under the pathspec. */
-  async nameStatusSince(base: string, pathspec: string): Promise<string> {
-    return this.run(['diff', '--name-status', '-z', '--no-renames', base, '--', pathspec]);
+  /** `git diff --name-status -z --no-renames` from `base` to the working tree, under the pathspecs. */
+  async nameStatusSince(base: string, ...pathspecs: string[]): Promise<string> {
+    return this.run(['diff', '--name-status', '-z', '--no-renames', base, '--', ...pathspecs]);
   }
 
   /** Untracked, not ignored paths under the pathspec. */
