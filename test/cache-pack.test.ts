@@ -4,6 +4,7 @@
 // the CLI: `list --json` from a cold cache and from the packed one print the same bytes.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { interning, packedMeta, unpackMeta } from '../src/store/cache-meta.js';
 import { packShard } from '../src/store/cache-pack.js';
 import { unpackShard } from '../src/store/cache-unpack.js';
 import { parseHandoff } from '../src/store/handoff.js';
@@ -142,6 +143,88 @@ describe('the packed folder of the items cache', () => {
       expect(Object.keys(JSON.parse(item).meta)).toEqual(Object.keys(meta));
       expect(JSON.stringify(packShard(entries)).length).toBeLessThan(JSON.stringify([...entries]).length);
     }
+  });
+
+  it('packs a front-matter only when it comes back as it is, whatever was changed in it', () => {
+    // A small deterministic generator, so that a failure names the case again.
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const odd: unknown[] = [
+      null,
+      undefined,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      -0,
+      0,
+      1.5,
+      true,
+      false,
+      '',
+      'x',
+      [],
+      {},
+      new Date(0),
+      [1],
+    ];
+    const changes: Array<(m: Record<string, unknown>) => void> = [
+      (m) => {
+        const keys = Object.keys(m);
+        m[keys[random(keys.length)]!] = odd[random(odd.length)];
+      },
+      (m) => {
+        const keys = Object.keys(m);
+        delete m[keys[random(keys.length)]!];
+      },
+      (m) => {
+        m[['step', 'superseded_by', 'finished', 'landed', 'extra', '0', '__proto__'][random(7)]!] = 'v';
+      },
+      (m) => {
+        // One key moved to the end.
+        const keys = Object.keys(m);
+        const k = keys[random(keys.length)]!;
+        const v = m[k];
+        delete m[k];
+        m[k] = v;
+      },
+      (m) => {
+        const files = m.files as Array<Record<string, unknown>>;
+        if (files.length === 0) return;
+        const f = { ...files[random(files.length)]! };
+        const keys = Object.keys(f);
+        const k = keys[random(keys.length)] ?? 'path';
+        if (random(2) === 0) f[k] = odd[random(odd.length)];
+        else {
+          const v = f[k];
+          delete f[k];
+          f[k] = v;
+        }
+        files[random(files.length)] = f;
+      },
+      (m) => {
+        (m.files as unknown[]).push(odd[random(odd.length)]);
+      },
+    ];
+    let packed = 0;
+    for (let n = 0; n < 3000; n++) {
+      const meta = structuredClone(metas[n % metas.length]!) as unknown as Record<string, unknown>;
+      if (n % 2 === 0) meta.created = '2026-01-06T10:00:00.000Z';
+      for (let k = random(3); k > 0; k--) changes[random(changes.length)]!(meta);
+      const { table, intern } = interning();
+      const out = packedMeta(meta as never, intern);
+      if (typeof out !== 'string') {
+        expect(out, JSON.stringify(meta)).toBe(meta); // stored as it is
+        continue;
+      }
+      packed++;
+      const back = unpackMeta(out, JSON.parse(JSON.stringify(table)));
+      expect(JSON.stringify(back), `case ${n}: ${JSON.stringify(meta)}`).toBe(JSON.stringify(meta));
+    }
+    // Every unchanged one is packed, and so are many of those changed in a way that comes back.
+    expect(packed).toBeGreaterThan(1000);
+    for (const meta of metas) expect(typeof packedMeta(meta, interning().intern)).toBe('string');
   });
 
   it('stores what it does not know as it is: a pin, an unknown key', () => {

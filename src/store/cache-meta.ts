@@ -54,7 +54,7 @@ function createdDelta(meta: HandoffMeta): number | undefined {
   try {
     const made = idTime(meta.id);
     const delta = Date.parse(meta.created) - made;
-    return delta >= 0 && delta < 1e9 && new Date(made + delta).toISOString() === meta.created ? delta : undefined;
+    return delta >= 0 && delta < 1e9 && isoTime(made + delta) === meta.created ? delta : undefined;
   } catch {
     return undefined; // not a time a Date holds
   }
@@ -96,13 +96,6 @@ export function firstIndex(text: string): number {
   }
   return n;
 }
-
-/**
- * Front-matters unpacked here: packed again, each comes back as it is (it came from a packed
- * text), so packedMeta does not check it (a month of rows is packed again whenever one of
- * its handoffs changes).
- */
-const unpacked = new WeakSet<object>();
 
 /**
  * The listed files unpacked from each folder's table, by their two indexes: a folder's
@@ -174,7 +167,6 @@ export function unpackMeta(text: string, table: readonly unknown[]): HandoffMeta
     files.push(f);
   }
   meta.files = files;
-  unpacked.add(meta);
   return meta as unknown as HandoffMeta;
 }
 
@@ -239,14 +231,50 @@ export function interning(stored: readonly unknown[] = [null]): { table: unknown
 
 const isHandoffMeta = (meta: object): meta is HandoffMeta => 'files' in meta && Array.isArray(meta.files);
 
+/** A value the table gives back as it is, as JSON: a string, a boolean or a finite number. */
+const plain = (v: unknown) =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+
+/**
+ * Whether unpackMeta gives `meta` back as it is, as JSON, from what packMeta stores: a plain
+ * object of META's keys in its order (an optional one only when set, the others set or
+ * null), then `files`, each a plain object of FILE's keys in its order, every value set to a
+ * string, a boolean or a finite number. Checked so, not by packing and unpacking each one on
+ * a table of its own: a fresh clone's first `check` packs a year of front-matters.
+ */
+function packable(meta: HandoffMeta): boolean {
+  if (!isPlainObject(meta)) return false;
+  const keys = Object.keys(meta);
+  let at = 0;
+  for (const k of META) {
+    if (keys[at] !== k) {
+      if (!OPTIONAL_META.has(k)) return false;
+      continue;
+    }
+    const v = meta[k];
+    if (v === null ? OPTIONAL_META.has(k) : !plain(v)) return false;
+    at++;
+  }
+  if (keys[at] !== 'files' || at + 1 !== keys.length) return false;
+  for (const f of meta.files as unknown[]) {
+    if (!isPlainObject(f)) return false;
+    const fileKeys = Object.keys(f);
+    let i = 0;
+    for (const k of FILE)
+      if (fileKeys[i] === k) {
+        if (!plain(f[k])) return false;
+        i++;
+      }
+    if (i !== fileKeys.length) return false;
+  }
+  return true;
+}
+
 /** A handoff's front-matter packed as text, or what it does not know as it is. */
 export function packedMeta(meta: CachedItem['meta'], intern: Intern): unknown {
   if (meta === undefined) return 0;
   if (!isHandoffMeta(meta)) return meta;
-  // Checked on a table of its own: a value that would not come back stored as it is.
-  if (unpacked.has(meta)) return encode(packMeta(meta, intern));
-  const own = interning();
-  const again = encode(packMeta(meta, own.intern));
-  if (JSON.stringify(unpackMeta(again, JSON.parse(JSON.stringify(own.table)))) !== JSON.stringify(meta)) return meta;
-  return encode(packMeta(meta, intern));
+  return packable(meta) ? encode(packMeta(meta, intern)) : meta;
 }

@@ -165,12 +165,19 @@ export function packRows(entries: ReadonlyMap<string, CachedItem>, folder: strin
     item: CachedItem;
     name: string;
   }> = [];
+  // A file with one entry has a row of its own: its item is compared with no other's (as
+  // JSON, a year of front-matters was most of a fresh clone's first pack).
+  const perPath = new Map<string, number>();
+  for (const key of entries.keys()) {
+    const path = key.slice(0, key.indexOf('\0'));
+    perPath.set(path, (perPath.get(path) ?? 0) + 1);
+  }
   for (const [key, stored] of entries) {
     const { path, rest } = keyParts(key);
     const name = path.slice(folder.length);
     const { blob, ...item } = stored;
     if (rest.startsWith('\0')) continue;
-    const same = `${name}\0${JSON.stringify(item)}`;
+    const same = perPath.get(path) === 1 ? key : `${name}\0${JSON.stringify(item)}`;
     let rows = byItem.get(same);
     if (!rows) byItem.set(same, (rows = []));
     if (rest.startsWith('s')) {
