@@ -401,5 +401,10 @@ describe('handoff check', () => {
     expect(messages[handoffPath(id(2))]).toMatch(
       /^handoff modified by Alice <alice@example\.com>, Mallory <mallory@example\.com>[: ]/,
     );
+    // CI's test merge of the branch into its base changed nothing itself: the same names.
+    repo.git('checkout', '-q', '--detach', base);
+    repo.git('merge', '-q', '--no-ff', '-m', 'test merge', 'stranger');
+    repo.git('commit', '-q', '--amend', '--no-edit', '--author', 'CI <ci@example.com>');
+    expect(reviewed()).toEqual(messages);
   });
 });

@@ -84,6 +84,25 @@ describe('resume marks a handoff someone else committed', () => {
     expect(r.stdout.startsWith(NOTE)).toBe(true);
   });
 
+  it('a handoff slipped into a merge commit on the branch is still named by who committed that merge', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.commit('init');
+    repo.git('checkout', '-q', '-b', 'pr');
+    repo.commit('feature', { 'feature.txt': 'x\n' });
+    repo.git('checkout', '-q', 'main');
+    repo.commit('meanwhile', { 'other.txt': 'y\n' });
+    repo.git('checkout', '-q', 'pr');
+    // The handoff arrives in the merge of main into the branch, in neither of its parents.
+    repo.git('merge', '-q', '--no-commit', 'main');
+    repo.write(handoffPath(id(1)), handoffText({ id: id(1), goal: 'ship the teams page' }));
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '--author', 'Mallory <mallory@example.com>', '-m', 'merge main');
+    repo.git('checkout', '-q', 'main');
+    repo.git('merge', '-q', '--no-ff', '-m', 'merge pr', 'pr');
+    expect(repo.handoff(['resume']).stdout.startsWith(NOTE)).toBe(true);
+  });
+
   it("still someone else's after this clone rewrites it (closed and reopened here)", () => {
     const repo = makeRepo();
     expect(repo.handoff(['init']).code).toBe(0);

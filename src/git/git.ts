@@ -227,36 +227,28 @@ export class Git extends GitChanges {
 
   /**
    * `git log --name-only -z` of the commits in `range` (`<base>..HEAD`: a branch's own) that
-   * changed files under the pathspecs, a merge by its diff from each parent, in `format`;
-   * null when git cannot.
+   * changed files under the pathspecs, a merge only where its result is in none of its
+   * parents (`--cc`: a test merge of the branch made by CI changed nothing itself), in
+   * `format`; null when git cannot.
    */
   async changedIn(range: string, format: string, pathspecs: readonly string[]): Promise<string | null> {
-    const args = ['log', '-m', '--no-renames', `--format=${format}`, '--name-only', '-z'];
+    const args = ['log', '--cc', '--no-renames', `--format=${format}`, '--name-only', '-z'];
     return this.answer([...args, '--end-of-options', range, '--', ...pathspecs]);
   }
 
   /**
-   * The author (`%an <%ae>`) of the newest commit that added `file`, when none deleted it
-   * since; undefined when none added it, or one deleted it after; null when git cannot. Git
-   * stops at that commit: an open handoff is recent, where its first addition was a walk of
-   * the whole history (a quarter of a second at 30,000 commits). Asked by a resume after a new
-   * commit, once the history's git processes have started: waited for in this thread
-   * (runBlocking), they run meanwhile.
+   * The author (`%an <%ae>`) of the newest commit that added `file`, a merge counted where
+   * its result added it (in none of its parents: `--cc`, so a file a merge slipped in is
+   * found, and an ordinary merge of a branch that added it is not its author); null when none
+   * did or git cannot. Git stops at that commit: an open handoff is recent, where its first
+   * addition was a walk of the whole history (a quarter of a second at 30,000 commits).
+   * Asked by a resume after a new commit, once the history's git processes have started:
+   * waited for in this thread (runBlocking), they run meanwhile.
    */
-  async whoAdded(file: string): Promise<string | undefined | null> {
-    const args = [
-      'log',
-      '--max-count=1',
-      '--diff-filter=AD',
-      '--no-renames',
-      '--format=%x01%an <%ae>',
-      '--name-status',
-    ];
-    const log = this.answerBlocking([...args, '-z', '--', `:(top,literal)${file}`]);
-    if (log === null) return null;
-    // `\x01<author>\0\nA\0<file>\0`
-    const [author, status] = log.split('\0');
-    return author?.startsWith('\x01') && status?.trim() === 'A' ? author.slice(1) : undefined;
+  async whoAdded(file: string): Promise<string | null> {
+    const args = ['log', '--max-count=1', '--cc', '--diff-filter=A', '--no-renames', '--format=%x01%an <%ae>'];
+    const log = this.answerBlocking([...args, '--name-only', '-z', '--', `:(top,literal)${file}`]);
+    return log?.split('\0')[0]?.match(/^\x01(.*)$/s)?.[1] ?? null;
   }
 
   /** `git diff --name-status -z --no-renames` from `base` to the working tree, under the pathspecs. */

@@ -16,7 +16,7 @@ import { writtenHere } from '../store/own.js';
  * it is not committed (the user's own work).
  */
 export async function addingAuthor(git: Git, file: string): Promise<string | null> {
-  return (await git.whoAdded(file).catch(() => null)) ?? null;
+  return git.whoAdded(file).catch(() => null);
 }
 
 const emailOf = (author: string) => /<([^>]*)>\s*$/.exec(author)?.[1]?.trim().toLowerCase() ?? '';
@@ -38,8 +38,9 @@ export function provenanceNote(author: string): string {
  * remembered in the one cache under it (who added a file is fixed for a fixed HEAD), so a
  * session start with no new commit starts no git process for it. After a commit on top of
  * the one last asked about (its only parent), git's log from it is that commit, then the
- * log asked before: a file added there and not deleted since is in that parent's tree, so the
- * commit on top did not add it, and only whether its author is the user is asked again. A change of `user.email` is seen at the next
+ * log asked before: the commit on top adds the file only when its parent lacked it (deleted
+ * after its addition there), and otherwise the same author added it last, so only whether
+ * that is the user is asked again. A change of `user.email` is seen at the next
  * commit.
  */
 export async function whoseHandoff(
