@@ -292,6 +292,19 @@ describe('the packed folder of the items cache', () => {
     expect(shard.allFound(sixth, rows)).toBe(true);
     expect(shard.allFound(new Map(), rows)).toBe(false);
     expect(shard.allFound(sixth, new Set([...rows].slice(1)))).toBe(false);
+    // A path with two entries by stat data (a file changed while a long-lived process read it) finds both.
+    const path = `${folder}${id(1)}.md`;
+    const two = new Map<string, CachedItem>([
+      [`${path}\0${stat(1)}`, { meta: { ...metas[1]!, id: id(1) } }],
+      [`${path}\0${stat(2)}`, { meta: { ...metas[1]!, id: id(1), goal: 'changed' } }],
+    ]);
+    const both = unpackShard(JSON.parse(JSON.stringify(packShard(two))));
+    expect(both.size).toBe(2);
+    expect([...both.keys()].sort()).toEqual([...two.keys()].sort());
+    for (const n of [1, 2]) {
+      const i = both.statRow(path, stat(n).slice(1));
+      expect(JSON.stringify(both.itemAt(i!, true))).toBe(JSON.stringify(two.get(`${path}\0${stat(n)}`)));
+    }
   });
 
   it('reads a shard of another shape, or a damaged row, as no entries, never a wrong one', () => {

@@ -80,9 +80,12 @@ export function unpackShard(data: unknown): Shard {
   const nameOf = defaultName(folder);
   const paths: string[] = [];
   // A row keyed by stat data, found by its path (a walk asks each file by its path and stat
-  // data, and a path has one such entry, cache.ts keptItems), and its stat data as stored.
+  // data), and its stat data as stored. A path has one such row but where a run used two
+  // (a file changed in a long-lived process, `handoff mcp`): the others are in `more`.
   const byPath = new Map<string, number>();
+  const more = new Map<string, number[]>();
   const stamps: Array<string | undefined> = [];
+  let stats = 0;
   let previous: readonly string[] = [];
   let blobs = 0;
   for (let i = 0; i < rows.length; i++) {
@@ -97,7 +100,9 @@ export function unpackShard(data: unknown): Shard {
     if (typeof row[STAT] === 'string') {
       previous = unpackStamp(row[STAT], previous, (flags & CTIME_DIFFERS) !== 0);
       stamps[i] = previous.join(':');
-      byPath.set(path, i);
+      stats++;
+      if (!byPath.has(path)) byPath.set(path, i);
+      else more.set(path, [...(more.get(path) ?? []), i]);
     }
     if (hasBlobKey(row)) blobs++;
   }
@@ -105,7 +110,8 @@ export function unpackShard(data: unknown): Shard {
   /** The row of a work-tree file's entry by its stat data. */
   const statRow = (path: string, stamp: string) => {
     const i = byPath.get(path);
-    return i !== undefined && stamps[i] === stamp ? i : undefined;
+    if (i === undefined || stamps[i] === stamp) return i;
+    return more.get(path)?.find((r) => stamps[r] === stamp);
   };
   const blobKey = (i: number) => `${paths[i]}\0${rows[i]![BLOB] as string}`;
   // Keys by blob id are built when first asked for: a walk of the work tree asks none.
@@ -152,12 +158,12 @@ export function unpackShard(data: unknown): Shard {
     return item;
   };
   return {
-    size: byPath.size + blobs,
+    size: stats + blobs,
     row,
     statRow,
     itemAt,
     keys: function* () {
-      for (const i of byPath.values()) yield statKey(i)!;
+      for (let i = 0; i < rows.length; i++) if (stamps[i] !== undefined) yield statKey(i)!;
       yield* blobKeys().keys();
     },
     allFound(used, marked) {

@@ -296,6 +296,7 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
     },
     stat(path, stamp) {
       if (walks) wholeTree = walked = true;
+      itemsChanged = true;
       const name = shardIn(path, Math.max(0, path.lastIndexOf('/')));
       const u = used.get(name);
       // An entry this run added or used by its key (set, get) comes first, as in get.
@@ -308,7 +309,6 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
       let rows = marked.get(name);
       if (!rows) marked.set(name, (rows = new Set()));
       rows.add(i!);
-      itemsChanged = true;
       return item;
     },
     knows: (p) => shard(shardOf(`${p}\0`)).size > 0,
