@@ -4,8 +4,7 @@
 // bytes. The post-merge hook runs this after a local merge or pull, and `handoff check`
 // on the default branch for merges made on a server.
 import type { Context } from '../command/context.js';
-import { loadHandoffs, loadOpen, readTreeOnce, rereadText } from '../store/store.js';
-import type { Git } from '../git/git.js';
+import { loadHandoffs, readTreeOnce, rereadText } from '../store/store.js';
 import { changeOpen } from '../store/change-open.js';
 import type { TreeFile } from '../store/tree.js';
 import type { Handoff } from '../store/handoff.js';
@@ -34,25 +33,17 @@ export interface Closed {
  */
 export async function closeLanded(ctx: Context, readsAll = false): Promise<Closed[]> {
   const git = await ctx.git();
-  const where = Promise.all([git.branch(), git.defaultBranch(ctx.config.default_branch)]);
-  // Reading every file anyway: git walks for the landings of the open handoffs the open index
-  // names while they are read (a year of handoffs), and again only if the read finds others.
-  let early: { files: string; landings: ReturnType<Git['landings']> } | undefined;
-  if (readsAll) {
-    const [[branch, defaultBranch], open] = await Promise.all([where, loadOpen(ctx)]);
-    const files = landedCandidates(open.handoffs, branch, localName(defaultBranch)).map((h) => h.file);
-    if (files.length > 0) early = { files: [...files].sort().join('\0'), landings: git.landings(files) };
-    early?.landings.catch(() => {}); // awaited below, or not needed
-    await loadHandoffs(ctx);
-  }
-  const [branch, defaultBranch] = await where;
+  const [branch, defaultBranch] = await Promise.all([
+    git.branch(),
+    git.defaultBranch(ctx.config.default_branch),
+    readsAll ? loadHandoffs(ctx) : undefined,
+  ]);
   const target = localName(defaultBranch);
   if (branch === null || branch !== target) return [];
   const { items } = await loadHandoffs(ctx);
   const candidates = landedCandidates(items, branch, target);
   if (candidates.length === 0) return [];
-  const files = candidates.map((h) => h.file);
-  const landings = await (early?.files === [...files].sort().join('\0') ? early.landings : git.landings(files));
+  const landings = await git.landings(candidates.map((h) => h.file));
   const closed: Closed[] = [];
   await withWriterLock(ctx, 'closing landed handoffs', async () => {
     const writes: Array<{ file: string; content: string; parsed: Handoff | undefined }> = [];
