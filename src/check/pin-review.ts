@@ -20,11 +20,12 @@ export interface PinToReview {
 }
 
 /**
- * Who committed each file on the branch: the authors of the commits since `base` that changed
- * it (a merge where its result is its own), newest first, each once ("Name <email>, Name <email>"); a file none of them changed (an
- * uncommitted change) is left out. Only the branch's commits are walked, where the first
- * addition of each file was a walk of the whole history (0.7 s at 30,000 commits), and named
- * who first added a file the branch only edited.
+ * Who committed each file on the branch: the authors of the commits since `base` that
+ * changed it (a merge only where its result is its own), newest first, each once ("Name
+ * <email>, Name <email>"); a file none of them changed (an uncommitted change) is left out.
+ * Only the branch's commits are walked. This was who first added each file: a walk of the
+ * whole history (0.7 s at 30,000 commits), which named the first author of a pin the branch
+ * rewrote instead of who rewrote it.
  */
 export async function committedBy(git: Git, base: string, files: readonly string[]): Promise<Map<string, string>> {
   const by = new Map<string, string[]>();

@@ -11,10 +11,10 @@ import { digit, digitOf, type Intern, interning, markMeta, packedMeta } from './
 import { idTime } from './id.js';
 
 /**
- * A row's columns: stat data (after what it shares with the row's before), blob id
- * (as git writes it), front-matter (a handoff's packed as text, see encode), flags, file name (when
- * it is not `<id>.md`), body, problem; trailing zeros left out, so that the flags say what
- * is unusual and a plain handoff's row ends at its front-matter.
+ * A row's columns: stat data (after what it shares with the row's before), blob id (as
+ * git writes it), front-matter (a handoff's packed as text, see encode), flags, file name
+ * (when it is not `<id>.md`), body, problem; trailing zeros left out, so that the flags say
+ * what is unusual and a plain handoff's row ends at its front-matter.
  */
 export const STAT = 0;
 export const BLOB = 1;

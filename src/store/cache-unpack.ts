@@ -38,7 +38,8 @@ export interface Shard {
   /**
    * Whether a walk of the work tree that used these entries found every file this folder's
    * entries name: each entry by stat data used, and each file with only an entry by blob id
-   * looked up by its stat data; `marked`: the rows a walk found by statRow, as if their keys were in `used`.
+   * looked up by its stat data. `marked`: the rows a walk found by statRow, counted as if
+   * their keys were in `used`.
    */
   allFound(used: ReadonlyMap<string, unknown>, marked?: ReadonlySet<number>): boolean;
   item(key: string): CachedItem | undefined;

@@ -211,8 +211,8 @@ function open(file: string | null, stored: Stored = { answers: {} }): OpenCache 
     if (!u) used.set(name, (u = new Map()));
     return u;
   };
-  // The rows a walk found by a file's stat data (`stat`), used as their entries in `used`
-  // are, without building their keys: those are built when the folder is written.
+  // The rows a walk found by a file's stat data (`stat`): used, as the entries in `used`
+  // are, but without their keys, which are built only when the folder is written (usedOf).
   const marked = new Map<string, Set<number>>();
   /** What the run used of a folder: its entries, with the rows marked as read. */
   const usedOf = (name: string, all: Shard) => {
