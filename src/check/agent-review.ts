@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import type { Git } from '../git/git.js';
+import { parseNameStatus } from '../git/git-output.js';
 import type { Finding } from './rules.js';
 import { AGENTS } from '../agents/agents.js';
 import { verifyAgent, type PlanInput } from '../agents/agent-plan.js';
@@ -35,11 +36,13 @@ export async function agentFileFindings(ctx: Context, git: Git, base: string): P
       ),
     ),
   ].sort();
-  // One diff for all of them: `<status>\0<path>\0` each.
-  const changed = new Set<string>();
-  const tokens = (await git.nameStatusSince(base, ...files.map((f) => `:(top,literal)${f}`))).split('\0');
-  for (let i = 0; i + 1 < tokens.length; i += 2)
-    if (tokens[i] === 'A' || tokens[i] === 'M') changed.add(tokens[i + 1]!);
+  // One diff for all of them.
+  const diff = await git.nameStatusSince(base, ...files.map((f) => `:(top,literal)${f}`));
+  const changed = new Set(
+    parseNameStatus(diff)
+      .filter((c) => c.change === 'added' || c.change === 'modified')
+      .map((c) => c.path),
+  );
   if (changed.size === 0) return [];
   const texts = new Map<string, string | undefined>();
   for (const f of changed) texts.set(f, await readText(path.join(ctx.root, f)));

@@ -34,7 +34,6 @@ const KINDS: Record<string, ChangeKind> = {
   T: 'type-changed',
 };
 
-/** `git diff -z --name-status`: STATUS NUL path NUL, or STATUS NUL old NUL new NUL for R/C. */
 /**
  * `git diff -z --raw --numstat`: one diff (renames detected once) printed both ways, every
  * raw entry first, then every numstat line; read as parseNameStatus and parseNumstat read
@@ -54,6 +53,7 @@ export function parseRawNumstat(out: string): { overall: RawChange[]; stats: Map
   return { overall: parseNameStatus(nameStatus.join('\0')), stats: parseNumstat(tokens.slice(i).join('\0')) };
 }
 
+/** `git diff -z --name-status`: STATUS NUL path NUL, or STATUS NUL old NUL new NUL for R/C. */
 export function parseNameStatus(out: string): RawChange[] {
   const tokens = out.split('\0');
   const changes: RawChange[] = [];

@@ -1,23 +1,16 @@
 // Whose handoff this is. A handoff a pull request added arrives with the merge and is then
 // served as "the previous session's work"; the file's own `author:` is whatever its writer
-// typed. Git knows who committed it: when the commit that added the file has an author
-// other than the current user (`git config user.email`), the prompt says so and asks the
-// agent to weigh the text as notes, not instructions. Decided offline, from git alone.
+// typed. Git knows who committed it: when the newest commit that added the file (git.ts
+// whoAdded: its text came with that commit or after it, so a file someone else deleted and
+// added again is theirs) has an author other than the current user (`git config
+// user.email`), the prompt says so and asks the agent to weigh the text as notes, not
+// instructions. Decided offline, from git alone.
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import type { Git } from '../git/git.js';
 import { COMMIT_ID } from '../git/repo.js';
 import { openCache } from '../store/cache.js';
 import { writtenHere } from '../store/own.js';
-
-/**
- * "Name <email>" of the newest commit that added the file (its text there came with that
- * commit or after it: a file someone else deleted and added again is theirs), or null when
- * it is not committed (the user's own work).
- */
-export async function addingAuthor(git: Git, file: string): Promise<string | null> {
-  return git.whoAdded(file).catch(() => null);
-}
 
 const emailOf = (author: string) => /<([^>]*)>\s*$/.exec(author)?.[1]?.trim().toLowerCase() ?? '';
 
@@ -60,7 +53,7 @@ export async function whoseHandoff(
   const author =
     tip && typeof last?.author === 'string' && typeof last.tip === 'string' && onlyParent(git, tip) === last.tip
       ? last.author
-      : await addingAuthor(git, file);
+      : await git.whoAdded(file).catch(() => null);
   // No author: the file is the user's own, whoever the user is.
   const email = author ? await git.userEmail().catch(() => null) : null;
   const from = fromSomeoneElse(author, email);

@@ -104,6 +104,9 @@ export function defaultName(folder: string): (id: string) => string {
   };
 }
 
+/** Whether a key is a work-tree file's by its stat data (`<path>\0s...`), not by a blob id. */
+export const isStatKey = (key: string) => key.charCodeAt(key.indexOf('\0') + 1) === 115; /* s */
+
 /** A key's parts: its path, and its stat data (`s...`) or blob id after the NUL. */
 export function keyParts(key: string): { path: string; rest: string } {
   const nul = key.indexOf('\0');

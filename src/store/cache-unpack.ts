@@ -12,6 +12,7 @@ import {
   defaultName,
   flagsOf,
   hasBlobKey,
+  isStatKey,
   META_TEXT,
   MISNAMED,
   NAME,
@@ -127,20 +128,16 @@ export function unpackShard(data: unknown): Shard {
     }
     return byBlob;
   };
-  /** A key by stat data (rows' STAT column), not by blob id. */
-  const isStat = (key: string) => key.charCodeAt(key.indexOf('\0') + 1) === 115; /* s */
   const row = (key: string) => {
     const nul = key.indexOf('\0');
-    return key.charCodeAt(nul + 1) === 115 /* s */
-      ? statRow(key.slice(0, nul), key.slice(nul + 2))
-      : blobKeys().get(key);
+    return isStatKey(key) ? statRow(key.slice(0, nul), key.slice(nul + 2)) : blobKeys().get(key);
   };
   // The item each row gave, by its key by stat data and by blob id (a row holds one of each at most).
   const byStatItems: Array<CachedItem | undefined> = [];
   const byBlobItems: Array<CachedItem | undefined> = [];
   const given = (key: string) => {
     const i = row(key);
-    return i === undefined ? undefined : (isStat(key) ? byStatItems : byBlobItems)[i];
+    return i === undefined ? undefined : (isStatKey(key) ? byStatItems : byBlobItems)[i];
   };
   // A row's front-matter, unpacked once for both of its keys.
   const metas: HandoffMeta[] = [];
@@ -175,8 +172,7 @@ export function unpackShard(data: unknown): Shard {
         } else if (hasBlobKey(rows[i]!)) {
           if (!found) {
             found = new Set();
-            for (const k of used.keys())
-              if (k.charCodeAt(k.indexOf('\0') + 1) === 115 /* s */) found.add(k.slice(0, k.indexOf('\0')));
+            for (const k of used.keys()) if (isStatKey(k)) found.add(k.slice(0, k.indexOf('\0')));
             for (const r of marked ?? []) found.add(paths[r]!);
           }
           if (!found.has(paths[i]!)) return false;
@@ -186,7 +182,7 @@ export function unpackShard(data: unknown): Shard {
     },
     item(key) {
       const i = row(key);
-      return i === undefined ? undefined : itemAt(i, isStat(key));
+      return i === undefined ? undefined : itemAt(i, isStatKey(key));
     },
     stored: {
       folder,

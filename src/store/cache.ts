@@ -18,7 +18,7 @@ import path from 'node:path';
 import { blobId, type CachedItem, type ParseCache } from './tree.js';
 import { version } from '../core/version.js';
 import { writeDisposable, writeDisposableSync } from './fs.js';
-import { shardFolder } from './cache-pack.js';
+import { isStatKey, shardFolder } from './cache-pack.js';
 import { unpackShard, type Shard } from './cache-unpack.js';
 import { repackShard } from './cache-repack.js';
 
@@ -138,7 +138,7 @@ function byBlob(key: string): string {
  * or committed one by its blob id; per path, an entry of the kind the run used replaces
  * the stored one, and a run that read the whole work tree drops the paths no longer there.
  */
-const kind = (key: string) => (key.charCodeAt(key.indexOf('\0') + 1) === 115 /* s */ ? 'stat' : 'blob');
+const kind = (key: string) => (isStatKey(key) ? 'stat' : 'blob');
 
 function keptItems(stored: Shard, used: ReadonlyMap<string, CachedItem>, walked: boolean): Map<string, CachedItem> {
   const usedPaths = new Set<string>();
