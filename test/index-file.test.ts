@@ -2,11 +2,12 @@
 // checked against what git itself says of them (`git ls-files --stage --debug`) in real
 // indexes: a conflict's stages, an intent-to-add entry (version 3's extended flags), a
 // path longer than the twelve bits of an entry's name length, names that need UTF-8, and
-// null for what is not read this way (version 4, a split index, a damaged file).
+// null for what is not read this way (version 4, a split index, a damaged file); and every
+// entry under a folder, as `git ls-files -s` lists them.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { entriesIn, entriesOutside } from '../src/git/index-file.js';
+import { entriesIn, entriesOutside, entriesUnder } from '../src/git/index-file.js';
 import { makeRepo, type Repo } from './helpers.js';
 
 const indexOf = (repo: Repo) => path.join(repo.dir, '.git', 'index');
@@ -123,5 +124,43 @@ describe("the index's entries for a few paths", () => {
     expect(entriesOutside(data(), '.handoff/', 10, SHA1)?.key).not.toBe(outside?.key);
     repo.git('update-index', '--add', '--cacheinfo', `160000,${repo.git('rev-parse', 'HEAD').trim()},sub`);
     expect(entriesOutside(data(), '.handoff/', 10, SHA1)).toBeNull();
+  });
+  it('under a folder are what `git ls-files -s` lists there: modes, stages of a conflict, links and long or UTF-8 names', () => {
+    const repo = makeRepo();
+    repo.commit('base', {
+      '.handoff/c.md': 'base\n',
+      '.handoff/x/é ü.md': 'x\n',
+      '.handoffs.txt': 'y\n',
+      'a.txt': 'a\n',
+    });
+    repo.git('checkout', '-q', '-b', 'other');
+    repo.commit('theirs', { '.handoff/c.md': 'theirs\n' });
+    repo.git('checkout', '-q', 'main');
+    repo.commit('ours', { '.handoff/c.md': 'ours\n' });
+    expect(() => repo.git('merge', '-q', 'other')).toThrow();
+    const blob = repo.git('rev-parse', 'HEAD:a.txt').trim();
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    const long = `.handoff/${`${'d'.repeat(200)}/`.repeat(21)}long.md`;
+    for (const info of [
+      `100755,${blob},.handoff/run.sh`,
+      `120000,${blob},.handoff/link`,
+      `160000,${head},.handoff/sub`,
+      `100644,${blob},${long}`,
+    ])
+      repo.git('update-index', '--add', '--cacheinfo', info);
+    const listed = repo
+      .git('ls-files', '-s', '-z', '--full-name', '--', ':/.handoff/')
+      .split('\0')
+      .filter(Boolean)
+      .map((line) => {
+        const [, mode, id, stage, file] = /^(\d+) ([0-9a-f]+) (\d)\t(.*)$/s.exec(line)!;
+        return { mode, id, stage, path: file };
+      });
+    expect(listed.map((e) => e.stage)).toContain('3');
+    expect(listed.some((e) => e.path === long)).toBe(true);
+    expect(entriesUnder(readFileSync(indexOf(repo)), '.handoff/', SHA1)).toEqual(listed);
+    expect(entriesUnder(readFileSync(indexOf(repo)), 'nothing/', SHA1)).toEqual([]);
+    repo.git('update-index', '--index-version', '4');
+    expect(entriesUnder(readFileSync(indexOf(repo)), '.handoff/', SHA1)).toBeNull();
   });
 });

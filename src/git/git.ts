@@ -23,7 +23,10 @@ import { readText, type Stamp } from '../store/fs.js';
 import path from 'node:path';
 import { GitChanges, WORK } from './git-changes.js';
 import { COMMIT_ID, fixedHead, indexData, indexStat } from './repo.js';
-import { cachedTreesUnder } from './index-file.js';
+import { cachedTreesUnder, entriesUnder } from './index-file.js';
+
+/** Bytes of a SHA-1 object id. */
+const SHA1_BYTES = 20;
 import type { IndexEntry } from './git-plumbing.js';
 
 export type { Commit };
@@ -62,16 +65,23 @@ export class Git extends GitChanges {
 
   /**
    * Every index entry under `dir` (`git ls-files -s`), and the tree ids the index keeps for
-   * `dir` and the folders in it (index-file.ts cachedTreesUnder), read from the index git
-   * listed (its stat data the same before and after): none when that cannot be told.
+   * `dir` and the folders in it (index-file.ts cachedTreesUnder). Both read from the index
+   * file itself when it is one index-file.ts reads with SHA-1's ids (the only ones the
+   * writers' record compares: store/tree.ts blobId): no git process, and no year of
+   * entries through a pipe that the run's synchronous reads leave unread meanwhile. Else
+   * listed by git, with the trees of the index git listed (its stat data the same before
+   * and after): none when that cannot be told.
    */
   async indexEntriesAndTrees(dir: string): Promise<{ entries: IndexEntry[]; trees: ReadonlyMap<string, string> }> {
+    const read = this.indexData();
+    const entries = read && entriesUnder(read, `${dir}/`, SHA1_BYTES);
+    if (read && entries) return { entries, trees: cachedTreesUnder(read, dir, SHA1_BYTES) ?? new Map() };
     const before = JSON.stringify(this.indexStat());
-    const entries = await this.indexEntries(dir);
+    const listed = await this.indexEntries(dir);
     const data = before === 'null' ? null : this.indexData();
-    const hashBytes = (entries[0]?.id.length ?? 0) / 2;
+    const hashBytes = (listed[0]?.id.length ?? 0) / 2;
     const same = data !== null && hashBytes > 0 && JSON.stringify(this.indexStat()) === before;
-    return { entries, trees: (same && cachedTreesUnder(data, dir, hashBytes)) || new Map() };
+    return { entries: listed, trees: (same && cachedTreesUnder(data, dir, hashBytes)) || new Map() };
   }
 
   /** The configured default branch, else origin's HEAD, else main or master. */

@@ -8,6 +8,7 @@
 // against the previous entry's), a split index (entries kept in another file: the `link`
 // extension), a sparse one (folders standing for what is under them: `sdir`), or anything
 // that does not read as the format, null, and the caller asks git.
+import type { IndexEntry } from './git-plumbing.js';
 
 /** Bytes of an entry before its object id: ctime, mtime (seconds, nanoseconds), dev, ino, mode, uid, gid, size. */
 const STAT_BYTES = 40;
@@ -94,6 +95,36 @@ export function entriesIn(data: Buffer, paths: readonly string[], hashBytes: num
     if (index !== undefined) found[index]!.push(data.toString('hex', at, nameAt));
   }
   return found;
+}
+
+/**
+ * The entries under `under` (a folder, `dir/`), as `git ls-files -s` lists them: mode, object
+ * id, stage and path, in the index's order (by path). null when the index cannot be read
+ * this way (see the top of this file).
+ */
+export function entriesUnder(data: Buffer, under: string, hashBytes: number): IndexEntry[] | null {
+  const entries = scan(data, hashBytes, '');
+  if (!entries) return null;
+  const prefix = Buffer.from(under, 'utf8');
+  const out: IndexEntry[] = [];
+  for (let e = 0; e < entries.length; e += 3) {
+    const at = entries[e]!;
+    const nameAt = entries[e + 1]!;
+    const length = entries[e + 2]!;
+    if (length < prefix.length || data.compare(prefix, 0, prefix.length, nameAt, nameAt + prefix.length) !== 0)
+      continue;
+    const idAt = at + STAT_BYTES;
+    out.push({
+      mode: data
+        .readUInt32BE(at + MODE_AT)
+        .toString(8)
+        .padStart(6, '0'),
+      id: data.toString('hex', idAt, idAt + hashBytes),
+      stage: String((data[idAt + hashBytes]! >> 4) & 3),
+      path: data.toString('utf8', nameAt, nameAt + length),
+    });
+  }
+  return out;
 }
 
 /** Git's mode for a submodule's commit: what decides its diff is in the submodule, not here. */
