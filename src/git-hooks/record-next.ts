@@ -49,16 +49,22 @@ export function seenOfTree(tree: Tree, blobs: ReadonlyMap<string, string | undef
     return true;
   };
   for (const p of tree.pins) if (!keep(p.file)) return undefined;
+  let folder = '';
+  let names: string[] = [];
   for (const h of tree.handoffs) {
+    const file = h.file;
     if (h.meta.status === 'open') {
-      if (!keep(h.file)) return undefined;
+      if (!keep(file)) return undefined;
       continue;
     }
-    const at = h.file.lastIndexOf('/') + 1;
-    const folder = h.file.slice(0, at);
-    const names = closed.get(folder) ?? [];
-    names.push(h.file.slice(at, h.file.endsWith('.md') ? -3 : undefined));
-    closed.set(folder, names);
+    const at = file.lastIndexOf('/') + 1;
+    // In id order a dated folder's handoffs come one after another: its list is looked up once.
+    if (at !== folder.length || !file.startsWith(folder)) {
+      folder = file.slice(0, at);
+      names = closed.get(folder) ?? [];
+      closed.set(folder, names);
+    }
+    names.push(file.slice(at, file.endsWith('.md') ? -3 : undefined));
   }
   const keys = new Map([...closed].map(([folder, names]) => [folder, namesKey(names.sort())]));
   return { open, closed: closedDigest(keys) };

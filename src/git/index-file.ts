@@ -105,27 +105,35 @@ export function entriesIn(data: Buffer, paths: readonly string[], hashBytes: num
 export function entriesUnder(data: Buffer, under: string, hashBytes: number): IndexEntry[] | null {
   const entries = scan(data, hashBytes, '');
   if (!entries) return null;
-  const prefix = Buffer.from(under, 'utf8');
+  // Read as one string, a byte a character, each path cut from it (decoded as UTF-8 only
+  // where it holds other bytes than ASCII's): a call per entry into the buffer's decoder
+  // cost most of a year's entries.
+  const text = data.toString('latin1');
+  const prefix = Buffer.from(under, 'utf8').toString('latin1');
+  const modes = new Map<number, string>();
   const out: IndexEntry[] = [];
   for (let e = 0; e < entries.length; e += 3) {
     const at = entries[e]!;
     const nameAt = entries[e + 1]!;
     const length = entries[e + 2]!;
-    if (length < prefix.length || data.compare(prefix, 0, prefix.length, nameAt, nameAt + prefix.length) !== 0)
-      continue;
+    if (length < prefix.length || !text.startsWith(prefix, nameAt)) continue;
+    const name = text.slice(nameAt, nameAt + length);
+    const bits = data.readUInt32BE(at + MODE_AT);
+    let mode = modes.get(bits);
+    if (mode === undefined) modes.set(bits, (mode = bits.toString(8).padStart(6, '0')));
     const idAt = at + STAT_BYTES;
     out.push({
-      mode: data
-        .readUInt32BE(at + MODE_AT)
-        .toString(8)
-        .padStart(6, '0'),
+      mode,
       id: data.toString('hex', idAt, idAt + hashBytes),
-      stage: String((data[idAt + hashBytes]! >> 4) & 3),
-      path: data.toString('utf8', nameAt, nameAt + length),
+      stage: STAGES[(data[idAt + hashBytes]! >> 4) & 3]!,
+      path: NOT_ASCII.test(name) ? data.toString('utf8', nameAt, nameAt + length) : name,
     });
   }
   return out;
 }
+
+const STAGES = ['0', '1', '2', '3'];
+const NOT_ASCII = /[^\0-\x7f]/;
 
 /** Git's mode for a submodule's commit: what decides its diff is in the submodule, not here. */
 const GITLINK = 0o160000;
