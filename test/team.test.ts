@@ -1,6 +1,7 @@
 // The team's view: `list --all` and `roadmap --all` read every local and remote-tracking
 // branch's handoffs from git objects, without checking anything out.
 import { execFileSync } from 'node:child_process';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitEnv, makeRepo, type Repo } from './helpers.js';
@@ -85,5 +86,25 @@ describe('the team view', () => {
     ]);
     const roadmap = repo.handoff(['roadmap', '--all']).stdout;
     expect(roadmap).toContain(`h${first} --> h${second}`);
+  });
+  it('shows a committed handoff once with the work tree after a listing keyed it by its stat data alone', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.commit('set up handoff');
+    repo.write('a.txt', 'a\n');
+    const file = repo.handoff(['new', 'one goal']).stdout.trim();
+    repo.commit('one goal');
+    const id = path.basename(file, '.md');
+    // No cache: a listing reads the file, and once its stat data vouches for it (reader.ts
+    // RACY_MS), keeps it by them, without its blob id.
+    for (const name of readdirSync(path.join(repo.dir, '.git')))
+      if (name.startsWith('handoff-')) rmSync(path.join(repo.dir, '.git', name), { recursive: true });
+    while (Date.now() - statSync(path.join(repo.dir, file)).ctimeMs <= 2500)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    expect(repo.handoff(['list']).code).toBe(0);
+    const r = repo.handoff(['list', '--all', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout).handoffs as Array<{ id: string; refs: string[] }>;
+    expect(rows.filter((h) => h.id === id).map((h) => h.refs)).toEqual([['(working tree)', 'main']]);
   });
 });

@@ -2,11 +2,13 @@
 // objects without checking anything out, plus the working tree's. A file with the same
 // content on many branches is read and parsed once (the cache is keyed by blob id), so the
 // cost follows the distinct files, not branches times files.
+import path from 'node:path';
 import type { Context } from '../command/context.js';
 import type { Handoff } from '../store/handoff.js';
 import { openCache } from '../store/cache.js';
 import { parseFiles, readTree } from '../store/reader.js';
 import { blobId, HANDOFF_DIR, type Problem, type TreeFile } from '../store/tree.js';
+import { readTextNow } from '../store/fs.js';
 
 /** The working tree's label among the branch names. */
 export const WORK_TREE = '(working tree)';
@@ -51,10 +53,17 @@ export async function teamView(ctx: Context): Promise<TeamView> {
     for (const h of tree.handoffs) byBlob.set(`${h.file}\0${layer.get(h.file)}`, h);
     problems.push(...tree.problems);
   }
-  // A work-tree file has no blob id; the id of its text makes it one entry with the same file committed.
-  const workBlob = new Map(
-    work.files.map((f: TreeFile) => [f.path, f.blob ?? (f.text === undefined ? '' : blobId(f.text))]),
-  );
+  // A work-tree file is one entry with the same file committed by the blob id of its text:
+  // kept beside its stat data, else hashed from the text as read, else (the cache knew the
+  // file by its stat data alone) from the text read now, where a branch has that path.
+  const onBranches = new Set<string>();
+  for (const blobs of trees.values()) for (const file of blobs.keys()) onBranches.add(file);
+  const blobOf = (f: TreeFile) => {
+    if (f.blob !== undefined) return f.blob;
+    const text = f.text ?? (onBranches.has(f.path) ? readTextNow(path.join(ctx.root, f.path)) : undefined);
+    return text === undefined ? '' : blobId(text);
+  };
+  const workBlob = new Map(work.files.map((f: TreeFile) => [f.path, blobOf(f)]));
   const seen = new Map<string, Seen>();
   const refs: TeamView['refs'] = [];
   const add = (ref: string, key: string, h: Handoff) => {
