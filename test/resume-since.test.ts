@@ -47,6 +47,25 @@ describe('since the handoff', () => {
   });
 });
 
+describe('since the handoff, after a rebase', () => {
+  it("counts no copy of the handoff's own commits as new, and names what came in", () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    repo.commit('set up handoff');
+    repo.git('checkout', '-q', '-b', 'feat');
+    repo.commit('add g', { 'g.ts': 'g\n' });
+    repo.handoff(['new', 'feature', '--no-edit']);
+    repo.commit('feature handoff');
+    repo.git('checkout', '-q', 'main');
+    repo.commit('add m', { 'm.ts': 'm\n' });
+    repo.git('checkout', '-q', 'feat');
+    repo.git('rebase', '-q', 'main');
+    const text = since(repo.handoff(['resume']).stdout);
+    expect(text).toMatch(/1 commit since it was written \(at [0-9a-f]{12}\):\n {2}- [0-9a-f]{7} add m\n/);
+    expect(text).not.toContain('add g');
+  });
+});
+
 describe('since the handoff, after a large commit', () => {
   it("names the handoff's own files first and 20 in all, counts the rest, and still applies a pin scoped to one of them", () => {
     const repo = onWorkBranch({ 'src/own.ts': 'own\n' });

@@ -128,10 +128,23 @@ export class Git extends GitChanges {
   /**
    * Every commit of work reachable from `upTo` and not from `since`, newest first, in one
    * `git log` (it answers what rev-parse --verify, log and rev-list --count used to);
-   * null when git cannot answer (no such commit, or no HEAD yet).
+   * null when git cannot answer (no such commit, or no HEAD yet). A commit whose change is
+   * one `since` has and `upTo` does not (`since` was rebased or amended away: the copy a
+   * rebase made) is no new work, so it is left out (--cherry-pick); where `since` is in
+   * `upTo`'s history, as nearly always, the two sides of the range have no such commit.
    */
   async workSince(since: string, upTo = 'HEAD'): Promise<Commit[] | null> {
-    const out = await this.answer(['log', LOG_FORMAT, '--end-of-options', `${since}^{commit}..${upTo}`, '--', ...WORK]);
+    const range = `${since}^{commit}...${upTo}`;
+    const out = await this.answer([
+      'log',
+      LOG_FORMAT,
+      '--cherry-pick',
+      '--right-only',
+      '--end-of-options',
+      range,
+      '--',
+      ...WORK,
+    ]);
     return out === null ? null : parseLog(out);
   }
 
