@@ -211,6 +211,28 @@ describe("a body the user writes, and the branch's own work", () => {
     expect(repo.handoff(['new', 'export', '--replace', '--no-edit']).stderr).toContain('--replace needs a body');
   });
 
+  it("reads a section written twice whole, and shows and carries a section of the writer's own title", () => {
+    const repo = makeRepo();
+    const first = repo.handoff(['new', 'export', '--no-edit']).stdout.trim();
+    // Added by hand below the draft: a second Next steps, and a section the draft never writes.
+    repo.write(
+      first,
+      `${repo.read(first)}\n## Next steps\n\n- a step added below\n\n## Notes for Ana\n\n- the staging key rotates on Fridays\n`,
+    );
+    const prompt = repo.handoff(['resume']).stdout;
+    expect(section(prompt, 'Next steps')).toContain('- a step added below');
+    expect(section(prompt, 'Notes')).toContain('### Notes for Ana\n\n- the staging key rotates on Fridays');
+    expect(repo.handoff(['roadmap']).code).toBe(0);
+    expect(repo.read('.handoff/ROADMAP.md')).toContain('a step added below');
+    // The next handoff carries the step as an item, and the section as written.
+    repo.write('more.ts', 'more\n');
+    const second = repo.read(repo.handoff(['new', 'export, part two', '--no-edit']).stdout.trim());
+    expect(second).toMatch(/## Next steps\n\n- a step added below \(handoff [0-9a-z]{12}\)\n/);
+    expect(second).toMatch(/\n## Notes for Ana\n\n- the staging key rotates on Fridays\n$/);
+    expect(countOf(second, '## Next steps')).toBe(1);
+    expect(section(repo.handoff(['resume']).stdout, 'Notes')).toContain('the staging key rotates on Fridays');
+  });
+
   it('after git merge main, lists neither main commits nor main files as the branch work', () => {
     const repo = makeRepo();
     repo.handoff(['init']);

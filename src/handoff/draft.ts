@@ -3,7 +3,7 @@
 // the parent's own text (living.ts carries and reconciles the parent's state).
 import type { Handoff, FileChange } from '../store/handoff.js';
 import { renderFileGroups } from '../store/file-groups.js';
-import { code, escapeBlock, inline } from '../store/markdown.js';
+import { code, escapeBlock, inline, ownSections } from '../store/markdown.js';
 import { carryForward, itemsOf, subsections, type Fresh } from './living.js';
 import { fill } from '../store/template.js';
 import type { DraftParts } from '../transcripts/transcript-draft.js';
@@ -67,7 +67,14 @@ export function draft(template: string, input: DraftInput): { body: string; carr
     current_state: state.join('\n\n'),
     references: [...references, ...(x?.references ?? [])].join('\n'),
   };
-  const body = fill(template, values);
+  // The parent's sections of its writer's own titles go on as written: nothing else reads
+  // them, and a next session would not see them otherwise.
+  const own = input.parent ? ownSections(input.parent.body) : [];
+  const filled = fill(template, values);
+  const body =
+    own.length === 0
+      ? filled
+      : `${filled.replace(/\s+$/, '')}\n\n${own.map((s) => `${s.heading}${s.content.replace(/\s+$/, '')}\n`).join('\n')}`;
   return { body, carried: living.carried, superseded: living.superseded };
 }
 

@@ -5,7 +5,7 @@
 // completed moves to completed; a checked item leaves), and listed once (items are
 // compared by their folded text). The completed list stays bounded: older items fold into
 // a count with a pointer to the handoff that lists them.
-import { findSection, type Body } from '../store/markdown.js';
+import { sectionContent, type Body } from '../store/markdown.js';
 import { carriedProv, itemKey, parseItems, renderItem, shortId, type Item } from '../store/items.js';
 import { assignIds, supersede } from './decisions.js';
 import { CARRIED_KEYS, TITLE, type CarriedKey } from '../store/sections.js';
@@ -85,9 +85,9 @@ function parentSections(parent: Parent): { items: Sections; folds: { completed: 
   const items = {} as Sections;
   const folds = { completed: 0, superseded: 0 };
   for (const key of CARRIED_KEYS) {
-    const section = findSection(parent.body, TITLE[key]);
+    const content = sectionContent(parent.body, TITLE[key]);
     items[key] = [];
-    for (const item of section ? parseItems(section.content) : []) {
+    for (const item of content === undefined ? [] : parseItems(content)) {
       const f = FOLD.exec(item.text);
       if (f) {
         if (key === 'completed') folds.completed += Number(f[1]);
@@ -181,8 +181,8 @@ function currentStateTail(
   const blocks: string[] = [];
   const now = new Set(thisFiles);
   if (parent) {
-    const section = findSection(parent.body, TITLE.current_state);
-    const parts = section ? subsections(section.content) : [];
+    const content = sectionContent(parent.body, TITLE.current_state);
+    const parts = content === undefined ? [] : subsections(content);
     const earlier = parts.find((s) => s.title === EARLIER_FILES);
     const files: Item[] = [
       ...(earlier ? parseItems(earlier.text) : []),
@@ -248,8 +248,8 @@ export function chainCompleted(
     h = h.meta.parent ? byId.get(h.meta.parent) : undefined
   ) {
     seen.add(h.meta.id);
-    const section = findSection(h.body, TITLE.completed);
-    for (const item of section ? parseItems(section.content) : [])
+    const content = sectionContent(h.body, TITLE.completed);
+    for (const item of content === undefined ? [] : parseItems(content))
       if (!FOLD.test(item.text)) out.add(itemKey(item.text));
   }
   return out;
@@ -262,8 +262,8 @@ export function itemsOf(lines: readonly string[]): Item[] {
 
 /** The decisions a handoff holds as current (with their ids): what the next session may reverse. */
 export function standingDecisions(body: Body): Array<{ id: string; text: string }> {
-  const section = findSection(body, TITLE.decisions);
-  return (section ? parseItems(section.content) : [])
+  const content = sectionContent(body, TITLE.decisions);
+  return (content === undefined ? [] : parseItems(content))
     .filter((d) => d.id !== undefined && !d.supersededBy && !d.pin)
     .map((d) => ({ id: d.id!, text: d.text }));
 }

@@ -3,7 +3,7 @@
 // happened since. Built from data only; the command gathers the data.
 import type { FileChange, Handoff } from '../store/handoff.js';
 import { renderFileGroups } from '../store/file-groups.js';
-import { code, fenced, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
+import { code, fenced, inline, ownSections, pinBlock, plural, sectionContent, sectionText } from '../store/markdown.js';
 import { fitBudget, mostTokens } from './budget.js';
 import type { Pin } from '../store/pin.js';
 import { fill } from '../store/template.js';
@@ -97,14 +97,13 @@ export function resumeParts(handoff: Handoff, pins: readonly Pin[], since: Since
 
 /** The parts the handoff alone gives: all but the pins in play and what git says happened since. */
 export function handoffParts(handoff: Handoff): Omit<ResumeParts, 'pins' | 'since'> {
-  const sections = sectionParts((key) => {
-    const s = findSection(handoff.body, TITLE[key]);
-    return s ? sectionText(s.content) : '';
-  });
+  const sections = sectionParts((key) => sectionText(sectionContent(handoff.body, TITLE[key]) ?? ''));
   sections.decisions = currentDecisions(sections.decisions);
   // A draft lists the files under Current state; they are shown once, under Files.
   sections.current_state = sections.current_state.replace(renderFileGroups(handoff.meta.files), '').trim();
-  const notes = sectionText(handoff.body.preamble);
+  // Text before the first heading, and the sections of the writer's own titles, as written.
+  const own = ownSections(handoff.body).map((s) => `### ${s.title}\n\n${sectionText(s.content)}`);
+  const notes = [sectionText(handoff.body.preamble), ...own].filter((t) => t !== '').join('\n\n');
   return {
     id: handoff.meta.id,
     file: handoff.file,

@@ -4,7 +4,7 @@
 // the file can be regenerated during a merge.
 import { posix } from 'node:path';
 import type { Handoff } from '../store/handoff.js';
-import { code, findSection, inline, pinBlock, plural, sectionText } from '../store/markdown.js';
+import { code, inline, pinBlock, plural, sectionContent, sectionText } from '../store/markdown.js';
 import { activePins } from '../store/pin-scope.js';
 import { fill } from '../store/template.js';
 import { ROADMAP_KEYS, TITLE, type SectionKey } from '../store/sections.js';
@@ -18,8 +18,7 @@ const MAX_CHAIN = 8;
 export const CHAIN_LOOKUPS = MAX_CHAIN + 2;
 
 function section(h: Handoff, key: SectionKey): string {
-  const s = findSection(h.body, TITLE[key]);
-  return s ? sectionText(s.content) : '';
+  return sectionText(sectionContent(h.body, TITLE[key]) ?? '');
 }
 
 /** `a` <- `b` <- `c`: the handoff and its ancestors, stopping at a missing link or a cycle. */

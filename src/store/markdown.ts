@@ -5,6 +5,8 @@
 // It understands exactly what it needs (ATX level-2 headings outside fenced code);
 // test/markdown.test.ts checks it against remark on the same inputs.
 
+import { SECTIONS } from './sections.js';
+
 export interface Section {
   /** The heading text, without its hashes (a section title of store/sections.ts, or the user's own). */
   title: string;
@@ -85,6 +87,26 @@ export function renderBody(body: Body): string {
 export function findSection(body: Body, title: string): Section | undefined {
   const wanted = title.toLowerCase();
   return body.sections.find((s) => s.title.toLowerCase() === wanted);
+}
+
+/**
+ * What a reader takes of a section: the content of every section of that title, in file
+ * order, so a title written twice (a second one added by hand below the draft's own)
+ * is read whole; undefined when there is none. Writers change the one findSection gives.
+ */
+export function sectionContent(body: Body, title: string): string | undefined {
+  const wanted = title.toLowerCase();
+  const found = body.sections.filter((s) => s.title.toLowerCase() === wanted);
+  return found.length === 0 ? undefined : found.map((s) => s.content).join('\n');
+}
+
+let known: Set<string> | undefined;
+
+/** The sections with titles of the writer's own (none of store/sections.ts), in file order. */
+export function ownSections(body: Body): Section[] {
+  // Made at the first call: the bundle may evaluate this module before sections.ts.
+  known ??= new Set(SECTIONS.map((s) => s.title.toLowerCase()));
+  return body.sections.filter((s) => !known!.has(s.title.toLowerCase()));
 }
 
 export interface Item {
