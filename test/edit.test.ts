@@ -32,7 +32,7 @@ describe('handoff edit', () => {
       env: { GIT_EDITOR: editor(`sed -i 's/^status: .*$/status: "finished"/' "$1"`) },
     });
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(new RegExp(`^handoff: ${file.replace(/\./g, '\\.')}: front-matter 'status' must be`));
+    expect(broken.stderr).toMatch(/^handoff: the edited handoff: front-matter 'status' must be/);
     expect(repo.read(file)).toBe(edited);
 
     const renamed = repo.handoff(['edit', id], {
@@ -44,6 +44,75 @@ describe('handoff edit', () => {
 
     const same = repo.handoff(['edit', id], { env: { GIT_EDITOR: 'true' } });
     expect(same.stdout).toBe(`${file} is unchanged; nothing written.\n`);
+  });
+
+  it('keeps what was typed when it cannot be saved, and says where, leaving the file as it was', () => {
+    const repo = makeRepo();
+    repo.write('a.txt', 'a\n');
+    const file = repo.handoff(['new', 'ship the app']).stdout.trim();
+    const before = repo.read(file);
+    const kept = '.git/HANDOFF_EDITMSG.md';
+
+    const note = `printf '\\n- My long careful note\\n' >> "$1"`;
+    const broken = repo.handoff(['edit'], {
+      env: { GIT_EDITOR: editor(`${note}\nsed -i 's/^status: .*/status: [open/' "$1"`) },
+    });
+    expect(broken.code).toBe(1);
+    // The line is the kept text's, not the repository file's, which is unchanged.
+    expect(broken.stderr).toMatch(
+      /^handoff: the edited handoff: invalid YAML front-matter at line 5: [^\n]*; nothing written, your text is kept in \.git\/HANDOFF_EDITMSG\.md\n$/,
+    );
+    expect(repo.read(file)).toBe(before);
+    expect(repo.read(kept)).toBe(`${before.replace(/^status: .*$/m, 'status: [open')}\n- My long careful note\n`);
+
+    // Changed by someone else while in the editor: the edit is refused, and kept too.
+    const meanwhile = repo.handoff(['edit'], {
+      env: { GIT_EDITOR: editor(`${note}\nprintf '\\n- theirs\\n' >> '${path.join(repo.dir, file)}'`) },
+    });
+    expect(meanwhile.code).toBe(1);
+    expect(meanwhile.stderr).toBe(
+      `handoff: ${file} changed while it was in the editor; nothing written, your text is kept in ${kept}\n`,
+    );
+    expect(repo.read(file)).toBe(`${before}\n- theirs\n`);
+    expect(repo.read(kept)).toBe(`${before}\n- My long careful note\n`);
+
+    const emptied = repo.handoff(['edit'], { env: { GIT_EDITOR: 'truncate -s0' } });
+    expect(emptied.code).toBe(1);
+    expect(emptied.stderr).toBe('handoff: aborting: the handoff was emptied in the editor; nothing written\n');
+    expect(repo.read(file)).toBe(`${before}\n- theirs\n`);
+  });
+
+  it('keeps the body typed for handoff new when the handoff cannot be written', () => {
+    const repo = makeRepo();
+    repo.write('a.txt', 'a\n');
+    const r = repo.handoff(['new', 'ship', '--edit'], {
+      env: { GIT_EDITOR: editor(`printf '\\n- My long careful note\\000\\n' >> "$1"`) },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'handoff: the handoff body contains a NUL byte; expected text (git would treat the file as binary); nothing written, your text is kept in .git/HANDOFF_EDITMSG.md\n',
+    );
+    expect(repo.files('.handoff/handoffs')).toEqual([]);
+    // The body as typed, without the instructions the editor showed above it.
+    const body = repo.read('.git/HANDOFF_EDITMSG.md');
+    expect(body).toMatch(/^## Goal\n\nship\n/);
+    expect(body.endsWith('\n- My long careful note\0\n')).toBe(true);
+  });
+
+  it('names the signal that killed the editor', () => {
+    const repo = makeRepo();
+    repo.write('a.txt', 'a\n');
+    const killer = 'kill -TERM $$; :';
+    const r = repo.handoff(['new', 'ship', '--edit'], { env: { GIT_EDITOR: killer } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`handoff: the editor '${killer}' was killed by SIGTERM; nothing written\n`);
+    expect(repo.files('.handoff/handoffs')).toEqual([]);
+    const file = repo.handoff(['new', 'ship']).stdout.trim();
+    const before = repo.read(file);
+    const e = repo.handoff(['edit'], { env: { GIT_EDITOR: killer } });
+    expect(e.code).toBe(1);
+    expect(e.stderr).toBe(`handoff: the editor '${killer}' was killed by SIGTERM; nothing written\n`);
+    expect(repo.read(file)).toBe(before);
   });
 
   it('redacts a secret typed in the editor', () => {

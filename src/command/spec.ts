@@ -215,7 +215,7 @@ export const COMMANDS = [
   {
     name: 'edit',
     describe:
-      'open a handoff in your editor (default: the newest open one on this branch); saved only if it still reads',
+      'open a handoff in your editor (default: the newest open one on this branch); saved only if it still reads, else kept in .git/HANDOFF_EDITMSG.md',
     positionals: [{ name: 'id', describe: 'a handoff id or unique prefix' }],
     options: {
       'allow-secret': {

@@ -13,7 +13,7 @@ import { withWriterLock } from '../store/writer-lock.js';
 import { afterWrite } from '../git-hooks/validated.js';
 import { scrub } from '../security/secrets.js';
 import { redactionNotice } from '../security/notice.js';
-import { editText } from './editor.js';
+import { editText, keepEdit } from './editor.js';
 
 async function chosen(ctx: Context, query: string | undefined): Promise<Handoff> {
   if (query !== undefined) {
@@ -42,9 +42,21 @@ export async function run(ctx: Context, args: ArgsOf<'edit'>): Promise<Outcome> 
     ctx.stdout(`${handoff.file} is unchanged; nothing written.\n`);
     return;
   }
-  const { value: text, kinds } = args.values['allow-secret'] ? { value: edited, kinds: [] } : scrub(edited);
-  // Refused as a whole, naming the file and the problem: nothing half-written.
-  const parsed = parseHandoff(text, handoff.file);
+  if (edited.trim() === '') throw new HandoffError('aborting: the handoff was emptied in the editor; nothing written');
+  try {
+    await save(ctx, handoff, before, edited, args.values['allow-secret'] === true);
+  } catch (error) {
+    // Whatever stops the write, what the user typed survives it.
+    throw await keepEdit(ctx, edited, error);
+  }
+  ctx.stdout(`Edited ${handoff.file}\n`);
+}
+
+/** The edited text checked and written over the file, as a whole or not at all. */
+async function save(ctx: Context, handoff: Handoff, before: string, edited: string, allowSecret: boolean) {
+  const { value: text, kinds } = allowSecret ? { value: edited, kinds: [] } : scrub(edited);
+  // Named as the edited text: the file itself is unchanged, and the error's line is the text's.
+  const parsed = parseHandoff(text, 'the edited handoff');
   if (parsed.meta.id !== handoff.meta.id)
     throw new HandoffError(
       `${handoff.file}: the id is the file's name and cannot change (was ${handoff.meta.id}, edited to ${parsed.meta.id}); nothing written`,
@@ -55,13 +67,11 @@ export async function run(ctx: Context, args: ArgsOf<'edit'>): Promise<Outcome> 
     'handoff edit --allow-secret keeps them (false positives)',
   );
   if (notice) ctx.stderr(notice);
+  const full = path.resolve(ctx.root, handoff.file);
   await withWriterLock(ctx, 'handoff edit', async () => {
     if ((await readText(full)) !== before)
-      throw new HandoffError(
-        `${handoff.file} changed while it was in the editor; nothing written (run handoff edit again)`,
-      );
+      throw new HandoffError(`${handoff.file} changed while it was in the editor; nothing written`);
     await rewriteItem(ctx, handoff.file, text);
     await afterWrite(ctx);
   });
-  ctx.stdout(`Edited ${handoff.file}\n`);
 }

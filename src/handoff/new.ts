@@ -20,7 +20,13 @@ import { TITLE } from '../store/sections.js';
 import { mergeBody } from './merge-body.js';
 import { initHint } from '../init/init-hint.js';
 
-async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string): Promise<string> {
+/** The body, and the text typed in the editor when one opened (kept if the handoff cannot be written). */
+async function review(
+  ctx: Context,
+  git: Git,
+  args: ArgsOf<'new'>,
+  draft: string,
+): Promise<{ body: string; typed?: string }> {
   const messageFile = args.values['message-file'];
   if (messageFile !== undefined) {
     const body =
@@ -28,25 +34,25 @@ async function review(ctx: Context, git: Git, args: ArgsOf<'new'>, draft: string
         ? new TextDecoder().decode(await ctx.readStdin())
         : await readUserFile(path.resolve(ctx.cwd, messageFile), messageFile);
     if (body.trim() === '') throw new HandoffError(`${messageFile}: the handoff body is empty; nothing written`);
-    if (args.values.replace === true) return body;
+    if (args.values.replace === true) return { body };
     const merged = mergeBody(draft, body);
     const what = messageFile === '-' ? 'stdin' : messageFile;
     const list = (titles: string[]) => (titles.length > 0 ? titles.join(', ') : 'none');
     ctx.stderr(
       `handoff: ${what} wrote ${list(merged.replaced)}; kept from the draft: ${list(merged.kept)} (--replace: the file alone)`,
     );
-    return merged.body;
+    return { body: merged.body };
   }
   const edit = args.values.edit === undefined ? ctx.stdinIsTTY() : args.values.edit === true;
-  if (!edit) return draft;
+  if (!edit) return { body: draft };
   const editor = await git.editor();
-  if (!editor || editor === ':') return draft;
+  if (!editor || editor === ':') return { body: draft };
   const instructions = await readTemplate('edit-instructions.md');
   // Loaded only when an editor opens: `new --no-edit` and the agents' hooks never do.
   const { editText } = await import('./editor.js');
   const body = editedBody(await editText(editor, instructions + draft, 'HANDOFF_EDITMSG.md'), instructions);
   if (body === '') throw new HandoffError('aborting: the handoff body was emptied in the editor; nothing written');
-  return body;
+  return { body, typed: body };
 }
 
 async function readSections(ctx: Context, file: string | undefined) {
@@ -106,6 +112,7 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
   // Asked beside the model's settings, so that one git process answers both (git-records.ts settings).
   const author = ctx.git().then((git) => git.author());
   author.catch(() => {}); // awaited with HEAD; a failure surfaces there
+  let typed: string | undefined;
   const written = await writeHandoff(ctx, goal, {
     since: args.values.since,
     from,
@@ -116,7 +123,17 @@ export async function run(ctx: Context, args: ArgsOf<'new'>): Promise<Outcome> {
     carries: !replace,
     author,
     model: (facts, transcript) => maybeModelDraft(ctx, args, facts, transcript, choice),
-    review: async (git, draft) => withSections(ctx, git, sections, await review(ctx, git, args, draft)),
+    review: async (git, draft) => {
+      const reviewed = await review(ctx, git, args, draft);
+      typed = reviewed.typed;
+      return withSections(ctx, git, sections, reviewed.body);
+    },
+  }).catch(async (error: unknown) => {
+    // The body is checked and its size known only as the file is made: what the user typed
+    // in the editor survives a refusal there (editor.ts keepEdit).
+    if (typed === undefined) throw error;
+    const { keepEdit } = await import('./editor.js');
+    throw await keepEdit(ctx, typed, error);
   });
   if (written !== null) {
     ctx.stdout(`${ctx.rel(written.file)}\n`);
