@@ -33,6 +33,27 @@ describe('help', () => {
     expect(shown.stdout).toMatch(/git-handoff,\s+handoff\s+-\s+keep\s+an\s+AI\s+coding\s+agent/);
     expect(shown.stdout).toMatch(/^\s+resume \[id\]$/m);
   });
+
+  it("a command's help says what it does, and offers only what it reads", () => {
+    const dir = tempDir();
+    // Help is wrapped to the width of the terminal: compared with its white space folded.
+    const help = (args: string[]) => {
+      const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env: gitEnv(), encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      return r.stdout.replace(/\s+/g, ' ');
+    };
+    // check closes handoffs whose branch landed: it writes files, which its help must say.
+    expect(help(['check', '--help'])).toContain(
+      'on the default branch (without --base) it also marks done the handoffs whose branch landed',
+    );
+    const driver = help(['merge-driver', '--help']);
+    expect(driver).toContain('merge a handoff or pin file field by field, and the roadmap');
+    expect(driver).toContain('set by handoff init');
+    // --version is read only before a command; `handoff pins --version` is an unknown option.
+    for (const command of ['check', 'pins', 'merge-driver'])
+      expect(help([command, '--help'])).not.toContain('--version');
+    expect(help(['--help'])).toContain('-V, --version');
+  });
 });
 
 describe('messages', () => {

@@ -50,3 +50,37 @@ describe('control characters never reach a terminal', () => {
     expect(repo.handoff(['list']).stderr).toContain('\\u001b]0;owned\\u0007x.md');
   });
 });
+
+describe('bidirectional controls and carriage returns in what is printed', () => {
+  // Every bidirectional mark, embedding, override and isolate, and the line and paragraph separators.
+  const BIDI = [
+    0x61c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+  ];
+  const raw = BIDI.map((c) => String.fromCharCode(c)).join('');
+  const shown = BIDI.map((c) => `\\u${c.toString(16).padStart(4, '0')}`).join('');
+  const pin = (id: string, text: string) =>
+    `---\nid: "${id}"\ncreated: "2026-01-05T10:00:00.000Z"\nauthor: "A <a@example.com>"\nstatus: "active"\n---\n${text}\n`;
+
+  it('pins and resume print them escaped, inside the line; --json keeps the text', () => {
+    const repo = makeRepo();
+    const TROJAN = '01jx7k2m9q8r4s5t6v7w8x9y2a';
+    const CR = '01jx7k2m9q8r4s5t6v7w8x9y3a';
+    const CRLF = '01jx7k2m9q8r4s5t6v7w8x9y4a';
+    repo.write(`.handoff/pins/${TROJAN}.md`, pin(TROJAN, `abc${raw}def`));
+    repo.write(`.handoff/pins/${CR}.md`, pin(CR, 'cr\rX'));
+    repo.write(`.handoff/pins/${CRLF}.md`, pin(CRLF, 'crlf\r\nY'));
+    repo.commit('pins');
+    const pins = repo.handoff(['pins']);
+    expect(pins.code).toBe(0);
+    expect(pins.stdout).toBe(
+      `01jx7k2m9q8r4s5t6v7w8x9y2  2026-01-05  A <a@example.com>  (active)\n    abc${shown}def\n\n` +
+        '01jx7k2m9q8r4s5t6v7w8x9y3  2026-01-05  A <a@example.com>  (active)\n    cr\\u000dX\n\n' +
+        '01jx7k2m9q8r4s5t6v7w8x9y4  2026-01-05  A <a@example.com>  (active)\n    crlf\r\n    Y\n',
+    );
+    expect(repo.handoff(['resume']).stdout).toContain(`\nabc${shown}def\n`);
+    const json = repo.handoff(['pins', '--json']).stdout;
+    expect(json).toContain(`"abc${shown}def\\n"`);
+    const listed = JSON.parse(json).pins;
+    expect(listed.map((p: { text: string }) => p.text)).toEqual([`abc${raw}def\n`, 'cr\rX\n', 'crlf\r\nY\n']);
+  });
+});

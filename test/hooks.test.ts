@@ -58,6 +58,10 @@ describe('handoff hooks install / uninstall', () => {
 
     const uninstall = repo.handoff(['hooks', 'uninstall']);
     expect(uninstall.code).toBe(0);
+    // The file stays: what was removed is our block, and the user's hook is as it was.
+    expect(uninstall.stdout).toContain(
+      'pre-commit: removed; your own hook is back in place (.git/hooks/pre-commit)\npost-merge: removed (.git/hooks/post-merge)\n',
+    );
     expect(uninstall.stdout).toContain('The roadmap merge driver stays registered');
     expect(readFileSync(hook, 'utf8')).toBe(own);
     expect(statSync(hook).mode & 0o777).toBe(0o755);

@@ -30,6 +30,8 @@ async function render(argv: string[]): Promise<string> {
   for (const spec of COMMANDS as readonly CommandSpec[]) {
     const positionals = spec.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(' ');
     parser.command(`${spec.name}${positionals ? ` ${positionals}` : ''}`, spec.describe, (y) => {
+      // --version is read only before a command (cli.ts): a command's help does not offer it.
+      y.version(false);
       for (const p of spec.positionals) y.positional(p.name, { describe: p.describe, type: 'string' });
       for (const [name, o] of Object.entries(spec.options)) {
         y.option(name, {

@@ -23,14 +23,20 @@ export function printJson(ctx: Context, value: Record<string, unknown>): void {
   );
 }
 
-// C0 controls but tab and newline, a carriage return not ending a line, DEL, and C1 controls.
-const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
+// C0 controls but tab and newline, a carriage return not ending a line, DEL, C1 controls,
+// the bidirectional marks, embeddings, overrides and isolates, and the line and paragraph
+// separators.
+const CONTROLS =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
 
 /**
  * Text from files anyone can commit, made safe for a terminal: each control character a
  * terminal would act on (ESC starting a clipboard write, a screen clear, a link or a title;
- * a lone carriage return that overwrites a line) becomes its visible `\u00XX` escape. The
- * same spelling is a valid escape inside a JSON string, so a `--json` output stays JSON.
+ * a lone carriage return that overwrites a line) becomes its visible `\uXXXX` escape. So
+ * does each bidirectional control, which makes a terminal show text in another order than
+ * it is read in, and each Unicode line or paragraph separator, which some show as a break
+ * and others as nothing. The same spelling is a valid escape inside a JSON string, so a
+ * `--json` output stays JSON and still parses to the original text.
  */
 export function terminalSafe(text: string): string {
   CONTROLS.lastIndex = 0;

@@ -368,7 +368,8 @@ export const COMMANDS = [
   },
   {
     name: 'merge-driver',
-    describe: '(run by git) merge the roadmap by regenerating it',
+    describe:
+      '(run by git) merge a handoff or pin file field by field, and the roadmap by regenerating it from both sides',
     positionals: [
       { name: 'base', describe: "git's %O", required: true },
       { name: 'ours', describe: "git's %A", required: true },
@@ -376,11 +377,12 @@ export const COMMANDS = [
       { name: 'path', describe: "git's %P", required: true },
     ],
     options: {},
-    examples: [['git config merge.handoff-roadmap.driver', 'set by handoff hooks install']],
+    examples: [['git config merge.handoff-roadmap.driver', 'set by handoff init (and handoff hooks install)']],
   },
   {
     name: 'check',
-    describe: 'validate handoffs, pins and the roadmap, for CI and pull requests',
+    describe:
+      'validate handoffs, pins and the roadmap, for CI and pull requests; on the default branch (without --base) it also marks done the handoffs whose branch landed',
     positionals: [],
     options: {
       base: { type: 'string', describe: 'only report what changed since this revision (the pull request base)' },

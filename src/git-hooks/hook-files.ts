@@ -168,7 +168,7 @@ export async function uninstallHooks(hd: HooksDir): Promise<HookReport[]> {
       await fs.writeFile(file, rest);
       const mode = modes[hook];
       if (typeof mode === 'number') await fs.chmod(file, mode);
-      reports.push({ hook, file, state: 'removed' });
+      reports.push({ hook, file, state: 'restored' });
     }
     delete modes[hook];
   }

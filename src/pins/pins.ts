@@ -48,7 +48,9 @@ export async function run(ctx: Context, args: ArgsOf<'pins'>): Promise<Outcome> 
       ]
         .filter(Boolean)
         .join('; ');
-      const text = p.text.replace(/\n$/, '').replace(/^/gm, '    ');
+      // Indented at each newline only: a multiline ^ would also start a line after a carriage
+      // return or a Unicode separator, which reach the terminal escaped, inside the line.
+      const text = `    ${p.text.replace(/\n$/, '').replaceAll('\n', '\n    ')}`;
       return `${shortId(p.meta.id, ids)}  ${p.meta.created.slice(0, 10)}  ${p.meta.author}  (${tags})\n${text}`;
     });
     ctx.stdout(`${blocks.join('\n\n')}\n`);

@@ -1,6 +1,7 @@
-// `handoff merge-driver %O %A %B %P`: git's merge driver for the roadmap. Instead of
-// merging the generated text, it regenerates the roadmap from a three-way merge of the
-// .handoff/ trees of the two sides, and writes it over %A.
+// `handoff merge-driver %O %A %B %P`: git's merge driver for the roadmap and for handoff
+// and pin files (`handoff init` registers it). A handoff or pin merges field by field
+// (item-merge.ts). For the roadmap, instead of merging the generated text, it regenerates
+// it from a three-way merge of the .handoff/ trees of the two sides, and writes it over %A.
 //
 // Git does not tell a driver which commits it merges; what it leaves behind:
 // - `git merge` sets GITHEAD_<commit>=<name> for the commit being merged in;
