@@ -52,6 +52,25 @@ describe('handoff check', () => {
     );
   });
 
+  it('reports an unreadable handoff once: not also as a missing link target, nor a stale roadmap', () => {
+    const repo = setUp();
+    // id(2) superseded by id(3), whose file is there but whose front-matter no longer parses.
+    repo.write(
+      handoffPath(id(2)),
+      handoffText({ id: id(2), goal: 'first', status: 'superseded', superseded_by: id(3) }),
+    );
+    repo.write(handoffPath(id(3)), handoffText({ id: id(3), goal: 'second', parent: id(2) }));
+    expect(repo.handoff(['roadmap']).code).toBe(0);
+    repo.commit('continued');
+    repo.write(handoffPath(id(3)), repo.read(handoffPath(id(3))).replace(/^goal: "/m, 'goal: ['));
+    const r = check(repo);
+    expect(r.code).toBe(1);
+    expect(rules(r)).toEqual([`format ${handoffPath(id(3))}`]);
+    // A link to a file that is not there at all is still reported.
+    rmSync(path.join(repo.dir, handoffPath(id(3))));
+    expect(rules(check(repo))).toContain(`superseded-by ${handoffPath(id(2))}`);
+  });
+
   it('reports a pin edited in place', () => {
     const repo = setUp();
     repo.write(pinPath(id(1)), pinText({ id: id(1) }, 'never touch src/auth, except on Fridays\n'));

@@ -16,6 +16,7 @@ const LISTS = new Set([
   'sections',
   'commits',
   'scope',
+  'skipped',
 ]);
 
 function walk(value: unknown, where: string, problems: string[]): void {
@@ -122,6 +123,67 @@ describe('--json', () => {
     expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs[0].finished).toEqual(expect.any(String));
     const pins = JSON.parse(repo.handoff(['pins', '--json']).stdout).pins;
     expect(pins[0]).toMatchObject({ scope: null, supersedes: null, retired: null, reason: null, superseded_by: null });
+  });
+
+  it("prints resume's object with the reason when there is nothing to resume, and exits 1", () => {
+    const repo = makeRepo();
+    const r = repo.handoff(['resume', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("handoff: no open handoff on branch 'main'");
+    const json = JSON.parse(r.stdout);
+    expect(Object.keys(json)[0]).toBe('schema_version');
+    expect(json).toMatchObject({ prompt: '', id: null, file: null, pins: [], files: [], from: null, skipped: [] });
+    expect(json.reason).toMatch(/^no open handoff on branch 'main'/);
+    expect(json.since).toMatchObject({ committed_since: [], renamed: [], put_back: [] });
+    const problems: string[] = [];
+    walk(json, 'resume', problems);
+    expect(problems).toEqual([]);
+  });
+
+  it('names every file a read command could not read under skipped', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    expect(repo.handoff(['pin', 'keep the API stable']).code).toBe(0);
+    repo.write('a.txt', 'a\n');
+    expect(repo.handoff(['new', 'one', '--no-edit']).code).toBe(0);
+    const handoff = '.handoff/handoffs/2026-01/05/01jx000000000009abcdefghjk.md';
+    const pin = '.handoff/pins/01jx000000000008abcdefghjk.md';
+    repo.write(handoff, '---\nid: "01jx000000000009abcdefghjk"\ngoal: [unclosed\n---\n');
+    repo.write(pin, '---\nid: nope\n---\nbroken\n');
+    const cases: Array<[string[], string[]]> = [
+      [['list', '--json'], [handoff]],
+      // The team's view reads every file of the work tree, pins too.
+      [
+        ['list', '--all', '--json'],
+        [handoff, pin],
+      ],
+      [['pins', '--json'], [pin]],
+      [['pins', '--all', '--json'], [pin]],
+      [
+        ['resume', '--json'],
+        [handoff, pin],
+      ],
+      [
+        ['roadmap', '--json'],
+        [handoff, pin],
+      ],
+      [
+        ['roadmap', '--check', '--json'],
+        [handoff, pin],
+      ],
+      [
+        ['roadmap', '--all', '--json'],
+        [handoff, pin],
+      ],
+    ];
+    for (const [args, files] of cases) {
+      const r = repo.handoff(args);
+      const json = JSON.parse(r.stdout);
+      const skipped = json.skipped as Array<Record<string, unknown>>;
+      expect(skipped.map((p) => p.file).sort(), args.join(' ')).toEqual([...files].sort());
+      for (const p of skipped) expect(Object.keys(p)).toEqual(['file', 'line', 'message']);
+      for (const file of files) expect(r.stderr, args.join(' ')).toContain(file);
+    }
   });
 
   it('names files by their repository path from any subdirectory, in output and in what it writes', () => {

@@ -112,16 +112,49 @@ describe('handoff roadmap', () => {
     expect(bad.stderr).toMatch(/^handoff: \.handoff\/config\.yml: roadmap must be a \.md path inside the repository/);
   });
 
-  it('skips a malformed handoff with a warning, still writes, and exits 1 as list does', () => {
+  it('leaves the roadmap as it is while a handoff cannot be read, and says which file to fix', () => {
     const repo = makeRepo();
     repo.handoff(['init']);
-    repo.write(handoffPath(id(4)), handoffText({ id: id(4), goal: 'second' }));
-    repo.write(handoffPath(id(5)), '---\nid: nope\n---\n');
+    repo.write(
+      handoffPath(id(3)),
+      handoffText({ id: id(3), goal: 'first', status: 'superseded', superseded_by: id(4) }),
+    );
+    repo.write(handoffPath(id(4)), handoffText({ id: id(4), goal: 'second', parent: id(3) }));
+    expect(repo.handoff(['roadmap']).code).toBe(0);
+    const before = repo.read('.handoff/ROADMAP.md');
+    expect(before).toContain('#### second');
+    // The open handoff's front-matter broken by hand: it may be open work, so it must not vanish.
+    repo.write(handoffPath(id(4)), repo.read(handoffPath(id(4))).replace(/^goal: "/m, 'goal: ['));
+    const broken = new RegExp(
+      `^handoff: ${handoffPath(id(4)).replace(/\./g, '\\.')}:\\d+: invalid YAML front-matter`,
+      'm',
+    );
+
     const r = repo.handoff(['roadmap']);
     expect(r.code).toBe(1);
-    expect(repo.handoff(['list']).code).toBe(1);
-    expect(repo.handoff(['roadmap', '--check']).code).toBe(1);
-    expect(r.stderr).toContain(`handoff: warning: skipped ${handoffPath(id(5))}: front-matter 'id'`);
-    expect(repo.read('.handoff/ROADMAP.md')).toContain('#### second');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(broken);
+    expect(r.stderr).toContain(
+      "left .handoff/ROADMAP.md as it is: it would leave out that file; fix it, then run 'handoff roadmap' again",
+    );
+    expect(repo.read('.handoff/ROADMAP.md')).toBe(before);
+
+    // --check says what is wrong, never "up to date" in a run that fails.
+    const checked = repo.handoff(['roadmap', '--check']);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toBe('');
+    expect(checked.stderr).toMatch(broken);
+    expect(checked.stderr).toContain('cannot check .handoff/ROADMAP.md while that file cannot be read');
+
+    const skipped = [
+      { file: handoffPath(id(4)), line: expect.any(Number), message: expect.stringContaining('invalid YAML') },
+    ];
+    const json = repo.handoff(['roadmap', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ written: false, skipped });
+    const checkedJson = repo.handoff(['roadmap', '--check', '--json']);
+    expect(checkedJson.code).toBe(1);
+    expect(JSON.parse(checkedJson.stdout)).toMatchObject({ up_to_date: null, exists: true, diff: null, skipped });
+    expect(repo.read('.handoff/ROADMAP.md')).toBe(before);
   });
 });

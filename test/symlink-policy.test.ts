@@ -24,7 +24,7 @@ describe('a pin that is a symbolic link', () => {
     expect(pins.stdout).not.toContain('OUTSIDE TEXT');
     expect(pins.stderr).toContain(REFUSED);
 
-    // Written without it, and exits 1 for the refused file, as list does.
+    // Not written while the refused file is there (the roadmap would leave it out), and exits 1.
     expect(repo.handoff(['roadmap']).code).toBe(1);
     expect(repo.read('.handoff/ROADMAP.md')).not.toContain('OUTSIDE TEXT');
 

@@ -133,7 +133,13 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
   };
   const findings = treeFindings(tree, texts);
   const currentRoadmap = await readRoadmap(root, roadmap);
-  if (currentRoadmap !== content && (currentRoadmap !== undefined || tree.handoffs.length + tree.pins.length > 0)) {
+  // While a file cannot be read, `handoff roadmap` writes nothing (the roadmap would leave
+  // it out): that file's error is the one to fix, not a roadmap it would be compared with.
+  if (
+    tree.problems.length === 0 &&
+    currentRoadmap !== content &&
+    (currentRoadmap !== undefined || tree.handoffs.length + tree.pins.length > 0)
+  ) {
     findings.push({
       level: 'error',
       file: roadmap,

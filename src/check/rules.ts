@@ -2,7 +2,7 @@
 // from git. The command gathers; this decides what is wrong and how to say it.
 import type { Handoff } from '../store/handoff.js';
 import type { Pin } from '../store/pin.js';
-import type { Tree } from '../store/tree.js';
+import { itemKind, type Tree } from '../store/tree.js';
 
 export interface Finding {
   /** notice: nothing wrong, but a reviewer must read it (a pin a pull request adds). */
@@ -62,10 +62,16 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
     }
   // Ids are nearly all unique: the items are grouped by id only when one is not.
   if (shared) findings.push(...duplicateIds(tree, texts));
+  // A link to an item whose file is there but cannot be read is not a broken link: that
+  // file's own `format` error says what is wrong, and one error is enough for one cause.
+  const unreadable = new Set(
+    tree.problems.map((p) => `${itemKind(p.file)} ${p.file.slice(p.file.lastIndexOf('/') + 1).replace(/\.md$/, '')}`),
+  );
+  const isHandoff = (id: string) => handoffs.has(id) || unreadable.has(`handoff ${id}`);
   for (const h of tree.handoffs) {
     // The text is read only for a finding's line: most files have none, and check reads
     // every file's front-matter from the cache.
-    if (h.meta.parent && !handoffs.has(h.meta.parent)) {
+    if (h.meta.parent && !isHandoff(h.meta.parent)) {
       findings.push({
         level: 'error',
         file: h.file,
@@ -74,7 +80,7 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
         message: `parent ${h.meta.parent} is not a handoff in .handoff/handoffs/`,
       });
     }
-    if (h.meta.superseded_by && !handoffs.has(h.meta.superseded_by)) {
+    if (h.meta.superseded_by && !isHandoff(h.meta.superseded_by)) {
       findings.push({
         level: 'error',
         file: h.file,
@@ -102,7 +108,7 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
   }
   const pins = new Set(tree.pins.map((p) => p.meta.id));
   for (const p of tree.pins) {
-    if (p.meta.supersedes && !pins.has(p.meta.supersedes)) {
+    if (p.meta.supersedes && !pins.has(p.meta.supersedes) && !unreadable.has(`pin ${p.meta.supersedes}`)) {
       findings.push({
         level: 'error',
         file: p.file,

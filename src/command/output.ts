@@ -2,6 +2,7 @@
 import type { Context } from './context.js';
 import type { Handoff } from '../store/handoff.js';
 import { inline } from '../store/markdown.js';
+import type { Problem } from '../store/tree.js';
 
 /** The shape of every `--json` output (docs/json.md); raised when a key changes meaning or goes away. */
 const JSON_SCHEMA_VERSION = 1;
@@ -60,6 +61,14 @@ export function handoffJson(h: Pick<Handoff, 'file' | 'meta'>) {
     landed: h.meta.landed ?? null,
     file: h.file,
   };
+}
+
+/**
+ * The files a read command could not read and left out of what it printed (each also warned
+ * about on stderr): `skipped` in its `--json`, so a script sees what is missing, not only an exit status.
+ */
+export function skippedJson(problems: readonly Problem[]) {
+  return problems.map((p) => ({ file: p.file, line: p.line ?? null, message: p.message }));
 }
 
 export function truncate(text: string, width: number): string {

@@ -323,12 +323,14 @@ export const COMMANDS = [
   },
   {
     name: 'roadmap',
-    describe: 'regenerate the roadmap (.handoff/ROADMAP.md) from the files under .handoff/',
+    describe:
+      'regenerate the roadmap (.handoff/ROADMAP.md) from the files under .handoff/ (never while one cannot be read)',
     positionals: [],
     options: {
       check: {
         type: 'boolean',
-        describe: 'change nothing; exit 1 and print the difference when the file is out of date',
+        describe:
+          'change nothing; exit 1 and print the difference when the file is out of date, or name a file that cannot be read',
       },
       all: {
         type: 'boolean',

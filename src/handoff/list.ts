@@ -4,7 +4,7 @@ import { UsageError } from '../core/errors.js';
 import type { Status } from '../store/handoff.js';
 import { uniquePrefixes } from '../store/id.js';
 import { loadHandoffs, warnProblems } from '../store/store.js';
-import { handoffJson, printJson, truncate } from '../command/output.js';
+import { handoffJson, printJson, skippedJson, truncate } from '../command/output.js';
 import { RULES, scrubRemembered } from '../security/remembered.js';
 import { IN_FILES, redactionNotice } from '../security/notice.js';
 import { openClean } from '../store/clean.js';
@@ -27,7 +27,10 @@ export async function run(ctx: Context, args: ArgsOf<'list'>): Promise<Outcome> 
     .reverse();
   if (args.values.json) {
     const { scrubForPrint } = await import('../security/secrets.js');
-    const { value, notice } = scrubForPrint({ handoffs: shown.map(handoffJson) }, 'the handoffs listed');
+    const { value, notice } = scrubForPrint(
+      { handoffs: shown.map(handoffJson), skipped: skippedJson(problems) },
+      'the handoffs listed',
+    );
     printJson(ctx, value);
     if (notice) ctx.stderr(notice);
   } else if (shown.length === 0) {
@@ -75,7 +78,10 @@ async function listAll(ctx: Context, status: string | undefined, branch: string 
       (branch === undefined || s.handoff.meta.branch === branch || s.refs.includes(branch)),
   );
   if (json) {
-    printJson(ctx, { handoffs: shown.map((s) => ({ ...handoffJson(s.handoff), refs: s.refs })) });
+    printJson(ctx, {
+      handoffs: shown.map((s) => ({ ...handoffJson(s.handoff), refs: s.refs })),
+      skipped: skippedJson(problems),
+    });
   } else if (shown.length === 0) {
     ctx.stdout(
       seen.length > 0 ? 'No handoffs match.\n' : 'No handoffs on any branch yet. Write one: handoff new "<goal>"\n',

@@ -3,7 +3,7 @@ import type { Context } from '../command/context.js';
 import { activePins } from '../store/pin-scope.js';
 import { shortId } from '../store/id.js';
 import { loadPins, warnProblems } from '../store/store.js';
-import { printJson } from '../command/output.js';
+import { printJson, skippedJson } from '../command/output.js';
 import { scrubForPrint } from '../security/secrets.js';
 
 export async function run(ctx: Context, args: ArgsOf<'pins'>): Promise<Outcome> {
@@ -31,6 +31,7 @@ export async function run(ctx: Context, args: ArgsOf<'pins'>): Promise<Outcome> 
         file: p.file,
         text: p.text,
       })),
+      skipped: skippedJson(problems),
     });
   } else if (shown.length === 0) {
     ctx.stdout(

@@ -84,6 +84,22 @@ export interface Resume {
   redacted: string[];
   /** Every part, redacted as the prompt is. */
   parts: ResumeParts;
+  /** The handoff and pin files that could not be read (each warned about on stderr). */
+  skipped?: Problem[];
+}
+
+/**
+ * Neither an open handoff on the branch nor a pin: nothing to resume. Its own class so that
+ * `resume --json` can still print every key, with the reason, and the files it could not read.
+ */
+export class NothingToResume extends HandoffError {
+  constructor(
+    message: string,
+    readonly skipped: readonly Problem[],
+  ) {
+    super(message);
+    this.name = 'NothingToResume';
+  }
 }
 
 /**
@@ -134,14 +150,19 @@ export async function buildResume(
             : '';
         const parts = pinsOnlyParts(active, `no open handoff on ${where}${elsewhere}`);
         const rendered = renderPinsOnly(await readTemplate('resume-pins.md'), parts, pinNotes(pins.problems));
-        return finish(ctx, rendered, parts, allowSecret, budget);
+        return {
+          ...(await finish(ctx, rendered, parts, allowSecret, budget)),
+          skipped: [...problems, ...pins.problems],
+        };
       }
-      throw new HandoffError(
+      throw new NothingToResume(
         `no open handoff on ${where}${unreadable || (open ? ` (${open} open elsewhere: handoff list --status open; handoff resume <id>)` : '; write one with handoff new "<goal>"')}`,
+        problems,
       );
     }
   }
-  warnProblems(ctx, [...problems, ...pins.problems]);
+  const skipped = [...problems, ...pins.problems];
+  warnProblems(ctx, skipped);
   const template = await readTemplate('resume.md');
   // Git answers in other processes while the handoff's own parts are prepared here.
   const asked = gatherSince(ctx, git, handoff);
@@ -156,8 +177,8 @@ export async function buildResume(
       ? ''
       : madeFrom(ctx, { handoff, pins: pins.items, pinProblems: pins.problems, since, from });
   const again = made ? recalled(ctx, made) : undefined;
-  if (again) return { ...again, redacted: [] };
-  return render(
+  if (again) return { ...again, redacted: [], skipped };
+  const done = await render(
     ctx,
     template,
     { handoff, pins: pins.items, pinProblems: pins.problems, since, from },
@@ -165,6 +186,7 @@ export async function buildResume(
     allowSecret,
     budget,
   );
+  return { ...done, skipped };
 }
 
 /** The prompt made from `m` and redacted, remembered under `made` (when not empty) if nothing was redacted. */
