@@ -44,32 +44,7 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
     const { held, stat } = lock;
     const age = Date.now() - stat.mtimeMs;
     // An empty lock older than a few seconds: its writer was killed between create and write.
-    if (held.endsWith('\n') ? stale(held, age) : age > 5_000) {
-      // Rename first so only one waiter removes it, then retry taking it. The lock renamed is
-      // the one judged stale only if it is the same file (inode, modification time and size;
-      // a rename changes the change time): its holder may have released it and another
-      // writer taken it since we looked, and that lock is put back (link fails rather than
-      // replace a lock taken in between).
-      const aside = `${file}.stale-${process.pid}`;
-      if (
-        await fs.rename(file, aside).then(
-          () => true,
-          () => false,
-        )
-      ) {
-        const moved = await fs.stat(aside).catch(() => null);
-        if (moved?.ino === stat.ino && moved.mtimeMs === stat.mtimeMs && moved.size === stat.size) {
-          await fs.rm(aside, { force: true });
-          ctx.stderr(
-            `handoff: removed a stale lock ${ctx.rel(file)} left by process ${held.split(' ')[0]} (${held.split(' ').slice(3).join(' ').trim() || 'a writer'}), which is no longer running`,
-          );
-        } else {
-          await fs.link(aside, file).catch(() => {});
-          await fs.rm(aside, { force: true });
-        }
-      }
-      continue;
-    }
+    if ((held.endsWith('\n') ? stale(held, age) : age > 5_000) && (await breakStale(ctx, file, lock))) continue;
     if (Date.now() - started > WAIT_MS) {
       const [pid, host, since] = held.split(' ');
       throw new HandoffError(
@@ -84,6 +59,42 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
   } finally {
     // Ours only: a lock another writer holds is never removed by this one.
     if ((await look(file))?.held === mine) await fs.rm(file, { force: true });
+  }
+}
+
+/**
+ * Removes a lock judged stale, if it is still that lock. Judged from what was read a moment
+ * ago: its holder may have released it and exited since, and another writer taken the lock,
+ * so removing whatever is there (or moving it aside to compare, as this once did) could take
+ * a live writer's lock and let two write at once. Breakers take turns under a second lock,
+ * and a stale lock's dead holder never removes it: the lock found again under that second
+ * lock, the same file with the same text, is the stale one when it is removed. Whether to
+ * look again at once (false: another breaker is at it, so wait).
+ */
+async function breakStale(ctx: RunContext, file: string, judged: { held: string; stat: Stats }): Promise<boolean> {
+  const fs = promises();
+  const breaker = `${file}.break`;
+  const taken = await fs.writeFile(breaker, `${process.pid}\n`, { flag: 'wx' }).then(
+    () => true,
+    () => false,
+  );
+  if (!taken) {
+    // Another breaker is at it; one killed at it left this file, removed once it is old.
+    const left = await fs.stat(breaker).catch(() => null);
+    if (left && Date.now() - left.mtimeMs > 5_000) await fs.rm(breaker, { force: true });
+    return false;
+  }
+  try {
+    const now = await look(file);
+    const { held, stat } = judged;
+    if (now?.held !== held || now.stat.ino !== stat.ino || now.stat.mtimeMs !== stat.mtimeMs) return true;
+    await fs.rm(file, { force: true });
+    ctx.stderr(
+      `handoff: removed a stale lock ${ctx.rel(file)} left by process ${held.split(' ')[0]} (${held.split(' ').slice(3).join(' ').trim() || 'a writer'}), which is no longer running`,
+    );
+    return true;
+  } finally {
+    await fs.rm(breaker, { force: true });
   }
 }
 

@@ -43,6 +43,32 @@ describe('the writer lock', () => {
     TIMEOUT,
   );
 
+  it(
+    'ten handoff new at once, all finding a stale lock, still form one chain: only that lock is removed',
+    async () => {
+      const repo = makeRepo();
+      expect(repo.handoff(['init']).code).toBe(0);
+      repo.commit('work', { 'src/a.ts': 'export const a = 1;\n' });
+      // Every writer judges this lock stale; the first to remove it takes the lock, and the
+      // others, acting on what they judged, must not remove that one.
+      writeFileSync(
+        path.join(repo.dir, '.git/handoff.lock'),
+        `4194305 ${os.hostname()} 2026-01-01T00:00:00.000Z handoff new\n`,
+      );
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => start(repo.dir, ['new', `goal ${i}`, '--no-edit']).done),
+      );
+      expect(results.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
+      const all = handoffs(repo.dir);
+      expect(all).toHaveLength(10);
+      expect(all.filter((h) => h.meta.status === 'open')).toHaveLength(1);
+      expect(new Set(all.map((h) => h.meta.parent ?? null)).size).toBe(10);
+      expect(results.filter((r) => r.stderr.includes('removed a stale lock'))).toHaveLength(1);
+      expect(readdirSync(path.join(repo.dir, '.git')).filter((f) => f.startsWith('handoff.lock'))).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
   it('removes a lock whose process is gone, saying so, and carries on', () => {
     const repo = makeRepo();
     expect(repo.handoff(['init']).code).toBe(0);
