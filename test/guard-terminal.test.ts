@@ -52,12 +52,12 @@ describe('control characters never reach a terminal', () => {
 });
 
 describe('bidirectional controls and carriage returns in what is printed', () => {
-  // Every bidirectional mark, embedding, override and isolate, and the line and paragraph separators.
-  const BIDI = [
-    0x61c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
-  ];
-  const raw = BIDI.map((c) => String.fromCharCode(c)).join('');
-  const shown = BIDI.map((c) => `\\u${c.toString(16).padStart(4, '0')}`).join('');
+  // Every bidirectional embedding, override and isolate, and the line and paragraph
+  // separators, escaped; the bidirectional marks of right-to-left writing, as written.
+  const BIDI = [0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+  const MARKS = '\u061c\u200e\u200f';
+  const raw = BIDI.map((c) => String.fromCharCode(c)).join('') + MARKS;
+  const shown = BIDI.map((c) => `\\u${c.toString(16).padStart(4, '0')}`).join('') + MARKS;
   const pin = (id: string, text: string) =>
     `---\nid: "${id}"\ncreated: "2026-01-05T10:00:00.000Z"\nauthor: "A <a@example.com>"\nstatus: "active"\n---\n${text}\n`;
 

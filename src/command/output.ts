@@ -25,17 +25,18 @@ export function printJson(ctx: Context, value: Record<string, unknown>): void {
 }
 
 // C0 controls but tab and newline, a carriage return not ending a line, DEL, C1 controls,
-// the bidirectional marks, embeddings, overrides and isolates, and the line and paragraph
-// separators.
+// the bidirectional embeddings, overrides and isolates, and the line and paragraph
+// separators. Not the bidirectional marks (U+200E, U+200F, U+061C): right-to-left writing
+// uses them, a pin is shown as it was written, and a mark reorders no run of text.
 const CONTROLS =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
 
 /**
  * Text from files anyone can commit, made safe for a terminal: each control character a
  * terminal would act on (ESC starting a clipboard write, a screen clear, a link or a title;
  * a lone carriage return that overwrites a line) becomes its visible `\uXXXX` escape. So
- * does each bidirectional control, which makes a terminal show text in another order than
- * it is read in, and each Unicode line or paragraph separator, which some show as a break
+ * does each bidirectional embedding, override and isolate, which make a terminal show text
+ * in another order than it is read in, and each Unicode line or paragraph separator, which some show as a break
  * and others as nothing. The same spelling is a valid escape inside a JSON string, so a
  * `--json` output stays JSON and still parses to the original text.
  */
