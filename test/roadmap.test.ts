@@ -156,5 +156,15 @@ describe('handoff roadmap', () => {
     expect(checkedJson.code).toBe(1);
     expect(JSON.parse(checkedJson.stdout)).toMatchObject({ up_to_date: null, exists: true, diff: null, skipped });
     expect(repo.read('.handoff/ROADMAP.md')).toBe(before);
+
+    // Nor does a writer's refresh, or the refresh hook, drop it: each says so in one line.
+    const held = `handoff: warning: left .handoff/ROADMAP.md as it is while ${handoffPath(id(4))} cannot be read`;
+    const pinned = repo.handoff(['pin', 'keep the roadmap whole']);
+    expect(pinned.code).toBe(0);
+    expect(pinned.stderr).toContain(held);
+    expect(repo.read('.handoff/ROADMAP.md')).toBe(before);
+    const refreshed = repo.handoff(['git-hook', 'refresh']);
+    expect(refreshed.stderr).toContain(held);
+    expect(repo.read('.handoff/ROADMAP.md')).toBe(before);
   });
 });

@@ -8,7 +8,7 @@ import type { Context } from '../command/context.js';
 import { HandoffError, UsageError } from '../core/errors.js';
 import { parseConfig } from '../store/config.js';
 import { CONFIG_PATH, HANDOFF_DIR, itemKind, LINK_PREFIX, SYMLINK_REFUSED, type Problem } from '../store/tree.js';
-import { refreshWorkTree, renderTree, writeRoadmap } from '../roadmap/roadmap-file.js';
+import { heldBack, refreshWorkTree, renderTree, writeRoadmap } from '../roadmap/roadmap-file.js';
 import { openCache } from '../store/cache.js';
 import { loadOpen } from '../store/store.js';
 import { recordIndex } from './validated.js';
@@ -117,7 +117,13 @@ async function refresh(ctx: Context): Promise<Outcome> {
   // committed it): written again, it would be an untracked file that blocks the checkout
   // back. The pre-commit hook adds it with the next commit that touches .handoff/.
   if (!present(path.join(ctx.root, roadmap))) return;
-  if ((await refreshWorkTree(ctx, roadmap))?.written) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
+  said(ctx, roadmap, await refreshWorkTree(ctx, roadmap));
+}
+
+/** What a refresh did, in one line: the roadmap refreshed, or left as it is and why. */
+function said(ctx: Context, roadmap: string, refreshed: Awaited<ReturnType<typeof refreshWorkTree>>): void {
+  if (refreshed?.written) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
+  else if (refreshed && refreshed.tree.problems.length > 0) ctx.stderr(heldBack(roadmap, refreshed.tree.problems));
 }
 
 /**
@@ -131,7 +137,7 @@ async function postMerge(ctx: Context): Promise<Outcome> {
   const { closeLanded } = await import('./close-landed.js');
   await closeLanded(ctx);
   const roadmap = ctx.config.roadmap;
-  if ((await refreshWorkTree(ctx, roadmap))?.written) ctx.stderr(`handoff: refreshed ${roadmap} in the working tree`);
+  said(ctx, roadmap, await refreshWorkTree(ctx, roadmap));
 }
 
 export async function run(ctx: Context, args: ArgsOf<'git-hook'>): Promise<Outcome> {

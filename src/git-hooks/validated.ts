@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { Context } from '../command/context.js';
 import { version } from '../core/version.js';
-import { refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
+import { heldBack, refreshWorkTree, type Rendered } from '../roadmap/roadmap-file.js';
 import { blobId, cacheKey, CONFIG_PATH, HANDOFF_DIR, itemKind, type TreeFile } from '../store/tree.js';
 import { openCache } from '../store/cache.js';
 import { ownWrites, wholeTreeRead } from '../store/store.js';
@@ -292,6 +292,7 @@ export async function afterWrite(ctx: Context): Promise<void> {
     );
     return;
   }
+  if (work && work.tree.problems.length > 0) ctx.stderr(heldBack(roadmap, work.tree.problems));
   try {
     if (work && cacheFile && recordable(roadmap))
       await recordWorkTree(ctx, roadmap, work, listed, stage).catch(() => {});

@@ -125,5 +125,14 @@ export async function refreshWorkTree(
   )
     return undefined;
   const rendered = writer ? await renderForWriter(ctx, roadmap) : await renderWorkTree(ctx, roadmap);
+  // A handoff or pin that cannot be read may be open work: the roadmap is left as it is, not
+  // written without it, as `handoff roadmap` leaves it (heldBack says why to the caller).
+  if (rendered.tree.problems.length > 0) return { ...rendered, written: false };
   return { ...rendered, written: await writeRoadmap(ctx.root, roadmap, rendered.content) };
+}
+
+/** The one line a refresh that left the roadmap as it is says: which files to fix. */
+export function heldBack(roadmap: string, problems: readonly { file: string }[]): string {
+  const files = problems.map((p) => p.file);
+  return `handoff: warning: left ${roadmap} as it is while ${files.length === 1 ? files[0] : `${files.length} files (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''})`} cannot be read`;
 }
