@@ -54,10 +54,35 @@ export function report(error: unknown, stderr: (line: string) => void, debug: bo
     if (debug && error.stack) stderr(error.stack);
     return error.exitCode;
   }
+  // What the system refused about a file (its permissions, a read-only or full disk) is
+  // nothing wrong with this program: the file and the reason, as any other error.
+  const refused = refusal(error);
+  if (refused) {
+    stderr(`handoff: ${refused}`);
+    if (debug && error instanceof Error && error.stack) stderr(error.stack);
+    return EXIT.failure;
+  }
   const message = error instanceof Error ? error.message : String(error);
   stderr(`handoff: internal error: ${firstLine(message)}${debug ? '' : ' (HANDOFF_DEBUG=1 shows where)'}`);
   if (debug && error instanceof Error && error.stack) stderr(error.stack);
   return EXIT.failure;
+}
+
+const REFUSALS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+};
+
+/** `<file>: cannot <open|write|...> it: <reason>` for a system error about a file; undefined for any other error. */
+function refusal(error: unknown): string | undefined {
+  const e = error as NodeJS.ErrnoException | undefined;
+  const reason = e?.code === undefined ? undefined : REFUSALS[e.code];
+  if (!reason || typeof e?.path !== 'string') return undefined;
+  const where = e.path.startsWith(`${process.cwd()}/`) ? e.path.slice(process.cwd().length + 1) : e.path;
+  return `${where}: cannot ${e.syscall ?? 'use'} it: ${reason}`;
 }
 
 function firstLine(text: string): string {

@@ -42,6 +42,9 @@ export async function withWriterLock<T>(ctx: RunContext, what: string, work: () 
     const lock = await look(file);
     if (lock === null) continue; // released before we looked
     const { held, stat } = lock;
+    // A folder (or anything but a file) there is no lock anyone will release: waiting would be forever.
+    if (!stat.isFile())
+      throw new HandoffError(`${ctx.rel(file)} is not a lock file; remove it (${what} takes its lock there)`);
     const age = Date.now() - stat.mtimeMs;
     // An empty lock older than a few seconds: its writer was killed between create and write.
     if ((held.endsWith('\n') ? stale(held, age) : age > 5_000) && (await breakStale(ctx, file, lock))) continue;
@@ -104,8 +107,8 @@ async function look(file: string): Promise<{ held: string; stat: Stats } | null>
   const handle = await fs.open(file, 'r').catch(() => null);
   if (!handle) return null;
   try {
-    const [stat, held] = await Promise.all([handle.stat(), handle.readFile('utf8')]);
-    return { held, stat };
+    const stat = await handle.stat();
+    return { held: stat.isFile() ? await handle.readFile('utf8') : '', stat };
   } catch {
     return null;
   } finally {

@@ -1,6 +1,6 @@
 // Writers take turns: handoffs started at once on one branch form one chain, a lock left
 // by a killed process is recovered, and a `new` killed between its two writes is repaired.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,18 @@ describe('the writer lock', () => {
     },
     TIMEOUT,
   );
+
+  it('names a folder where the lock goes instead of waiting on it forever', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    mkdirSync(path.join(repo.dir, '.git/handoff.lock'));
+    const r = repo.handoff(['new', 'blocked', '--no-edit']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'handoff: .git/handoff.lock is not a lock file; remove it (handoff new takes its lock there)\n',
+    );
+    expect(handoffs(repo.dir)).toEqual([]);
+  });
 
   it('removes a lock whose process is gone, saying so, and carries on', () => {
     const repo = makeRepo();
