@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitEnv, makeRepo, tempDir } from './helpers.js';
+import { aliasCommand } from '../src/git-hooks/hook-script.js';
 
 const BIN = path.resolve(__dirname, '../bin/handoff.js');
 
@@ -41,9 +42,20 @@ describe('git handoff', () => {
     expect(git(sub, ['handoff', 'help', 'list'], env).stdout).toContain('--status');
   });
 
+  it('runs the CLI init ran from when it is in no package folder, as the hooks do', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    // Nothing on PATH and no project install: the source checkout init ran from is recorded.
+    const r = git(repo.dir, ['handoff', '--version'], { PATH: '/usr/bin:/bin' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^handoff \d+\.\d+\.\d+/);
+  });
+
   it('finds a project install in an ignored node_modules/.bin, never one git does not ignore', () => {
     const repo = makeRepo();
     expect(repo.handoff(['init']).code).toBe(0);
+    // The alias a project install gets (nothing recorded: it is found at run time).
+    repo.git('config', 'alias.handoff', aliasCommand());
     launcher(path.join(repo.dir, 'node_modules/.bin'));
     const env = { PATH: '/usr/bin:/bin' };
     // Not ignored: a checkout or a pull could have put it there, so it is not run.

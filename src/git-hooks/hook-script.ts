@@ -75,10 +75,15 @@ function invoke(cli: Cli | null, args: string): string {
 /**
  * `git handoff` from a project install, whose node_modules/.bin git does not search: a
  * repository-local alias (git runs a `git-handoff` on PATH first, so it only fills in)
- * that finds the CLI as the hooks do and runs it from the directory it was typed in.
+ * that finds the CLI as the hooks do and runs it from the directory it was typed in; the
+ * CLI `handoff init` ran from first when it is recorded (a source checkout, which nothing
+ * else would find), as the hooks and the merge driver run it.
  */
-export function aliasCommand(): string {
-  return `!f() { ${FIND_CLI.join('; ')}; if [ -n "$handoff_path" ]; then cd -- "\${GIT_PREFIX:-.}" && "$handoff_path" "$@"; else echo "handoff: the handoff CLI was not found on PATH or in node_modules/.bin (npm install)" >&2; return 1; fi; }; f`;
+export function aliasCommand(cli: Cli | null = null): string {
+  const here = `cd -- "\${GIT_PREFIX:-.}" &&`;
+  const found = `${FIND_CLI.join('; ')}; if [ -n "$handoff_path" ]; then ${here} "$handoff_path" "$@"; else echo "handoff: the handoff CLI was not found on PATH or in node_modules/.bin (npm install)" >&2; return 1; fi`;
+  if (!cli) return `!f() { ${found}; }; f`;
+  return `!f() { if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then ${here} ${quote(cli.node)} ${quote(cli.bin)} "$@"; else ${found}; fi; }; f`;
 }
 
 /**

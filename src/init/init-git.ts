@@ -11,7 +11,7 @@ import { aliasCommand } from '../git-hooks/hook-script.js';
 async function configureAlias(ctx: Context): Promise<'added' | 'updated' | 'kept' | null> {
   const git = await ctx.git();
   const current = await git.config('alias.handoff', true);
-  const want = aliasCommand();
+  const want = aliasCommand(recordedCli());
   if (current === want) return null;
   if (current !== null && !current.includes('handoff_path')) return 'kept';
   await git.setLocalConfig('alias.handoff', want);
