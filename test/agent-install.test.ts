@@ -129,6 +129,17 @@ describe('handoff agent install claude', () => {
     });
   });
 
+  it('writes no file when the git config cannot be written', () => {
+    const repo = makeRepo();
+    // git takes this lock to write .git/config; one left behind makes every write fail.
+    repo.write('.git/config.lock', '');
+    const r = repo.handoff(['agent', 'install', 'claude']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('.git/config');
+    expect(existsSync(path.join(repo.dir, '.claude'))).toBe(false);
+  });
+
   it('refuses settings that are not JSON, naming the file, and changes nothing', () => {
     const repo = makeRepo();
     repo.write('.claude/settings.json', '{ "hooks": [ }');
@@ -185,10 +196,47 @@ describe('instruction-file blocks', () => {
     expect(repo.handoff(['agent', 'install', 'opencode']).stderr).toContain('updated the handoff block for OpenCode');
     expect(repo.read('AGENTS.md')).toBe(`${text}\n## Later section\n`);
 
+    // pi and OpenCode still read the block: it goes with the last of them.
+    expect(repo.handoff(['agent', 'uninstall', 'pi']).code).toBe(0);
+    expect(repo.handoff(['agent', 'uninstall', 'opencode']).code).toBe(0);
     expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toBe(
-      `handoff: .codex/hooks.json: removed 2 handoff hooks and the file, which held nothing else\nhandoff: AGENTS.md: removed the handoff block\n`,
+      `handoff: .codex/hooks.json: removed 2 handoff hooks and the file, which held nothing else\nhandoff: AGENTS.md: removed the handoff block\n${FORGOTTEN}`,
     );
     expect(repo.read('AGENTS.md')).toBe(`${original}\n## Later section\n`);
+  });
+
+  it('keeps the shared AGENTS.md block while an installed agent still reads it, and removes it with the last', () => {
+    const repo = makeRepo();
+    for (const agent of ['codex', 'pi', 'opencode']) expect(repo.handoff(['agent', 'install', agent]).code).toBe(0);
+    const block = repo.read('AGENTS.md');
+    expect(repo.handoff(['agent', 'uninstall', 'opencode']).stderr).toContain(
+      'handoff: AGENTS.md: kept the handoff block, which Codex CLI, pi still use\n',
+    );
+    expect(repo.read('AGENTS.md')).toBe(block);
+    const status = repo.handoff(['agent', 'status']).stdout;
+    expect(status).toMatch(/codex +block +AGENTS\.md: installed/);
+    expect(status).toMatch(/pi +block +AGENTS\.md: installed/);
+    expect(repo.handoff(['agent', 'uninstall', 'codex']).stderr).toContain(
+      'handoff: AGENTS.md: kept the handoff block, which pi still uses\n',
+    );
+    expect(repo.handoff(['agent', 'uninstall', 'pi']).stderr).toContain(
+      'handoff: AGENTS.md: removed the handoff block and the file, which held nothing else\n',
+    );
+    expect(existsSync(path.join(repo.dir, 'AGENTS.md'))).toBe(false);
+  });
+
+  it('installs every agent with all, and uninstall all says once of a shared file that it has no block', () => {
+    const repo = makeRepo();
+    const r = repo.handoff(['agent', 'install', 'all']);
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/AGENTS\.md/g)).toEqual(['AGENTS.md']);
+    const status = repo.handoff(['agent', 'status', '--json']);
+    const rows = JSON.parse(status.stdout).integrations as Array<{ agent: string; state: string }>;
+    expect(rows.filter((row) => row.state !== 'installed')).toEqual([]);
+    expect(repo.handoff(['agent', 'uninstall', 'all']).code).toBe(0);
+    expect(existsSync(path.join(repo.dir, 'AGENTS.md'))).toBe(false);
+    const again = repo.handoff(['agent', 'uninstall', 'all']);
+    expect(again.stderr.match(/AGENTS\.md: no handoff block; nothing changed/g)).toHaveLength(1);
   });
 
   it('creates CLAUDE.md and GEMINI.md, and removes a file that held only the block', () => {

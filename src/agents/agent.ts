@@ -23,15 +23,24 @@ import { probe, type Probe } from './hook-probe.js';
 const ACTIONS = ['install', 'uninstall', 'status'];
 
 function pick(name: string | undefined, action: string): AgentSpec[] {
-  if (name === undefined || name === 'all') {
-    if (action === 'install')
-      throw new UsageError(`'handoff agent install' needs <agent>: one of ${AGENTS.map((a) => a.name).join(', ')}`);
-    return AGENTS;
-  }
+  if (name === undefined && action === 'install')
+    throw new UsageError(
+      `'handoff agent install' needs <agent>: one of ${AGENTS.map((a) => a.name).join(', ')} or all`,
+    );
+  if (name === undefined || name === 'all') return AGENTS;
   const agent = AGENTS.find((a) => a.name === name);
   if (!agent)
     throw new UsageError(`no agent named '${name}'; expected one of ${AGENTS.map((a) => a.name).join(', ')} or all`);
   return [agent];
+}
+
+/** What one run of install or uninstall (of one agent, or of all) has done so far. */
+interface RunState {
+  /** Files written or reported: AGENTS.md is shared, and is said once. */
+  said: Set<string>;
+  /** The agents this run installs or uninstalls. */
+  agents: AgentSpec[];
+  probed: boolean;
 }
 
 /** Does the agent run our hook command (settings hooks, or a plugin that runs it)? */
@@ -55,24 +64,34 @@ async function planInput(ctx: Context, agent: AgentSpec, meter: boolean): Promis
   };
 }
 
-async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<void> {
-  // Every change is worked out before any file is written: a refused file leaves all as it was.
-  const input = await planInput(ctx, agent, meter);
+/** Install refuses a file of ours by name that someone else wrote, before anything is written. */
+async function refuseForeign(ctx: Context, agent: AgentSpec): Promise<void> {
   for (const owned of agent.files ?? []) {
-    const before = input.read(owned.file);
+    const before = await readText(path.join(ctx.root, owned.file));
     if (before !== undefined && !isOurFile(before))
       throw new FileFormatError(
         ctx.rel(path.join(ctx.root, owned.file)),
         `exists and was not written by handoff; move it aside to install the ${agent.title} integration`,
       );
   }
-  for (const w of installWrites(agent, input)) {
+}
+
+async function install(ctx: Context, agent: AgentSpec, meter: boolean, run: RunState): Promise<void> {
+  // Every change is worked out before any file is written (foreign files were refused
+  // first, refuseForeign): a refused file or block leaves all as it was.
+  const input = await planInput(ctx, agent, meter);
+  const writes = installWrites(agent, input);
+  // The git config first: one that cannot be written fails the install before any file is.
+  const recorded = runsCommand(agent) ? await recordCli(ctx) : null;
+  for (const w of writes) {
     const file = path.join(ctx.root, w.file);
     const shown = ctx.rel(file);
     if (w.change === '') {
-      ctx.stderr(
-        `handoff: ${shown}: ${w.kind === 'hooks' ? `the ${agent.title} hooks are already installed` : w.kind === 'block' ? 'the handoff block is already current' : 'already current'}; nothing changed`,
-      );
+      if (!run.said.has(w.file))
+        ctx.stderr(
+          `handoff: ${shown}: ${w.kind === 'hooks' ? `the ${agent.title} hooks are already installed` : w.kind === 'block' ? 'the handoff block is already current' : 'already current'}; nothing changed`,
+        );
+      run.said.add(w.file);
       continue;
     }
     await mkdir(path.dirname(file), { recursive: true });
@@ -80,9 +99,11 @@ async function install(ctx: Context, agent: AgentSpec, meter: boolean): Promise<
     if (agent.files?.some((f) => f.file === w.file && f.executable)) await makeExecutable(file);
     ctx.stderr(`handoff: ${shown}: ${w.change} for ${agent.title}`);
     if (w.note) ctx.stderr(`handoff: ${w.note}`);
+    run.said.add(w.file);
   }
-  if (runsCommand(agent)) {
-    await recordCli(ctx);
+  if (recorded) ctx.stderr(recorded);
+  if (runsCommand(agent) && !run.probed) {
+    run.probed = true;
     const p = await probe(ctx.root, ctx.env);
     if (!p.ok)
       ctx.stderr(
@@ -102,23 +123,22 @@ async function noteAnswered(ctx: Context, agent: AgentSpec): Promise<boolean> {
 /**
  * This clone's git config remembers the CLI that ran install, for the hook command to find
  * (hook-command.ts): never a bin inside the work tree, which a branch could replace.
+ * Returns the line that says so, for after the files; null when it was already recorded.
  */
-async function recordCli(ctx: Context): Promise<void> {
+async function recordCli(ctx: Context): Promise<string | null> {
   const git = await ctx.git();
   const { currentCli } = await import('../git-hooks/hook-files.js');
   const cli = currentCli();
   const bin = recordable(cli.bin, ctx.root, path.sep) ? cli.bin : null;
   const same = (await git.config(CONFIG_NODE, true)) === cli.node && (await git.config(CONFIG_BIN, true)) === bin;
-  if (same) return;
+  if (same) return null;
   await git.setLocalConfig(CONFIG_NODE, cli.node);
   if (bin) await git.setLocalConfig(CONFIG_BIN, bin);
   else await git.unsetLocalConfig(CONFIG_BIN);
-  ctx.stderr(
-    `handoff: recorded ${bin ? 'the CLI' : 'the node binary'} in this clone's git config (${bin ? `${CONFIG_NODE}, ${CONFIG_BIN}` : CONFIG_NODE}) for the agents' hook command`,
-  );
+  return `handoff: recorded ${bin ? 'the CLI' : 'the node binary'} in this clone's git config (${bin ? `${CONFIG_NODE}, ${CONFIG_BIN}` : CONFIG_NODE}) for the agents' hook command`;
 }
 
-async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
+async function uninstall(ctx: Context, agent: AgentSpec, run: RunState): Promise<void> {
   for (const owned of agent.files ?? []) {
     const file = path.join(ctx.root, owned.file);
     const before = await readText(file);
@@ -149,21 +169,44 @@ async function uninstall(ctx: Context, agent: AgentSpec): Promise<void> {
       );
     }
   }
-  if (agent.block) {
+  if (agent.block && !run.said.has(agent.block.file)) {
     const file = path.join(ctx.root, agent.block.file);
     const before = await readText(file);
     const after = before === undefined ? null : removeBlock(before, ctx.rel(file));
+    const users = after === null ? [] : await blockUsers(ctx, agent.block.file, run);
     if (after === null) {
+      run.said.add(agent.block.file);
       ctx.stderr(`handoff: ${ctx.rel(file)}: no handoff block; nothing changed`);
+    } else if (users.length > 0) {
+      ctx.stderr(
+        `handoff: ${ctx.rel(file)}: kept the handoff block, which ${users.join(', ')} still ${users.length === 1 ? 'uses' : 'use'}`,
+      );
     } else if (after.trim() === '') {
+      run.said.add(agent.block.file);
       await deleteFile(file);
       ctx.stderr(`handoff: ${ctx.rel(file)}: removed the handoff block and the file, which held nothing else`);
     } else {
+      run.said.add(agent.block.file);
       await replaceFileAtomic(file, after);
       ctx.stderr(`handoff: ${ctx.rel(file)}: removed the handoff block`);
     }
   }
   await forgetCli(ctx);
+}
+
+/**
+ * The agents that still read a shared block (codex, opencode, pi and kilo all read AGENTS.md),
+ * installed as status says (something of theirs besides the block is there), other than those
+ * this run uninstalls: the block goes with the last of them.
+ */
+async function blockUsers(ctx: Context, file: string, run: RunState): Promise<string[]> {
+  const users: string[] = [];
+  for (const agent of AGENTS) {
+    if (agent.block?.file !== file || run.agents.includes(agent)) continue;
+    const input = await planInput(ctx, agent, false);
+    if (verifyAgent(agent, input).some((v) => v.kind !== 'block' && v.state !== 'missing')) users.push(agent.title);
+  }
+  return users;
 }
 
 /** The recorded CLI goes with the last integration that runs the hook command. */
@@ -205,12 +248,14 @@ export async function run(ctx: Context, args: ArgsOf<'agent'>): Promise<Outcome>
   if (!ACTIONS.includes(action))
     throw new UsageError(`'handoff agent' takes install, uninstall or status; got '${action}'`);
   const agents = pick(name, action);
+  const state: RunState = { said: new Set(), agents, probed: false };
   if (action === 'install') {
-    for (const agent of agents) await install(ctx, agent, args.values.meter === true);
+    for (const agent of agents) await refuseForeign(ctx, agent);
+    for (const agent of agents) await install(ctx, agent, args.values.meter === true, state);
     return;
   }
   if (action === 'uninstall') {
-    for (const agent of agents) await uninstall(ctx, agent);
+    for (const agent of agents) await uninstall(ctx, agent, state);
     return;
   }
   await status(ctx, agents, args.values.json === true);
