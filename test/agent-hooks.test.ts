@@ -135,11 +135,11 @@ describe('handoff hook claude-session-start', () => {
     const unknown = repo.handoff(['hook', 'no-such-hook'], { input: '{}' });
     expect(unknown.code).toBe(0);
     expect(unknown.stderr).toContain("no hook named 'no-such-hook'");
+    // A broken config.yml: the session start goes on with the defaults (tested below).
     repo.write('.handoff/config.yml', 'draft_commits: [oops\n');
     const broken = repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir) });
     expect(broken.code).toBe(0);
-    expect(broken.stdout).toBe('');
-    expect(broken.stderr).toMatch(/^handoff: warning: hook failed, ignored: .*config\.yml/);
+    expect(broken.stderr).toMatch(/^handoff: warning: config\.yml could not be read, .*config\.yml/);
     const outside = tempDir();
     const nowhere = makeRepo().handoff(['hook', 'claude-session-start'], {
       input: claudeSessionStart(outside),
@@ -290,6 +290,42 @@ describe('handoff hook claude-pre-compact', () => {
     const r = repo.handoff(['hook', 'claude-pre-compact'], { input: 'not json' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
+    expect(repo.files('.handoff/handoffs')).toHaveLength(1);
+  });
+
+  it('every hook that writes a handoff takes empty stdin, {} or a field of the wrong type as malformed: one warning, nothing written', () => {
+    const repo = withHandoff();
+    const hooks = ['claude', 'codex', 'opencode', 'pi', 'kilo', 'copilot', 'qwen']
+      .map((agent) => `${agent}-pre-compact`)
+      .concat('gemini-pre-compress', 'cline-task-complete');
+    const inputs = ['', '{}', '{"session_id":123,"transcript_path":42}', '{"sessionContext":{"rootSessionId":7}}'];
+    for (const name of hooks)
+      for (const input of inputs) {
+        const r = repo.handoff(['hook', name], { input });
+        expect(r.code, `${name} ${input}`).toBe(0);
+        expect(r.stdout, `${name} ${input}`).toBe('');
+        expect(r.stderr, `${name} ${input}`).toMatch(new RegExp(`^handoff: warning: ${name}: .*; nothing done\n$`));
+      }
+    expect(JSON.parse(repo.handoff(['list', '--json']).stdout).handoffs).toHaveLength(1);
+  });
+
+  it('a session start still passes the pins on when config.yml cannot be read, and says so; a compaction writes nothing', () => {
+    const repo = withHandoff();
+    expect(repo.handoff(['pin', 'Never touch the billing tables.']).code).toBe(0);
+    repo.write('.handoff/config.yml', 'draft_commits: [\n');
+    const start = repo.handoff(['hook', 'claude-session-start'], { input: claudeSessionStart(repo.dir) });
+    expect(start.code).toBe(0);
+    const out = JSON.parse(start.stdout);
+    expect(out.hookSpecificOutput.additionalContext).toContain('Never touch the billing tables.');
+    expect(out.systemMessage).toMatch(
+      /^handoff: config\.yml could not be read, the defaults were used: .*invalid YAML/,
+    );
+    expect(start.stderr).toContain(
+      'handoff: warning: config.yml could not be read, this session start used the defaults',
+    );
+    const pre = repo.handoff(['hook', 'claude-pre-compact'], { input: claudePreCompact(repo.dir, TRANSCRIPT) });
+    expect(pre.code).toBe(0);
+    expect(pre.stderr).toMatch(/^handoff: warning: claude-pre-compact: config\.yml could not be read, nothing done: /);
     expect(repo.files('.handoff/handoffs')).toHaveLength(1);
   });
 });

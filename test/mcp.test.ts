@@ -101,4 +101,39 @@ describe('handoff mcp', () => {
       'handoff: handoff mcp needs @modelcontextprotocol/server, an optional peer dependency: npm install @modelcontextprotocol/server@2 where git-handoff is installed (add -g for a global install)\n',
     );
   });
+
+  it('answers a line that is not JSON with a parse error, and JSON that is no request with Invalid Request, and goes on', () => {
+    const repo = makeRepo();
+    expect(repo.handoff(['init']).code).toBe(0);
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    };
+    const lines = [
+      JSON.stringify(initialize),
+      '{not json',
+      '[]',
+      '42',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+    ];
+    const r = spawnSync(process.execPath, [BIN, 'mcp'], {
+      cwd: repo.dir,
+      env: gitEnv(),
+      input: `${lines.join('\n')}\n`,
+      encoding: 'utf8',
+    });
+    const replies = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const errors = replies.filter((m) => m.error);
+    expect(errors).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } },
+    ]);
+    expect(replies.find((m) => m.id === 2)?.result.tools).toHaveLength(4);
+  });
 });

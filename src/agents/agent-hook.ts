@@ -17,32 +17,39 @@ import { meter } from './hook-meter.js';
 interface HookSpec {
   agent: string;
   run: (ctx: Context, input: HookInput, agent: string) => Promise<void>;
+  /**
+   * `writes`: it writes a handoff that supersedes the open one, so its input must be the
+   * agent's (hook-input.ts strict). `start`: it delivers the pins, so it runs on the
+   * default settings when config.yml cannot be read (the others do nothing then).
+   */
+  kind?: 'writes' | 'start';
 }
 
 const HOOKS: Record<HookName, HookSpec> = {
-  'claude-session-start': { agent: 'Claude Code', run: sessionStart },
-  'claude-pre-compact': { agent: 'Claude Code', run: compact('text') },
+  'claude-session-start': { agent: 'Claude Code', run: sessionStart, kind: 'start' },
+  'claude-pre-compact': { agent: 'Claude Code', run: compact('text'), kind: 'writes' },
   'claude-meter': { agent: 'Claude Code', run: meter },
-  'codex-session-start': { agent: 'Codex CLI', run: sessionStart },
-  'codex-pre-compact': { agent: 'Codex CLI', run: compact('json') },
-  'gemini-session-start': { agent: 'Gemini CLI', run: startWithPins('GEMINI.md') },
-  'gemini-pre-compress': { agent: 'Gemini CLI', run: compact('gemini') },
-  'opencode-session-start': { agent: 'OpenCode', run: sessionStart },
-  'opencode-pre-compact': { agent: 'OpenCode', run: compact('text') },
-  'pi-session-start': { agent: 'pi', run: sessionStart },
-  'pi-pre-compact': { agent: 'pi', run: compact('json') },
+  'codex-session-start': { agent: 'Codex CLI', run: sessionStart, kind: 'start' },
+  'codex-pre-compact': { agent: 'Codex CLI', run: compact('json'), kind: 'writes' },
+  'gemini-session-start': { agent: 'Gemini CLI', run: startWithPins('GEMINI.md'), kind: 'start' },
+  'gemini-pre-compress': { agent: 'Gemini CLI', run: compact('gemini'), kind: 'writes' },
+  'opencode-session-start': { agent: 'OpenCode', run: sessionStart, kind: 'start' },
+  'opencode-pre-compact': { agent: 'OpenCode', run: compact('text'), kind: 'writes' },
+  'pi-session-start': { agent: 'pi', run: sessionStart, kind: 'start' },
+  'pi-pre-compact': { agent: 'pi', run: compact('json'), kind: 'writes' },
   probe: { agent: '', run: probeAnswer },
-  'kilo-session-start': { agent: 'Kilo', run: sessionStart },
-  'kilo-pre-compact': { agent: 'Kilo', run: compact('text') },
+  'kilo-session-start': { agent: 'Kilo', run: sessionStart, kind: 'start' },
+  'kilo-pre-compact': { agent: 'Kilo', run: compact('text'), kind: 'writes' },
   'copilot-session-start': {
     agent: 'Copilot CLI',
     run: startWithPins('.github/copilot-instructions.md', 'copilot'),
+    kind: 'start',
   },
-  'copilot-pre-compact': { agent: 'Copilot CLI', run: compact('json') },
-  'qwen-session-start': { agent: 'Qwen Code', run: startWithPins('QWEN.md') },
-  'qwen-pre-compact': { agent: 'Qwen Code', run: compact('qwen') },
-  'cline-task-start': { agent: 'Cline', run: clineTaskStart },
-  'cline-task-complete': { agent: 'Cline', run: clineTaskComplete },
+  'copilot-pre-compact': { agent: 'Copilot CLI', run: compact('json'), kind: 'writes' },
+  'qwen-session-start': { agent: 'Qwen Code', run: startWithPins('QWEN.md'), kind: 'start' },
+  'qwen-pre-compact': { agent: 'Qwen Code', run: compact('qwen'), kind: 'writes' },
+  'cline-task-start': { agent: 'Cline', run: clineTaskStart, kind: 'start' },
+  'cline-task-complete': { agent: 'Cline', run: clineTaskComplete, kind: 'writes' },
 };
 
 /** `agent install` and `agent status` run the hook command with this: which CLI it reached, nothing changed. */
@@ -60,10 +67,19 @@ export async function run(ctx: Context, args: ArgsOf<'hook'>): Promise<Outcome> 
     return;
   }
   const raw = ctx.stdinIsTTY() ? '' : new TextDecoder().decode(await ctx.readStdin());
-  const parsed = parseHookInput(raw);
+  const parsed = parseHookInput(raw, hook.kind === 'writes');
   if (!parsed.ok) {
     ctx.stderr(`handoff: warning: ${name}: ${parsed.problem}; nothing done`);
     return;
+  }
+  if (ctx.configProblem !== undefined) {
+    if (hook.kind !== 'start') {
+      ctx.stderr(`handoff: warning: ${name}: config.yml could not be read, nothing done: ${ctx.configProblem}`);
+      return;
+    }
+    ctx.stderr(
+      `handoff: warning: config.yml could not be read, this session start used the defaults: ${ctx.configProblem}`,
+    );
   }
   await hook.run(ctx, parsed.input, hook.agent);
 }

@@ -30,8 +30,16 @@ const STRING_FIELDS = [
 
 export type ParsedHookInput = { ok: true; input: HookInput } | { ok: false; problem: string };
 
-export function parseHookInput(text: string): ParsedHookInput {
-  if (text.trim() === '') return { ok: true, input: {} };
+/**
+ * `strict` for the hooks that write a handoff: a write supersedes the open handoff, so
+ * empty stdin, an object with none of the fields or a field of the wrong type is refused
+ * rather than taken as "nothing known" (a session start may still pass the pins on less).
+ */
+export function parseHookInput(text: string, strict = false): ParsedHookInput {
+  if (text.trim() === '')
+    return strict
+      ? { ok: false, problem: `stdin is empty; expected the agent's hook object, e.g. {"session_id":"..."}` }
+      : { ok: true, input: {} };
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -61,7 +69,15 @@ export function parseHookInput(text: string): ParsedHookInput {
   for (const key of STRING_FIELDS) {
     const value = record[key] ?? aliases[key];
     if (typeof value === 'string') input[key] = value;
+    // null is an agent saying "none"; any other non-string is not the agent's payload.
+    else if (strict && value !== undefined && value !== null)
+      return {
+        ok: false,
+        problem: `${key} is ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not a string`,
+      };
   }
+  if (strict && Object.keys(input).length === 0)
+    return { ok: false, problem: `stdin has none of the hook's fields (${STRING_FIELDS.join(', ')})` };
   return { ok: true, input };
 }
 

@@ -63,6 +63,12 @@ export async function sessionStart(
       ? { additionalContext: text }
       : { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
   const id = built.parts.id;
+  // The agent (and its user) should know the pins came with the default settings.
+  const config =
+    ctx.configProblem === undefined
+      ? ''
+      : `handoff: config.yml could not be read, the defaults were used: ${ctx.configProblem}`;
+  if (config) output.systemMessage = config;
   if (form !== 'full') {
     const file = built.parts.file;
     const what =
@@ -78,7 +84,7 @@ export async function sessionStart(
         ? ` (${pointedPins} pin${pointedPins === 1 ? '' : 's'} too long alone: pointed to ${pointedPins === 1 ? 'its file' : 'their files'})`
         : '';
     const line = `handoff: the resume prompt is ${thousands(built.prompt.length)} characters, over the 10,000 a session-start hook can pass to ${agent} uncut; sent ${what}${pointed} and pointed the agent to ${file ?? '`handoff resume`'}`;
-    output.systemMessage = line;
+    output.systemMessage = config ? `${config}\n${line}` : line;
     ctx.stderr(line);
   } else if (id === null) {
     const n = built.parts.pins.length;

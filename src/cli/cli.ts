@@ -176,7 +176,8 @@ async function runCommand(argv: string[], io: Streams, cwd: string, env: NodeJS.
       );
     }
     const module = await LOADERS[spec.name as CommandName]();
-    const ctx = await createContext(cwd, env, io);
+    // The agent hooks decide themselves what a config.yml that cannot be read stops (agent-hook.ts).
+    const ctx = await createContext(cwd, env, io, spec.name === 'hook');
     const outcome = await module.run(ctx, args);
     return outcome ? EXIT[outcome] : EXIT.ok;
   } catch (error) {

@@ -15,10 +15,21 @@ import { SYMLINK_REFUSED } from '../store/tree.js';
 /** What every command receives: the run's place and output, its settings and the git client. */
 export interface Context extends RunContext {
   config: Config;
+  /** Why config.yml could not be read, when the run goes on with the defaults (`lenientConfig`). */
+  configProblem?: string;
   git: () => Promise<Git>;
 }
 
-export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams: Streams): Promise<Context> {
+/**
+ * `lenientConfig`: a config.yml that cannot be read gives the defaults and `configProblem`
+ * instead of failing the run (the agent hooks: a session start still passes the pins on).
+ */
+export async function createContext(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  streams: Streams,
+  lenientConfig = false,
+): Promise<Context> {
   const root = await findWorkTree(cwd, env);
   const dir = path.join(root, '.handoff');
   const configFile = path.join(dir, 'config.yml');
@@ -32,7 +43,15 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
   await assertInside(root, dir, rel(dir));
   if (await isSymlink(configFile)) throw new HandoffError(`${rel(configFile)}: ${SYMLINK_REFUSED}`);
   const [configText, gitDir] = await Promise.all([readText(configFile), findGitDir(root, env)]);
-  const config = await parseConfig(configText, rel(configFile));
+  let config: Awaited<ReturnType<typeof parseConfig>>;
+  let configProblem: string | undefined;
+  try {
+    config = await parseConfig(configText, rel(configFile));
+  } catch (error) {
+    if (!lenientConfig || !(error instanceof HandoffError)) throw error;
+    configProblem = error.message.split('\n')[0];
+    config = await parseConfig(undefined, rel(configFile));
+  }
   for (const warning of config.warnings) streams.stderr(`handoff: warning: ${warning}`);
   let git: Promise<Git> | undefined;
   return {
@@ -42,6 +61,7 @@ export async function createContext(cwd: string, env: NodeJS.ProcessEnv, streams
     root,
     dir,
     config: config.value,
+    ...(configProblem === undefined ? {} : { configProblem }),
     configFile,
     cacheFile: gitDir && path.join(gitDir, CACHE_FILE),
     now: () => new Date(),

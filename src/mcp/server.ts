@@ -4,6 +4,7 @@
 // needed beside it. stdout is the protocol's: everything we say goes to stderr.
 import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { Transform } from 'node:stream';
 import type { Context } from '../command/context.js';
 import { version } from '../core/version.js';
 import { newHandoff, pins, resume, search, SECTION_NAMES, type ToolAnswer } from './tools.js';
@@ -14,6 +15,36 @@ const reply = (a: ToolAnswer) => ({
 });
 
 const NONE = fromJsonSchema({ type: 'object', properties: {}, additionalProperties: false });
+
+/** JSON-RPC 2.0's answer to a line that is not a request; id null, as the line's id cannot be known. */
+const rpcError = (code: number, message: string) =>
+  `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`;
+
+/**
+ * stdin line by line, with each line that is not JSON answered with a parse error and
+ * dropped: the SDK skips such a line without a word, and the client would wait forever.
+ */
+function answerUnparsable(out: NodeJS.WritableStream): Transform {
+  let rest = Buffer.alloc(0);
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      let buffer = Buffer.concat([rest, chunk]);
+      for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10)) {
+        const line = buffer.subarray(0, end + 1);
+        buffer = buffer.subarray(end + 1);
+        const text = line.toString('utf8').trim();
+        try {
+          if (text !== '') JSON.parse(text);
+          this.push(line);
+        } catch {
+          out.write(rpcError(-32700, 'Parse error'));
+        }
+      }
+      rest = buffer;
+      done();
+    },
+  });
+}
 
 export async function serve(ctx: Context): Promise<void> {
   const server = new McpServer({ name: 'git-handoff', version: version() });
@@ -69,7 +100,13 @@ export async function serve(ctx: Context): Promise<void> {
     },
     async ({ goal, sections }) => reply(await newHandoff(ctx, goal, sections ?? {})),
   );
-  const transport = new StdioServerTransport();
+  const transport = new StdioServerTransport(process.stdin.pipe(answerUnparsable(process.stdout)), process.stdout);
+  // JSON that is not a JSON-RPC message reaches the SDK's schema, which reports it here and
+  // answers nothing: JSON-RPC 2.0 answers Invalid Request and the server goes on.
+  // connect() keeps this handler and chains its own after it.
+  transport.onerror = (error) => {
+    if (error.name === 'ZodError') process.stdout.write(rpcError(-32600, 'Invalid Request'));
+  };
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });
