@@ -68,3 +68,21 @@ describe('a pin that is a symbolic link', () => {
     }
   });
 });
+
+describe('a .handoff that is a symbolic link', () => {
+  it('is refused even when it points inside the repository: git would not see the files behind it', () => {
+    const repo = makeRepo();
+    repo.write('data/h/.keep', '');
+    symlinkSync('data/h', path.join(repo.dir, '.handoff'));
+    for (const args of [['init'], ['pin', 'a rule'], ['list']]) {
+      const r = repo.handoff(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toBe(
+        'handoff: .handoff is a symbolic link; git keeps the link, not the files under .handoff/, so no branch or pull request would show them (replace it with a directory)\n',
+      );
+    }
+    expect(
+      execFileSync('git', ['status', '--porcelain', '--', 'data'], { cwd: repo.dir, env: gitEnv() }).toString(),
+    ).toBe('?? data/\n');
+  });
+});

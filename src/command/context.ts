@@ -41,6 +41,12 @@ export async function createContext(
   };
   // A .handoff/ (or config.yml) that links outside the repository is refused up front.
   await assertInside(root, dir, rel(dir));
+  // Git keeps a link as a link: the files behind it would be in no branch, pull request or
+  // commit under .handoff/, where every read from git looks for them.
+  if (await isSymlink(dir))
+    throw new HandoffError(
+      `${rel(dir)} is a symbolic link; git keeps the link, not the files under .handoff/, so no branch or pull request would show them (replace it with a directory)`,
+    );
   if (await isSymlink(configFile)) throw new HandoffError(`${rel(configFile)}: ${SYMLINK_REFUSED}`);
   const [configText, gitDir] = await Promise.all([readText(configFile), findGitDir(root, env)]);
   let config: Awaited<ReturnType<typeof parseConfig>>;
