@@ -54,6 +54,25 @@ describe('handoff check', () => {
     expect(r.report!.findings[0]!.message).toContain(`supersedes ${id(1)}, as active pin ${id(4)} does`);
   });
 
+  it('refuses --summary without --format github, and names a summary file it cannot write', () => {
+    const repo = setUp();
+    for (const args of [
+      ['--summary', 's.md'],
+      ['--json', '--summary', 's.md'],
+      ['--format', 'text', '--summary', 's.md'],
+    ]) {
+      const r = repo.handoff(['check', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^handoff: --summary works only with --format github; got the \w+ format\n/);
+    }
+    const missing = path.join(repo.dir, 'no-such-dir', 's.md');
+    const r = repo.handoff(['check', '--base', 'main', '--format', 'github', '--summary', missing]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `handoff: cannot write the pull request summary to ${missing} (its folder does not exist); expected a file to append to, in an existing folder\n`,
+    );
+  });
+
   it('reports a malformed handoff with its line', () => {
     const repo = setUp();
     repo.write(handoffPath(id(3)), '---\nid: "' + id(3) + '"\ngoal: [unclosed\n---\n');
