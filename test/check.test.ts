@@ -42,6 +42,37 @@ describe('handoff check', () => {
     expect(r.stderr).toBe('handoff: check passed: 1 handoff, 1 pin\n');
   });
 
+  it('reports two active pins that supersede the same pin, as a merge of two branches leaves them', () => {
+    const repo = setUp();
+    repo.write(pinPath(id(3)), pinText({ id: id(3), supersedes: id(1) }, 'never touch src/auth/\n'));
+    repo.write(pinPath(id(4)), pinText({ id: id(4), supersedes: id(1) }, 'never touch src/auth/ nor src/db/\n'));
+    repo.handoff(['roadmap']);
+    const r = check(repo);
+    expect(r.code).toBe(1);
+    expect(rules(r)).toEqual([`supersedes ${pinPath(id(3))}`, `supersedes ${pinPath(id(4))}`]);
+    expect(r.report!.findings[0]).toMatchObject({ line: 6, level: 'error' });
+    expect(r.report!.findings[0]!.message).toContain(`supersedes ${id(1)}, as active pin ${id(4)} does`);
+  });
+
+  it('refuses --summary without --format github, and names a summary file it cannot write', () => {
+    const repo = setUp();
+    for (const args of [
+      ['--summary', 's.md'],
+      ['--json', '--summary', 's.md'],
+      ['--format', 'text', '--summary', 's.md'],
+    ]) {
+      const r = repo.handoff(['check', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^handoff: --summary works only with --format github; got the \w+ format\n/);
+    }
+    const missing = path.join(repo.dir, 'no-such-dir', 's.md');
+    const r = repo.handoff(['check', '--base', 'main', '--format', 'github', '--summary', missing]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `handoff: cannot write the pull request summary to ${missing} (its folder does not exist); expected a file to append to, in an existing folder\n`,
+    );
+  });
+
   it('reports a malformed handoff with its line', () => {
     const repo = setUp();
     repo.write(handoffPath(id(3)), '---\nid: "' + id(3) + '"\ngoal: [unclosed\n---\n');

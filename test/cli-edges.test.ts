@@ -71,6 +71,15 @@ describe('messages', () => {
 });
 
 describe('arguments', () => {
+  it('an empty --from is a usage error that says it is empty', () => {
+    const repo = makeRepo();
+    for (const command of ['new', 'meter']) {
+      const r = repo.handoff([command, ...(command === 'new' ? ['goal', '--no-edit'] : []), '--from', '']);
+      expect(r.code, command).toBe(2);
+      expect(r.stderr, command).toBe('handoff: --from is empty; give a transcript file, or auto\n');
+    }
+  });
+
   it('text after -- is text: handoff pin -- --help pins the words', () => {
     const repo = makeRepo();
     const pinned = repo.handoff(['pin', '--', '--help']);

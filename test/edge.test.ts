@@ -329,6 +329,23 @@ describe('repository states', () => {
     expect(repo.files('.handoff/pins')).toHaveLength(2);
     expect(repo.handoff(['unpin', idOf(second.stdout)]).stdout).toContain('already retired');
   });
+
+  it('pin --supersedes refuses a pin already superseded or retired, and writes nothing', () => {
+    const repo = makeRepo();
+    const first = idOf(repo.handoff(['pin', 'v1']).stdout);
+    const second = idOf(repo.handoff(['pin', 'v2', '--supersedes', first]).stdout);
+    const again = repo.handoff(['pin', 'v2b', '--supersedes', first]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(`handoff: pin ${first} is already superseded by ${second}; supersede that one\n`);
+    repo.handoff(['unpin', second]);
+    const retired = repo.handoff(['pin', 'v3', '--supersedes', second]);
+    expect(retired.code).toBe(1);
+    expect(retired.stderr).toBe(`handoff: pin ${second} is retired; nothing to supersede\n`);
+    expect(repo.files('.handoff/pins')).toHaveLength(2);
+    expect(
+      JSON.parse(repo.handoff(['pins', '--all', '--json']).stdout).pins.map((p: { status: string }) => p.status),
+    ).toEqual(['superseded', 'retired']);
+  });
 });
 
 describe('the parse cache in the git directory', () => {

@@ -47,3 +47,26 @@ describe('configured paths are validated', () => {
     expect(repo.read('.gitattributes')).toContain('docs/ROADMAP.md');
   });
 });
+
+describe('config.yml errors', () => {
+  it('name the line of the file, call it YAML, and say the whole example on one line', () => {
+    const repo = makeRepo();
+    const cases: Array<[string, string]> = [
+      ['resume_tokens: [oops\n', 'invalid YAML at line 1: Flow sequence'],
+      [
+        'draft_commits: 5\nresume_tokens: 100\ndefault_branch: main\nroadmap: [x\n',
+        'invalid YAML at line 4: Flow sequence',
+      ],
+      ['llm: yes\n', 'llm must be a mapping, e.g. llm: { mode: auto }'],
+      ['llm:\n  timeout: soon\n', 'llm.timeout is not valid; expected e.g. llm: { timeout: 60 }'],
+    ];
+    for (const [text, message] of cases) {
+      repo.write('.handoff/config.yml', text);
+      const r = repo.handoff(['list']);
+      expect(r.code, text).toBe(1);
+      expect(r.stderr, text).toMatch(
+        new RegExp(`^handoff: \\.handoff/config\\.yml: ${message.replace(/[[\]{}.]/g, '\\$&')}.*\\n$`),
+      );
+    }
+  });
+});

@@ -114,7 +114,7 @@ describe('OpenCode', () => {
     const r = repo.handoff(['new', 'carry on', '--from', RECORDED, '--no-edit', '--force']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `handoff: ${RECORDED}: reading OpenCode's database needs Node ${SQLITE_NODE} or newer (node:sqlite); this is Node ${process.versions.node}. OpenCode's legacy JSON storage reads on any Node\n`,
+      `handoff: ${RECORDED}: reading an OpenCode or Kilo database needs Node ${SQLITE_NODE} or newer (node:sqlite); this is Node ${process.versions.node}. OpenCode's legacy JSON storage reads on any Node\n`,
     );
     expect(repo.files('.handoff/handoffs')).toEqual([]);
   });

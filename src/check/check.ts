@@ -108,6 +108,9 @@ async function resolveBase(git: Git, rev: string): Promise<string> {
 export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome> {
   const format = (args.values.json ? 'json' : (args.values.format ?? 'text')) as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got '${format}'`);
+  // Only the github format has a summary: without it the option would be silently ignored.
+  if (args.values.summary !== undefined && format !== 'github')
+    throw new UsageError(`--summary works only with --format github; got the ${format} format`);
   const root = ctx.root;
   const git = await ctx.git();
   const baseArg = args.values.base;
@@ -219,7 +222,16 @@ export async function run(ctx: Context, args: ArgsOf<'check'>): Promise<Outcome>
     const target = args.values.summary ?? ctx.env.GITHUB_STEP_SUMMARY;
     if (target) {
       // Taken, not imported (see store/fs.ts): most checks write no summary.
-      await process.getBuiltinModule('node:fs').promises.appendFile(path.resolve(ctx.cwd, target), summary);
+      await process
+        .getBuiltinModule('node:fs')
+        .promises.appendFile(path.resolve(ctx.cwd, target), summary)
+        .catch((cause: NodeJS.ErrnoException) => {
+          const why = cause.code === 'ENOENT' ? 'its folder does not exist' : (cause.code ?? cause.message);
+          throw new HandoffError(
+            `cannot write the pull request summary to ${target} (${why}); expected a file to append to, in an existing folder`,
+            { cause },
+          );
+        });
       ctx.stderr(`handoff: wrote the pull request summary to ${target}`);
     } else {
       ctx.stdout(summary);

@@ -3,6 +3,7 @@
 import type { Handoff } from '../store/handoff.js';
 import type { Pin } from '../store/pin.js';
 import { itemKind, type Tree } from '../store/tree.js';
+import { activePins } from '../store/pin-scope.js';
 
 export interface Finding {
   /** notice: nothing wrong, but a reviewer must read it (a pin a pull request adds). */
@@ -115,6 +116,37 @@ export function treeFindings(tree: Tree, texts: Texts): Finding[] {
         line: lineOfKey(texts.get(p.file), 'supersedes'),
         rule: 'supersedes',
         message: `supersedes ${p.meta.supersedes}, which is not a pin in .handoff/pins/`,
+      });
+    }
+  }
+  findings.push(...sharedSupersedes(tree.pins, texts));
+  return findings;
+}
+
+/**
+ * Active pins that supersede the same pin: `pin --supersedes` refuses a pin already
+ * superseded, but two branches that each superseded it merge into this, and which of the two
+ * holds is the user's call.
+ */
+function sharedSupersedes(pins: readonly Pin[], texts: Texts): Finding[] {
+  const bySuperseded = new Map<string, Pin[]>();
+  for (const p of activePins(pins)) {
+    if (!p.meta.supersedes) continue;
+    const same = bySuperseded.get(p.meta.supersedes);
+    if (same) same.push(p);
+    else bySuperseded.set(p.meta.supersedes, [p]);
+  }
+  const findings: Finding[] = [];
+  for (const [old, same] of bySuperseded) {
+    if (same.length < 2) continue;
+    for (const p of same) {
+      const others = same.filter((o) => o !== p).map((o) => o.meta.id);
+      findings.push({
+        level: 'error',
+        file: p.file,
+        line: lineOfKey(texts.get(p.file), 'supersedes'),
+        rule: 'supersedes',
+        message: `supersedes ${old}, as active pin ${others.join(', ')} does; keep one: retire the other (handoff unpin <id>) or supersede it`,
       });
     }
   }

@@ -162,7 +162,7 @@ export const COMMANDS = [
         multiple: true,
         describe: 'only apply when a file in play matches this glob (repeatable)',
       },
-      supersedes: { type: 'string', describe: 'the id of the pin this one replaces' },
+      supersedes: { type: 'string', describe: 'the id of the active pin this one replaces' },
       'allow-secret': {
         type: 'boolean',
         describe: 'keep text that looks like a secret (a false positive); see docs/security.md',

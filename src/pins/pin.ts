@@ -44,8 +44,16 @@ export async function run(ctx: Context, args: ArgsOf<'pin'>): Promise<Outcome> {
     const { items: pins, problems } = await loadPins(ctx);
     warnProblems(ctx, problems);
     let supersedes: string | undefined;
-    if (args.values.supersedes !== undefined)
-      supersedes = (await findItem(ctx, pins, args.values.supersedes, 'pin', problems)).meta.id;
+    if (args.values.supersedes !== undefined) {
+      const old = await findItem(ctx, pins, args.values.supersedes, 'pin', problems);
+      supersedes = old.meta.id;
+      // Only an active pin can be replaced: a second pin superseding the same one would leave
+      // two active pins where the user meant one, and a retired pin applies no more.
+      const newer = pins.find((p) => p.meta.supersedes === supersedes);
+      if (newer)
+        throw new HandoffError(`pin ${supersedes} is already superseded by ${newer.meta.id}; supersede that one`);
+      if (old.meta.status === 'retired') throw new HandoffError(`pin ${supersedes} is retired; nothing to supersede`);
+    }
 
     const same = activePins(pins).find((p) => p.text === text && sameScope(p.meta.scope, scope));
     if (same && !supersedes) {

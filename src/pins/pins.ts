@@ -16,7 +16,8 @@ export async function run(ctx: Context, args: ArgsOf<'pins'>): Promise<Outcome> 
   const active = new Set(activePins(items));
   const supersededBy = new Map(items.filter((p) => p.meta.supersedes).map((p) => [p.meta.supersedes!, p.meta.id]));
   const shown = args.values.all ? items : items.filter((p) => active.has(p));
-  const state = (id: string, status: string) => (supersededBy.has(id) ? 'superseded' : status);
+  // A retired pin stays retired, whatever supersedes it (a hand edit or an older build could).
+  const state = (id: string, status: string) => (status === 'active' && supersededBy.has(id) ? 'superseded' : status);
   if (args.values.json) {
     printJson(ctx, {
       pins: shown.map((p) => ({

@@ -44,17 +44,25 @@ export type FrontMatterDoc = Document.Parsed;
 
 export { splitFrontMatter, type Split } from './split.js';
 
-/** Parses front-matter YAML into a document that keeps comments and unknown keys. */
-export function parseFrontMatter(yaml: string, file: string): FrontMatterDoc {
+/**
+ * Parses front-matter YAML into a document that keeps comments and unknown keys; `whole`
+ * for a file that is all YAML (config.yml), which starts on the file's first line.
+ */
+export function parseFrontMatter(yaml: string, file: string, whole = false): FrontMatterDoc {
+  const name = whole ? 'YAML' : 'YAML front-matter';
   const doc = parseDocument(yaml, PARSE_OPTIONS);
   // An unknown tag (!!js/function, !custom) is only a warning to yaml, which then reads
   // the value as a plain string; a file that asks for one is refused instead.
   const error = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (error) {
-    // One line number, the file's: the front-matter starts on its second line.
-    const line = error.linePos?.[0] ? error.linePos[0].line + 1 : undefined;
+    // One line number, the file's: the front-matter starts on its second line. yaml places
+    // an error found at the end of the text (an unclosed bracket) on the line after its last
+    // newline, a line a whole file does not have: that is its last line.
+    const at = error.linePos?.[0]?.line;
+    const lines = yaml.split('\n').length - (yaml.endsWith('\n') ? 1 : 0);
+    const line = at ? (whole ? Math.min(at, Math.max(lines, 1)) : at + 1) : undefined;
     const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-    throw new FileFormatError(file, `invalid YAML front-matter${line ? ` at line ${line}` : ''}: ${what}`, {
+    throw new FileFormatError(file, `invalid ${name}${line ? ` at line ${line}` : ''}: ${what}`, {
       cause: error,
       ...(line ? { line } : {}),
     });
@@ -64,12 +72,15 @@ export function parseFrontMatter(yaml: string, file: string): FrontMatterDoc {
   if (warning) {
     throw new FileFormatError(
       file,
-      `invalid YAML front-matter: ${warning.message.split('\n')[0]} (tags and other extensions are not allowed)`,
+      `invalid ${name}: ${warning.message.split('\n')[0]} (tags and other extensions are not allowed)`,
       { cause: warning },
     );
   }
   if (doc.contents !== null && !isMap(doc.contents)) {
-    throw new FileFormatError(file, 'front-matter must be a mapping of keys to values (key: value)');
+    throw new FileFormatError(
+      file,
+      `${whole ? 'the file' : 'front-matter'} must be a mapping of keys to values (key: value)`,
+    );
   }
   return doc;
 }
@@ -104,5 +115,5 @@ export function joinFrontMatter(yaml: string, body: string): string {
 
 /** A whole YAML file (config.yml), with the same safety options as front-matter. */
 export function parseYamlFile(text: string, file: string): Record<string, unknown> {
-  return frontMatterData(parseFrontMatter(text, file), file);
+  return frontMatterData(parseFrontMatter(text, file, true), file);
 }

@@ -30,7 +30,7 @@ export const DEFAULT_LLM: LlmConfig = {
 };
 
 const EXAMPLES: Record<string, string> = {
-  mode: 'mode: auto (or off)',
+  mode: 'mode: auto',
   base_url: 'base_url: http://localhost:11434/v1',
   model: 'model: gpt-4o-mini',
   timeout: 'timeout: 60',
@@ -42,9 +42,13 @@ const EXAMPLES: Record<string, string> = {
 
 export function parseLlmConfig(raw: unknown, file: string, warnings: string[]): LlmConfig {
   const bad = (key: string) =>
-    new FileFormatError(file, `llm.${key} is not valid; expected e.g. llm:\n  ${EXAMPLES[key]}`);
+    new FileFormatError(
+      file,
+      `llm.${key} is not valid; expected e.g. llm: { ${EXAMPLES[key]} }${key === 'mode' ? ' (or off)' : ''}`,
+    );
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new FileFormatError(file, 'llm must be a mapping, e.g. llm:\n  mode: auto');
+    // The error is one line: the example is YAML's flow form of the block it stands for.
+    throw new FileFormatError(file, 'llm must be a mapping, e.g. llm: { mode: auto }');
   const value: LlmConfig = { ...DEFAULT_LLM };
   for (const [key, v] of Object.entries(raw as Record<string, unknown>)) {
     if (v === null || v === undefined) continue;

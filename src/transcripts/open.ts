@@ -53,7 +53,7 @@ export async function openTranscript(
     const session = sessionId ? sessions.find((s) => s.id === sessionId) : pick(sessions, root);
     if (!session)
       throw new HandoffError(
-        `${shown}: the OpenCode database holds no ${sessionId ? `session ${sessionId}` : 'sessions'}`,
+        `${shown}: the OpenCode or Kilo database holds no ${sessionId ? `session ${sessionId}` : 'sessions'}`,
       );
     return { ...base, agent: 'opencode', events: () => readOpenCode(session, stats) };
   }

@@ -49,7 +49,9 @@ function loadSqlite(file: string): Sqlite {
   }
   if (!sqlite?.DatabaseSync)
     throw new HandoffError(
-      `${file}: reading OpenCode's database needs Node ${SQLITE_NODE} or newer (node:sqlite); this is Node ${process.versions.node}. OpenCode's legacy JSON storage reads on any Node`,
+      // Kilo, OpenCode's fork, writes the same database, and its content does not say which
+      // of the two wrote it: the line names both.
+      `${file}: reading an OpenCode or Kilo database needs Node ${SQLITE_NODE} or newer (node:sqlite); this is Node ${process.versions.node}. OpenCode's legacy JSON storage reads on any Node`,
     );
   return sqlite;
 }

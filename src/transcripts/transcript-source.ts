@@ -2,7 +2,7 @@
 // by `new`, `meter` and `sessions`. Every automatic choice prints one line saying so.
 import path from 'node:path';
 import type { Context } from '../command/context.js';
-import { HandoffError } from '../core/errors.js';
+import { HandoffError, UsageError } from '../core/errors.js';
 import { homeShort } from '../command/output.js';
 import { Extractor, withinBudget, type Extraction, type Standing } from './extract.js';
 import type { FileChange } from '../store/handoff.js';
@@ -105,6 +105,8 @@ export async function readFrom(
     }
     return undefined;
   }
+  // An empty path would resolve to the working directory and be refused as a directory.
+  if (from === '') throw new UsageError('--from is empty; give a transcript file, or auto');
   const file = path.resolve(ctx.cwd, from);
   const opened = await openTranscript(file, from, ctx.root);
   const r: Read = { opened, extraction: await scan(opened, standing), shown: showPath(ctx, file) };
