@@ -82,8 +82,12 @@ function invoke(cli: Cli | null, args: string): string {
 export function aliasCommand(cli: Cli | null = null): string {
   const here = `cd -- "\${GIT_PREFIX:-.}" &&`;
   const found = `${FIND_CLI.join('; ')}; if [ -n "$handoff_path" ]; then ${here} "$handoff_path" "$@"; else echo "handoff: the handoff CLI was not found on PATH or in node_modules/.bin (npm install)" >&2; return 1; fi`;
-  if (!cli) return `!f() { ${found}; }; f`;
-  return `!f() { if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then ${here} ${quote(cli.node)} ${quote(cli.bin)} "$@"; else ${found}; fi; }; f`;
+  return `!f() { ${cli ? recordedElse(cli, (run) => `${here} ${run} "$@"`, found) : found}; }; f`;
+}
+
+/** The recorded CLI (`run` its command line) while it is still there, else `found`. */
+function recordedElse(cli: Cli, command: (run: string) => string, found: string): string {
+  return `if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then ${command(`${quote(cli.node)} ${quote(cli.bin)}`)}; else ${found}; fi`;
 }
 
 /**
@@ -94,8 +98,7 @@ export function driverCommand(cli: Cli | null): string {
   const run = '"$handoff_path" merge-driver %O %A %B %P';
   const fallback = 'git merge-file -L ours -L base -L theirs %A %O %B';
   const found = `${FIND_CLI.join('; ')}; if [ -n "$handoff_path" ]; then ${run}; else ${fallback}; fi`;
-  if (!cli) return found;
-  return `if [ -x ${quote(cli.node)} ] && [ -f ${quote(cli.bin)} ]; then ${quote(cli.node)} ${quote(cli.bin)} merge-driver %O %A %B %P; else ${found}; fi`;
+  return cli ? recordedElse(cli, (run) => `${run} merge-driver %O %A %B %P`, found) : found;
 }
 
 const WARN = `  [ "$handoff_status" -eq 0 ] || echo "handoff: warning: the $handoff_hook hook failed (exit $handoff_status); carrying on" >&2`;

@@ -55,12 +55,11 @@ export async function teamView(ctx: Context): Promise<TeamView> {
   }
   // A work-tree file is one entry with the same file committed by the blob id of its text:
   // kept beside its stat data, else hashed from the text as read, else (the cache knew the
-  // file by its stat data alone) from the text read now, where a branch has that path.
-  const onBranches = new Set<string>();
-  for (const blobs of trees.values()) for (const file of blobs.keys()) onBranches.add(file);
+  // file by its stat data alone) from the text read now, where a branch has that path (the
+  // first layer holds every path a branch has).
   const blobOf = (f: TreeFile) => {
     if (f.blob !== undefined) return f.blob;
-    const text = f.text ?? (onBranches.has(f.path) ? readTextNow(path.join(ctx.root, f.path)) : undefined);
+    const text = f.text ?? (layers[0]?.has(f.path) ? readTextNow(path.join(ctx.root, f.path)) : undefined);
     return text === undefined ? '' : blobId(text);
   };
   const workBlob = new Map(work.files.map((f: TreeFile) => [f.path, blobOf(f)]));

@@ -9,6 +9,26 @@ import { listFiles, makeRepo } from '../helpers.js';
 import { TIMEOUT } from './arbitraries.js';
 import { start } from './spawn.js';
 
+/** An initialized repository with a commit of work. */
+function workRepo() {
+  const repo = makeRepo();
+  expect(repo.handoff(['init']).code).toBe(0);
+  repo.commit('work', { 'src/a.ts': 'export const a = 1;\n' });
+  return repo;
+}
+
+/** Ten `handoff new` started at once; each must succeed. */
+async function tenAtOnce(dir: string) {
+  const results = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => start(dir, ['new', `goal ${i}`, '--no-edit']).done),
+  );
+  expect(results.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
+  return results;
+}
+
+/** The lock, a breaker or a lock moved aside: what a writer could leave in the git directory. */
+const lockFiles = (dir: string) => readdirSync(path.join(dir, '.git')).filter((f) => f.startsWith('handoff.lock'));
+
 function handoffs(dir: string) {
   const d = path.join(dir, '.handoff/handoffs');
   return listFiles(d).map((f) => parseHandoff(readFileSync(path.join(d, f), 'utf8'), f));
@@ -18,13 +38,8 @@ describe('the writer lock', () => {
   it(
     'ten handoff new at once on one branch form one linear chain',
     async () => {
-      const repo = makeRepo();
-      expect(repo.handoff(['init']).code).toBe(0);
-      repo.commit('work', { 'src/a.ts': 'export const a = 1;\n' });
-      const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => start(repo.dir, ['new', `goal ${i}`, '--no-edit']).done),
-      );
-      expect(results.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
+      const repo = workRepo();
+      await tenAtOnce(repo.dir);
       const all = handoffs(repo.dir);
       expect(all).toHaveLength(10);
       expect(all.filter((h) => h.meta.status === 'open')).toHaveLength(1);
@@ -38,7 +53,7 @@ describe('the writer lock', () => {
         if (child) expect(h.meta).toMatchObject({ status: 'superseded', superseded_by: child.meta.id });
       }
       expect(walked).toBe(10);
-      expect(readdirSync(path.join(repo.dir, '.git')).filter((f) => f.startsWith('handoff.lock'))).toEqual([]);
+      expect(lockFiles(repo.dir)).toEqual([]);
     },
     TIMEOUT,
   );
@@ -46,25 +61,20 @@ describe('the writer lock', () => {
   it(
     'ten handoff new at once, all finding a stale lock, still form one chain: only that lock is removed',
     async () => {
-      const repo = makeRepo();
-      expect(repo.handoff(['init']).code).toBe(0);
-      repo.commit('work', { 'src/a.ts': 'export const a = 1;\n' });
+      const repo = workRepo();
       // Every writer judges this lock stale; the first to remove it takes the lock, and the
       // others, acting on what they judged, must not remove that one.
       writeFileSync(
         path.join(repo.dir, '.git/handoff.lock'),
         `4194305 ${os.hostname()} 2026-01-01T00:00:00.000Z handoff new\n`,
       );
-      const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => start(repo.dir, ['new', `goal ${i}`, '--no-edit']).done),
-      );
-      expect(results.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
+      const results = await tenAtOnce(repo.dir);
       const all = handoffs(repo.dir);
       expect(all).toHaveLength(10);
       expect(all.filter((h) => h.meta.status === 'open')).toHaveLength(1);
       expect(new Set(all.map((h) => h.meta.parent ?? null)).size).toBe(10);
       expect(results.filter((r) => r.stderr.includes('removed a stale lock'))).toHaveLength(1);
-      expect(readdirSync(path.join(repo.dir, '.git')).filter((f) => f.startsWith('handoff.lock'))).toEqual([]);
+      expect(lockFiles(repo.dir)).toEqual([]);
     },
     TIMEOUT,
   );
@@ -94,7 +104,7 @@ describe('the writer lock', () => {
     expect(r.stderr).toContain(
       'handoff: removed a stale lock .git/handoff.lock left by process 4194305 (handoff new), which is no longer running',
     );
-    expect(readdirSync(path.join(repo.dir, '.git')).filter((f) => f.startsWith('handoff.lock'))).toEqual([]);
+    expect(lockFiles(repo.dir)).toEqual([]);
   });
 
   it('repairs a handoff new killed between writing the child and superseding the parent', () => {
